@@ -1,0 +1,145 @@
+"""The ``paperboy`` command: every step of the service, runnable by hand.
+
+``COMMANDS`` below is the one list of commands; ``paperboy --help`` prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.config import Settings, get_settings
+from app.db import make_engine, make_session_factory, session_scope
+from app.overview import describe_store, format_overview
+from app.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_head
+from ingest.bulk_import import ImportSummary, Rejection, import_file
+
+SAMPLE_PATH = Path(__file__).resolve().parent / "sample" / "arxiv_listings_sample.jsonl.gz"
+MAX_PRINTED_REJECTIONS = 20
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    handler: Handler
+    add_arguments: Callable[[argparse.ArgumentParser], None] = lambda _: None
+
+
+def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
+    engine = make_engine(settings)
+    upgrade_to_head(engine)
+    print(f"database is up to date: {engine.url.render_as_string(hide_password=True)}")
+    return 0
+
+
+def run_import(args: argparse.Namespace, settings: Settings) -> int:
+    path: Path = args.path
+    if not path.is_file():
+        print(f"paperboy import: no such file: {path}", file=sys.stderr)
+        return 1
+    engine = make_engine(settings)
+    require_current_schema(engine)
+    summary = import_file(
+        path,
+        make_session_factory(engine),
+        show_progress=not args.quiet and sys.stderr.isatty(),
+        on_rejection=_rejection_printer(path),
+    )
+    _print_summary(summary)
+    return summary.exit_code
+
+
+def _rejection_printer(path: Path) -> Callable[[Rejection], None]:
+    printed = 0
+
+    def print_rejection(rejection: Rejection) -> None:
+        nonlocal printed
+        printed += 1
+        if printed <= MAX_PRINTED_REJECTIONS:
+            print(f"{path}:{rejection.line}: rejected: {rejection.reason}", file=sys.stderr)
+
+    return print_rejection
+
+
+def _print_summary(summary: ImportSummary) -> None:
+    hidden = len(summary.rejections) - MAX_PRINTED_REJECTIONS
+    if hidden > 0:
+        print(f"... and {hidden} more rejected lines", file=sys.stderr)
+    if summary.fatal:
+        print(f"paperboy import: {summary.fatal}", file=sys.stderr)
+    print(f"imported {summary.line()}")
+
+
+def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
+    engine = make_engine(settings)
+    require_current_schema(engine)
+    with session_scope(make_session_factory(engine)) as session:
+        print(format_overview(describe_store(session)))
+    return 0
+
+
+def run_demo(args: argparse.Namespace, settings: Settings) -> int:
+    """The main job on the embedded default, from a fresh clone: migrate, import, show."""
+    run_migrate(args, settings)
+    args.path, args.quiet = SAMPLE_PATH, True
+    status = run_import(args, settings)
+    print()
+    run_stats(args, settings)
+    return status
+
+
+def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="JSON-lines file, plain or .gz")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("migrate", "create or upgrade the database schema (safe to repeat)", run_migrate),
+    Command(
+        "import",
+        "bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
+        "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",
+        run_import,
+        _add_import_arguments,
+    ),
+    Command("stats", "print what the database holds", run_stats),
+    Command(
+        "demo",
+        "migrate, import the bundled sample of real arXiv papers and print what was stored",
+        run_demo,
+    ),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperboy",
+        description="Paperboy: the day's trending research papers from arXiv. "
+        "Settings come from PAPERBOY_* environment variables (see README).",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        subparser = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        command.add_arguments(subparser)
+        subparser.set_defaults(handler=command.handler)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        handler: Handler = args.handler
+        return handler(args, settings or get_settings())
+    except SchemaOutOfDateError as error:
+        print(f"paperboy {args.command}: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""Settings: every knob Paperboy has, read from the environment (prefix ``PAPERBOY_``).
+
+Build them with :func:`get_settings` at an entry point and pass them down; nothing in the
+project reads a module-level settings object, so tests make their own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+# Values a deployment must change; production refuses to start with any of them.
+PLACEHOLDER_SECRETS = frozenset({"", "changethis", "change-me", "secret", "paperboy-dev-secret"})
+DEFAULT_CATEGORIES = ("cs.AI", "cs.CL", "cs.CV", "cs.LG")
+PACKAGED_MODEL_NAME = "all-MiniLM-L6-v2"
+
+
+class Settings(BaseSettings):
+    """Paperboy's configuration. Field ``x`` is read from ``PAPERBOY_X``."""
+
+    model_config = SettingsConfigDict(env_prefix="PAPERBOY_", extra="ignore", frozen=True)
+
+    data_dir: Path = Path("var")
+    database_url: str = ""
+    env: Literal["development", "production"] = "development"
+    categories: Annotated[tuple[str, ...], NoDecode] = DEFAULT_CATEGORIES
+
+    embedding_model: str = PACKAGED_MODEL_NAME
+    embedding_device: str = "cpu"
+    embedding_batch_size: int = Field(default=64, ge=1)
+
+    arxiv_rss_url: str = "https://rss.arxiv.org"
+    arxiv_api_url: str = "https://export.arxiv.org/api/query"
+    arxiv_oai_url: str = "https://oaipmh.arxiv.org/oai"
+    hf_api_url: str = "https://huggingface.co/api"
+    arxiv_min_interval_seconds: float = Field(default=3.0, ge=0)
+    contact_email: str = ""
+
+    smtp_host: str = "localhost"
+    smtp_port: int = 1025
+    smtp_username: str = ""
+    smtp_password: str = ""
+    smtp_security: Literal["none", "starttls", "tls"] = "none"
+    mail_from: str = "Paperboy <paperboy@localhost>"
+    admin_email: str = ""
+
+    secret_key: str = "changethis"
+    public_base_url: str = "http://localhost:8000"
+
+    @field_validator("categories", mode="before")
+    @classmethod
+    def _split_categories(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("categories")
+    @classmethod
+    def _require_categories(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if not value:
+            raise ValueError("at least one arXiv category is required")
+        return value
+
+    @model_validator(mode="after")
+    def _refuse_placeholder_secret_in_production(self) -> Settings:
+        if self.env == "production" and self.secret_key in PLACEHOLDER_SECRETS:
+            raise ValueError(
+                "PAPERBOY_SECRET_KEY is a placeholder; set a long random value in production "
+                '(e.g. python -c "import secrets; print(secrets.token_urlsafe(48))")'
+            )
+        return self
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The database URL, defaulting to a SQLite file inside ``data_dir``."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'paperboy.sqlite3'}"
+
+
+def get_settings(**overrides: object) -> Settings:
+    """Read settings from the environment; ``overrides`` win (used by tests and the CLI)."""
+    return Settings(**overrides)  # type: ignore[arg-type]

@@ -1,0 +1,33 @@
+"""Author names: the key that identifies an author across papers and in URLs.
+
+Same name, same key: "José Pérez", "Jose Perez" and "JOSÉ PÉREZ" are all ``jose-perez``.
+Paperboy cannot tell two people with one name apart, and says so on the author page.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_KEY_LENGTH = 200
+# Letters that Unicode does not decompose into a base letter plus an accent.
+_UNDECOMPOSABLE = str.maketrans(
+    {"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "þ": "th",
+     "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ı": "i"}
+)  # fmt: skip
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def collapse_whitespace(text: str) -> str:
+    """Runs of whitespace (line breaks included) become one space; ends are trimmed."""
+    # str.split() splits on every Unicode whitespace run and is ~10x faster than a regex here.
+    return " ".join(text.split())
+
+
+def author_key(name: str) -> str:
+    """The URL-safe key of an author name: accents folded, lower case, words joined by '-'."""
+    if name.isascii():  # most names: nothing to fold, and folding is the slow part
+        return _NOT_ALNUM.sub("-", name.lower()).strip("-")[:MAX_KEY_LENGTH].rstrip("-")
+    decomposed = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSABLE))
+    folded = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return _NOT_ALNUM.sub("-", folded.casefold()).strip("-")[:MAX_KEY_LENGTH].rstrip("-")

@@ -1,0 +1,189 @@
+"""``paperboy import``: stream a bulk JSON-lines file into the database.
+
+Memory stays constant (a few chunks in flight) and each chunk is committed, so a fatal error
+half-way (a truncated download) keeps every paper stored before it. Bad lines are reported
+with their number and skipped; the run is recorded in the ingest log.
+
+Parsing and storing each take about half of a first import, so a worker process parses the
+next chunk while this one stores the current one.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from itertools import islice
+from pathlib import Path
+
+from sqlalchemy.orm import Session, sessionmaker
+from tqdm import tqdm
+
+from app.db import session_scope
+from app.models import IngestRun
+from ingest.jsonl import TruncatedFileError, decode_line, open_lines
+from ingest.records import RecordError
+from ingest.snapshot import parse_snapshot_record
+from ingest.store import PreparedRecord, StoreCounts, prepare, store_prepared
+
+CHUNK_SIZE = 5000
+CHUNKS_IN_FLIGHT = 2
+SOURCE = "import"
+MAX_LOGGED_REJECTIONS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+
+@dataclass
+class ImportSummary:
+    path: Path
+    read: int = 0
+    counts: StoreCounts = field(default_factory=StoreCounts)
+    rejections: list[Rejection] = field(default_factory=list)
+    fatal: str | None = None
+
+    @property
+    def status(self) -> str:
+        if self.fatal:
+            return "failed"
+        return "partial" if self.rejections else "ok"
+
+    @property
+    def exit_code(self) -> int:
+        """0: every line taken; 2: some lines rejected; 1: the import stopped early."""
+        if self.fatal:
+            return 1
+        return 2 if self.rejections else 0
+
+    def line(self) -> str:
+        counts = self.counts
+        text = (
+            f"{self.path.name}: read {self.read}, new {counts.new}, updated {counts.updated}, "
+            f"unchanged {counts.unchanged}, rejected {len(self.rejections)}"
+        )
+        return f"{text}; stopped: {self.fatal}" if self.fatal else text
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedChunk:
+    read: int
+    records: list[PreparedRecord]
+    rejections: list[Rejection]
+
+
+def parse_chunk(lines: list[tuple[int, bytes]]) -> ParsedChunk:
+    """Decode, parse and prepare raw lines (pure; runs in the worker process)."""
+    records: list[PreparedRecord] = []
+    rejections: list[Rejection] = []
+    for number, text in lines:
+        line = decode_line(number, text)
+        try:
+            if line.error is not None:
+                raise RecordError(line.error)
+            records.append(prepare(parse_snapshot_record(line.value)))
+        except RecordError as error:
+            rejections.append(Rejection(number, str(error)))
+    return ParsedChunk(len(lines), records, rejections)
+
+
+def import_file(
+    path: Path,
+    sessions: sessionmaker[Session],
+    *,
+    chunk_size: int = CHUNK_SIZE,
+    show_progress: bool = False,
+    on_rejection: Callable[[Rejection], None] = lambda _: None,
+) -> ImportSummary:
+    """Import ``path``; the summary tells what happened (it raises only for a missing file)."""
+    summary = ImportSummary(path)
+    run_id = _start_run(sessions, path)
+    with ProcessPoolExecutor(max_workers=1) as parser:
+        try:
+            with open_lines(path) as (lines, raw), _progress(path, show_progress) as bar:
+                for chunk in _parsed_chunks(parser, lines, chunk_size):
+                    _store_chunk(sessions, chunk, summary, on_rejection)
+                    bar.update(raw.tell() - bar.n)
+        except TruncatedFileError as error:
+            summary.fatal = str(error)
+    _finish_run(sessions, run_id, summary)
+    return summary
+
+
+def _parsed_chunks(
+    parser: Executor, lines: Iterator[tuple[int, bytes]], size: int
+) -> Iterator[ParsedChunk]:
+    """Parse chunks ahead in the worker, at most ``CHUNKS_IN_FLIGHT`` at a time, in order."""
+    pending: deque[Future[ParsedChunk]] = deque()
+    try:
+        while chunk := list(islice(lines, size)):
+            pending.append(parser.submit(parse_chunk, chunk))
+            if len(pending) >= CHUNKS_IN_FLIGHT:
+                yield pending.popleft().result()
+    except TruncatedFileError:
+        # Store what was read before the damage, then report it.
+        yield from (future.result() for future in pending)
+        raise
+    yield from (future.result() for future in pending)
+
+
+def _store_chunk(
+    sessions: sessionmaker[Session],
+    chunk: ParsedChunk,
+    summary: ImportSummary,
+    on_rejection: Callable[[Rejection], None],
+) -> None:
+    if chunk.records:
+        with session_scope(sessions) as session:
+            summary.counts += store_prepared(session, chunk.records)
+    summary.read += chunk.read
+    summary.rejections.extend(chunk.rejections)
+    for rejection in chunk.rejections:
+        on_rejection(rejection)
+
+
+def _progress(path: Path, show: bool) -> tqdm[None]:
+    size = path.stat().st_size
+    return tqdm(total=size, unit="B", unit_scale=True, desc=path.name, disable=not show)
+
+
+def _start_run(sessions: sessionmaker[Session], path: Path) -> int:
+    with session_scope(sessions) as session:
+        run = IngestRun(source=SOURCE, detail=str(path), status="running", started_at=_now())
+        session.add(run)
+        session.flush()
+        return run.id
+
+
+def _finish_run(sessions: sessionmaker[Session], run_id: int, summary: ImportSummary) -> None:
+    with session_scope(sessions) as session:
+        run = session.get_one(IngestRun, run_id)
+        run.status = summary.status
+        run.finished_at = _now()
+        run.read_count = summary.read
+        run.new_count = summary.counts.new
+        run.updated_count = summary.counts.updated
+        run.unchanged_count = summary.counts.unchanged
+        run.rejected_count = len(summary.rejections)
+        run.error = _error_text(summary)
+
+
+def _error_text(summary: ImportSummary) -> str | None:
+    notes = [str(rejection) for rejection in summary.rejections[:MAX_LOGGED_REJECTIONS]]
+    if len(summary.rejections) > MAX_LOGGED_REJECTIONS:
+        notes.append(f"... and {len(summary.rejections) - MAX_LOGGED_REJECTIONS} more rejected")
+    if summary.fatal:
+        notes.insert(0, summary.fatal)
+    return "\n".join(notes) or None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,54 @@
+"""The record every source produces: one paper's metadata, normalised, ready to store."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+# arXiv taxonomy: "cs.AI", "math.AG", "hep-th", "cond-mat.str-el". Listing pages mix in ACM and
+# MSC classes ("I.2.7", "68T50"), which are not arXiv categories and are dropped.
+_ARXIV_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?")
+
+
+_RECORD, _UNIT = "\x1e", "\x1f"
+
+
+class RecordError(ValueError):
+    """A source record that cannot become a paper; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaperRecord:
+    arxiv_id: str
+    version: int | None
+    title: str
+    abstract: str
+    authors: tuple[str, ...]
+    categories: tuple[str, ...]
+    primary_category: str | None = None
+    comment: str | None = None
+    journal_ref: str | None = None
+    doi: str | None = None
+    license: str | None = None
+    submitted_at: datetime | None = None
+    updated_at: datetime | None = None
+    announced_on: date | None = None
+
+    def content_hash(self) -> str:
+        """A digest of the metadata (not the announcement date, which is merged separately)."""
+        # Fields joined by ASCII separators, which never occur in collapsed metadata text.
+        content = (
+            self.version, self.title, self.abstract, _UNIT.join(self.authors),
+            _UNIT.join(self.categories), self.primary_category, self.comment, self.journal_ref,
+            self.doi, self.license, self.submitted_at, self.updated_at,
+        )  # fmt: skip
+        encoded = _RECORD.join("" if part is None else str(part) for part in content).encode()
+        return hashlib.blake2b(encoded, digest_size=16).hexdigest()
+
+
+def arxiv_categories(candidates: list[str]) -> tuple[str, ...]:
+    """Keep the arXiv categories among ``candidates``, in order, without repeats."""
+    kept = (name.strip() for name in candidates)
+    return tuple(dict.fromkeys(name for name in kept if _ARXIV_CATEGORY.fullmatch(name)))

@@ -1,0 +1,206 @@
+"""Write batches of :class:`PaperRecord` into the database: insert, update or skip each.
+
+The decision is :mod:`ingest.merge`'s; this module only reads the stored state of a batch in
+one query and writes the outcome with a handful of set-based statements, because a bulk
+import stores tens of thousands of papers a minute.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from app.db import insert_plain_rows
+from app.models import Author, Paper, PaperAuthor, PaperCategory
+from app.names import author_key
+from ingest.merge import Action, StoredState, decide, state_after
+from ingest.records import PaperRecord
+
+papers = Paper.__table__
+authors = Author.__table__
+paper_authors = PaperAuthor.__table__
+paper_categories = PaperCategory.__table__
+
+# Fields a record may lack; the stored value is kept then (see ingest.merge).
+_FILLABLE = ("primary_category", "comment", "journal_ref", "doi", "license",
+             "submitted_at", "updated_at")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class StoreCounts:
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def __add__(self, other: StoreCounts) -> StoreCounts:
+        return StoreCounts(
+            self.new + other.new, self.updated + other.updated, self.unchanged + other.unchanged
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRecord:
+    """A record with what storing it needs computed ahead (possibly in another process)."""
+
+    record: PaperRecord
+    content_hash: str
+    author_keys: tuple[str, ...]
+
+
+def prepare(record: PaperRecord) -> PreparedRecord:
+    keys = tuple(cached_author_key(name) for name in record.authors)
+    return PreparedRecord(record, record.content_hash(), keys)
+
+
+@dataclass
+class _Plan:
+    new: dict[str, dict[str, Any]]
+    updates: list[dict[str, Any]]
+    announcement_updates: list[dict[str, Any]]
+    # The last accepted record of each paper whose author and category lists are written.
+    lists: dict[str, PreparedRecord]
+
+
+def store_records(session: Session, records: Sequence[PaperRecord]) -> StoreCounts:
+    """Store one batch; returns how many papers were new, updated and unchanged."""
+    return store_prepared(session, [prepare(record) for record in records])
+
+
+def store_prepared(session: Session, records: Sequence[PreparedRecord]) -> StoreCounts:
+    states = load_states(session, {item.record.arxiv_id for item in records})
+    stored_before = set(states)
+    plan, actions = _plan(states, records)
+    _write(session, plan, stored_before)
+    return StoreCounts(
+        new=actions[Action.NEW],
+        updated=actions[Action.UPDATE] + actions[Action.EARLIER_ANNOUNCEMENT],
+        unchanged=actions[Action.UNCHANGED],
+    )
+
+
+def load_states(session: Session, arxiv_ids: Iterable[str]) -> dict[str, StoredState]:
+    query = select(
+        papers.c.arxiv_id, papers.c.version, papers.c.content_hash, papers.c.announced_on
+    ).where(papers.c.arxiv_id.in_(list(arxiv_ids)))
+    return {
+        row.arxiv_id: StoredState(row.version, row.content_hash, row.announced_on)
+        for row in session.execute(query)
+    }
+
+
+def _plan(
+    states: dict[str, StoredState], records: Sequence[PreparedRecord]
+) -> tuple[_Plan, Counter[Action]]:
+    plan = _Plan(new={}, updates=[], announcement_updates=[], lists={})
+    actions: Counter[Action] = Counter()
+    for item in records:
+        record, record_hash = item.record, item.content_hash
+        stored = states.get(record.arxiv_id)
+        action = decide(stored, record, record_hash)
+        state = states[record.arxiv_id] = state_after(stored, record, record_hash)
+        actions[action] += 1
+        if action is Action.NEW:
+            plan.new[record.arxiv_id] = _paper_row(record, record_hash)
+        elif action is Action.UPDATE:
+            plan.updates.append(_update_row(record, record_hash, state))
+        elif action is Action.EARLIER_ANNOUNCEMENT:
+            plan.announcement_updates.append(
+                {"b_id": record.arxiv_id, "b_announced_on": state.announced_on}
+            )
+        if action in (Action.NEW, Action.UPDATE) and record.authors:
+            plan.lists[record.arxiv_id] = item
+    return plan, actions
+
+
+def _paper_row(record: PaperRecord, record_hash: str) -> dict[str, Any]:
+    return {
+        "arxiv_id": record.arxiv_id, "version": record.version, "title": record.title,
+        "abstract": record.abstract, "primary_category": record.primary_category,
+        "comment": record.comment, "journal_ref": record.journal_ref, "doi": record.doi,
+        "license": record.license, "submitted_at": record.submitted_at,
+        "updated_at": record.updated_at, "announced_on": record.announced_on,
+        "content_hash": record_hash,
+    }  # fmt: skip
+
+
+def _update_row(record: PaperRecord, record_hash: str, state: StoredState) -> dict[str, Any]:
+    row = {f"b_{name}": getattr(record, name) for name in _FILLABLE}
+    row.update(
+        b_id=record.arxiv_id, b_title=record.title, b_abstract=record.abstract or None,
+        b_version=state.version, b_announced_on=state.announced_on, b_content_hash=record_hash,
+    )  # fmt: skip
+    return row
+
+
+_UPDATE_PAPER = (
+    update(papers)
+    .where(papers.c.arxiv_id == bindparam("b_id"))
+    .values(
+        title=bindparam("b_title"),
+        abstract=func.coalesce(bindparam("b_abstract"), papers.c.abstract),
+        version=bindparam("b_version"),
+        announced_on=bindparam("b_announced_on"),
+        content_hash=bindparam("b_content_hash"),
+        **{
+            name: func.coalesce(bindparam(f"b_{name}", type_=papers.c[name].type), papers.c[name])
+            for name in _FILLABLE
+        },
+    )
+)
+_UPDATE_ANNOUNCEMENT = (
+    update(papers)
+    .where(papers.c.arxiv_id == bindparam("b_id"))
+    .values(announced_on=bindparam("b_announced_on"))
+)
+
+
+def _write(session: Session, plan: _Plan, stored_before: set[str]) -> None:
+    if plan.new:
+        session.execute(insert(papers), list(plan.new.values()))
+    if plan.updates:
+        session.execute(_UPDATE_PAPER, plan.updates)
+    if plan.announcement_updates:
+        session.execute(_UPDATE_ANNOUNCEMENT, plan.announcement_updates)
+    if plan.lists:
+        _replace_lists(session, plan.lists, stored_before)
+
+
+def _replace_lists(
+    session: Session, records: dict[str, PreparedRecord], stored_before: set[str]
+) -> None:
+    replaced = [arxiv_id for arxiv_id in records if arxiv_id in stored_before]
+    if replaced:
+        session.execute(delete(paper_authors).where(paper_authors.c.arxiv_id.in_(replaced)))
+        session.execute(delete(paper_categories).where(paper_categories.c.arxiv_id.in_(replaced)))
+    links = [link for item in records.values() for link in _author_links(item)]
+    distinct_authors = {key: name for _, _, key, name in links}
+    insert_plain_rows(
+        session, authors, ("key", "name"), list(distinct_authors.items()), skip_duplicates=True
+    )
+    insert_plain_rows(session, paper_authors, ("arxiv_id", "position", "author_key", "name"), links)
+    category_links = [link for item in records.values() for link in _category_links(item.record)]
+    insert_plain_rows(
+        session, paper_categories, ("arxiv_id", "category", "position"), category_links
+    )
+
+
+def _author_links(item: PreparedRecord) -> list[tuple[str, int, str, str]]:
+    arxiv_id, keyed = item.record.arxiv_id, zip(item.record.authors, item.author_keys, strict=True)
+    return [(arxiv_id, position, key, name) for position, (name, key) in enumerate(keyed) if key]
+
+
+def _category_links(record: PaperRecord) -> list[tuple[str, str, int]]:
+    names = record.categories
+    if record.primary_category and record.primary_category not in names:
+        names = (record.primary_category, *names)
+    return [(record.arxiv_id, name, position) for position, name in enumerate(names)]
+
+
+# Authors recur across papers; folding a name is the dearest step of a bulk import.
+cached_author_key = functools.lru_cache(maxsize=200_000)(author_key)

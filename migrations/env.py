@@ -1,0 +1,30 @@
+"""Alembic environment: runs migrations on the engine handed over by ``app.schema``."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import Engine
+
+from app.models import Base
+
+config = context.config
+
+
+def run_migrations(engine: Engine) -> None:
+    with engine.connect() as connection:
+        context.configure(
+            connection=connection,
+            target_metadata=Base.metadata,
+            # SQLite cannot ALTER most things in place; batch mode copies the table instead.
+            render_as_batch=connection.dialect.name == "sqlite",
+            compare_type=True,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+        connection.commit()
+
+
+engine = config.attributes.get("engine")
+if not isinstance(engine, Engine):
+    raise RuntimeError("run migrations through `paperboy migrate` (app.schema), not bare alembic")
+run_migrations(engine)
