@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     mail_from: str = "Paperboy <paperboy@localhost>"
     admin_email: str = ""
 
-    secret_key: str = "changethis"
+    secret_key: str = "changethis"  # noqa: S105 (a placeholder production refuses)
     public_base_url: str = "http://localhost:8000"
 
     @field_validator("categories", mode="before")

@@ -13,7 +13,7 @@ MAX_KEY_LENGTH = 200
 # Letters that Unicode does not decompose into a base letter plus an accent.
 _UNDECOMPOSABLE = str.maketrans(
     {"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "þ": "th",
-     "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ı": "i"}
+     "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "\u0131": "i"}  # dotless i
 )  # fmt: skip
 _NOT_ALNUM = re.compile(r"[\W_]+")
 

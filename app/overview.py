@@ -48,7 +48,7 @@ def describe_store(session: Session, *, days: int = 7, categories: int = 8) -> S
         authors=session.scalar(select(func.count()).select_from(Author)) or 0,
         first_announcement=first,
         last_announcement=last,
-        papers_per_day=[(day, count) for day, count in reversed(per_day)],
+        papers_per_day=[(day, count) for day, count in reversed(per_day) if day is not None],
         top_categories=[(name, count) for name, count in top],
         latest_titles=[(arxiv_id, title) for arxiv_id, title in latest],
     )

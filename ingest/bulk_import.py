@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
+from typing import Never
 
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
@@ -150,7 +151,7 @@ def _store_chunk(
         on_rejection(rejection)
 
 
-def _progress(path: Path, show: bool) -> tqdm[None]:
+def _progress(path: Path, show: bool) -> tqdm[Never]:
     size = path.stat().st_size
     return tqdm(total=size, unit="B", unit_scale=True, desc=path.name, disable=not show)
 

@@ -38,7 +38,7 @@ def open_lines(path: Path) -> Iterator[tuple[Iterator[tuple[int, bytes]], Binary
 def _numbered_lines(stream: BinaryIO | gzip.GzipFile) -> Iterator[tuple[int, bytes]]:
     number = 0
     try:
-        for number, text in enumerate(stream, start=1):  # noqa: B007 (reported below)
+        for number, text in enumerate(stream, start=1):
             if text.strip():
                 yield number, text
     except (EOFError, OSError, zlib.error) as error:

@@ -17,15 +17,15 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.db import insert_plain_rows
-from app.models import Author, Paper, PaperAuthor, PaperCategory
+from app.models import Author, Base, Paper, PaperAuthor, PaperCategory
 from app.names import author_key
 from ingest.merge import Action, StoredState, decide, state_after
 from ingest.records import PaperRecord
 
-papers = Paper.__table__
-authors = Author.__table__
-paper_authors = PaperAuthor.__table__
-paper_categories = PaperCategory.__table__
+papers = Base.metadata.tables[Paper.__tablename__]
+authors = Base.metadata.tables[Author.__tablename__]
+paper_authors = Base.metadata.tables[PaperAuthor.__tablename__]
+paper_categories = Base.metadata.tables[PaperCategory.__tablename__]
 
 # Fields a record may lack; the stored value is kept then (see ingest.merge).
 _FILLABLE = ("primary_category", "comment", "journal_ref", "doi", "license",

@@ -1,0 +1,43 @@
+# Paperboy: the web app by default; the same image runs the CLI and the scheduler.
+#   docker build -t paperboy .
+#   docker run -p 8000:8000 -v paperboy:/var/lib/paperboy paperboy
+#   docker run -v paperboy:/var/lib/paperboy paperboy paperboy demo
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
+    PAPERBOY_DATA_DIR=/var/lib/paperboy
+
+WORKDIR /srv/paperboy
+
+# The CPU build of torch first: left to PyPI, sentence-transformers would pull a multi-GB CUDA build.
+RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
+
+# Dependencies before the code, so a code change does not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir app ingest ranking digest \
+    && touch app/__init__.py ingest/__init__.py ranking/__init__.py digest/__init__.py \
+    && pip install -e . \
+    && rm -r app ingest ranking digest
+
+COPY app ./app
+COPY ingest ./ingest
+COPY ranking ./ranking
+COPY digest ./digest
+COPY migrations ./migrations
+COPY templates ./templates
+
+RUN useradd --system --uid 10001 --home-dir /srv/paperboy --shell /usr/sbin/nologin paperboy \
+    && mkdir -p /var/lib/paperboy \
+    && chown paperboy /var/lib/paperboy
+USER paperboy
+VOLUME ["/var/lib/paperboy"]
+EXPOSE 8000
+
+HEALTHCHECK --interval=30s --timeout=5s \
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"
+
+CMD ["sh", "-c", "paperboy migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers"]

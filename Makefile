@@ -1,0 +1,29 @@
+# The few commands a newcomer needs. Each sets up the virtual environment first if needed.
+VENV ?= .venv
+PYTHON ?= python3
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup demo test lint format
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: setup  ## migrate, import the bundled sample of real arXiv papers, print what was stored
+	$(VENV)/bin/paperboy demo
+
+test: setup  ## the whole suite on SQLite (set PAPERBOY_TEST_DATABASE_URL for PostgreSQL)
+	$(VENV)/bin/pytest
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: setup
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .

@@ -1,0 +1,61 @@
+import gzip
+from pathlib import Path
+
+import pytest
+
+from app.cli import COMMANDS, build_parser, main
+from app.config import get_settings
+from tests.conftest import SAMPLE_PATH, Database
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        build_parser().parse_args(["--help"])
+    assert exited.value.code == 0
+    shown = capsys.readouterr().out
+    assert all(command.name in shown for command in COMMANDS)
+
+
+def test_demo_on_a_fresh_data_dir_stores_the_sample_and_shows_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo"], get_settings(data_dir=tmp_path)) == 0
+    out = capsys.readouterr().out
+    assert "new 491" in out
+    assert "papers stored: 491" in out
+    assert "announced: 2025-12-17 .. 2025-12-19" in out
+    assert (tmp_path / "paperboy.sqlite3").exists()
+
+
+def test_import_exits_2_when_lines_were_rejected(
+    database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"id": "2503.11731"}\n')
+    assert main(["import", str(path), "--quiet"], database.settings) == 2
+    captured = capsys.readouterr()
+    assert f"{path}:1: rejected: missing title" in captured.err
+    assert "read 1, new 0, updated 0, unchanged 0, rejected 1" in captured.out
+
+
+def test_import_exits_1_on_a_truncated_file_and_names_the_problem(
+    database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(gzip.compress(SAMPLE_PATH.read_bytes())[:200])
+    assert main(["import", str(path)], database.settings) == 1
+    assert "cut short or corrupt" in capsys.readouterr().err
+
+
+def test_import_of_a_missing_file_exits_1(
+    database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["import", str(tmp_path / "nope.jsonl")], database.settings) == 1
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_commands_refuse_an_unmigrated_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["stats"], get_settings(data_dir=tmp_path)) == 1
+    assert "run `paperboy migrate` first" in capsys.readouterr().err

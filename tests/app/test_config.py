@@ -1,0 +1,54 @@
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from app.config import Settings, get_settings
+
+
+def test_categories_are_read_comma_separated_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PAPERBOY_CATEGORIES", "cs.AI, cs.LG,,hep-th")
+    assert get_settings().categories == ("cs.AI", "cs.LG", "hep-th")
+
+
+def test_the_default_categories_are_the_four_ml_lists() -> None:
+    assert Settings().categories == ("cs.AI", "cs.CL", "cs.CV", "cs.LG")
+
+
+def test_an_empty_category_list_is_refused() -> None:
+    with pytest.raises(ValidationError, match="at least one arXiv category"):
+        get_settings(categories="  ,")
+
+
+def test_the_default_database_is_a_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
+    settings = get_settings(data_dir=tmp_path)
+    assert settings.resolved_database_url == f"sqlite:///{tmp_path}/paperboy.sqlite3"
+
+
+def test_an_explicit_database_url_wins() -> None:
+    url = "postgresql+psycopg://paperboy@db/paperboy"
+    assert get_settings(database_url=url).resolved_database_url == url
+
+
+def test_production_refuses_a_placeholder_secret_key() -> None:
+    with pytest.raises(ValidationError, match="PAPERBOY_SECRET_KEY is a placeholder"):
+        get_settings(env="production")
+    with pytest.raises(ValidationError, match="placeholder"):
+        get_settings(env="production", secret_key="changethis")
+
+
+def test_production_starts_with_a_real_secret_key() -> None:
+    settings = get_settings(env="production", secret_key="s3cr3t-" * 8)
+    assert settings.env == "production"
+
+
+def test_development_tolerates_the_placeholder() -> None:
+    assert get_settings(env="development").secret_key == "changethis"
+
+
+def test_a_setting_of_the_wrong_kind_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERBOY_SMTP_SECURITY", "ssl3")
+    with pytest.raises(ValidationError, match="smtp_security"):
+        get_settings()

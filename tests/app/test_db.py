@@ -1,0 +1,46 @@
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, text
+
+from app.config import get_settings
+from app.db import make_engine, session_scope
+from app.models import IngestRun
+from tests.conftest import Database
+
+
+def test_sqlite_gets_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+    engine = make_engine(get_settings(data_dir=tmp_path / "nested"))
+    with engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert connection.execute(text("PRAGMA busy_timeout")).scalar() == 30_000
+    assert (tmp_path / "nested" / "paperboy.sqlite3").exists()
+
+
+def test_a_session_scope_commits_on_success_and_rolls_back_on_error(database: Database) -> None:
+    started = datetime(2026, 1, 1, tzinfo=UTC)
+    with session_scope(database.sessions) as session:
+        session.add(IngestRun(source="kept", status="ok", started_at=started))
+    with pytest.raises(RuntimeError), session_scope(database.sessions) as session:
+        session.add(IngestRun(source="lost", status="ok", started_at=started))
+        session.flush()
+        raise RuntimeError("the job failed")
+    with session_scope(database.sessions) as session:
+        assert session.scalars(select(IngestRun.source)).all() == ["kept"]
+
+
+def test_timestamps_come_back_aware_in_utc_and_naive_ones_are_refused(
+    database: Database,
+) -> None:
+    eastern = timezone(timedelta(hours=-5))
+    with session_scope(database.sessions) as session:
+        session.add(IngestRun(source="s", status="ok", started_at=datetime(2026, 1, 1, 20, tzinfo=eastern)))
+    with session_scope(database.sessions) as session:
+        started = session.scalars(select(IngestRun.started_at)).one()
+    assert started == datetime(2026, 1, 2, 1, tzinfo=UTC)
+    assert started.tzinfo is not None and started.utcoffset() == timedelta(0)
+    with pytest.raises(Exception, match="naive datetime"), session_scope(database.sessions) as session:
+        session.add(IngestRun(source="s", status="ok", started_at=datetime(2026, 1, 1)))
+        session.flush()

@@ -1,0 +1,82 @@
+"""Shared fixtures: real settings and a real, migrated database.
+
+The suite runs on SQLite by default. With ``PAPERBOY_TEST_DATABASE_URL`` set to a PostgreSQL
+server URL (``postgresql+psycopg://user:pass@host/anydb``), it creates a fresh database on that
+server for the session and runs every test there instead (``.ci/run`` does both).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings, get_settings
+from app.db import make_engine, make_session_factory
+from app.models import Base
+from app.schema import upgrade_to_head
+
+TEST_DATABASE_ENV = "PAPERBOY_TEST_DATABASE_URL"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_PATH = PROJECT_ROOT / "app" / "sample" / "arxiv_listings_sample.jsonl.gz"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@dataclass(frozen=True)
+class Database:
+    settings: Settings
+    engine: Engine
+    sessions: sessionmaker[Session]
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server_url = os.environ.get(TEST_DATABASE_ENV)
+    if not server_url:
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'paperboy-test.sqlite3'}"
+        return
+    name = f"paperboy_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated_engine(
+    database_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Engine]:
+    settings = get_settings(database_url=database_url, data_dir=tmp_path_factory.mktemp("data"))
+    engine = make_engine(settings)
+    upgrade_to_head(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def database(migrated_engine: Engine, tmp_path: Path) -> Iterator[Database]:
+    """A migrated database, emptied after the test (tests may commit, as jobs do)."""
+    settings = get_settings(
+        database_url=migrated_engine.url.render_as_string(hide_password=False), data_dir=tmp_path
+    )
+    yield Database(settings, migrated_engine, make_session_factory(migrated_engine))
+    with migrated_engine.begin() as connection:
+        for table in reversed(Base.metadata.sorted_tables):
+            connection.execute(table.delete())
+
+
+@pytest.fixture
+def sessions(database: Database) -> sessionmaker[Session]:
+    return database.sessions

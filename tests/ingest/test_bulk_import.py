@@ -1,0 +1,198 @@
+import gzip
+import json
+from collections.abc import Iterable
+from datetime import date
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.models import Author, IngestRun, Paper, PaperAuthor
+from ingest.bulk_import import import_file
+from tests.conftest import FIXTURES, SAMPLE_PATH
+
+SAMPLE_SIZE = 491
+KAGGLE = FIXTURES / "kaggle_snapshot_head_50.jsonl"
+
+
+def sample_lines(count: int) -> list[dict[str, object]]:
+    with gzip.open(SAMPLE_PATH, "rt") as lines:
+        return [json.loads(line) for _, line in zip(range(count), lines, strict=False)]
+
+
+def write_jsonl(path: Path, lines: Iterable[object]) -> Path:
+    path.write_text("".join(f"{json.dumps(line)}\n" for line in lines))
+    return path
+
+
+def paper(sessions: sessionmaker[Session], arxiv_id: str) -> Paper:
+    with sessions() as session:
+        found = session.get_one(Paper, arxiv_id)
+        _ = found.authors, found.categories  # load before the session closes
+        return found
+
+
+def count(sessions: sessionmaker[Session], model: type[object]) -> int:
+    with sessions() as session:
+        return session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def test_the_bundled_sample_is_imported_whole(sessions: sessionmaker[Session]) -> None:
+    summary = import_file(SAMPLE_PATH, sessions)
+    assert (summary.read, summary.counts.new, summary.exit_code) == (SAMPLE_SIZE, SAMPLE_SIZE, 0)
+    assert count(sessions, Paper) == SAMPLE_SIZE
+    stored = paper(sessions, sample_lines(1)[0]["id"])  # type: ignore[arg-type]
+    first = sample_lines(1)[0]
+    assert stored.author_names == first["authors"]
+    assert [link.position for link in stored.authors] == list(range(len(stored.authors)))
+    assert stored.announced_on == date.fromisoformat(first["listing_dates"][0])  # type: ignore[index]
+
+
+def test_importing_the_same_file_twice_changes_nothing(sessions: sessionmaker[Session]) -> None:
+    import_file(SAMPLE_PATH, sessions)
+    authors_before = count(sessions, PaperAuthor)
+    again = import_file(SAMPLE_PATH, sessions)
+    assert (again.counts.new, again.counts.updated, again.counts.unchanged) == (0, 0, SAMPLE_SIZE)
+    assert count(sessions, Paper) == SAMPLE_SIZE
+    assert count(sessions, PaperAuthor) == authors_before
+
+
+def test_a_newer_version_updates_the_paper_and_its_author_list(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    original = sample_lines(1)[0]
+    import_file(write_jsonl(tmp_path / "v1.jsonl", [{**original, "id": f"{original['id']}v1"}]), sessions)
+    revised = {**original, "id": f"{original['id']}v2", "title": "Revised title",
+               "authors": ["New Author", "José Pérez"]}  # fmt: skip
+    summary = import_file(write_jsonl(tmp_path / "v2.jsonl", [revised]), sessions)
+    assert (summary.counts.new, summary.counts.updated) == (0, 1)
+    stored = paper(sessions, str(original["id"]))
+    assert (stored.version, stored.title) == (2, "Revised title")
+    assert stored.author_names == ["New Author", "José Pérez"]
+    assert [link.author_key for link in stored.authors] == ["new-author", "jose-perez"]
+
+
+def test_an_older_version_does_not_overwrite_a_newer_one(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    original = sample_lines(1)[0]
+    import_file(write_jsonl(tmp_path / "v3.jsonl", [{**original, "id": f"{original['id']}v3"}]), sessions)
+    stale = {**original, "id": f"{original['id']}v1", "title": "Old title"}
+    summary = import_file(write_jsonl(tmp_path / "v1.jsonl", [stale]), sessions)
+    assert summary.counts.unchanged == 1
+    assert paper(sessions, str(original["id"])).title == original["title"]
+
+
+def test_changed_text_updates_a_paper_from_a_format_without_versions(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    original = sample_lines(1)[0]
+    import_file(write_jsonl(tmp_path / "a.jsonl", [original]), sessions)
+    changed = {**original, "summary": "A corrected abstract."}
+    summary = import_file(write_jsonl(tmp_path / "b.jsonl", [changed]), sessions)
+    assert summary.counts.updated == 1
+    assert paper(sessions, str(original["id"])).abstract == "A corrected abstract."
+
+
+def test_a_richer_source_fills_in_what_a_listing_lacked_and_keeps_the_announcement(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    kaggle = json.loads(KAGGLE.read_text().splitlines()[0])
+    listing = {"id": kaggle["id"], "title": kaggle["title"], "summary": kaggle["abstract"],
+               "authors": ["C. Balázs"], "categories": ["hep-ph"], "comment": None,
+               "listing_dates": ["2007-04-03"]}  # fmt: skip
+    import_file(write_jsonl(tmp_path / "listing.jsonl", [listing]), sessions)
+    import_file(write_jsonl(tmp_path / "kaggle.jsonl", [kaggle]), sessions)
+    stored = paper(sessions, kaggle["id"])
+    assert (stored.version, stored.primary_category, stored.doi) == (
+        2, "hep-ph", "10.1103/PhysRevD.76.013009"
+    )  # fmt: skip
+    assert stored.announced_on == date(2007, 4, 3)
+    assert len(stored.authors) == 4
+
+
+def test_the_kaggle_snapshot_format_imports(sessions: sessionmaker[Session]) -> None:
+    summary = import_file(KAGGLE, sessions)
+    assert (summary.read, summary.counts.new, summary.exit_code) == (50, 50, 0)
+    stored = paper(sessions, "0704.0002")
+    assert stored.category_names == ["math.CO", "cs.CG"]
+    assert stored.license == "http://arxiv.org/licenses/nonexclusive-distrib/1.0/"
+
+
+def test_bad_lines_are_reported_by_number_and_the_rest_is_imported(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    good = sample_lines(3)
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(
+        "\n".join([
+            json.dumps(good[0]),
+            "{not json",
+            json.dumps({**good[1], "id": None}),
+            json.dumps({**good[1], "title": None}),
+            json.dumps({**good[1], "authors": "Jane Doe"}),
+            "",
+            json.dumps(good[1]),
+            "[1, 2, 3]",
+            json.dumps(good[2]),
+        ]) + "\n"
+    )  # fmt: skip
+    path.write_bytes(path.read_bytes() + b'{"id": "2503.11731", "title": "\xff\xfe"}\n')
+    reported = []
+    summary = import_file(path, sessions, on_rejection=reported.append)
+    assert [(rejection.line, rejection.reason) for rejection in summary.rejections] == [
+        (2, summary.rejections[0].reason),
+        (3, "missing id"),
+        (4, "missing title"),
+        (5, "authors must be a list of strings"),
+        (8, "expected a JSON object, got list"),
+        (10, "not UTF-8 text"),
+    ]
+    assert summary.rejections[0].reason.startswith("not valid JSON")
+    assert reported == summary.rejections
+    assert (summary.read, summary.counts.new, summary.exit_code) == (9, 3, 2)
+    assert count(sessions, Paper) == 3
+
+
+def test_a_truncated_gzip_stops_loudly_and_keeps_what_was_read(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    truncated = tmp_path / "cut.jsonl.gz"
+    data = SAMPLE_PATH.read_bytes()
+    truncated.write_bytes(data[: len(data) // 2])
+    summary = import_file(truncated, sessions, chunk_size=50)
+    assert summary.exit_code == 1
+    assert summary.fatal is not None and "cut short" in summary.fatal
+    assert 50 < summary.counts.new < SAMPLE_SIZE
+    assert count(sessions, Paper) == summary.counts.new
+
+
+def test_every_run_is_written_to_the_ingest_log(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    import_file(SAMPLE_PATH, sessions)
+    import_file(write_jsonl(tmp_path / "bad.jsonl", [{"id": "x"}]), sessions)
+    with sessions() as session:
+        runs = session.scalars(select(IngestRun).order_by(IngestRun.id)).all()
+        assert [(run.source, run.status, run.new_count, run.rejected_count) for run in runs] == [
+            ("import", "ok", SAMPLE_SIZE, 0),
+            ("import", "partial", 0, 1),
+        ]
+        assert runs[1].error == "line 1: not an arXiv identifier: 'x'"
+        assert all(run.finished_at is not None for run in runs)
+
+
+def test_one_author_row_per_normalised_name(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    base = sample_lines(2)
+    lines = [{**base[0], "authors": ["José Pérez", "Ann Lee"]},
+             {**base[1], "authors": ["Jose Perez"]}]  # fmt: skip
+    import_file(write_jsonl(tmp_path / "names.jsonl", lines), sessions)
+    with sessions() as session:
+        keys = session.scalars(select(Author.key).order_by(Author.key)).all()
+        spellings = session.scalars(
+            select(PaperAuthor.name).where(PaperAuthor.author_key == "jose-perez")
+        ).all()
+    assert keys == ["ann-lee", "jose-perez"]
+    assert sorted(spellings) == ["Jose Perez", "José Pérez"]
