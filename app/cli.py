@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.config import Settings, get_settings
-from app.db import make_engine, make_session_factory, session_scope
+from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
 from app.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_head
 from ingest.bulk_import import ImportSummary, Rejection, import_file
@@ -32,9 +32,9 @@ class Command:
 
 
 def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
-    engine = make_engine(settings)
-    upgrade_to_head(engine)
-    print(f"database is up to date: {engine.url.render_as_string(hide_password=True)}")
+    with open_engine(settings) as engine:
+        upgrade_to_head(engine)
+        print(f"database is up to date: {engine.url.render_as_string(hide_password=True)}")
     return 0
 
 
@@ -43,14 +43,14 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
     if not path.is_file():
         print(f"paperboy import: no such file: {path}", file=sys.stderr)
         return 1
-    engine = make_engine(settings)
-    require_current_schema(engine)
-    summary = import_file(
-        path,
-        make_session_factory(engine),
-        show_progress=not args.quiet and sys.stderr.isatty(),
-        on_rejection=_rejection_printer(path),
-    )
+    with open_engine(settings) as engine:
+        require_current_schema(engine)
+        summary = import_file(
+            path,
+            make_session_factory(engine),
+            show_progress=not args.quiet and sys.stderr.isatty(),
+            on_rejection=_rejection_printer(path),
+        )
     _print_summary(summary)
     return summary.exit_code
 
@@ -77,10 +77,10 @@ def _print_summary(summary: ImportSummary) -> None:
 
 
 def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
-    engine = make_engine(settings)
-    require_current_schema(engine)
-    with session_scope(make_session_factory(engine)) as session:
-        print(format_overview(describe_store(session)))
+    with open_engine(settings) as engine:
+        require_current_schema(engine)
+        with session_scope(make_session_factory(engine)) as session:
+            print(format_overview(describe_store(session)))
     return 0
 
 

@@ -32,6 +32,16 @@ def make_engine(settings: Settings, role: Role = "cli") -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=_POOL_SIZES[role])
 
 
+@contextmanager
+def open_engine(settings: Settings, role: Role = "cli") -> Iterator[Engine]:
+    """An engine for the length of one command; its connections are closed afterwards."""
+    engine = make_engine(settings, role)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
 def _make_sqlite_engine(url: str) -> Engine:
     database = make_url(url).database
     if database and database != ":memory:":

@@ -6,6 +6,9 @@ that tells whether the database is reachable and migrated, which the Dockerfile 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from sqlalchemy import Engine
@@ -18,7 +21,13 @@ from app.schema import current_revision, head_revision
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     engine = make_engine(settings, role="web")
-    app = FastAPI(title="Paperboy", docs_url="/api/docs", redoc_url=None)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(title="Paperboy", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
 
     @app.get("/healthz", include_in_schema=False)
     def health() -> JSONResponse:

@@ -22,9 +22,7 @@ from app.arxiv_ids import ArxivId, InvalidArxivIdError, is_arxiv_id, parse_arxiv
         ("  2503.11731 \n", ArxivId("2503.11731", None)),
     ],
 )
-def test_every_spelling_parses_to_the_base_id_and_its_version(
-    text: str, expected: ArxivId
-) -> None:
+def test_every_spelling_parses_to_the_base_id_and_its_version(text: str, expected: ArxivId) -> None:
     assert parse_arxiv_id(text) == expected
 
 

@@ -10,8 +10,11 @@ from app.models import IngestRun
 from tests.conftest import Database
 
 
-def test_sqlite_gets_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+def test_sqlite_gets_wal_foreign_keys_and_a_busy_timeout(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     engine = make_engine(get_settings(data_dir=tmp_path / "nested"))
+    request.addfinalizer(engine.dispose)
     with engine.connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
@@ -36,11 +39,16 @@ def test_timestamps_come_back_aware_in_utc_and_naive_ones_are_refused(
 ) -> None:
     eastern = timezone(timedelta(hours=-5))
     with session_scope(database.sessions) as session:
-        session.add(IngestRun(source="s", status="ok", started_at=datetime(2026, 1, 1, 20, tzinfo=eastern)))
+        session.add(
+            IngestRun(source="s", status="ok", started_at=datetime(2026, 1, 1, 20, tzinfo=eastern))
+        )
     with session_scope(database.sessions) as session:
         started = session.scalars(select(IngestRun.started_at)).one()
     assert started == datetime(2026, 1, 2, 1, tzinfo=UTC)
     assert started.tzinfo is not None and started.utcoffset() == timedelta(0)
-    with pytest.raises(Exception, match="naive datetime"), session_scope(database.sessions) as session:
+    with (
+        pytest.raises(Exception, match="naive datetime"),
+        session_scope(database.sessions) as session,
+    ):
         session.add(IngestRun(source="s", status="ok", started_at=datetime(2026, 1, 1)))
         session.flush()

@@ -32,8 +32,11 @@ def test_a_migrated_database_is_at_head_and_upgrading_again_is_harmless(
     require_current_schema(migrated_engine)
 
 
-def test_an_unmigrated_database_is_refused_with_the_fix(tmp_path: Path) -> None:
+def test_an_unmigrated_database_is_refused_with_the_fix(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     engine = make_engine(get_settings(data_dir=tmp_path))
+    request.addfinalizer(engine.dispose)
     with pytest.raises(SchemaOutOfDateError, match="run `paperboy migrate`"):
         require_current_schema(engine)
     upgrade_to_head(engine)

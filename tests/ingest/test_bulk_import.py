@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Author, IngestRun, Paper, PaperAuthor
-from ingest.bulk_import import import_file
+from ingest.bulk_import import Rejection, import_file
 from tests.conftest import FIXTURES, SAMPLE_PATH
 
 SAMPLE_SIZE = 491
@@ -61,7 +61,9 @@ def test_a_newer_version_updates_the_paper_and_its_author_list(
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:
     original = sample_lines(1)[0]
-    import_file(write_jsonl(tmp_path / "v1.jsonl", [{**original, "id": f"{original['id']}v1"}]), sessions)
+    import_file(
+        write_jsonl(tmp_path / "v1.jsonl", [{**original, "id": f"{original['id']}v1"}]), sessions
+    )
     revised = {**original, "id": f"{original['id']}v2", "title": "Revised title",
                "authors": ["New Author", "José Pérez"]}  # fmt: skip
     summary = import_file(write_jsonl(tmp_path / "v2.jsonl", [revised]), sessions)
@@ -76,7 +78,9 @@ def test_an_older_version_does_not_overwrite_a_newer_one(
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:
     original = sample_lines(1)[0]
-    import_file(write_jsonl(tmp_path / "v3.jsonl", [{**original, "id": f"{original['id']}v3"}]), sessions)
+    import_file(
+        write_jsonl(tmp_path / "v3.jsonl", [{**original, "id": f"{original['id']}v3"}]), sessions
+    )
     stale = {**original, "id": f"{original['id']}v1", "title": "Old title"}
     summary = import_file(write_jsonl(tmp_path / "v1.jsonl", [stale]), sessions)
     assert summary.counts.unchanged == 1
@@ -138,7 +142,7 @@ def test_bad_lines_are_reported_by_number_and_the_rest_is_imported(
         ]) + "\n"
     )  # fmt: skip
     path.write_bytes(path.read_bytes() + b'{"id": "2503.11731", "title": "\xff\xfe"}\n')
-    reported = []
+    reported: list[Rejection] = []
     summary = import_file(path, sessions, on_rejection=reported.append)
     assert [(rejection.line, rejection.reason) for rejection in summary.rejections] == [
         (2, summary.rejections[0].reason),
