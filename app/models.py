@@ -80,8 +80,8 @@ class Paper(Base):
     primary_category: Mapped[str | None] = mapped_column(String(40))
     comment: Mapped[str | None] = mapped_column(Text)
     journal_ref: Mapped[str | None] = mapped_column(Text)
-    doi: Mapped[str | None] = mapped_column(String(200))
-    license: Mapped[str | None] = mapped_column(String(200))
+    doi: Mapped[str | None] = mapped_column(Text)
+    license: Mapped[str | None] = mapped_column(Text)
     submitted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The US/Eastern date on which arXiv first listed the paper.
@@ -113,7 +113,8 @@ class Author(Base):
     __table_args__ = _CLUSTERED_ON_KEY
 
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    name: Mapped[str] = mapped_column(String(300))
+    # Real listings hold names of any length (whole author lists glued into one "name").
+    name: Mapped[str] = mapped_column(Text)
 
 
 class PaperAuthor(Base):
@@ -127,7 +128,7 @@ class PaperAuthor(Base):
     )
     position: Mapped[int] = mapped_column(primary_key=True)
     author_key: Mapped[str] = mapped_column(ForeignKey("authors.key"), index=True)
-    name: Mapped[str] = mapped_column(String(300))
+    name: Mapped[str] = mapped_column(Text)
 
 
 class PaperCategory(Base):

@@ -19,6 +19,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Never
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
@@ -115,6 +116,9 @@ def import_file(
                     bar.update(raw.tell() - bar.n)
         except TruncatedFileError as error:
             summary.fatal = str(error)
+        except SQLAlchemyError as error:
+            # Chunks stored before this one stay; the failing chunk was rolled back whole.
+            summary.fatal = f"the database refused a chunk after line {summary.read}: {error}"
     _finish_run(sessions, run_id, summary)
     return summary
 

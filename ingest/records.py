@@ -12,6 +12,7 @@ from datetime import date, datetime
 _ARXIV_CATEGORY = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?")
 
 
+MAX_CATEGORY_LENGTH = 40  # the column's width; real ones are at most 20
 _RECORD, _UNIT = "\x1e", "\x1f"
 
 
@@ -51,4 +52,10 @@ class PaperRecord:
 def arxiv_categories(candidates: list[str]) -> tuple[str, ...]:
     """Keep the arXiv categories among ``candidates``, in order, without repeats."""
     kept = (name.strip() for name in candidates)
-    return tuple(dict.fromkeys(name for name in kept if _ARXIV_CATEGORY.fullmatch(name)))
+    return tuple(
+        dict.fromkeys(
+            name
+            for name in kept
+            if len(name) <= MAX_CATEGORY_LENGTH and _ARXIV_CATEGORY.fullmatch(name)
+        )
+    )

@@ -21,7 +21,7 @@ def upgrade() -> None:
     op.create_table(
         "authors",
         sa.Column("key", sa.String(length=200), nullable=False),
-        sa.Column("name", sa.String(length=300), nullable=False),
+        sa.Column("name", sa.Text(), nullable=False),
         sa.PrimaryKeyConstraint("key", name=op.f("pk_authors")),
         sqlite_with_rowid=False,
     )
@@ -58,8 +58,8 @@ def upgrade() -> None:
         sa.Column("primary_category", sa.String(length=40), nullable=True),
         sa.Column("comment", sa.Text(), nullable=True),
         sa.Column("journal_ref", sa.Text(), nullable=True),
-        sa.Column("doi", sa.String(length=200), nullable=True),
-        sa.Column("license", sa.String(length=200), nullable=True),
+        sa.Column("doi", sa.Text(), nullable=True),
+        sa.Column("license", sa.Text(), nullable=True),
         sa.Column("submitted_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("announced_on", sa.Date(), nullable=True),
@@ -80,7 +80,7 @@ def upgrade() -> None:
         sa.Column("arxiv_id", sa.String(length=40), nullable=False),
         sa.Column("position", sa.Integer(), nullable=False),
         sa.Column("author_key", sa.String(length=200), nullable=False),
-        sa.Column("name", sa.String(length=300), nullable=False),
+        sa.Column("name", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(
             ["arxiv_id"],
             ["papers.arxiv_id"],

@@ -200,3 +200,16 @@ def test_one_author_row_per_normalised_name(
         ).all()
     assert keys == ["ann-lee", "jose-perez"]
     assert sorted(spellings) == ["Jose Perez", "José Pérez"]
+
+
+def test_an_author_list_glued_into_one_long_name_is_stored_on_every_backend(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    # Real case: 2506.02197 lists "Xiangyu Kongand Xiaoxia Xingand ..." as one 512-char name.
+    glued = "and ".join(f"Author Number{index}" for index in range(40))
+    line = {**sample_lines(1)[0], "authors": [glued, "Ann Lee"]}
+    summary = import_file(write_jsonl(tmp_path / "glued.jsonl", [line]), sessions)
+    assert (summary.counts.new, summary.exit_code) == (1, 0)
+    stored = paper(sessions, str(line["id"]))
+    assert stored.author_names == [glued, "Ann Lee"]
+    assert len(stored.authors[0].author_key) <= 200
