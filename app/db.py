@@ -6,12 +6,13 @@ inside never commits.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from sqlalchemy import Engine, Table, create_engine, event
+from sqlalchemy import Column, Engine, Integer, Table, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -93,19 +94,47 @@ def insert_plain_rows(
     *,
     skip_duplicates: bool = False,
 ) -> None:
-    """``executemany`` of a plain ``INSERT`` with DB-API values (str, int, None only).
+    """Insert many rows of plain values (str, int, None) in bulk, bypassing the ORM.
 
-    For bulk link rows: it skips SQLAlchemy's per-row parameter processing, which costs more
-    than SQLite's own insert. ``ON CONFLICT DO NOTHING`` is understood by SQLite and PostgreSQL.
+    For bulk link rows, where SQLAlchemy's per-row parameter processing costs more than the
+    database's own insert. SQLite gets an ``executemany``; PostgreSQL one statement that
+    unnests an array per column (a row-by-row ``executemany`` is ten times slower there).
+    ``ON CONFLICT DO NOTHING`` is understood by both.
     """
     if not rows:
         return
     connection = session.connection()
-    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     # Names come from the project's own table metadata, never from input.
-    sql = (
-        f"INSERT INTO {table.name} ({', '.join(columns)}) "  # noqa: S608
-        f"VALUES ({', '.join([marker] * len(columns))})"
-        + (" ON CONFLICT DO NOTHING" if skip_duplicates else "")
-    )
-    connection.exec_driver_sql(sql, list(rows))
+    target = f"INSERT INTO {table.name} ({', '.join(columns)}) "
+    conflict = " ON CONFLICT DO NOTHING" if skip_duplicates else ""
+    if connection.dialect.name == "postgresql":
+        arrays = tuple(list(values) for values in zip(*rows, strict=True))
+        unnest = ", ".join(f"%s::{_postgres_array_type(table.c[name])}" for name in columns)
+        sql = f"{target}SELECT * FROM unnest({unnest}){conflict}"  # noqa: S608
+        connection.exec_driver_sql(sql, arrays)
+        return
+    markers = ", ".join(["?"] * len(columns))
+    connection.exec_driver_sql(f"{target}VALUES ({markers}){conflict}", list(rows))
+
+
+def _postgres_array_type(column: Column[Any]) -> str:
+    return "integer[]" if isinstance(column.type, Integer) else "text[]"
+
+
+@contextmanager
+def scratch_postgres_database(server_url: str, prefix: str) -> Iterator[str]:
+    """Create a fresh, uniquely named database on a PostgreSQL server and drop it afterwards.
+
+    For test runs and benchmarks; yields the new database's URL. The server user must be
+    allowed to create databases.
+    """
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

@@ -1,6 +1,7 @@
 """Bulk-import throughput against the bare rate of reading and parsing the same file.
 
-    .venv/bin/python benchmarks/import_corpus.py ../shared/data/corpus/arxiv_listings_2025-03-18_2026-07-01.jsonl.gz \
+    .venv/bin/python benchmarks/import_corpus.py \
+        ../shared/data/corpus/arxiv_listings_2025-03-18_2026-07-01.jsonl.gz \
         [--postgres-url postgresql+psycopg://paperboy:paperboy@127.0.0.1/postgres]
 
 Prints papers/second for: reading and JSON-parsing the file (the peer every other figure is
@@ -16,16 +17,11 @@ import gzip
 import json
 import tempfile
 import time
-import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
-
 from app.config import get_settings
-from app.db import make_session_factory, open_engine
+from app.db import make_session_factory, open_engine, scratch_postgres_database
 from app.schema import upgrade_to_head
 from ingest.bulk_import import import_file
 
@@ -59,20 +55,6 @@ def import_twice(label: str, database_url: str, path: Path, peer_rate: float) ->
         timed(f"{label}: re-import (unchanged)", run, peer_rate)
 
 
-@contextmanager
-def fresh_postgres_database(server_url: str) -> Iterator[str]:
-    name = f"paperboy_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("path", type=Path)
@@ -82,7 +64,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         import_twice("SQLite", f"sqlite:///{directory}/bench.sqlite3", args.path, peer)
     if args.postgres_url:
-        with fresh_postgres_database(args.postgres_url) as url:
+        with scratch_postgres_database(args.postgres_url, "paperboy_bench") as url:
             import_twice("PostgreSQL", url, args.path, peer)
     timed("read and parse again (drift check)", lambda: read_and_parse(args.path), peer)
 

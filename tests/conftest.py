@@ -8,18 +8,16 @@ server for the session and runs every test there instead (``.ci/run`` does both)
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings, get_settings
-from app.db import make_engine, make_session_factory
+from app.db import make_engine, make_session_factory, scratch_postgres_database
 from app.models import Base
 from app.schema import upgrade_to_head
 
@@ -42,16 +40,8 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not server_url:
         yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'paperboy-test.sqlite3'}"
         return
-    name = f"paperboy_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with scratch_postgres_database(server_url, "paperboy_test") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
