@@ -1,3 +1,5 @@
+import subprocess
+import sys
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -19,3 +21,9 @@ def test_health_fails_loudly_before_migration(tmp_path: Path) -> None:
         response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"status": "schema out of date", "schema": None, "head": "0001"}
+
+
+def test_importing_the_web_app_does_not_import_torch() -> None:
+    # Web workers must start fast and small; the embedding model loads only in jobs.
+    code = "import sys, app.main; sys.exit('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
