@@ -39,7 +39,10 @@ def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
 
 
 def run_import(args: argparse.Namespace, settings: Settings) -> int:
-    path: Path = args.path
+    return _import(args.path, settings, quiet=args.quiet)
+
+
+def _import(path: Path, settings: Settings, *, quiet: bool) -> int:
     if not path.is_file():
         print(f"paperboy import: no such file: {path}", file=sys.stderr)
         return 1
@@ -48,7 +51,7 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
         summary = import_file(
             path,
             make_session_factory(engine),
-            show_progress=not args.quiet and sys.stderr.isatty(),
+            show_progress=not quiet and sys.stderr.isatty(),
             on_rejection=_rejection_printer(path),
         )
     _print_summary(summary)
@@ -87,8 +90,7 @@ def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
 def run_demo(args: argparse.Namespace, settings: Settings) -> int:
     """The main job on the embedded default, from a fresh clone: migrate, import, show."""
     run_migrate(args, settings)
-    args.path, args.quiet = SAMPLE_PATH, True
-    status = run_import(args, settings)
+    status = _import(SAMPLE_PATH, settings, quiet=True)
     print()
     run_stats(args, settings)
     return status

@@ -43,19 +43,20 @@ def decide(stored: StoredState | None, record: PaperRecord, record_hash: str) ->
     return _announcement_only(stored, record)
 
 
-def state_after(stored: StoredState | None, record: PaperRecord, record_hash: str) -> StoredState:
-    """The stored state once ``decide``'s action has been applied."""
-    action = decide(stored, record, record_hash)
+def state_after(
+    stored: StoredState | None, record: PaperRecord, record_hash: str, action: Action
+) -> StoredState:
+    """The stored state once ``action`` (what :func:`decide` returned) has been applied."""
     if stored is None or action is Action.NEW:
         return StoredState(record.version, record_hash, record.announced_on)
-    announced_on = earliest(stored.announced_on, record.announced_on)
+    announced_on = _earliest(stored.announced_on, record.announced_on)
     if action is Action.UPDATE:
         version = record.version if record.version is not None else stored.version
         return StoredState(version, record_hash, announced_on)
     return StoredState(stored.version, stored.content_hash, announced_on)
 
 
-def earliest(first: date | None, second: date | None) -> date | None:
+def _earliest(first: date | None, second: date | None) -> date | None:
     if first is None or second is None:
         return first or second
     return min(first, second)

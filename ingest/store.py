@@ -103,7 +103,7 @@ def _plan(
         record, record_hash = item.record, item.content_hash
         stored = states.get(record.arxiv_id)
         action = decide(stored, record, record_hash)
-        state = states[record.arxiv_id] = state_after(stored, record, record_hash)
+        state = states[record.arxiv_id] = state_after(stored, record, record_hash, action)
         actions[action] += 1
         if action is Action.NEW:
             plan.new[record.arxiv_id] = _paper_row(record, record_hash)

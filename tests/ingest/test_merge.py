@@ -15,6 +15,10 @@ def stored(version: int | None, content_hash: str = "h", day: date | None = None
     return StoredState(version=version, content_hash=content_hash, announced_on=day)
 
 
+def applied(stored: StoredState | None, record: PaperRecord, record_hash: str) -> StoredState:
+    return state_after(stored, record, record_hash, decide(stored, record, record_hash))
+
+
 def test_a_paper_not_yet_stored_is_new() -> None:
     assert decide(None, record(1), "h") is Action.NEW
 
@@ -33,14 +37,14 @@ def test_without_versions_changed_text_updates_and_same_text_does_not() -> None:
 
 
 def test_a_record_without_version_never_loses_the_stored_version() -> None:
-    after = state_after(stored(4), record(None), "other")
-    assert after.version == 4
-    assert after.content_hash == "other"
+    state = applied(stored(4), record(None), "other")
+    assert state.version == 4
+    assert state.content_hash == "other"
 
 
 def test_the_announcement_date_only_moves_earlier() -> None:
     late, early = date(2025, 12, 18), date(2025, 12, 17)
     assert decide(stored(1, day=late), record(1, early), "h") is Action.EARLIER_ANNOUNCEMENT
     assert decide(stored(1, day=early), record(1, late), "h") is Action.UNCHANGED
-    assert state_after(stored(1, day=early), record(2, late), "x").announced_on == early
-    assert state_after(stored(3, day=late), record(1, early), "x").announced_on == early
+    assert applied(stored(1, day=early), record(2, late), "x").announced_on == early
+    assert applied(stored(3, day=late), record(1, early), "x").announced_on == early
