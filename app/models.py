@@ -166,3 +166,12 @@ class IngestRun(Base):
     unchanged_count: Mapped[int] = mapped_column(default=0)
     rejected_count: Mapped[int] = mapped_column(default=0)
     error: Mapped[str | None] = mapped_column(Text)
+
+
+# --- Live ingest (issue 3): community signals, feed state, the request gate. Migration 0002. ---
+
+
+# --- Ranking pipeline (issue 4): embeddings, topics, editions. Migration 0003. ---
+
+
+# --- Trending model (issue 5): what the trending score needs stored. Migration 0004. ---

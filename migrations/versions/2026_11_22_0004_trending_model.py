@@ -1,0 +1,21 @@
+"""Trending model: what the trending score needs stored (issue 5).
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-22 20:45:00
+"""
+
+from __future__ import annotations
+
+revision: str = "0004"
+down_revision: str | None = "0003"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
