@@ -1,0 +1,82 @@
+"""The scorer interface: what any ranking model sees of a day's pool and what it must return.
+
+Editions (``ranking/editions``) are built from whatever :class:`Scorer` is configured: the
+baseline until the trending model is trained, the trending model after. Every score carries
+its named components so that each item of an edition can say why it is there. Pure data:
+nothing here touches the database or loads a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One paper of the pool being ranked, as known at ranking time."""
+
+    arxiv_id: str
+    title: str
+    abstract: str
+    authors: tuple[str, ...]
+    categories: tuple[str, ...]
+    primary_category: str | None
+    comment: str | None
+    announced_on: date
+    topic_id: int | None = None
+    # How fast the paper's topic grows against its own recent baseline (0 = steady).
+    topic_momentum: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """A community signal observed about a paper: votes on Paperboy, upvotes on Hugging Face."""
+
+    arxiv_id: str
+    source: str
+    value: float
+    observed_on: date
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringContext:
+    """What is known at the moment of ranking, besides the candidates themselves.
+
+    ``embeddings`` row *i* belongs to candidate *i* (L2-normalised, float32). ``signals`` holds
+    only what was observed up to the moment of ranking, so a re-run reproduces the edition.
+    Scorers that need more (an author-history table, say) take it here as an added field with
+    a default, never by reaching into the database.
+    """
+
+    day: date
+    embeddings: NDArray[np.float32]
+    signals: Sequence[Signal] = ()
+    extras: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A paper's score and its named parts; ``total`` orders the edition."""
+
+    total: float
+    components: Mapping[str, float]
+
+
+class Scorer(Protocol):
+    """A ranking model. ``name`` and ``version`` are recorded with every edition it builds."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
+        """One score per candidate, in the candidates' order."""
+        ...
