@@ -31,6 +31,15 @@ class Settings(BaseSettings):
     embedding_model: str = PACKAGED_MODEL_NAME
     embedding_device: str = "cpu"
     embedding_batch_size: int = Field(default=64, ge=1)
+    embedding_backend: Literal["torch", "onnx-int8"] = "torch"
+
+    topic_window_days: int = Field(default=7, ge=1)
+    topic_size: int = Field(default=40, ge=2)
+    topic_min_size: int = Field(default=5, ge=1)
+    topic_match_cosine: float = Field(default=0.85, gt=0, le=1)
+    edition_size: int = Field(default=100, ge=1)
+    diversity_max_per_topic: int = Field(default=3, ge=1)
+    diversity_window: int = Field(default=10, ge=1)
 
     arxiv_rss_url: str = "https://rss.arxiv.org"
     arxiv_api_url: str = "https://export.arxiv.org/api/query"
@@ -38,6 +47,10 @@ class Settings(BaseSettings):
     hf_api_url: str = "https://huggingface.co/api"
     arxiv_min_interval_seconds: float = Field(default=3.0, ge=0)
     contact_email: str = ""
+    arxiv_feed_format: Literal["rss", "atom"] = "rss"
+    arxiv_max_retries: int = Field(default=4, ge=0)
+    arxiv_max_wait_seconds: float = Field(default=300.0, ge=0)
+    http_timeout_seconds: float = Field(default=30.0, gt=0)
 
     smtp_host: str = "localhost"
     smtp_port: int = 1025

@@ -9,14 +9,19 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from sqlalchemy import (
+    JSON,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
     TypeDecorator,
+    UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -86,6 +91,8 @@ class Paper(Base):
     updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The US/Eastern date on which arXiv first listed the paper.
     announced_on: Mapped[date | None] = mapped_column(index=True)
+    # Withdrawn by its authors (live ingest, issue 3): kept and shown, but left out of editions.
+    withdrawn: Mapped[bool] = mapped_column(default=False, server_default=false())
     # Hash of the metadata last taken from a source; an unchanged record is skipped cheaply.
     content_hash: Mapped[str] = mapped_column(String(64))
     first_stored_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
@@ -171,7 +178,174 @@ class IngestRun(Base):
 # --- Live ingest (issue 3): community signals, feed state, the request gate. Migration 0002. ---
 
 
+class HfDailyPaper(Base):
+    """Hugging Face Daily Papers community signals: one row per paper and daily page.
+
+    Read by the ranker. ``daily_date`` is the date of the HF page (``?date=``), not arXiv's
+    announcement; counts are as fetched last (re-fetching a day updates them). ``arxiv_id`` has
+    no foreign key: a signal is kept even while the paper's arXiv metadata could not be fetched.
+    """
+
+    __tablename__ = "hf_daily_papers"
+
+    daily_date: Mapped[date] = mapped_column(primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    upvotes: Mapped[int]
+    num_comments: Mapped[int | None]
+    github_repo: Mapped[str | None] = mapped_column(Text)
+    github_stars: Mapped[int | None]
+    # Keywords HF's model extracted from the abstract (a JSON list of strings; may be empty).
+    ai_keywords: Mapped[list[str]] = mapped_column(JSON)
+    # When the paper was submitted to the daily page, and when arXiv first published it.
+    submitted_on_daily_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    published_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AnnouncementEntry(Base):
+    """A paper in arXiv's listing of a category on an announcement day, as a feed said.
+
+    Rows are only ever added, so a later, smaller (stale or truncated) feed never shrinks a
+    day's listing. ``announce_type``: ``new`` | ``cross`` (the paper is announced that day) or
+    ``replace`` | ``replace-cross`` (a new version of an older paper).
+    """
+
+    __tablename__ = "announcement_entries"
+
+    announced_on: Mapped[date] = mapped_column(primary_key=True)
+    category: Mapped[str] = mapped_column(String(40), primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    announce_type: Mapped[str] = mapped_column(String(16))
+
+
+class FeedState(Base):
+    """Validators of the last response of a feed URL, for conditional GET (ETag/Last-Modified)."""
+
+    __tablename__ = "feed_states"
+
+    url: Mapped[str] = mapped_column(String(500), primary_key=True)
+    etag: Mapped[str | None] = mapped_column(Text)
+    last_modified: Mapped[str | None] = mapped_column(Text)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RequestGate(Base):
+    """The politeness gate shared by every process on this database (see ``ingest.gate``).
+
+    Times are Unix epoch seconds: ``held_until`` is the lease of the request in flight (0 when
+    none), ``next_request_at`` the earliest time the next request may start.
+    """
+
+    __tablename__ = "request_gates"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    held_until: Mapped[float]
+    next_request_at: Mapped[float]
+    holder: Mapped[str | None] = mapped_column(String(80))
+
+
 # --- Ranking pipeline (issue 4): embeddings, topics, editions. Migration 0003. ---
+
+
+class PaperEmbedding(Base):
+    """A paper's vector under one model, for the text whose hash is ``text_hash``.
+
+    One row per (paper, model): when the text changes (a replaced version with a new abstract)
+    the row is overwritten; while the hash matches it is never recomputed.
+    """
+
+    __tablename__ = "paper_embeddings"
+
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    model: Mapped[str] = mapped_column(String(200), primary_key=True)
+    text_hash: Mapped[str] = mapped_column(String(64))
+    # L2-normalised float32, little-endian, ``dimensions`` values.
+    dimensions: Mapped[int]
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Topic(Base):
+    """A topic with a stable identity: the same id while its centroid stays close day to day."""
+
+    __tablename__ = "topics"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    model: Mapped[str] = mapped_column(String(200))
+    first_seen_on: Mapped[date] = mapped_column(index=True)
+
+
+class TopicDay(Base):
+    """A topic as seen on one announcement day: its size, trend, label and centroid."""
+
+    __tablename__ = "topic_days"
+
+    topic_id: Mapped[int] = mapped_column(
+        ForeignKey("topics.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[date] = mapped_column(primary_key=True, index=True)
+    size: Mapped[int]
+    window_size: Mapped[int]
+    baseline: Mapped[float] = mapped_column(Float)
+    momentum: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(Text)
+    centroid: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class PaperTopic(Base):
+    """The topic a paper was put in on its announcement day."""
+
+    __tablename__ = "paper_topics"
+
+    day: Mapped[date] = mapped_column(primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    topic_id: Mapped[int] = mapped_column(ForeignKey("topics.id", ondelete="CASCADE"), index=True)
+
+
+class Edition(Base):
+    """A published ranked list for a period (day, week, month) and date, in a version.
+
+    Downstream keys on (period, edition_date); a later version is a refresh of the same edition.
+    """
+
+    __tablename__ = "editions"
+    __table_args__ = (UniqueConstraint("period", "edition_date", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    period: Mapped[str] = mapped_column(String(8))
+    edition_date: Mapped[date]
+    version: Mapped[int]
+    scorer: Mapped[str] = mapped_column(String(80))
+    scorer_version: Mapped[str] = mapped_column(String(40))
+    algorithm_version: Mapped[str] = mapped_column(String(40))
+    diversity_rule: Mapped[str] = mapped_column(Text)
+    pool_size: Mapped[int]
+    published_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    items: Mapped[list[EditionItem]] = relationship(
+        order_by="EditionItem.position", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class EditionItem(Base):
+    """One paper at a position of an edition, with its score and the named parts of it."""
+
+    __tablename__ = "edition_items"
+
+    edition_id: Mapped[int] = mapped_column(
+        ForeignKey("editions.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(ForeignKey("papers.arxiv_id"), index=True)
+    score: Mapped[float] = mapped_column(Float)
+    # JSON object of component name to value.
+    components: Mapped[str] = mapped_column(Text)
+    topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))
 
 
 # --- Trending model (issue 5): what the trending score needs stored. Migration 0004. ---
