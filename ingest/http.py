@@ -1,0 +1,154 @@
+"""The HTTP shell every live source uses: polite, patient, and loud when it gives up.
+
+:class:`PoliteSession` is a ``requests.Session`` (the one the ``arxiv`` package also takes),
+so every request of every arXiv client passes through the same code: the politeness gate,
+a User-Agent with a contact address, a timeout, and retries with exponential back-off and
+jitter on 429/5xx, timeouts and broken connections, honouring ``Retry-After``. The back-off
+is pushed into the gate, so every process on the database waits it out, not only this one.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from importlib.metadata import version
+from typing import Any
+
+import requests
+
+from app.config import Settings
+from ingest.errors import FetchError
+from ingest.gate import Gate, Slot
+
+RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
+# Broken or slow connections worth another try (a reset mid-body surfaces as ChunkedEncodingError).
+_TRANSIENT = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
+
+ResponseCheck = Callable[[requests.Response], None]
+
+
+def user_agent(settings: Settings) -> str:
+    contact = f"; mailto:{settings.contact_email}" if settings.contact_email else ""
+    return f"Paperboy/{version('paperboy')} (+{settings.public_base_url}{contact})"
+
+
+class PoliteSession(requests.Session):
+    """A session whose every request is gated (when ``gate`` is given) and retried."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        gate: Gate | None,
+        *,
+        check: ResponseCheck | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
+        super().__init__()
+        self.headers["User-Agent"] = user_agent(settings)
+        self._gate, self._check, self._sleep, self._jitter = gate, check, sleep, jitter
+        self._timeout = settings.http_timeout_seconds
+        self._retries = settings.arxiv_max_retries
+        self._base_delay = settings.arxiv_min_interval_seconds
+        self._max_wait = settings.arxiv_max_wait_seconds
+
+    def request(
+        self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any
+    ) -> requests.Response:
+        kwargs.setdefault("timeout", self._timeout)
+        # Our User-Agent wins over a library's own (the arxiv package sends "arxiv.py/...").
+        kwargs["headers"] = _without_user_agent(kwargs.get("headers"))
+        for attempt in range(self._retries + 1):
+            last = attempt == self._retries
+            with self._slot() as slot:
+                response, retry_after = self._attempt(method, url, args, kwargs, last)
+                if response is not None:
+                    if self._check is not None:
+                        self._check(response)
+                    return response
+                slot.defer(self._backoff(attempt, retry_after))
+            if self._gate is None:
+                self._sleep(slot.not_before_next)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _slot(self) -> AbstractContextManager[Slot]:
+        return self._gate.slot() if self._gate is not None else _ungated()
+
+    def _attempt(
+        self, method: str | bytes, url: str | bytes, args: Any, kwargs: Any, last: bool
+    ) -> tuple[requests.Response | None, float | None]:
+        """The response to keep, or None and the server's Retry-After to retry.
+
+        Raises :class:`FetchError` when the last try fails too.
+        """
+        try:
+            response = super().request(method, url, *args, **kwargs)
+        except _TRANSIENT as error:
+            if last:
+                raise FetchError(f"{_describe(error)} from {_text(url)}") from error
+            return None, None
+        if response.status_code not in RETRYABLE_STATUSES:
+            return response, None
+        if last:
+            raise FetchError(
+                f"HTTP {response.status_code} from {_text(url)} after {self._retries + 1} tries",
+                response.status_code,
+                response.content,
+            )
+        return None, _retry_after_seconds(response.headers)
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        """Retry-After when the server gave one, else base * 2^attempt with jitter; capped."""
+        if retry_after is not None:
+            return min(retry_after, self._max_wait)
+        growing = self._base_delay * 2**attempt
+        return float(min(growing * (0.5 + self._jitter() / 2), self._max_wait))
+
+
+def get(session: requests.Session, url: str, **kwargs: Any) -> requests.Response:
+    """GET ``url``; a refused status (4xx other than 304) is a :class:`FetchError`."""
+    response = session.get(url, **kwargs)
+    if response.status_code >= 400:
+        raise FetchError(
+            f"HTTP {response.status_code} from {response.url}", response.status_code,
+            response.content,
+        )  # fmt: skip
+    return response
+
+
+@contextmanager
+def _ungated() -> Iterator[Slot]:
+    yield Slot()
+
+
+def _without_user_agent(headers: Mapping[str, str] | None) -> dict[str, str]:
+    return {key: value for key, value in (headers or {}).items() if key.lower() != "user-agent"}
+
+
+def _retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """``Retry-After`` in seconds: either a number or an HTTP date."""
+    value = headers.get("Retry-After")
+    if value is None:
+        return None
+    if value.strip().isdigit():
+        return float(value)
+    try:
+        return max((parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds(), 0.0)
+    except (TypeError, ValueError):
+        return None
+
+
+def _describe(error: Exception) -> str:
+    if isinstance(error, requests.Timeout):
+        return "timed out"
+    if isinstance(error, requests.exceptions.ChunkedEncodingError):
+        return "connection broken mid-body"
+    return "connection failed"
+
+
+def _text(url: str | bytes) -> str:
+    return url.decode() if isinstance(url, bytes) else url
