@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.commands import trending
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
@@ -115,6 +116,20 @@ COMMANDS: tuple[Command, ...] = (
         "demo",
         "migrate, import the bundled sample of real arXiv papers and print what was stored",
         run_demo,
+    ),
+    Command(
+        "train-ranker",
+        "train the trending model on a corpus, label files and embeddings before --until; "
+        "writes a versioned JSON artifact",
+        trending.run_train_ranker,
+        trending.add_train_arguments,
+    ),
+    Command(
+        "eval-trending",
+        "replay announcement days --from..--to, rank each pool with the trending model and the "
+        "baselines, print a markdown table and write results JSON",
+        trending.run_eval_trending,
+        trending.add_eval_arguments,
     ),
 )
 

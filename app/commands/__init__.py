@@ -1,0 +1,1 @@
+"""Handlers of the ``paperboy`` commands that belong to one domain package each."""

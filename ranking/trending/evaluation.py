@@ -1,0 +1,106 @@
+"""eval-trending: replay announcement days and judge Paperboy's score against the baselines.
+
+For each day from ``start`` to ``end``: the pool is the papers first listed that day, the
+relevant papers are those in the labels (graded by upvotes), and every method ranks the same
+pool. Days with a pool under ``MIN_POOL`` papers or no relevant paper are skipped and listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from ranking.scoring import ScoringContext
+from ranking.trending.baselines import (
+    Baseline,
+    author_prior,
+    has_code,
+    n_authors,
+    random_baseline,
+    tfidf_lr,
+)
+from ranking.trending.data import LabelRecord
+from ranking.trending.history import merge_labels
+from ranking.trending.metrics import day_metrics, summarise
+from ranking.trending.model import TrendingModel
+from ranking.trending.replay import Day, Replay
+from ranking.trending.scorer import AUTHOR_HISTORY_KEY, TrendingScorer
+
+MIN_POOL = 20
+METHODS = ("paperboy", "random", "n_authors", "has_code", "author_prior", "tfidf_lr")
+METRICS = ("recall@10", "recall@25", "ndcg@10", "auc")
+
+
+def paperboy(model: TrendingModel, replay: Replay) -> Baseline:
+    """The served scorer, fed exactly what a live day would give it."""
+    scorer = TrendingScorer(model)
+
+    def score(day: Day) -> list[float]:
+        context = ScoringContext(
+            day=day.day, embeddings=day.embeddings, extras={AUTHOR_HISTORY_KEY: replay.history}
+        )
+        return [row.total for row in scorer.score(day.papers, context)]
+
+    return score
+
+
+def methods(
+    model: TrendingModel, replay: Replay, labels: Sequence[LabelRecord]
+) -> dict[str, Baseline]:
+    until = date.fromisoformat(model.trained_until)
+    featured = frozenset(record.arxiv_id for record in labels if record.featured_on < until)
+    return {
+        "paperboy": paperboy(model, replay),
+        "random": random_baseline,
+        "n_authors": n_authors,
+        "has_code": has_code,
+        "author_prior": author_prior(replay.history),
+        "tfidf_lr": tfidf_lr(replay.papers, featured, until),
+    }
+
+
+def evaluate(
+    replay: Replay, labels: Sequence[LabelRecord], model: TrendingModel, start: date, end: date
+) -> dict[str, Any]:
+    """The results document (see the README of ``eval-trending`` for its shape)."""
+    rankers = methods(model, replay, labels)
+    upvotes = {arxiv_id: record.upvotes for arxiv_id, record in merge_labels(labels).items()}
+    days: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for day in replay.days(start, end):
+        inputs = replay.day(day)
+        grades = [upvotes.get(paper.arxiv_id) for paper in inputs.papers]
+        row: dict[str, Any] = {"date": day.isoformat(), "pool": len(grades)}
+        row["relevant"] = sum(grade is not None for grade in grades)
+        if row["pool"] < MIN_POOL or row["relevant"] == 0:
+            skipped.append(
+                row | {"reason": "pool under 20" if row["pool"] < MIN_POOL else "none relevant"}
+            )
+            continue
+        row["methods"] = {name: day_metrics(rank(inputs), grades) for name, rank in rankers.items()}
+        days.append(row)
+    return {
+        "window": {"from": start.isoformat(), "to": end.isoformat()},
+        "model": model.metadata(),
+        "skipped_days": skipped,
+        "days": days,
+        "summary": {name: summarise([day["methods"][name] for day in days]) for name in rankers},
+    }
+
+
+def markdown_table(results: dict[str, Any]) -> str:
+    """Summary as a markdown table: one row per method, mean [95% interval] per metric."""
+    lines = [
+        f"| method | {' | '.join(METRICS)} |",
+        f"|---|{'---|' * len(METRICS)}",
+    ]
+    for name, summary in results["summary"].items():
+        cells = [_cell(summary[metric]) for metric in METRICS] if summary else ["-"] * 4
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def _cell(value: dict[str, Any]) -> str:
+    low, high = value["ci95"]
+    return f"{value['mean']:.3f} [{low:.3f}, {high:.3f}]"

@@ -1,0 +1,111 @@
+"""The model's inputs for one paper as known on its announcement day (pure).
+
+Four groups, each a named part of the score: the paper's text (its embedding), its metadata
+(authors, categories, links and signals in the abstract and comment), its authors' history
+(:mod:`ranking.trending.history`) and its topic's momentum. Only what is known when the day is
+announced goes in.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ranking.scoring import Candidate
+from ranking.trending.history import AuthorStats
+
+EMBEDDING_SIZE = 384
+WATCHED_CATEGORIES = ("cs.CV", "cs.CL", "cs.LG", "cs.AI", "cs.RO", "cs.MM", "cs.IR", "eess.IV")
+
+_CODE = re.compile(
+    r"github\.com|gitlab\.com|\bcodes? (?:is|are|will be|has been|have been)"
+    r"(?: made)?(?: publicly)? (?:available|released)|\bour code\b",
+    re.IGNORECASE,
+)
+_PROJECT = re.compile(r"github\.io|project (?:page|website)|homepage|\bwebsite\b", re.IGNORECASE)
+_HUGGING_FACE = re.compile(r"huggingface\.co|\bhf\.co/", re.IGNORECASE)
+_ACCEPTED = re.compile(
+    r"\b(?:accepted|to appear|camera[- ]ready|NeurIPS|ICLR|ICML|CVPR|ICCV|ECCV|ACL|EMNLP|NAACL"
+    r"|AAAI|IJCAI|KDD|SIGGRAPH|COLM)\b",
+    re.IGNORECASE,
+)
+_REPORT = re.compile(r"\btech(?:nical)? report\b", re.IGNORECASE)
+_PAGES = re.compile(r"(\d+)\s*pages", re.IGNORECASE)
+
+METADATA_FEATURES = (
+    "log_authors", "n_categories", "has_code", "has_project_page", "has_hf_link", "accepted",
+    "tech_report", "log_pages", "log_abstract_words",
+    *(f"in_{name}" for name in WATCHED_CATEGORIES),
+)  # fmt: skip
+HISTORY_FEATURES = (
+    "hist_featured_max", "hist_featured_total", "hist_featured_recent", "hist_featured_share",
+    "hist_upvotes_max", "hist_upvotes_best_mean", "hist_papers_max",
+)  # fmt: skip
+MOMENTUM_FEATURES = ("topic_momentum",)
+EMBEDDING_FEATURES = tuple(f"emb_{index}" for index in range(EMBEDDING_SIZE))
+FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
+    "content": EMBEDDING_FEATURES,
+    "metadata": METADATA_FEATURES,
+    "author_history": HISTORY_FEATURES,
+    "topic_momentum": MOMENTUM_FEATURES,
+}
+FEATURE_NAMES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
+
+
+def has_code_link(paper: Candidate) -> bool:
+    """Whether the abstract or comment points to code (the has-code baseline, too)."""
+    return bool(_CODE.search(_links_text(paper)))
+
+
+def _links_text(paper: Candidate) -> str:
+    return f"{paper.abstract} {paper.comment or ''}"
+
+
+def metadata_features(paper: Candidate) -> list[float]:
+    text, comment = _links_text(paper), paper.comment or ""
+    pages = _PAGES.search(comment)
+    return [
+        math.log1p(len(paper.authors)),
+        float(len(paper.categories)),
+        float(has_code_link(paper)),
+        float(bool(_PROJECT.search(text))),
+        float(bool(_HUGGING_FACE.search(text))),
+        float(bool(_ACCEPTED.search(comment))),
+        float(bool(_REPORT.search(f"{paper.title} {comment}"))),
+        math.log1p(int(pages[1])) if pages else 0.0,
+        math.log1p(len(paper.abstract.split())),
+        *(float(name in paper.categories) for name in WATCHED_CATEGORIES),
+    ]
+
+
+def history_features(stats: AuthorStats) -> list[float]:
+    return [
+        math.log1p(stats.featured_max),
+        math.log1p(stats.featured_total),
+        math.log1p(stats.featured_recent),
+        stats.featured_share,
+        math.log1p(stats.upvotes_max),
+        math.log1p(stats.upvotes_best_mean),
+        math.log1p(stats.papers_max),
+    ]
+
+
+def feature_matrix(
+    papers: Sequence[Candidate], embeddings: NDArray[np.float32], stats: Sequence[AuthorStats]
+) -> NDArray[np.float64]:
+    """One row per paper, columns in :data:`FEATURE_NAMES` order."""
+    if embeddings.shape != (len(papers), EMBEDDING_SIZE) or len(stats) != len(papers):
+        raise ValueError(
+            f"{len(papers)} papers need {len(papers)}x{EMBEDDING_SIZE} embeddings and as many "
+            f"history rows, got {embeddings.shape} and {len(stats)}"
+        )
+    rows = [
+        [*metadata_features(paper), *history_features(row), paper.topic_momentum]
+        for paper, row in zip(papers, stats, strict=True)
+    ]
+    tabular = np.asarray(rows, dtype=np.float64).reshape(len(papers), -1)
+    return np.hstack([embeddings.astype(np.float64), tabular])

@@ -1,0 +1,62 @@
+"""A label dated on or after the ranked day never influences that day's ranking."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ranking.scoring import Candidate
+from ranking.trending.data import LabelRecord
+from ranking.trending.evaluation import paperboy
+from ranking.trending.history import AuthorHistory
+from ranking.trending.model import load_model
+from ranking.trending.replay import Replay
+
+DAY = date(2025, 10, 23)
+
+
+def _future_labels(corpus: list[Candidate], upvotes: int) -> list[LabelRecord]:
+    """Every paper of the corpus featured on the ranked day or later, with many upvotes."""
+    return [
+        LabelRecord(paper.arxiv_id, DAY + timedelta(days=offset % 3), upvotes, paper.authors)
+        for offset, paper in enumerate(corpus)
+    ]
+
+
+def test_labels_dated_on_or_after_the_day_do_not_change_its_ranking(
+    corpus: list[Candidate],
+    labels: list[LabelRecord],
+    embeddings: dict[str, NDArray[np.float32]],
+) -> None:
+    model = load_model()
+    past = [record for record in labels if record.featured_on < DAY]
+    honest = Replay(corpus, embeddings, past)
+    leaky = Replay(corpus, embeddings, [*labels, *_future_labels(corpus, 500)])
+    honest_scores = paperboy(model, honest)(honest.day(DAY))
+    leaky_scores = paperboy(model, leaky)(leaky.day(DAY))
+    assert leaky_scores == honest_scores
+
+
+def test_a_paper_featured_before_its_listing_day_does_not_feed_its_own_history(
+    corpus: list[Candidate],
+) -> None:
+    paper = replace(corpus[0], authors=("Ada Newcomer",))
+    early = LabelRecord(paper.arxiv_id, DAY - timedelta(days=3), 250, paper.authors)
+    history = AuthorHistory([early], [paper])
+    assert history.stats(paper, DAY).featured_max == 0
+    coauthored = replace(corpus[1], authors=("Ada Newcomer", "Someone Else"))
+    assert history.stats(coauthored, DAY).featured_max == 1
+
+
+def test_history_counts_only_records_strictly_before_the_day(corpus: list[Candidate]) -> None:
+    paper = replace(corpus[0], authors=("Grace Prior",))
+    records = [
+        LabelRecord("2501.00001", DAY - timedelta(days=1), 10, ("Grace Prior",)),
+        LabelRecord("2501.00002", DAY, 99, ("Grace Prior",)),
+        LabelRecord("2501.00003", DAY + timedelta(days=1), 99, ("Grace Prior",)),
+    ]
+    stats = AuthorHistory(records).stats(paper, DAY)
+    assert (stats.featured_max, stats.upvotes_max) == (1, 10)
