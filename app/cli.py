@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.commands import trending
+from app.commands import ranking, trending
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
@@ -116,6 +116,18 @@ COMMANDS: tuple[Command, ...] = (
         "demo",
         "migrate, import the bundled sample of real arXiv papers and print what was stored",
         run_demo,
+    ),
+    Command(
+        "embed",
+        "embed the papers of --date D (or --all) whose vector is missing or stale",
+        ranking.run_embed,
+        ranking.add_embed_arguments,
+    ),
+    Command(
+        "import-embeddings",
+        "store a precomputed matrix (--matrix X.npy --ids X.ids.json) for known papers",
+        ranking.run_import_embeddings,
+        ranking.add_import_embeddings_arguments,
     ),
     Command(
         "train-ranker",

@@ -1,0 +1,109 @@
+"""``paperboy embed | import-embeddings | rank | publish | run-daily``: the ranking pipeline.
+
+Each handler opens one engine and one session scope per step, so a step commits only when it
+has finished and a crash leaves the database as it was before that step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy.orm import Session
+from tqdm import tqdm
+
+from app.config import Settings
+from app.db import make_session_factory, open_engine, session_scope
+from app.schema import require_current_schema
+from ranking.embedder import make_embedder
+from ranking.embeddings import check_matrix, count_papers, embed_papers, import_matrix
+from ranking.vectors import BadVectorsError
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a YYYY-MM-DD date: {text!r}") from None
+
+
+@contextmanager
+def job_session(settings: Settings) -> Iterator[Session]:
+    """One engine and one unit of work for a command step."""
+    with open_engine(settings) as engine:
+        require_current_schema(engine)
+        with session_scope(make_session_factory(engine)) as session:
+            yield session
+
+
+@contextmanager
+def progress_bar(total: int, unit: str, quiet: bool) -> Iterator[Callable[[int], None]]:
+    show = not quiet and sys.stderr.isatty()
+    with tqdm(total=total, unit=unit, disable=not show, file=sys.stderr) as bar:
+
+        def advance(done: int) -> None:
+            bar.update(done)
+
+        yield advance
+
+
+def add_embed_arguments(parser: argparse.ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--all", action="store_true", help="every stored paper")
+    which.add_argument("--date", type=parse_day, help="papers announced on this day")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_embed(args: argparse.Namespace, settings: Settings) -> int:
+    embed_day(settings, None if args.all else args.date, quiet=args.quiet)
+    return 0
+
+
+def embed_day(settings: Settings, day: date | None, *, quiet: bool = True) -> None:
+    embedder = make_embedder(settings)
+    with job_session(settings) as session:
+        total = count_papers(session, day)
+        with progress_bar(total, "paper", quiet) as update:
+            summary = embed_papers(session, embedder, day=day, progress=update)
+    print(f"embedded ({embedder.model}) {summary.line()}")
+
+
+def add_import_embeddings_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--matrix", type=Path, required=True, help="X.npy, one row per id")
+    parser.add_argument("--ids", type=Path, required=True, help="X.ids.json, a JSON list of ids")
+    parser.add_argument("--model", help="model the vectors were made with (default: the setting)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_import_embeddings(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        vectors, ids = check_matrix(_read_matrix(args.matrix), _read_ids(args.ids))
+    except (BadVectorsError, OSError) as error:
+        print(f"paperboy import-embeddings: {error}", file=sys.stderr)
+        return 1
+    model = args.model or settings.embedding_model
+    with job_session(settings) as session, progress_bar(len(ids), "vector", args.quiet) as update:
+        summary = import_matrix(session, vectors, ids, model, update)
+    print(f"imported embeddings ({model}) {summary.line()}")
+    return 0
+
+
+def _read_matrix(path: Path) -> np.ndarray:
+    try:
+        matrix: np.ndarray = np.load(path, allow_pickle=False)
+    except ValueError as error:
+        raise BadVectorsError(f"{path} is not a .npy matrix: {error}") from None
+    return matrix
+
+
+def _read_ids(path: Path) -> object:
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise BadVectorsError(f"{path} is not JSON: {error}") from None

@@ -1,0 +1,193 @@
+"""Stored embeddings: compute what is missing or stale, import a precomputed matrix, load.
+
+A vector is kept per (paper, model) with the hash of the text it was computed from; it is
+recomputed only when that text changes. Work goes page by page through the papers, so memory
+is bounded by the page and the batch, never by the corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+import numpy as np
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from app.models import Paper, PaperEmbedding
+from ranking.embedder import Embedder
+from ranking.text import embedding_text, text_hash
+from ranking.vectors import BadVectorsError, Matrix, normalise, pack, stack
+
+PAGE_SIZE = 1_000
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingText:
+    arxiv_id: str
+    text: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedSummary:
+    papers: int
+    embedded: int
+
+    def line(self) -> str:
+        fresh = self.papers - self.embedded
+        return f"papers {self.papers}, embedded {self.embedded}, up to date {fresh}"
+
+
+def embed_papers(
+    session: Session,
+    embedder: Embedder,
+    *,
+    day: date | None = None,
+    progress: Progress = lambda _: None,
+) -> EmbedSummary:
+    """Embed each paper (of ``day``, or all) whose vector is missing or from other text."""
+    papers = embedded = 0
+    for page in _paper_pages(session, day):
+        pending = _stale(session, page, embedder.model)
+        if pending:
+            vectors = embedder.encode([item.text for item in pending])
+            _store(
+                session, embedder.model, [(item.arxiv_id, item.hash) for item in pending], vectors
+            )
+        papers, embedded = papers + len(page), embedded + len(pending)
+        progress(len(page))
+    return EmbedSummary(papers, embedded)
+
+
+def count_papers(session: Session, day: date | None) -> int:
+    query = select(Paper.arxiv_id)
+    if day is not None:
+        query = query.where(Paper.announced_on == day)
+    return len(session.scalars(query).all())
+
+
+def _paper_pages(session: Session, day: date | None) -> Iterator[list[PendingText]]:
+    after = ""
+    while True:
+        query = select(Paper.arxiv_id, Paper.title, Paper.abstract).where(Paper.arxiv_id > after)
+        if day is not None:
+            query = query.where(Paper.announced_on == day)
+        rows = session.execute(query.order_by(Paper.arxiv_id).limit(PAGE_SIZE)).all()
+        if not rows:
+            return
+        texts = [(row.arxiv_id, embedding_text(row.title, row.abstract)) for row in rows]
+        yield [PendingText(arxiv_id, text, text_hash(text)) for arxiv_id, text in texts]
+        after = rows[-1].arxiv_id
+
+
+def _stale(session: Session, page: list[PendingText], model: str) -> list[PendingText]:
+    stored = _stored_hashes(session, [item.arxiv_id for item in page], model)
+    return [item for item in page if stored.get(item.arxiv_id) != item.hash]
+
+
+def _stored_hashes(session: Session, arxiv_ids: Sequence[str], model: str) -> dict[str, str]:
+    query = select(PaperEmbedding.arxiv_id, PaperEmbedding.text_hash).where(
+        PaperEmbedding.model == model, PaperEmbedding.arxiv_id.in_(arxiv_ids)
+    )
+    return {row.arxiv_id: row.text_hash for row in session.execute(query)}
+
+
+def _store(session: Session, model: str, keys: list[tuple[str, str]], vectors: Matrix) -> None:
+    ids = [arxiv_id for arxiv_id, _ in keys]
+    session.execute(
+        delete(PaperEmbedding).where(
+            PaperEmbedding.model == model, PaperEmbedding.arxiv_id.in_(ids)
+        )
+    )
+    now = datetime.now(UTC)
+    rows = [
+        {
+            "arxiv_id": arxiv_id,
+            "model": model,
+            "text_hash": hash_,
+            "dimensions": int(vector.shape[0]),
+            "vector": pack(vector),
+            "computed_at": now,
+        }
+        for (arxiv_id, hash_), vector in zip(keys, vectors, strict=True)
+    ]
+    session.execute(insert(PaperEmbedding), rows)
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixImportSummary:
+    stored: int
+    unchanged: int
+    unknown: int
+
+    def line(self) -> str:
+        return (
+            f"stored {self.stored}, unchanged {self.unchanged}, unknown ids skipped {self.unknown}"
+        )
+
+
+def check_matrix(matrix: np.ndarray, ids: object) -> tuple[Matrix, list[str]]:
+    """The matrix normalised and the ids validated; raises BadVectorsError on any mismatch."""
+    if not isinstance(ids, list) or not all(isinstance(item, str) for item in ids):
+        raise BadVectorsError("the ids file must hold a JSON list of arXiv id strings")
+    if len(set(ids)) != len(ids):
+        raise BadVectorsError("the ids file lists an id more than once")
+    vectors = normalise(matrix)
+    if vectors.shape[0] != len(ids):
+        raise BadVectorsError(
+            f"the matrix has {vectors.shape[0]} rows but there are {len(ids)} ids"
+        )
+    return vectors, ids
+
+
+def import_matrix(
+    session: Session,
+    vectors: Matrix,
+    ids: list[str],
+    model: str,
+    progress: Progress = lambda _: None,
+) -> MatrixImportSummary:
+    """Store precomputed vectors for known papers, hashed with each paper's current text."""
+    stored = unchanged = unknown = 0
+    for start in range(0, len(ids), PAGE_SIZE):
+        page = ids[start : start + PAGE_SIZE]
+        current = _current_hashes(session, page)
+        kept = _stored_hashes(session, list(current), model)
+        take = [
+            i
+            for i, arxiv_id in enumerate(page)
+            if arxiv_id in current and kept.get(arxiv_id) != current[arxiv_id]
+        ]
+        keys = [(page[i], current[page[i]]) for i in take]
+        if take:
+            _store(session, model, keys, vectors[start : start + PAGE_SIZE][take])
+        stored, unknown = stored + len(take), unknown + len(page) - len(current)
+        unchanged += len(current) - len(take)
+        progress(len(page))
+    return MatrixImportSummary(stored, unchanged, unknown)
+
+
+def _current_hashes(session: Session, arxiv_ids: Sequence[str]) -> dict[str, str]:
+    query = select(Paper.arxiv_id, Paper.title, Paper.abstract).where(Paper.arxiv_id.in_(arxiv_ids))
+    return {
+        row.arxiv_id: text_hash(embedding_text(row.title, row.abstract))
+        for row in session.execute(query)
+    }
+
+
+def load_vectors(session: Session, arxiv_ids: Sequence[str], model: str) -> dict[str, Matrix]:
+    """The stored vectors of these papers under ``model`` (papers without one are absent)."""
+    found: dict[str, Matrix] = {}
+    for start in range(0, len(arxiv_ids), PAGE_SIZE):
+        page = arxiv_ids[start : start + PAGE_SIZE]
+        query = select(
+            PaperEmbedding.arxiv_id, PaperEmbedding.dimensions, PaperEmbedding.vector
+        ).where(PaperEmbedding.model == model, PaperEmbedding.arxiv_id.in_(page))
+        rows = session.execute(query).all()
+        if rows:
+            matrix = stack([row.vector for row in rows], rows[0].dimensions)
+            found.update({row.arxiv_id: matrix[i] for i, row in enumerate(rows)})
+    return found
