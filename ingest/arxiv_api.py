@@ -1,0 +1,111 @@
+"""The arXiv API (``export.arxiv.org/api/query``) through the ``arxiv`` package.
+
+The package pages with ``start``/``max_results`` and builds its results; its HTTP session is
+replaced by a :class:`ingest.http.PoliteSession`, so each of its requests passes the
+deployment's politeness gate and retry policy, and each response is checked here first:
+unsafe XML is refused before the package's parser sees it, and the API's error feed (HTTP 400
+with an ``Error`` entry) becomes an error that quotes arXiv's message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+
+import arxiv
+import requests
+
+from app.arxiv_ids import parse_arxiv_id
+from app.config import Settings
+from app.names import collapse_whitespace
+from ingest.errors import FetchError, SourceError
+from ingest.gate import Gate
+from ingest.http import PoliteSession
+from ingest.records import PaperRecord, arxiv_categories
+from ingest.safe_xml import parse_xml
+
+# Ids per id_list query; the API returns up to this many entries on one page.
+ID_BATCH_SIZE = 100
+# The API now and then serves an empty page in the middle of a result set; ask again this often.
+EMPTY_PAGE_RETRIES = 2
+_ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+class ApiQueryError(SourceError):
+    """The API refused the query (its error feed); the message is arXiv's."""
+
+
+def api_session(settings: Settings, gate: Gate | None) -> PoliteSession:
+    return PoliteSession(settings, gate, check=check_response)
+
+
+def make_client(settings: Settings, session: requests.Session, page_size: int) -> arxiv.Client:
+    # The package spaces requests per client object only; the gated session spaces every
+    # request of the deployment, so the package's own delay is off.
+    client = arxiv.Client(page_size=page_size, delay_seconds=0, num_retries=EMPTY_PAGE_RETRIES)
+    client.query_url_format = f"{settings.arxiv_api_url}?{{}}"
+    client._session = session  # the package has no public way to pass a session
+    return client
+
+
+def check_response(response: requests.Response) -> None:
+    """Refuse unsafe XML; turn the API's error feed into :class:`ApiQueryError`."""
+    if response.status_code not in (200, 400):
+        return  # the package reports other statuses itself
+    root = parse_xml(response.content, "arXiv API response")
+    if response.status_code == 400:
+        summaries = [entry.findtext(f"{_ATOM}summary") for entry in root.iter(f"{_ATOM}entry")]
+        message = "; ".join(collapse_whitespace(text) for text in summaries if text)
+        raise ApiQueryError(f"the arXiv API refused the query: {message or 'HTTP 400'}")
+
+
+def fetch_by_ids(client: arxiv.Client, arxiv_ids: Sequence[str]) -> list[PaperRecord]:
+    """Full metadata of the given papers, in ``id_list`` batches of the client's page size."""
+    records: list[PaperRecord] = []
+    for batch in _batches(arxiv_ids, client.page_size):
+        records.extend(_run(client, arxiv.Search(id_list=list(batch), max_results=len(batch))))
+    return records
+
+
+def search(client: arxiv.Client, query: str, max_results: int) -> list[PaperRecord]:
+    """The first ``max_results`` papers of a search, paged by the client's page size."""
+    return _run(client, arxiv.Search(query=query, max_results=max_results))
+
+
+def _run(client: arxiv.Client, query: arxiv.Search) -> list[PaperRecord]:
+    try:
+        return [result_to_record(result) for result in client.results(query)]
+    except arxiv.UnexpectedEmptyPageError as error:
+        raise FetchError(f"the arXiv API kept serving an empty page: {error.url}") from error
+    except arxiv.HTTPError as error:
+        message = f"HTTP {error.status} from the arXiv API: {error.url}"
+        raise FetchError(message, error.status) from error
+
+
+def result_to_record(result: arxiv.Result) -> PaperRecord:
+    """One API entry as a record (pure). The API knows no announcement date."""
+    identifier = parse_arxiv_id(result.entry_id)
+    return PaperRecord(
+        arxiv_id=identifier.base,
+        version=identifier.version,
+        title=collapse_whitespace(result.title),
+        abstract=collapse_whitespace(result.summary),
+        authors=tuple(collapse_whitespace(author.name) for author in result.authors),
+        categories=arxiv_categories(list(result.categories)),
+        primary_category=result.primary_category or None,
+        comment=_optional(result.comment),
+        journal_ref=_optional(result.journal_ref),
+        doi=_optional(result.doi),
+        submitted_at=result.published,
+        updated_at=result.updated,
+    )
+
+
+def _optional(text: str | None) -> str | None:
+    return collapse_whitespace(text) or None if text else None
+
+
+def _batches(items: Iterable[str], size: int) -> Iterator[tuple[str, ...]]:
+    iterator = iter(items)
+    while batch := tuple(islice(iterator, size)):
+        yield batch

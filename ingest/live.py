@@ -1,0 +1,174 @@
+"""Live ingest runs: read a source, store what it says, log one report per category and day.
+
+Each run fetches first and stores afterwards, in one session scope, so no write transaction
+is open while a request waits for the politeness gate; a failure rolls back only the step
+that failed, and the report says what failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+import requests
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.db import make_session_factory, session_scope
+from ingest import arxiv_api, live_store
+from ingest.errors import SourceError
+from ingest.gate import Gate
+from ingest.http import PoliteSession
+from ingest.rss import REPLACED_TYPES, FeedItem, Listing, feed_url, fetch_feed, parse_listing
+from ingest.run_log import RunReport
+
+MAX_LOGGED_REJECTIONS = 20
+# A request holds the gate at most this many timeouts long (a crashed holder's lease expires).
+_LEASE_TIMEOUTS = 4
+FAILURES = (SourceError, SQLAlchemyError)
+
+
+class WrongDayError(SourceError):
+    """RSS was asked for a day other than the latest announcement, which is all it serves."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every run needs: settings, sessions and the two HTTP sessions."""
+
+    settings: Settings
+    sessions: sessionmaker[Session]
+    arxiv: PoliteSession  # gated: RSS, OAI-PMH and the API all count against arXiv's limit
+    api: PoliteSession  # gated as well, and checks API responses (see ingest.arxiv_api)
+    web: PoliteSession  # not arXiv (Hugging Face): no gate, same retries and User-Agent
+
+
+def make_context(settings: Settings, engine: Engine) -> Context:
+    gate = Gate(
+        engine,
+        interval=settings.arxiv_min_interval_seconds,
+        lease=settings.http_timeout_seconds * _LEASE_TIMEOUTS,
+    )
+    return Context(
+        settings=settings,
+        sessions=make_session_factory(engine),
+        arxiv=PoliteSession(settings, gate),
+        api=arxiv_api.api_session(settings, gate),
+        web=PoliteSession(settings, None),
+    )
+
+
+def ingest_rss(
+    context: Context, categories: tuple[str, ...], day: date | None = None
+) -> list[RunReport]:
+    """Read the latest announcement of ``categories`` from the listing feed."""
+    url = feed_url(context.settings, categories)
+    reports = {category: RunReport("rss", category, detail=url) for category in categories}
+    try:
+        _ingest_feed(context, url, reports, day)
+    except FAILURES as error:
+        for report in reports.values():
+            report.escalate("failed", str(error))
+    return list(reports.values())
+
+
+def _ingest_feed(
+    context: Context, url: str, reports: dict[str, RunReport], day: date | None
+) -> None:
+    with session_scope(context.sessions) as session:
+        # A run for a named day must see the feed's day, so it never asks conditionally.
+        validators = (None, None) if day else live_store.feed_validators(session, url)
+    fetched = fetch_feed(context.arxiv, url, *validators)
+    if fetched is None:
+        for report in reports.values():
+            report.escalate("unchanged")
+        return
+    listing = parse_listing(fetched.body)
+    _require_day(listing, day)
+    with session_scope(context.sessions) as session:
+        _store_listing(session, listing, reports)
+        live_store.save_feed_validators(session, url, fetched.etag, fetched.last_modified)
+
+
+def _require_day(listing: Listing, day: date | None) -> None:
+    served = max((item.listed_on for item in listing.items), default=None)
+    if day is None or served is None or served == day:
+        return
+    raise WrongDayError(
+        f"the RSS feed serves only the latest announcement ({served}), not {day}; "
+        f"for an older day use OAI-PMH: paperboy backfill --from {day} --until {day}"
+    )
+
+
+def _store_listing(session: Session, listing: Listing, reports: dict[str, RunReport]) -> None:
+    live_store.store_papers(session, [item.record for item in listing.items])
+    stored_latest = live_store.latest_listing_day(session)
+    newest = max([item.listed_on for item in listing.items] + [stored_latest or date.min])
+    for category, report in reports.items():
+        items = [item for item in listing.items if in_category(item, category)]
+        _store_category(session, items, report, newest)
+        if listing.rejected:
+            report.counts["rejected"] = len(listing.rejected)
+            report.escalate("partial", "\n".join(listing.rejected[:MAX_LOGGED_REJECTIONS]))
+
+
+def in_category(item: FeedItem, category: str) -> bool:
+    """Whether the item belongs to a requested category (``cs`` takes every ``cs.*``)."""
+    return any(
+        name == category or name.startswith(f"{category}.") for name in item.record.categories
+    )
+
+
+def _store_category(
+    session: Session, items: list[FeedItem], report: RunReport, newest: date
+) -> None:
+    report.counts["read"] = len(items)
+    if not items:
+        report.escalate("empty")
+        return
+    day = report.announced_on = max(item.listed_on for item in items)
+    kinds = {item.record.arxiv_id: item.announce_type for item in items if item.listed_on == day}
+    for kind in kinds.values():
+        report.counts["replaced" if kind in REPLACED_TYPES else kind] += 1
+    before = live_store.add_listing(session, day, str(report.category), kinds)
+    if len(kinds) < before:
+        report.escalate("smaller", f"the feed lists {len(kinds)} papers; {before} stay stored")
+    if day < newest:
+        report.escalate("stale", f"the feed serves {day}; another category already has {newest}")
+
+
+def enrich_day(context: Context, day: date, categories: tuple[str, ...]) -> list[RunReport]:
+    """Fetch full metadata from the API for every paper in the day's listing."""
+    report = RunReport("api", None, day, detail=",".join(categories))
+    with session_scope(context.sessions) as session:
+        arxiv_ids = live_store.listed_ids(session, day, categories)
+    report.counts["read"] = len(arxiv_ids)
+    if not arxiv_ids:
+        report.escalate("empty", f"no listing stored for {day}; run `paperboy ingest` (RSS) first")
+        return [report]
+    try:
+        enrich(context, arxiv_ids, report)
+    except FAILURES as error:
+        report.escalate("failed", str(error))
+    return [report]
+
+
+def enrich(context: Context, arxiv_ids: Sequence[str], report: RunReport) -> None:
+    """Fetch ``arxiv_ids`` from the API and store them; counts go into ``report``."""
+    client = arxiv_api.make_client(context.settings, context.api, arxiv_api.ID_BATCH_SIZE)
+    records = arxiv_api.fetch_by_ids(client, arxiv_ids)
+    with session_scope(context.sessions) as session:
+        counts = live_store.store_papers(session, records)
+    report.counts.update(enriched=len(records), new=counts.new, updated=counts.updated)
+    report.counts["unchanged"] += counts.unchanged
+    missing = sorted(set(arxiv_ids) - {record.arxiv_id for record in records})
+    if missing:
+        report.escalate("partial", f"the API did not return {', '.join(missing[:20])}")
+
+
+def close(context: Context) -> None:
+    for session in (context.arxiv, context.api, context.web):
+        requests.Session.close(session)
