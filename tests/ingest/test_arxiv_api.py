@@ -1,0 +1,140 @@
+"""The arXiv API through the ``arxiv`` package, against recorded responses of the real API."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from datetime import UTC, date, datetime
+
+import pytest
+from sqlalchemy import select
+
+from app.models import Paper
+from ingest import arxiv_api, live_store
+from ingest.arxiv_api import ApiQueryError
+from ingest.errors import UnsafeXmlError
+from ingest.live import Context, enrich_day
+from tests.conftest import FIXTURES, Database
+from tests.ingest.recorded_server import RecordedServer, Reply
+from tests.ingest.test_safe_xml import ENTITY_BOMB
+
+API = FIXTURES / "arxiv_api"
+ATOM = {"Content-Type": "application/atom+xml; charset=utf-8"}
+
+
+def id_query(ids: str, page_size: int = 100) -> dict[str, str]:
+    """The parameters the package sends for an id_list lookup."""
+    return {
+        "search_query": "", "id_list": ids, "sortBy": "relevance", "sortOrder": "descending",
+        "start": "0", "max_results": str(page_size),
+    }  # fmt: skip
+
+
+def serve(server: RecordedServer, params: dict[str, str], name: str, status: int = 200) -> None:
+    server.add("/api/query", params, Reply(status, (API / name).read_bytes(), ATOM))
+
+
+def test_a_paper_is_read_field_by_field(context: Context, server: RecordedServer) -> None:
+    serve(server, id_query("1707.08567"), "id_1707.08567_s0_m100_6a1afebfc6a3.xml")
+    api = arxiv_api.make_client(context.settings, context.api, 100)
+    (record,) = arxiv_api.fetch_by_ids(api, ["1707.08567"])
+    assert record.arxiv_id == "1707.08567"
+    assert record.version == 1
+    assert record.title == (
+        "Proceedings of Workshop AEW10: Concepts in Information Theory and Communications"
+    )
+    assert record.authors[:3] == ("Kees A. Schouhamer Immink", "Stan Baggen", "Ferdaous Chaabane")
+    assert record.authors[-1] == "Hirosuke Yamamoto"
+    assert len(record.authors) == 34
+    assert record.primary_category == "cs.IT"
+    assert record.categories == ("cs.IT",)
+    assert record.comment == (
+        "44 pages, editors for the proceedings: Yanling Chen and A. J. Han Vinck"
+    )
+    assert record.submitted_at == datetime(2017, 7, 27, 8, 18, 33, tzinfo=UTC)
+    assert record.updated_at == datetime(2017, 7, 27, 8, 18, 33, tzinfo=UTC)
+
+
+def test_ids_are_looked_up_in_one_batch_and_a_missing_one_is_simply_absent(
+    context: Context, server: RecordedServer
+) -> None:
+    serve(
+        server,
+        id_query("0808.05394,1707.08567"),
+        "id_0808.05394_1707.08567_s0_m100_42e5aa0ec3af.xml",
+    )
+    api = arxiv_api.make_client(context.settings, context.api, 100)
+    records = arxiv_api.fetch_by_ids(api, ["0808.05394", "1707.08567"])
+    assert [record.arxiv_id for record in records] == ["1707.08567"]
+    assert len(server.arrivals) == 1
+
+
+def test_an_empty_result_is_no_papers_and_no_error(
+    context: Context, server: RecordedServer
+) -> None:
+    serve(server, id_query("0000.0000"), "id_0000.0000_s0_m100_8b51d9633a68.xml")
+    api = arxiv_api.make_client(context.settings, context.api, 100)
+    assert arxiv_api.fetch_by_ids(api, ["0000.0000"]) == []
+
+
+def test_the_error_feed_is_an_error_quoting_arxiv_and_is_not_retried(
+    context: Context, server: RecordedServer
+) -> None:
+    recorded = json.loads((API / "id_abc_s0_m100_b79c8dcf6bc3.json").read_text())
+    assert recorded["status_code"] == 400
+    server.add("/api/query", id_query("abc"), Reply(400, recorded["body"].encode(), ATOM))
+    api = arxiv_api.make_client(context.settings, context.api, 100)
+    with pytest.raises(ApiQueryError, match="refused the query: incorrect id format for abc"):
+        arxiv_api.fetch_by_ids(api, ["abc"])
+    assert len(server.arrivals) == 1
+
+
+def test_a_query_is_paged_with_start_and_max_results_through_the_gate(
+    context: Context, server: RecordedServer
+) -> None:
+    for start, name in (("0", "bc5a6c384fe9"), ("10", "34e56e15aaac"), ("20", "348a237fecab")):
+        params = {**id_query(""), "search_query": "testing", "start": start, "max_results": "10"}
+        serve(server, params, f"q_testing_s{start}_m10_{name}.xml")
+    api = arxiv_api.make_client(context.settings, context.api, 10)
+    records = arxiv_api.search(api, "testing", 30)
+    assert len(records) == len({record.arxiv_id for record in records}) == 30
+    assert [arrival.params["start"] for arrival in server.arrivals] == ["0", "10", "20"]
+    times = [arrival.at for arrival in server.arrivals]
+    interval = context.settings.arxiv_min_interval_seconds
+    assert all(later - earlier >= interval for earlier, later in itertools.pairwise(times))
+    assert all("Paperboy/" in arrival.headers["User-Agent"] for arrival in server.arrivals)
+
+
+def test_unsafe_xml_from_the_api_is_refused_before_the_package_parses_it(
+    context: Context, server: RecordedServer
+) -> None:
+    server.add("/api/query", id_query("1707.08567"), Reply(200, ENTITY_BOMB, ATOM))
+    api = arxiv_api.make_client(context.settings, context.api, 100)
+    with pytest.raises(UnsafeXmlError):
+        arxiv_api.fetch_by_ids(api, ["1707.08567"])
+
+
+def test_enriching_a_day_fills_in_the_listed_papers_and_names_the_missing_ones(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    day = date(2017, 7, 28)
+    with database.sessions.begin() as session:
+        live_store.add_listing(session, day, "cs.IT", {"1707.08567": "new", "0808.05394": "cross"})
+    serve(
+        server,
+        id_query("0808.05394,1707.08567"),
+        "id_0808.05394_1707.08567_s0_m100_42e5aa0ec3af.xml",
+    )
+    (report,) = enrich_day(context, day, ("cs.IT",))
+    assert report.status == "partial"
+    assert "did not return 0808.05394" in str(report.error)
+    assert (report.counts["read"], report.counts["enriched"], report.counts["new"]) == (2, 1, 1)
+    with database.sessions() as session:
+        paper = session.scalars(select(Paper)).one()
+    assert (paper.arxiv_id, paper.primary_category, paper.version) == ("1707.08567", "cs.IT", 1)
+
+
+def test_enriching_a_day_without_a_listing_says_what_to_run_first(context: Context) -> None:
+    (report,) = enrich_day(context, date(2017, 7, 28), ("cs.IT",))
+    assert report.status == "empty"
+    assert "run `paperboy ingest`" in str(report.error)
