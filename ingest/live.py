@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db import make_session_factory, session_scope
-from ingest import arxiv_api, live_store
+from ingest import arxiv_api, hf_daily, live_store
 from ingest.errors import SourceError
 from ingest.gate import Gate
 from ingest.http import PoliteSession
@@ -172,3 +172,25 @@ def enrich(context: Context, arxiv_ids: Sequence[str], report: RunReport) -> Non
 def close(context: Context) -> None:
     for session in (context.arxiv, context.api, context.web):
         requests.Session.close(session)
+
+
+def ingest_hf(context: Context, day: date) -> list[RunReport]:
+    """Store the day's Hugging Face signals; papers not yet stored are fetched from arXiv."""
+    report = RunReport("hf", None, day, detail=hf_daily.daily_url(context.settings))
+    try:
+        page = hf_daily.parse_daily_page(
+            hf_daily.fetch_daily(context.web, context.settings, day), day
+        )
+        with session_scope(context.sessions) as session:
+            hf_daily.store_signals(session, page.signals)
+            missing = live_store.missing_papers(session, [s.arxiv_id for s in page.signals])
+        report.counts.update(read=len(page.signals), rejected=len(page.rejected))
+        if page.rejected:
+            report.escalate("partial", "\n".join(page.rejected[:MAX_LOGGED_REJECTIONS]))
+        if missing:
+            enrich(context, missing, report)
+    except FAILURES as error:
+        report.escalate("failed", str(error))
+    if report.counts["read"] == 0 and report.status == "ok":
+        report.escalate("empty")
+    return [report]

@@ -1,0 +1,121 @@
+"""Hugging Face Daily Papers signals, from a raw recorded API response."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from app.models import HfDailyPaper
+from ingest.errors import FeedFormatError
+from ingest.hf_daily import parse_daily_page
+from ingest.live import Context, ingest_hf
+from ingest.records import PaperRecord
+from ingest.store import store_records
+from tests.conftest import FIXTURES, Database
+from tests.ingest.recorded_server import RecordedServer, Reply
+
+DAY = date(2025, 11, 3)
+RESPONSE = (FIXTURES / "hf_daily" / "daily_papers_2025-11-03.json").read_bytes()
+EMPTY_API_RESULT = (FIXTURES / "arxiv_api" / "id_0000.0000_s0_m100_8b51d9633a68.xml").read_bytes()
+JSON = {"Content-Type": "application/json"}
+
+
+def store_papers_of_the_page(database: Database, leave_out: str | None = None) -> None:
+    """Store the page's papers from its own metadata, as if arXiv ingest had run before."""
+    items = json.loads(RESPONSE)
+    records = [_record(item["paper"]) for item in items if item["paper"]["id"] != leave_out]
+    with database.sessions.begin() as session:
+        store_records(session, records)
+
+
+def _record(paper: dict[str, Any]) -> PaperRecord:
+    authors = tuple(author["name"] for author in paper["authors"])
+    return PaperRecord(
+        arxiv_id=paper["id"], version=1, title=paper["title"], abstract=paper["summary"],
+        authors=authors, categories=(),
+    )  # fmt: skip
+
+
+def signals(database: Database) -> dict[str, HfDailyPaper]:
+    with database.sessions() as session:
+        return {row.arxiv_id: row for row in session.scalars(select(HfDailyPaper))}
+
+
+def test_the_signals_of_a_paper_read_field_by_field() -> None:
+    page = parse_daily_page(RESPONSE, DAY)
+    assert len(page.signals) == 15
+    assert page.rejected == []
+    first = page.signals[0]
+    assert first.arxiv_id == "2510.27492"
+    assert first.daily_date == DAY
+    assert (first.upvotes, first.num_comments) == (37, 4)
+    assert (first.github_repo, first.github_stars) == (
+        "https://github.com/ThinkMorph/ThinkMorph",
+        5,
+    )
+    assert first.submitted_on_daily_at == datetime(2025, 11, 3, 0, 17, 1, 674000, tzinfo=UTC)
+    assert first.published_at == datetime(2025, 10, 30, 17, 51, 38, tzinfo=UTC)
+
+
+def test_a_days_signals_are_stored_once_however_often_the_day_is_read(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    store_papers_of_the_page(database)
+    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, RESPONSE, JSON))
+    (report,) = ingest_hf(context, DAY)
+    (again,) = ingest_hf(context, DAY)
+    assert (report.status, report.counts["read"], again.status) == ("ok", 15, "ok")
+    stored = signals(database)
+    assert len(stored) == 15
+    assert (stored["2510.27492"].upvotes, stored["2510.27492"].github_stars) == (37, 5)
+    assert all(arrival.path == "/api/daily_papers" for arrival in server.arrivals)
+
+
+def test_a_paper_not_yet_stored_is_looked_up_on_arxiv(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    store_papers_of_the_page(database, leave_out="2510.27492")
+    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, RESPONSE, JSON))
+    # No recording of this paper's API entry exists; the real empty result stands in for it.
+    lookup = {"search_query": "", "id_list": "2510.27492", "sortBy": "relevance",
+              "sortOrder": "descending", "start": "0", "max_results": "100"}  # fmt: skip
+    server.add("/api/query", lookup, Reply(200, EMPTY_API_RESULT))
+    (report,) = ingest_hf(context, DAY)
+    assert [arrival.path for arrival in server.arrivals] == ["/api/daily_papers", "/api/query"]
+    assert report.status == "partial"
+    assert "did not return 2510.27492" in str(report.error)
+    assert "2510.27492" in signals(database)  # the signal is kept all the same
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [(b"<html>rate limited</html>", "not JSON"), (b'{"error": "x"}', "expected a list"),
+     (b'[{"paper": {"id": "2510.27', "not JSON"), (b"\xff\xfe[]", "not JSON")],
+    ids=["html", "object", "truncated", "not-utf8"],
+)  # fmt: skip
+def test_a_response_that_is_not_a_list_of_papers_is_a_clear_error(
+    body: bytes, message: str
+) -> None:
+    with pytest.raises(FeedFormatError, match=message):
+        parse_daily_page(body, DAY)
+
+
+def test_an_item_without_a_paper_id_is_rejected_and_the_rest_kept() -> None:
+    items = json.loads(RESPONSE)
+    del items[1]["paper"]["id"]
+    page = parse_daily_page(json.dumps(items).encode(), DAY)
+    assert (len(page.signals), page.rejected) == (14, ["item 2: no paper id"])
+
+
+def test_a_failed_fetch_is_logged_as_failed(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(500, b"oops"))
+    (report,) = ingest_hf(context, DAY)
+    assert report.status == "failed"
+    assert "HTTP 500" in str(report.error)
+    assert signals(database) == {}
