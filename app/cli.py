@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.commands import ranking, trending
+from app.commands import ingest, ranking, trending
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
@@ -116,6 +116,19 @@ COMMANDS: tuple[Command, ...] = (
         "demo",
         "migrate, import the bundled sample of real arXiv papers and print what was stored",
         run_demo,
+    ),
+    Command(
+        "ingest",
+        "read arXiv's latest announcement (RSS/Atom), enrich it from the arXiv API and store "
+        "Hugging Face signals; --source picks one; exit 1 if a source failed, 2 if partial/stale",
+        ingest.run_ingest,
+        ingest.add_ingest_arguments,
+    ),
+    Command(
+        "backfill",
+        "harvest past days from arXiv's OAI-PMH, --from..--until inclusive, per category",
+        ingest.run_backfill,
+        ingest.add_backfill_arguments,
     ),
     Command(
         "embed",
