@@ -49,9 +49,14 @@ def make_client(settings: Settings, session: requests.Session, page_size: int) -
 
 
 def check_response(response: requests.Response) -> None:
-    """Refuse unsafe XML; turn the API's error feed into :class:`ApiQueryError`."""
+    """Refuse unsafe XML; turn the API's error feed into :class:`ApiQueryError`.
+
+    Any other refused status is a :class:`FetchError` here, because the package would retry
+    it (a 404 stays a 404); 429 and 5xx have been retried by the session already.
+    """
     if response.status_code not in (200, 400):
-        return  # the package reports other statuses itself
+        message = f"HTTP {response.status_code} from the arXiv API: {response.url}"
+        raise FetchError(message, response.status_code, response.content)
     root = parse_xml(response.content, "arXiv API response")
     if response.status_code == 400:
         summaries = [entry.findtext(f"{_ATOM}summary") for entry in root.iter(f"{_ATOM}entry")]

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 from app.config import Settings
-from app.db import open_engine
+from app.db import open_engine, session_scope
 from app.schema import require_current_schema
 from ingest.backfill import backfill
 from ingest.live import Context, close, enrich_day, ingest_hf, ingest_rss, make_context
+from ingest.live_store import latest_listing_day
 from ingest.records import arxiv_categories
 from ingest.run_log import RunReport, exit_code, save_reports
 
@@ -74,7 +75,7 @@ def _ingest(
     if source in ("rss", "all"):
         reports += ingest_rss(context, categories, day)
         day = day or max((r.announced_on for r in reports if r.announced_on), default=None)
-    target = day or datetime.now(UTC).date()
+    target = day or _latest_listing_day(context) or datetime.now(UTC).date()
     if source in ("api", "all"):
         reports += enrich_day(context, target, categories)
     if source == "oai":
@@ -82,6 +83,12 @@ def _ingest(
     if source in ("hf", "all"):
         reports += ingest_hf(context, target)
     return reports
+
+
+def _latest_listing_day(context: Context) -> date | None:
+    """Without --date, API and HF work on the newest day a listing is stored for."""
+    with session_scope(context.sessions) as session:
+        return latest_listing_day(session)
 
 
 def _day(text: str) -> date:

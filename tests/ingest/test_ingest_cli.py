@@ -110,3 +110,18 @@ def test_a_backfill_that_ends_before_it_starts_is_refused(
     assert main(argv, live_settings) == 1
     assert "is before --from" in capsys.readouterr().err
     assert logged(database) == []
+
+
+def test_ingest_of_all_sources_carries_the_feeds_day_to_the_api_and_hugging_face(
+    live_settings: Settings, database: Database, server: RecordedServer
+) -> None:
+    server.add("/rss/cs+math", {}, feed_reply("2023-10-26_rss__cs+math.xml"))
+    # No recordings exist for these ids or this HF date: the server answers 404 to both.
+    assert main(["ingest", "--categories", "cs,math"], live_settings) == 1
+    rss, api, hf = server.arrivals
+    assert rss.path == "/rss/cs+math"
+    assert api.path == "/api/query"
+    assert api.params["id_list"] == "2310.05645,2310.05646,2310.05657,2310.16106"
+    assert (hf.path, hf.params) == ("/api/daily_papers", {"date": "2023-10-26"})
+    statuses = [(run.source, run.status) for run in logged(database)]
+    assert statuses == [("rss", "ok"), ("rss", "ok"), ("api", "failed"), ("hf", "failed")]
