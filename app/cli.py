@@ -16,7 +16,8 @@ from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
 from app.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_head
-from ingest.bulk_import import ImportSummary, Rejection, import_file
+from ingest.bulk_import import ImportSummary, import_file
+from ingest.chunk_reader import Rejection
 
 SAMPLE_PATH = Path(__file__).resolve().parent / "sample" / "arxiv_listings_sample.jsonl.gz"
 MAX_PRINTED_REJECTIONS = 20

@@ -4,18 +4,15 @@ Memory stays constant (a few chunks in flight) and each chunk is committed, so a
 half-way (a truncated download) keeps every paper stored before it. Bad lines are reported
 with their number and skipped; the run is recorded in the ingest log.
 
-Parsing and storing each take about half of a first import, so a worker process parses the
-next chunk while this one stores the current one.
+Parsing and storing each take about half of a first import, so a reader process
+(:mod:`ingest.chunk_reader`) decompresses and parses the next chunks while this one stores.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import islice
 from pathlib import Path
 from typing import Never
 
@@ -23,26 +20,15 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
-from app.db import session_scope
+from app.db import bulk_load_sessions, session_scope
 from app.models import IngestRun
-from ingest.jsonl import TruncatedFileError, decode_line, open_lines
-from ingest.records import RecordError
-from ingest.snapshot import parse_snapshot_record
-from ingest.store import PreparedRecord, StoreCounts, prepare, store_prepared
+from ingest.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
+from ingest.jsonl import TruncatedFileError
+from ingest.store import StoreCounts, store_prepared
 
 CHUNK_SIZE = 5000
-CHUNKS_IN_FLIGHT = 2
 SOURCE = "import"
 MAX_LOGGED_REJECTIONS = 20
-
-
-@dataclass(frozen=True, slots=True)
-class Rejection:
-    line: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.reason}"
 
 
 @dataclass
@@ -75,28 +61,6 @@ class ImportSummary:
         return f"{text}; stopped: {self.fatal}" if self.fatal else text
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedChunk:
-    read: int
-    records: list[PreparedRecord]
-    rejections: list[Rejection]
-
-
-def parse_chunk(lines: list[tuple[int, bytes]]) -> ParsedChunk:
-    """Decode, parse and prepare raw lines (pure; runs in the worker process)."""
-    records: list[PreparedRecord] = []
-    rejections: list[Rejection] = []
-    for number, text in lines:
-        line = decode_line(number, text)
-        try:
-            if line.error is not None:
-                raise RecordError(line.error)
-            records.append(prepare(parse_snapshot_record(line.value)))
-        except RecordError as error:
-            rejections.append(Rejection(number, str(error)))
-    return ParsedChunk(len(lines), records, rejections)
-
-
 def import_file(
     path: Path,
     sessions: sessionmaker[Session],
@@ -108,36 +72,22 @@ def import_file(
     """Import ``path``; the summary tells what happened (it raises only for a missing file)."""
     summary = ImportSummary(path)
     run_id = _start_run(sessions, path)
-    with ProcessPoolExecutor(max_workers=1) as parser:
-        try:
-            with open_lines(path) as (lines, raw), _progress(path, show_progress) as bar:
-                for chunk in _parsed_chunks(parser, lines, chunk_size):
-                    _store_chunk(sessions, chunk, summary, on_rejection)
-                    bar.update(raw.tell() - bar.n)
-        except TruncatedFileError as error:
-            summary.fatal = str(error)
-        except SQLAlchemyError as error:
-            # Chunks stored before this one stay; the failing chunk was rolled back whole.
-            summary.fatal = f"the database refused a chunk after line {summary.read}: {error}"
+    try:
+        with (
+            bulk_load_sessions(sessions) as loader_sessions,
+            read_in_background(path, chunk_size) as chunks,
+            _progress(path, show_progress) as bar,
+        ):
+            for chunk in chunks:
+                _store_chunk(loader_sessions, chunk, summary, on_rejection)
+                bar.update(chunk.position - bar.n)
+    except (TruncatedFileError, ReaderError) as error:
+        summary.fatal = str(error)
+    except SQLAlchemyError as error:
+        # Chunks stored before this one stay; the failing chunk was rolled back whole.
+        summary.fatal = f"the database refused a chunk after line {summary.read}: {error}"
     _finish_run(sessions, run_id, summary)
     return summary
-
-
-def _parsed_chunks(
-    parser: Executor, lines: Iterator[tuple[int, bytes]], size: int
-) -> Iterator[ParsedChunk]:
-    """Parse chunks ahead in the worker, at most ``CHUNKS_IN_FLIGHT`` at a time, in order."""
-    pending: deque[Future[ParsedChunk]] = deque()
-    try:
-        while chunk := list(islice(lines, size)):
-            pending.append(parser.submit(parse_chunk, chunk))
-            if len(pending) >= CHUNKS_IN_FLIGHT:
-                yield pending.popleft().result()
-    except TruncatedFileError:
-        # Store what was read before the damage, then report it.
-        yield from (future.result() for future in pending)
-        raise
-    yield from (future.result() for future in pending)
 
 
 def _store_chunk(

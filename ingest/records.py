@@ -1,11 +1,15 @@
-"""The record every source produces: one paper's metadata, normalised, ready to store."""
+"""The record every source produces: one paper's metadata, normalised, ready to store.
+
+A record is a named tuple rather than a dataclass: a bulk import sends hundreds of thousands of
+them between processes, and a tuple pickles about four times faster than a slotted dataclass.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from datetime import date, datetime
+from typing import NamedTuple
 
 # arXiv taxonomy: "cs.AI", "math.AG", "hep-th", "cond-mat.str-el". Listing pages mix in ACM and
 # MSC classes ("I.2.7", "68T50"), which are not arXiv categories and are dropped.
@@ -20,8 +24,7 @@ class RecordError(ValueError):
     """A source record that cannot become a paper; the message says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class PaperRecord:
+class PaperRecord(NamedTuple):
     arxiv_id: str
     version: int | None
     title: str

@@ -8,12 +8,13 @@ import stores tens of thousands of papers a minute.
 from __future__ import annotations
 
 import functools
+import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from app.db import insert_plain_rows
@@ -30,6 +31,13 @@ paper_categories = Base.metadata.tables[PaperCategory.__tablename__]
 # Fields a record may lack; the stored value is kept then (see ingest.merge).
 _FILLABLE = ("primary_category", "comment", "journal_ref", "doi", "license",
              "submitted_at", "updated_at")  # fmt: skip
+# A new paper's row, in this column order (plain tuples: the ORM's per-row work is skipped).
+_PAPER_COLUMNS = ("arxiv_id", "version", "title", "abstract", "primary_category", "comment",
+                  "journal_ref", "doi", "license", "submitted_at", "updated_at", "announced_on",
+                  "content_hash")  # fmt: skip
+_record_values = operator.itemgetter(
+    *(PaperRecord._fields.index(name) for name in _PAPER_COLUMNS[:-1])
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +52,11 @@ class StoreCounts:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedRecord:
-    """A record with what storing it needs computed ahead (possibly in another process)."""
+class PreparedRecord(NamedTuple):
+    """A record with what storing it needs computed ahead (possibly in another process).
+
+    A named tuple, like the record itself, so that it crosses processes cheaply.
+    """
 
     record: PaperRecord
     content_hash: str
@@ -60,7 +70,7 @@ def prepare(record: PaperRecord) -> PreparedRecord:
 
 @dataclass
 class _Plan:
-    new: dict[str, dict[str, Any]]
+    new: dict[str, tuple[object, ...]]
     updates: list[dict[str, Any]]
     announcement_updates: list[dict[str, Any]]
     # The last accepted record of each paper whose author and category lists are written.
@@ -118,15 +128,8 @@ def _plan(
     return plan, actions
 
 
-def _paper_row(record: PaperRecord, record_hash: str) -> dict[str, Any]:
-    return {
-        "arxiv_id": record.arxiv_id, "version": record.version, "title": record.title,
-        "abstract": record.abstract, "primary_category": record.primary_category,
-        "comment": record.comment, "journal_ref": record.journal_ref, "doi": record.doi,
-        "license": record.license, "submitted_at": record.submitted_at,
-        "updated_at": record.updated_at, "announced_on": record.announced_on,
-        "content_hash": record_hash,
-    }  # fmt: skip
+def _paper_row(record: PaperRecord, record_hash: str) -> tuple[object, ...]:
+    return (*_record_values(record), record_hash)
 
 
 def _update_row(record: PaperRecord, record_hash: str, state: StoredState) -> dict[str, Any]:
@@ -162,7 +165,7 @@ _UPDATE_ANNOUNCEMENT = (
 
 def _write(session: Session, plan: _Plan, stored_before: set[str]) -> None:
     if plan.new:
-        session.execute(insert(papers), list(plan.new.values()))
+        insert_plain_rows(session, papers, _PAPER_COLUMNS, list(plan.new.values()))
     if plan.updates:
         session.execute(_UPDATE_PAPER, plan.updates)
     if plan.announcement_updates:

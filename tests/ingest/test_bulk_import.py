@@ -4,11 +4,14 @@ from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Author, IngestRun, Paper, PaperAuthor
-from ingest.bulk_import import Rejection, import_file
+from ingest.bulk_import import import_file
+from ingest.chunk_reader import Rejection
 from tests.conftest import FIXTURES, SAMPLE_PATH
 
 SAMPLE_SIZE = 491
@@ -213,3 +216,31 @@ def test_an_author_list_glued_into_one_long_name_is_stored_on_every_backend(
     stored = paper(sessions, str(line["id"]))
     assert stored.author_names == [glued, "Ann Lee"]
     assert len(stored.authors[0].author_key) <= 200
+
+
+def test_every_stored_link_points_at_a_stored_paper_and_author(
+    sessions: sessionmaker[Session],
+) -> None:
+    # On SQLite the importer skips per-row foreign-key checks and keeps integrity itself.
+    import_file(SAMPLE_PATH, sessions, chunk_size=100)
+    with sessions() as session:
+        orphans = session.scalar(
+            select(func.count())
+            .select_from(PaperAuthor)
+            .where(
+                ~PaperAuthor.author_key.in_(select(Author.key))
+                | ~PaperAuthor.arxiv_id.in_(select(Paper.arxiv_id))
+            )
+        )
+        linked = session.scalar(select(func.count()).select_from(PaperAuthor))
+    assert orphans == 0
+    assert linked is not None and linked > SAMPLE_SIZE
+
+
+def test_foreign_keys_are_enforced_again_after_an_import(
+    sessions: sessionmaker[Session],
+) -> None:
+    import_file(SAMPLE_PATH, sessions)
+    with pytest.raises(IntegrityError), sessions() as session:
+        session.add(PaperAuthor(arxiv_id="9999.99999", position=0, author_key="nobody", name="N"))
+        session.flush()

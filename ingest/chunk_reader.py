@@ -1,0 +1,141 @@
+"""Read and parse a bulk JSON-lines file in a separate process, chunk by chunk.
+
+A first import spends about as long decompressing and parsing as storing, so a reader process
+does the first half while the importing process stores: it decompresses the file, parses each
+line and sends back chunks of prepared records (named tuples, which cross processes cheaply)
+through a queue of at most ``CHUNKS_IN_FLIGHT`` chunks, so memory stays constant.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+from collections.abc import Iterator
+from contextlib import contextmanager
+from multiprocessing.process import BaseProcess
+from multiprocessing.queues import Queue
+from pathlib import Path
+from typing import NamedTuple
+
+from ingest.jsonl import TruncatedFileError, decode_line, open_lines
+from ingest.records import RecordError
+from ingest.snapshot import parse_snapshot_record
+from ingest.store import PreparedRecord, prepare
+
+CHUNKS_IN_FLIGHT = 2
+# How long the importer waits on the queue before checking that the reader is still alive.
+_LIVENESS_CHECK_SECONDS = 1.0
+
+
+class ReaderError(RuntimeError):
+    """The reader process failed for a reason other than a damaged file."""
+
+
+class Rejection(NamedTuple):
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+
+class ParsedChunk(NamedTuple):
+    read: int
+    records: list[PreparedRecord]
+    rejections: list[Rejection]
+    # Bytes of the file (compressed, if it is) consumed so far: for a progress bar.
+    position: int
+
+
+class _Failure(NamedTuple):
+    message: str
+    truncated: bool
+
+
+def parse_chunk(lines: list[tuple[int, bytes]], position: int = 0) -> ParsedChunk:
+    """Decode, parse and prepare raw numbered lines (pure)."""
+    records: list[PreparedRecord] = []
+    rejections: list[Rejection] = []
+    for number, text in lines:
+        line = decode_line(number, text)
+        try:
+            if line.error is not None:
+                raise RecordError(line.error)
+            records.append(prepare(parse_snapshot_record(line.value)))
+        except RecordError as error:
+            rejections.append(Rejection(number, str(error)))
+    return ParsedChunk(len(lines), records, rejections, position)
+
+
+@contextmanager
+def read_in_background(path: Path, chunk_size: int) -> Iterator[Iterator[ParsedChunk]]:
+    """Yield the file's parsed chunks in order, read by a separate process.
+
+    A damaged file raises :class:`TruncatedFileError` after every chunk before the damage has
+    been yielded. Leaving the block early stops the reader.
+    """
+    chunks: Queue[ParsedChunk | _Failure | None] = multiprocessing.Queue(CHUNKS_IN_FLIGHT)
+    reader = multiprocessing.Process(
+        target=_read_chunks, args=(path, chunk_size, chunks), name="paperboy-reader", daemon=True
+    )
+    reader.start()
+    try:
+        yield _received(chunks, reader)
+    finally:
+        if reader.is_alive():
+            reader.terminate()
+        reader.join()
+        chunks.close()
+
+
+def _received(
+    chunks: Queue[ParsedChunk | _Failure | None], reader: BaseProcess
+) -> Iterator[ParsedChunk]:
+    while True:
+        try:
+            item = chunks.get(timeout=_LIVENESS_CHECK_SECONDS)
+        except queue.Empty:
+            if not reader.is_alive():
+                raise ReaderError(
+                    f"the reader process died (exit code {reader.exitcode})"
+                ) from None
+            continue
+        if item is None:
+            return
+        if isinstance(item, _Failure):
+            raise TruncatedFileError(item.message) if item.truncated else ReaderError(item.message)
+        yield item
+
+
+def _read_chunks(path: Path, chunk_size: int, chunks: Queue[ParsedChunk | _Failure | None]) -> None:
+    """The reader process: parse every chunk of ``path`` into ``chunks``, then ``None``."""
+    try:
+        with open_lines(path) as (lines, raw):
+            for chunk in _line_chunks(lines, chunk_size):
+                chunks.put(parse_chunk(chunk, raw.tell()))
+    except TruncatedFileError as error:
+        chunks.put(_Failure(str(error), truncated=True))
+        return
+    except Exception as error:  # reported to the importer rather than lost with the process
+        chunks.put(_Failure(f"reading {path} failed: {error!r}", truncated=False))
+        return
+    chunks.put(None)
+
+
+def _line_chunks(
+    lines: Iterator[tuple[int, bytes]], size: int
+) -> Iterator[list[tuple[int, bytes]]]:
+    """Chunks of ``size`` lines; on damage, the lines read before it come first, then the error."""
+    chunk: list[tuple[int, bytes]] = []
+    try:
+        for line in lines:
+            chunk.append(line)
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+    except TruncatedFileError:
+        if chunk:
+            yield chunk
+        raise
+    if chunk:
+        yield chunk
