@@ -20,6 +20,10 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 
 def collapse_whitespace(text: str) -> str:
     """Runs of whitespace (line breaks included) become one space; ends are trimmed."""
+    # Most titles and names are already collapsed: every whitespace character but the ASCII
+    # space is non-printable, so these C-level checks prove it without splitting the text.
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
     # str.split() splits on every Unicode whitespace run and is ~10x faster than a regex here.
     return " ".join(text.split())
 

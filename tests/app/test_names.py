@@ -29,3 +29,21 @@ def test_whitespace_runs_and_line_breaks_collapse_to_one_space() -> None:
     assert collapse_whitespace("  Calculation of prompt\n  diphoton\tproduction ") == (
         "Calculation of prompt diphoton production"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "collapsed"),
+    [
+        ("Already collapsed text", "Already collapsed text"),
+        ("no\u00a0break\u2009thin\u3000ideographic", "no break thin ideographic"),
+        (" leading", "leading"),
+        ("trailing ", "trailing"),
+        ("two  spaces", "two spaces"),
+        ("line\u2028separator\x85next-line", "line separator next-line"),
+        ("", ""),
+    ],
+)
+def test_every_kind_of_unicode_whitespace_collapses_like_str_split(
+    text: str, collapsed: str
+) -> None:
+    assert collapse_whitespace(text) == collapsed == " ".join(text.split())
