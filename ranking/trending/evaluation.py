@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from ranking.scoring import ScoringContext
 from ranking.trending.baselines import (
     Baseline,
     author_prior,
@@ -25,7 +24,7 @@ from ranking.trending.history import merge_labels
 from ranking.trending.metrics import day_metrics, summarise
 from ranking.trending.model import TrendingModel
 from ranking.trending.replay import Day, Replay
-from ranking.trending.scorer import AUTHOR_HISTORY_KEY, TrendingScorer
+from ranking.trending.scorer import TrendingScorer
 
 MIN_POOL = 20
 METHODS = ("paperboy", "random", "n_authors", "has_code", "author_prior", "tfidf_lr")
@@ -37,10 +36,7 @@ def paperboy(model: TrendingModel, replay: Replay) -> Baseline:
     scorer = TrendingScorer(model)
 
     def score(day: Day) -> list[float]:
-        context = ScoringContext(
-            day=day.day, embeddings=day.embeddings, extras={AUTHOR_HISTORY_KEY: replay.history}
-        )
-        return [row.total for row in scorer.score(day.papers, context)]
+        return [row.total for row in scorer.score(day.papers, replay.context(day))]
 
     return score
 

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from ranking.scoring import Candidate
 from ranking.trending.history import AuthorStats
+from ranking.trending.momentum import TOPIC_FEATURES
 
 EMBEDDING_SIZE = 384
 WATCHED_CATEGORIES = ("cs.CV", "cs.CL", "cs.LG", "cs.AI", "cs.RO", "cs.MM", "cs.IR", "eess.IV")
@@ -43,15 +44,17 @@ METADATA_FEATURES = (
 )  # fmt: skip
 HISTORY_FEATURES = (
     "hist_featured_max", "hist_featured_total", "hist_featured_recent", "hist_featured_share",
-    "hist_upvotes_max", "hist_upvotes_best_mean", "hist_papers_max",
+    "hist_upvotes_max", "hist_upvotes_best_mean", "hist_papers_max", "hist_corpus_featured_total",
+    "hist_rate_max", "hist_rate_mean", "hist_rate_first", "hist_rate_last",
+    "hist_label_rate_max", "hist_label_rate_mean", "hist_label_rate_last",
+    "hist_high_rate_authors", "hist_log_rate_sum",
 )  # fmt: skip
-MOMENTUM_FEATURES = ("topic_momentum",)
 EMBEDDING_FEATURES = tuple(f"emb_{index}" for index in range(EMBEDDING_SIZE))
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "content": EMBEDDING_FEATURES,
     "metadata": METADATA_FEATURES,
     "author_history": HISTORY_FEATURES,
-    "topic_momentum": MOMENTUM_FEATURES,
+    "topic_momentum": TOPIC_FEATURES,
 }
 FEATURE_NAMES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
 
@@ -91,21 +94,38 @@ def history_features(stats: AuthorStats) -> list[float]:
         math.log1p(stats.upvotes_max),
         math.log1p(stats.upvotes_best_mean),
         math.log1p(stats.papers_max),
+        math.log1p(stats.corpus_featured_total),
+        stats.rate_max,
+        stats.rate_mean,
+        stats.rate_first,
+        stats.rate_last,
+        stats.label_rate_max,
+        stats.label_rate_mean,
+        stats.label_rate_last,
+        float(stats.high_rate_authors),
+        stats.log_rate_sum,
     ]
 
 
 def feature_matrix(
-    papers: Sequence[Candidate], embeddings: NDArray[np.float32], stats: Sequence[AuthorStats]
+    papers: Sequence[Candidate],
+    embeddings: NDArray[np.float32],
+    stats: Sequence[AuthorStats],
+    topics: NDArray[np.float64],
 ) -> NDArray[np.float64]:
-    """One row per paper, columns in :data:`FEATURE_NAMES` order."""
-    if embeddings.shape != (len(papers), EMBEDDING_SIZE) or len(stats) != len(papers):
+    """One row per paper, columns in :data:`FEATURE_NAMES` order.
+
+    ``topics`` holds the :data:`~ranking.trending.momentum.TOPIC_FEATURES` of each paper.
+    """
+    expected = (len(papers), EMBEDDING_SIZE), (len(papers), len(TOPIC_FEATURES))
+    if (embeddings.shape, topics.shape) != expected or len(stats) != len(papers):
         raise ValueError(
-            f"{len(papers)} papers need {len(papers)}x{EMBEDDING_SIZE} embeddings and as many "
-            f"history rows, got {embeddings.shape} and {len(stats)}"
+            f"{len(papers)} papers need {len(papers)}x{EMBEDDING_SIZE} embeddings, as many "
+            f"history rows and topic rows, got {embeddings.shape}, {len(stats)}, {topics.shape}"
         )
     rows = [
-        [*metadata_features(paper), *history_features(row), paper.topic_momentum]
+        [*metadata_features(paper), *history_features(row)]
         for paper, row in zip(papers, stats, strict=True)
     ]
     tabular = np.asarray(rows, dtype=np.float64).reshape(len(papers), -1)
-    return np.hstack([embeddings.astype(np.float64), tabular])
+    return np.hstack([embeddings.astype(np.float64), tabular, topics])

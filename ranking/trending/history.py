@@ -4,6 +4,11 @@ Built once from every label record and corpus paper; every question is asked *as
 and sees only records dated strictly before it, and never the paper's own label (some papers
 are featured on Hugging Face before their arXiv listing day). That is the leakage rule of the
 evaluation, enforced here in one place.
+
+Names are ambiguous ("Wei Wang" is many people), so besides counts the history gives each
+author a featured *rate*: featured papers over all their papers, shrunk towards the base rate
+(``RATE_PRIOR_PAPERS`` imaginary papers at ``BASE_RATE``). A common name with many papers and
+a few featured ones gets a low rate; a small group featured every time gets a high one.
 """
 
 from __future__ import annotations
@@ -20,11 +25,35 @@ from ranking.scoring import Candidate
 from ranking.trending.data import LabelRecord
 
 RECENT_DAYS = 60
+BASE_RATE = 0.05
+RATE_PRIOR_PAPERS = 5.0
+HIGH_RATE = 0.2
+NEVER = 10**9  # ordinal of "not featured"
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorRecord:
+    """One author of a paper as of a day."""
+
+    featured: list[tuple[int, str, int]]  # (day, arxiv id, upvotes) of earlier featured papers
+    papers: int  # earlier corpus papers
+    featured_papers: int  # of those, featured before the day
+
+    def rate(self) -> float:
+        return _shrunk(self.featured_papers, self.papers)
+
+    def label_rate(self) -> float:
+        """Rate counting every featured record (labels reach back before the corpus)."""
+        return _shrunk(len(self.featured), self.papers + len(self.featured))
+
+
+def _shrunk(hits: int, total: int) -> float:
+    return (hits + RATE_PRIOR_PAPERS * BASE_RATE) / (total + RATE_PRIOR_PAPERS)
 
 
 @dataclass(frozen=True, slots=True)
 class AuthorStats:
-    """The authors of one paper, summarised as of one day (all zero for newcomers)."""
+    """The authors of one paper, summarised as of one day (newcomers get the base rate)."""
 
     featured_max: int = 0
     featured_total: int = 0
@@ -33,10 +62,20 @@ class AuthorStats:
     upvotes_max: int = 0
     upvotes_best_mean: float = 0.0
     papers_max: int = 0
+    corpus_featured_total: int = 0
+    rate_max: float = BASE_RATE
+    rate_mean: float = BASE_RATE
+    rate_first: float = BASE_RATE
+    rate_last: float = BASE_RATE
+    label_rate_max: float = BASE_RATE
+    label_rate_mean: float = BASE_RATE
+    label_rate_last: float = BASE_RATE
+    high_rate_authors: int = 0
+    log_rate_sum: float = math.log(BASE_RATE)
 
     def prior(self) -> float:
         """The author-history prior on its own: how featured these authors already were."""
-        return math.log1p(self.featured_max) + 0.1 * math.log1p(self.upvotes_max)
+        return self.rate_max + 0.01 * math.log1p(self.featured_max)
 
 
 def merge_labels(records: Iterable[LabelRecord]) -> dict[str, LabelRecord]:
@@ -58,57 +97,82 @@ class AuthorHistory:
     """Featured papers (from labels) and earlier papers (from the corpus) of every author."""
 
     def __init__(self, labels: Iterable[LabelRecord], papers: Iterable[Candidate] = ()) -> None:
-        featured: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
         merged = merge_labels(labels)
+        self._featured_ids = frozenset(merged)
+        self._first_featured = {
+            key: record.featured_on.toordinal() for key, record in merged.items()
+        }
+        featured: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
         for record in merged.values():
             for key in _keys(record.authors):
                 featured[key].append(
                     (record.featured_on.toordinal(), record.arxiv_id, record.upvotes)
                 )
-        published: dict[str, list[int]] = defaultdict(list)
+        published: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
         for paper in papers:
+            featured_on = self._first_featured.get(paper.arxiv_id, NEVER)
             for key in _keys(paper.authors):
-                published[key].append(paper.announced_on.toordinal())
-        self._featured_ids = frozenset(merged)
+                published[key].append((paper.announced_on.toordinal(), featured_on, paper.arxiv_id))
         self._featured = {key: sorted(rows) for key, rows in featured.items()}
-        self._published = {key: sorted(days) for key, days in published.items()}
+        self._published = {key: sorted(rows) for key, rows in published.items()}
 
     def featured_ids(self) -> frozenset[str]:
         """Every paper featured in the labels this history was built from (any date)."""
         return self._featured_ids
 
+    def first_featured(self, arxiv_id: str) -> int:
+        """Ordinal of the paper's first featured day, or :data:`NEVER`."""
+        return self._first_featured.get(arxiv_id, NEVER)
+
     def stats(self, paper: Candidate, day: date) -> AuthorStats:
         """What ``paper``'s authors had shown before ``day``, without ``paper``'s own label."""
         cutoff = day.toordinal()
-        keys = _keys(paper.authors)
-        rows = [self._featured_before(key, cutoff, paper.arxiv_id) for key in keys]
-        papers = [bisect_left(self._published.get(key, []), cutoff) for key in keys]
-        return _summarise(rows, papers, cutoff - RECENT_DAYS)
+        records = [self._record(key, cutoff, paper.arxiv_id) for key in _keys(paper.authors)]
+        return summarise(records, cutoff - RECENT_DAYS)
 
-    def _featured_before(self, key: str, cutoff: int, own_id: str) -> list[tuple[int, str, int]]:
+    def _record(self, key: str, cutoff: int, own_id: str) -> AuthorRecord:
         rows = self._featured.get(key, [])
         end = bisect_left(rows, (cutoff, "", -1))
-        return [row for row in rows[:end] if row[1] != own_id]
+        papers = self._published.get(key, [])
+        count = bisect_left(papers, (cutoff, -1, ""))
+        hits = sum(1 for _, on, arxiv_id in papers[:count] if on < cutoff and arxiv_id != own_id)
+        return AuthorRecord([row for row in rows[:end] if row[1] != own_id], count, hits)
 
 
 def _keys(authors: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(key for key in map(author_key, authors) if key))
 
 
-def _summarise(
-    rows: list[list[tuple[int, str, int]]], papers: list[int], recent_from: int
-) -> AuthorStats:
-    if not rows:
+def summarise(records: list[AuthorRecord], recent_from: int) -> AuthorStats:
+    if not records:
         return AuthorStats()
-    counts = [len(found) for found in rows]
-    upvotes = [vote for found in rows for _, _, vote in found]
-    means = [sum(vote for *_, vote in found) / len(found) for found in rows if found]
+    counts = [len(record.featured) for record in records]
+    upvotes = [vote for record in records for *_, vote in record.featured]
+    means = [
+        sum(r[2] for r in record.featured) / len(record.featured)
+        for record in records
+        if record.featured
+    ]
+    rates = [record.rate() for record in records]
+    label_rates = [record.label_rate() for record in records]
     return AuthorStats(
         featured_max=max(counts),
         featured_total=sum(counts),
-        featured_recent=max(sum(1 for day, *_ in found if day >= recent_from) for found in rows),
+        featured_recent=max(
+            sum(1 for row in record.featured if row[0] >= recent_from) for record in records
+        ),
         featured_share=sum(1 for count in counts if count) / len(counts),
         upvotes_max=max(upvotes, default=0),
         upvotes_best_mean=max(means, default=0.0),
-        papers_max=max(papers, default=0),
+        papers_max=max(record.papers for record in records),
+        corpus_featured_total=sum(record.featured_papers for record in records),
+        rate_max=max(rates),
+        rate_mean=sum(rates) / len(rates),
+        rate_first=rates[0],
+        rate_last=rates[-1],
+        label_rate_max=max(label_rates),
+        label_rate_mean=sum(label_rates) / len(label_rates),
+        label_rate_last=label_rates[-1],
+        high_rate_authors=sum(1 for rate in rates if rate > HIGH_RATE),
+        log_rate_sum=sum(math.log(rate) for rate in rates),
     )

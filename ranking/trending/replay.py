@@ -1,28 +1,30 @@
 """Replay announcement days from files: each day's pool with what was known that morning.
 
-Training and evaluation both go through :meth:`Replay.day`, and the live scorer computes its
-features with the same functions, so what is evaluated is what is served.
+Training and evaluation both rank a day through :meth:`Replay.context`, which gives the
+scorer the same extras a live day gets (author history, topic memory), so what is evaluated
+is what is served.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from dataclasses import dataclass
+from datetime import date
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ranking.scoring import Candidate
+from ranking.scoring import Candidate, ScoringContext
 from ranking.trending.data import LabelRecord, TrendingDataError
 from ranking.trending.features import EMBEDDING_SIZE
 from ranking.trending.history import AuthorHistory
-from ranking.trending.momentum import BASELINE_DAYS, RECENT_DAYS, topic_momentum
+from ranking.trending.momentum import TopicMemory
+from ranking.trending.scorer import AUTHOR_HISTORY_KEY, TOPIC_MEMORY_KEY
 
 
 @dataclass(frozen=True)
 class Day:
-    """One announcement day: its pool (momentum filled in) and their embeddings."""
+    """One announcement day: its pool and their embeddings (row *i* is paper *i*)."""
 
     day: date
     papers: list[Candidate]
@@ -30,7 +32,7 @@ class Day:
 
 
 class Replay:
-    """The corpus ordered by announcement day, with embeddings and author history."""
+    """The corpus ordered by announcement day, with embeddings, author history, topic memory."""
 
     def __init__(
         self,
@@ -41,8 +43,9 @@ class Replay:
         self.papers = sorted(corpus, key=lambda paper: paper.announced_on)
         self.matrix = _aligned(self.papers, embeddings)
         self.history = AuthorHistory(labels, self.papers)
-        ordinals = np.array([paper.announced_on.toordinal() for paper in self.papers])
-        self._ordinals = ordinals
+        self._ordinals = np.array([paper.announced_on.toordinal() for paper in self.papers])
+        featured = [self.history.first_featured(paper.arxiv_id) for paper in self.papers]
+        self.topics = TopicMemory(self.matrix, self._ordinals, np.array(featured, dtype=np.int64))
 
     def days(self, start: date | None = None, end: date | None = None) -> list[date]:
         """Announcement days with at least one paper, ``start`` ≤ day ≤ ``end``."""
@@ -50,24 +53,14 @@ class Replay:
         return [day for day in found if (start or day) <= day <= (end or day)]
 
     def day(self, day: date) -> Day:
-        lo, hi = self._rows(day, day + timedelta(days=1))
-        pool = self.matrix[lo:hi]
-        momentum = topic_momentum(
-            pool,
-            self.matrix[slice(*self._rows(day - timedelta(days=RECENT_DAYS), day))],
-            self.matrix[slice(*self._rows(day - timedelta(days=RECENT_DAYS + BASELINE_DAYS),
-                                          day - timedelta(days=RECENT_DAYS)))],
-        )  # fmt: skip
-        papers = [
-            replace(paper, topic_momentum=float(value))
-            for paper, value in zip(self.papers[lo:hi], momentum, strict=True)
-        ]
-        return Day(day, papers, pool)
+        bounds = np.searchsorted(self._ordinals, [day.toordinal(), day.toordinal() + 1])
+        lo, hi = int(bounds[0]), int(bounds[1])
+        return Day(day, self.papers[lo:hi], self.matrix[lo:hi])
 
-    def _rows(self, start: date, end: date) -> tuple[int, int]:
-        """Row range of papers announced in [start, end)."""
-        bounds = np.searchsorted(self._ordinals, [start.toordinal(), end.toordinal()])
-        return int(bounds[0]), int(bounds[1])
+    def context(self, day: Day) -> ScoringContext:
+        """What the scorer is given for ``day``: no signals yet, the history and topic memory."""
+        extras = {AUTHOR_HISTORY_KEY: self.history, TOPIC_MEMORY_KEY: self.topics}
+        return ScoringContext(day=day.day, embeddings=day.embeddings, extras=extras)
 
 
 def _aligned(

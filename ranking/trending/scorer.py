@@ -5,9 +5,16 @@ The total is the sum of named components, all on the logit scale:
 the trained artifact (:mod:`ranking.trending.model`); ``community`` adds the signals observed
 so far, each ``weight * log(1 + value)`` halved every ``COMMUNITY_HALF_LIFE_DAYS``.
 
-Author history comes through ``ScoringContext.extras[AUTHOR_HISTORY_KEY]`` as an
-:class:`~ranking.trending.history.AuthorHistory`; without it every author is a newcomer.
-Topic momentum is read from ``Candidate.topic_momentum`` (see :mod:`ranking.trending.momentum`).
+What the scorer needs besides the pool comes through ``ScoringContext.extras``:
+
+* ``extras[AUTHOR_HISTORY_KEY]``: an :class:`~ranking.trending.history.AuthorHistory`
+  (label records and earlier corpus papers); without it every author is a newcomer;
+* ``extras[TOPIC_MEMORY_KEY]``: a :class:`~ranking.trending.momentum.TopicMemory` of earlier
+  papers' embeddings; without it the topic momentum is read from ``Candidate.topic_momentum``
+  and the community-interest features are zero.
+
+:func:`pool_features` is the one place features are computed, for training, evaluation and
+live ranking alike.
 """
 
 from __future__ import annotations
@@ -16,12 +23,17 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ranking.scoring import Candidate, Score, ScoringContext, Signal
 from ranking.trending.features import feature_matrix
 from ranking.trending.history import AuthorHistory, AuthorStats
 from ranking.trending.model import TrendingModel
+from ranking.trending.momentum import TOPIC_FEATURES, TopicMemory
 
 AUTHOR_HISTORY_KEY = "trending.author_history"
+TOPIC_MEMORY_KEY = "trending.topic_memory"
 COMMUNITY_HALF_LIFE_DAYS = 3.0
 # Logit added per unit of log(1 + signal): an HF upvote counts as much as a Paperboy vote.
 COMMUNITY_WEIGHTS = {"hf_upvotes": 0.5, "paperboy_votes": 0.5}
@@ -42,8 +54,7 @@ class TrendingScorer:
         return self.model.model_id
 
     def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
-        stats = _author_stats(candidates, context)
-        parts = self.model.components(feature_matrix(candidates, context.embeddings, stats))
+        parts = self.model.components(pool_features(candidates, context))
         community = community_signal(context.signals, context)
         rows = []
         for index, candidate in enumerate(candidates):
@@ -51,6 +62,23 @@ class TrendingScorer:
             components["community"] = community.get(candidate.arxiv_id, 0.0)
             rows.append(Score(total=sum(components.values()), components=components))
         return rows
+
+
+def pool_features(candidates: Sequence[Candidate], context: ScoringContext) -> NDArray[np.float64]:
+    """The model's input rows for ``candidates`` as known on ``context.day``."""
+    stats = _author_stats(candidates, context)
+    return feature_matrix(candidates, context.embeddings, stats, _topics(candidates, context))
+
+
+def _topics(candidates: Sequence[Candidate], context: ScoringContext) -> NDArray[np.float64]:
+    memory = context.extras.get(TOPIC_MEMORY_KEY)
+    if memory is None:
+        topics = np.zeros((len(candidates), len(TOPIC_FEATURES)))
+        topics[:, 0] = [candidate.topic_momentum for candidate in candidates]
+        return topics
+    if not isinstance(memory, TopicMemory):
+        raise TypeError(f"extras[{TOPIC_MEMORY_KEY!r}] must be a TopicMemory")
+    return memory.features(context.embeddings, context.day.toordinal())
 
 
 def _author_stats(candidates: Sequence[Candidate], context: ScoringContext) -> list[AuthorStats]:

@@ -17,12 +17,13 @@ from numpy.typing import NDArray
 from sklearn.linear_model import LogisticRegression
 
 from ranking.trending.data import LabelRecord
-from ranking.trending.features import FEATURE_NAMES, feature_matrix
+from ranking.trending.features import FEATURE_NAMES
 from ranking.trending.metrics import roc_auc
 from ranking.trending.model import TrendingModel
 from ranking.trending.replay import Replay
+from ranking.trending.scorer import pool_features
 
-REGULARISATION = 0.05  # inverse strength C; chosen on the 2025-10 … 12 validation window
+REGULARISATION = 0.003  # inverse strength C; see docs/benchmarks.md for how it was chosen
 
 
 class TrainingDataError(ValueError):
@@ -40,8 +41,7 @@ def training_set(replay: Replay, until: date) -> tuple[NDArray[np.float64], NDAr
     targets: list[int] = []
     for day in replay.days(end=until.fromordinal(until.toordinal() - 1)):
         inputs = replay.day(day)
-        stats = [replay.history.stats(paper, day) for paper in inputs.papers]
-        blocks.append(feature_matrix(inputs.papers, inputs.embeddings, stats))
+        blocks.append(pool_features(inputs.papers, replay.context(inputs)))
         targets.extend(int(paper.arxiv_id in featured) for paper in inputs.papers)
     if not blocks or not any(targets) or all(targets):
         raise TrainingDataError(f"the window before {until} needs featured and other papers")

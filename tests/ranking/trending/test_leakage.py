@@ -38,6 +38,9 @@ def test_labels_dated_on_or_after_the_day_do_not_change_its_ranking(
     honest_scores = paperboy(model, honest)(honest.day(DAY))
     leaky_scores = paperboy(model, leaky)(leaky.day(DAY))
     assert leaky_scores == honest_scores
+    assert leaky.topics.features(leaky.day(DAY).embeddings, DAY.toordinal()).tolist() == (
+        honest.topics.features(honest.day(DAY).embeddings, DAY.toordinal()).tolist()
+    )
 
 
 def test_a_paper_featured_before_its_listing_day_does_not_feed_its_own_history(
@@ -60,3 +63,22 @@ def test_history_counts_only_records_strictly_before_the_day(corpus: list[Candid
     ]
     stats = AuthorHistory(records).stats(paper, DAY)
     assert (stats.featured_max, stats.upvotes_max) == (1, 10)
+
+
+def test_a_common_name_with_few_featured_papers_gets_a_low_rate(corpus: list[Candidate]) -> None:
+    common = [replace(paper, authors=("Wei Wang",)) for paper in corpus[:40]]
+    rare = [replace(paper, authors=("Ada Rare",)) for paper in corpus[40:42]]
+    early = DAY - timedelta(days=10)
+    common = [replace(paper, announced_on=early) for paper in common]
+    rare = [replace(paper, announced_on=early) for paper in rare]
+    labels = [
+        LabelRecord(common[0].arxiv_id, early, 5, ("Wei Wang",)),
+        LabelRecord(rare[0].arxiv_id, early, 5, ("Ada Rare",)),
+    ]
+    history = AuthorHistory(labels, [*common, *rare])
+    newcomer = replace(corpus[50], authors=("Nobody Known",))
+    rates = [
+        history.stats(replace(corpus[60], authors=(name,)), DAY).rate_max
+        for name in ("Wei Wang", "Ada Rare")
+    ]
+    assert rates[0] < history.stats(newcomer, DAY).rate_max < rates[1]
