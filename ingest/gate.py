@@ -6,7 +6,8 @@ every process that uses the same database waits its turn. A request is claimed w
 conditional UPDATE (compare-and-set), which both SQLite (writes are serialised) and
 PostgreSQL (a concurrent UPDATE re-checks its WHERE once the row is free) let only one
 claimant win. The claim is a lease: a process that dies mid-request blocks the others only
-until the lease expires.
+until the lease expires. Times are each host's wall clock, so hosts that share a PostgreSQL
+database must keep their clocks in step (NTP).
 
 The gate commits in its own short transactions, apart from the job's session: its state must
 be visible to other processes at once. Callers therefore never hold a write transaction open

@@ -15,8 +15,8 @@ from ingest.arxiv_api import ApiQueryError
 from ingest.errors import UnsafeXmlError
 from ingest.live import Context, enrich_day
 from tests.conftest import FIXTURES, Database
+from tests.ingest.hostile_xml import ENTITY_BOMB
 from tests.ingest.recorded_server import RecordedServer, Reply
-from tests.ingest.test_safe_xml import ENTITY_BOMB
 
 API = FIXTURES / "arxiv_api"
 ATOM = {"Content-Type": "application/atom+xml; charset=utf-8"}

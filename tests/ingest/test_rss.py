@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+import pytest
 from sqlalchemy import func, select
 
 from app.models import AnnouncementEntry, Paper
@@ -18,6 +19,7 @@ from ingest.live import Context, ingest_rss
 from ingest.rss import parse_listing
 from ingest.run_log import exit_code
 from tests.conftest import FIXTURES, Database
+from tests.ingest.hostile_xml import ENTITY_BOMB, EXTERNAL_ENTITY
 from tests.ingest.recorded_server import RecordedServer, Reply
 
 RSS = FIXTURES / "arxiv_rss"
@@ -249,3 +251,14 @@ def test_bad_responses_fail_the_run_and_keep_what_was_stored(
     assert "HTTP 404" in errors[3]
     assert stored_papers(database).keys() == before
     assert len(listing(database, OCT_26, "cs")) == 3
+
+
+@pytest.mark.parametrize("body", [EXTERNAL_ENTITY, ENTITY_BOMB], ids=["external-entity", "bomb"])
+def test_a_feed_declaring_entities_is_refused_unexpanded_and_nothing_is_stored(
+    context: Context, database: Database, server: RecordedServer, body: bytes
+) -> None:
+    server.add("/rss/cs+math", {}, Reply(200, body, {"Content-Type": "application/rss+xml"}))
+    reports = ingest_rss(context, CATEGORIES)
+    assert {report.status for report in reports} == {"failed"}
+    assert "refused unsafe XML" in str(reports[0].error)
+    assert stored_papers(database) == {}
