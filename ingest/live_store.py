@@ -22,12 +22,19 @@ entries = Base.metadata.tables[AnnouncementEntry.__tablename__]
 papers = Base.metadata.tables[Paper.__tablename__]
 
 # arXiv marks a withdrawal in the comment ("This paper has been withdrawn by the author") and
-# often replaces the abstract with the same sentence.
-_WITHDRAWN = re.compile(r"\b(?:has been|is) withdrawn\b|^withdrawn\b", re.IGNORECASE)
+# often replaces the abstract with the same sentence. An abstract only counts when it opens so:
+# elsewhere "is withdrawn" is ordinary prose ("blood is withdrawn from ...").
+_WITHDRAWN_COMMENT = re.compile(r"\bwithdrawn\b", re.IGNORECASE)
+_WITHDRAWN_ABSTRACT = re.compile(
+    r"^\s*(?:withdrawn\b|this (?:paper|article|manuscript|submission|version) "
+    r"(?:has been|is|was) withdrawn\b)",
+    re.IGNORECASE,
+)
 
 
 def is_withdrawn(record: PaperRecord) -> bool:
-    return any(_WITHDRAWN.search(text or "") for text in (record.comment, record.abstract))
+    comment_says = bool(_WITHDRAWN_COMMENT.search(record.comment or ""))
+    return comment_says or bool(_WITHDRAWN_ABSTRACT.match(record.abstract))
 
 
 def store_papers(session: Session, records: Sequence[PaperRecord]) -> StoreCounts:
