@@ -144,6 +144,24 @@ COMMANDS: tuple[Command, ...] = (
         ranking.add_import_embeddings_arguments,
     ),
     Command(
+        "rank",
+        "build the topics of --date D (with its trailing window) and publish the day's edition",
+        ranking.run_rank,
+        ranking.add_day_argument,
+    ),
+    Command(
+        "publish",
+        "publish the week and month editions that hold --date D",
+        ranking.run_publish,
+        ranking.add_day_argument,
+    ),
+    Command(
+        "run-daily",
+        "the day's chain for --date D: embed, rank, publish (each step also runs alone)",
+        ranking.run_daily,
+        ranking.add_daily_arguments,
+    ),
+    Command(
         "train-ranker",
         "train the trending model on a corpus, label files and embeddings before --until; "
         "writes a versioned JSON artifact",

@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     embedding_backend: Literal["torch", "onnx-int8"] = "torch"
 
     topic_window_days: int = Field(default=7, ge=1)
-    topic_size: int = Field(default=40, ge=2)
+    topic_size: int = Field(default=20, ge=2)
     topic_min_size: int = Field(default=5, ge=1)
     topic_match_cosine: float = Field(default=0.85, gt=0, le=1)
     edition_size: int = Field(default=100, ge=1)

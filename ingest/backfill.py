@@ -38,8 +38,12 @@ def harvest(
     from_day: date,
     until_day: date,
     metadata_prefix: str = "arXiv",
-) -> None:
-    """Store every page of one harvest; counts and failures go into ``report``."""
+) -> set[str]:
+    """Store every page of one harvest; counts and failures go into ``report``.
+
+    Returns the ids of the papers stored (also when the harvest stopped early).
+    """
+    seen: set[str] = set()
     pages = oai.list_records(
         context.arxiv, context.settings.arxiv_oai_url, set_spec=set_spec, from_day=from_day,
         until_day=until_day, metadata_prefix=metadata_prefix,
@@ -47,11 +51,33 @@ def harvest(
     try:
         for page in pages:
             _store_page(context, page, report)
+            seen.update(record.arxiv_id for record in page.records)
     except FAILURES as error:
         stored = report.counts["read"]
         report.escalate("failed", f"{error} (after {stored} records, which stay stored)")
     if report.counts["read"] == 0 and report.status == "ok":
         report.escalate("empty")
+    return seen
+
+
+def cross_check(context: Context, categories: tuple[str, ...], day: date) -> list[RunReport]:
+    """Harvest one day per category and say how much of its stored listing OAI-PMH has.
+
+    The comparison is informational: OAI datestamps (last change) and announcement days
+    differ by a day or so, so it never changes a status.
+    """
+    reports = []
+    for category in categories:
+        set_spec = oai.oai_set(category)
+        report = RunReport("oai", category, day, detail=f"set {set_spec}, {day}..{day}")
+        seen = harvest(context, report, set_spec, day, day)
+        with session_scope(context.sessions) as session:
+            listed = set(live_store.listed_ids(session, day, [category]))
+        if listed:
+            found = len(listed & seen)
+            report.detail = f"{report.detail}; {found} of {len(listed)} listed papers harvested"
+        reports.append(report)
+    return reports
 
 
 def _store_page(context: Context, page: oai.OaiPage, report: RunReport) -> None:

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 from app.config import Settings
 from app.db import open_engine, session_scope
 from app.schema import require_current_schema
-from ingest.backfill import backfill
+from ingest.backfill import backfill, cross_check
 from ingest.live import Context, close, enrich_day, ingest_hf, ingest_rss, make_context
 from ingest.live_store import latest_listing_day
 from ingest.records import arxiv_categories
@@ -79,7 +79,7 @@ def _ingest(
     if source in ("api", "all"):
         reports += enrich_day(context, target, categories)
     if source == "oai":
-        reports += backfill(context, categories, target, target)
+        reports += cross_check(context, categories, target)
     if source in ("hf", "all"):
         reports += ingest_hf(context, target)
     return reports

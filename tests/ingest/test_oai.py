@@ -10,8 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from app.models import Paper
-from ingest import oai
-from ingest.backfill import backfill, harvest
+from ingest import live_store, oai
+from ingest.backfill import backfill, cross_check, harvest
 from ingest.live import Context
 from ingest.run_log import RunReport, exit_code
 from tests.conftest import FIXTURES, Database
@@ -168,3 +168,17 @@ def test_a_page_that_is_not_oai_pmh_fails_the_backfill_clearly(
 def test_an_until_day_before_the_from_day_is_refused(context: Context) -> None:
     with pytest.raises(ValueError, match="before --from"):
         backfill(context, ("cs",), date(2015, 1, 18), date(2015, 1, 16))
+
+
+def test_a_days_harvest_is_cross_checked_against_its_stored_listing(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    day = date(2015, 1, 16)
+    with database.sessions.begin() as session:
+        listed = {"1101.4388": "new", "1111.1546": "new", "1501.09999": "new"}
+        live_store.add_listing(session, day, "cs", listed)
+    # The recorded page (datestamps 2015-01-16..18) stands in for the harvest of one day.
+    server.add("/oai", harvest_params("cs", "2015-01-16", "2015-01-16"), reply(CS_PAGE))
+    (report,) = cross_check(context, ("cs",), day)
+    assert (report.status, report.announced_on) == ("ok", day)
+    assert report.detail == "set cs, 2015-01-16..2015-01-16; 2 of 3 listed papers harvested"
