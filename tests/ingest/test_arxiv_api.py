@@ -12,7 +12,7 @@ from sqlalchemy import select
 from app.models import Paper
 from ingest import arxiv_api, live_store
 from ingest.arxiv_api import ApiQueryError
-from ingest.errors import UnsafeXmlError
+from ingest.errors import FetchError, UnsafeXmlError
 from ingest.live import Context, enrich_day
 from tests.conftest import FIXTURES, Database
 from tests.ingest.hostile_xml import ENTITY_BOMB
@@ -138,3 +138,17 @@ def test_enriching_a_day_without_a_listing_says_what_to_run_first(context: Conte
     (report,) = enrich_day(context, date(2017, 7, 28), ("cs.IT",))
     assert report.status == "empty"
     assert "run `paperboy ingest`" in str(report.error)
+
+
+def test_an_empty_page_in_the_middle_of_a_result_set_is_retried_then_reported(
+    context: Context, server: RecordedServer
+) -> None:
+    first = {**id_query(""), "search_query": "testing", "start": "0", "max_results": "10"}
+    serve(server, first, "q_testing_s0_m10_bc5a6c384fe9.xml")
+    # The real empty result stands in for the empty page the API now and then serves.
+    serve(server, {**first, "start": "10"}, "id_0000.0000_s0_m100_8b51d9633a68.xml")
+    api = arxiv_api.make_client(context.settings, context.api, 10)
+    with pytest.raises(FetchError, match="kept serving an empty page"):
+        arxiv_api.search(api, "testing", 30)
+    starts = [arrival.params["start"] for arrival in server.arrivals]
+    assert starts == ["0"] + ["10"] * (arxiv_api.EMPTY_PAGE_RETRIES + 1)
