@@ -23,6 +23,8 @@ from app.db import make_session_factory, open_engine, session_scope
 from app.schema import require_current_schema
 from ranking.embedder import make_embedder
 from ranking.embeddings import check_matrix, count_papers, embed_papers, import_matrix
+from ranking.errors import RankingInputError
+from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.vectors import BadVectorsError
 
 
@@ -107,3 +109,54 @@ def _read_ids(path: Path) -> object:
         return json.loads(path.read_text())
     except json.JSONDecodeError as error:
         raise BadVectorsError(f"{path} is not JSON: {error}") from None
+
+
+def add_day_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--date", type=parse_day, required=True, help="announcement day")
+
+
+def run_rank(args: argparse.Namespace, settings: Settings) -> int:
+    return _reporting_input_errors("rank", lambda: rank(settings, args.date))
+
+
+def rank(settings: Settings, day: date) -> None:
+    with job_session(settings) as session:
+        topics, edition = rank_day(session, day, settings, default_scorer(settings))
+    print(topics.line())
+    print(edition.line())
+
+
+def run_publish(args: argparse.Namespace, settings: Settings) -> int:
+    return _reporting_input_errors("publish", lambda: publish_day(settings, args.date))
+
+
+def publish_day(settings: Settings, day: date) -> None:
+    with job_session(settings) as session:
+        editions = publish_periods(session, day, settings, default_scorer(settings))
+    for edition in editions:
+        print(edition.line())
+
+
+def add_daily_arguments(parser: argparse.ArgumentParser) -> None:
+    add_day_argument(parser)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run_daily(args: argparse.Namespace, settings: Settings) -> int:
+    """Ingest (when a live ingest step is installed), embed, rank, publish: in order."""
+
+    def steps() -> None:
+        embed_day(settings, args.date, quiet=args.quiet)
+        rank(settings, args.date)
+        publish_day(settings, args.date)
+
+    return _reporting_input_errors("run-daily", steps)
+
+
+def _reporting_input_errors(command: str, step: Callable[[], None]) -> int:
+    try:
+        step()
+    except RankingInputError as error:
+        print(f"paperboy {command}: {error}", file=sys.stderr)
+        return 1
+    return 0

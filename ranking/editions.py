@@ -1,0 +1,216 @@
+"""Editions: build the ranked list of a period from any scorer, and publish it as a version.
+
+:func:`compose` is the pure part: order by score (ties by arXiv id), apply the diversity rule,
+keep the top ``limit``. :func:`publish` loads the pool, composes, and stores a new version
+only when the result differs from the latest one, so rebuilding an unchanged edition is a
+no-op and a refresh with new signals is version 2 of the same (period, date) edition.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.config import Settings
+from app.models import Edition, EditionItem, Paper, PaperTopic, TopicDay
+from ranking.diversity import DiversityRule, diversify
+from ranking.embeddings import load_vectors
+from ranking.errors import RankingInputError
+from ranking.periods import Period, Span, span
+from ranking.scoring import Candidate, Score, Scorer, ScoringContext
+from ranking.vectors import Matrix, stack
+
+# Bump when the way editions are built (pool, ordering, diversity) changes.
+ALGORITHM_VERSION = "editions-1"
+DECIMALS = 9
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    arxiv_id: str
+    score: float
+    components: dict[str, float]
+    topic_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    edition_id: int
+    period: Period
+    key: date
+    version: int
+    created: bool
+    pool_size: int
+    items: list[Item]
+
+    def line(self) -> str:
+        state = "published" if self.created else "unchanged"
+        return (
+            f"{self.period} edition {self.key} v{self.version} {state}: "
+            f"{len(self.items)} of {self.pool_size} papers"
+        )
+
+
+def compose(
+    candidates: Sequence[Candidate], scores: Sequence[Score], rule: DiversityRule, limit: int
+) -> list[Item]:
+    """The edition's items, best first, under the diversity rule."""
+    if len(scores) != len(candidates):
+        raise ValueError(f"the scorer returned {len(scores)} scores for {len(candidates)} papers")
+    ranked = sorted(
+        range(len(candidates)), key=lambda i: (-scores[i].total, candidates[i].arxiv_id)
+    )
+    topics = [candidates[i].topic_id for i in ranked]
+    return [_item(candidates[ranked[i]], scores[ranked[i]]) for i in diversify(topics, rule, limit)]
+
+
+def _item(candidate: Candidate, score: Score) -> Item:
+    components = {name: round(float(v), DECIMALS) for name, v in sorted(score.components.items())}
+    return Item(
+        candidate.arxiv_id, round(float(score.total), DECIMALS), components, candidate.topic_id
+    )
+
+
+def diversity_rule(settings: Settings) -> DiversityRule:
+    return DiversityRule(settings.diversity_max_per_topic, settings.diversity_window)
+
+
+def publish(
+    session: Session, period: Period, day: date, scorer: Scorer, settings: Settings
+) -> Publication:
+    """Build the edition of ``period`` holding ``day``; store it if it is new or changed."""
+    bounds = span(period, day)
+    candidates, vectors = load_pool(session, bounds, settings.embedding_model)
+    scores = scorer.score(candidates, ScoringContext(day=day, embeddings=vectors))
+    rule = diversity_rule(settings)
+    items = compose(candidates, scores, rule, settings.edition_size)
+    latest = latest_edition(session, period, bounds.key)
+    header = (scorer.name, scorer.version, ALGORITHM_VERSION, rule.describe(), len(candidates))
+    if latest is not None and _header(latest) == header and stored_items(latest) == items:
+        return Publication(
+            latest.id, period, bounds.key, latest.version, False, len(candidates), items
+        )
+    version = 1 if latest is None else latest.version + 1
+    edition = _store(session, bounds, version, header, items)
+    return Publication(edition.id, period, bounds.key, version, True, len(candidates), items)
+
+
+def latest_edition(session: Session, period: str, key: date) -> Edition | None:
+    """The newest version of an edition: what the API serves."""
+    query = (
+        select(Edition)
+        .where(Edition.period == period, Edition.edition_date == key)
+        .order_by(Edition.version.desc())
+        .limit(1)
+    )
+    return session.scalars(query).first()
+
+
+def stored_items(edition: Edition) -> list[Item]:
+    return [
+        Item(item.arxiv_id, item.score, json.loads(item.components), item.topic_id)
+        for item in edition.items
+    ]
+
+
+def _header(edition: Edition) -> tuple[str, str, str, str, int]:
+    return (
+        edition.scorer,
+        edition.scorer_version,
+        edition.algorithm_version,
+        edition.diversity_rule,
+        edition.pool_size,
+    )
+
+
+def _store(
+    session: Session,
+    bounds: Span,
+    version: int,
+    header: tuple[str, str, str, str, int],
+    items: list[Item],
+) -> Edition:
+    scorer, scorer_version, algorithm, rule, pool_size = header
+    edition = Edition(
+        period=bounds.period,
+        edition_date=bounds.key,
+        version=version,
+        scorer=scorer,
+        scorer_version=scorer_version,
+        algorithm_version=algorithm,
+        diversity_rule=rule,
+        pool_size=pool_size,
+        published_at=datetime.now(UTC),
+    )
+    edition.items = [
+        EditionItem(
+            position=position,
+            arxiv_id=item.arxiv_id,
+            score=item.score,
+            components=json.dumps(item.components, sort_keys=True),
+            topic_id=item.topic_id,
+        )
+        for position, item in enumerate(items, start=1)
+    ]
+    session.add(edition)
+    session.flush()
+    return edition
+
+
+def load_pool(session: Session, bounds: Span, model: str) -> tuple[list[Candidate], Matrix]:
+    """The papers announced in the span, as candidates with topics, and their vectors."""
+    papers = list(
+        session.scalars(
+            select(Paper)
+            .where(Paper.announced_on >= bounds.first, Paper.announced_on <= bounds.last)
+            .order_by(Paper.arxiv_id)
+            .options(selectinload(Paper.authors), selectinload(Paper.categories))
+        )
+    )
+    if not papers:
+        raise RankingInputError(
+            f"no papers are stored as announced in {bounds.first}..{bounds.last}"
+        )
+    vectors = load_vectors(session, [paper.arxiv_id for paper in papers], model)
+    missing = [paper.arxiv_id for paper in papers if paper.arxiv_id not in vectors]
+    if missing:
+        raise RankingInputError(
+            f"{len(missing)} papers have no {model} vector (e.g. {missing[0]}); "
+            "run `paperboy embed` first"
+        )
+    topics = _topics(session, bounds)
+    candidates = [_candidate(paper, topics.get(paper.arxiv_id)) for paper in papers]
+    dimensions = len(vectors[papers[0].arxiv_id])
+    return candidates, stack([vectors[p.arxiv_id].tobytes() for p in papers], dimensions)
+
+
+def _topics(session: Session, bounds: Span) -> dict[str, tuple[int, float]]:
+    rows = session.execute(
+        select(PaperTopic.arxiv_id, PaperTopic.topic_id, TopicDay.momentum)
+        .join(
+            TopicDay, (TopicDay.topic_id == PaperTopic.topic_id) & (TopicDay.day == PaperTopic.day)
+        )
+        .where(PaperTopic.day >= bounds.first, PaperTopic.day <= bounds.last)
+    )
+    return {row.arxiv_id: (row.topic_id, row.momentum) for row in rows}
+
+
+def _candidate(paper: Paper, topic: tuple[int, float] | None) -> Candidate:
+    assert paper.announced_on is not None  # selected by announcement date
+    return Candidate(
+        arxiv_id=paper.arxiv_id,
+        title=paper.title,
+        abstract=paper.abstract,
+        authors=tuple(paper.author_names),
+        categories=tuple(paper.category_names),
+        primary_category=paper.primary_category,
+        comment=paper.comment,
+        announced_on=paper.announced_on,
+        topic_id=None if topic is None else topic[0],
+        topic_momentum=0.0 if topic is None else topic[1],
+    )

@@ -1,0 +1,33 @@
+"""Edition periods: which announcement days a day, week or month edition covers (pure).
+
+A week is the ISO week (Monday to Sunday) and a month the calendar month holding the date;
+each is keyed by its first day, and its pool is the papers announced from that first day up to
+the date asked for, so the week's edition grows through the week under one key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Literal
+
+Period = Literal["day", "week", "month"]
+PERIODS: tuple[Period, ...] = ("day", "week", "month")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    period: Period
+    key: date
+    first: date
+    last: date
+
+
+def span(period: Period, day: date) -> Span:
+    if period == "day":
+        return Span(period, day, day, day)
+    if period == "week":
+        monday = day - timedelta(days=day.weekday())
+        return Span(period, monday, monday, day)
+    first = day.replace(day=1)
+    return Span(period, first, first, day)

@@ -1,0 +1,39 @@
+"""The ranking steps of a day, in order: topics and the day's edition, then week and month.
+
+Each step takes a session (one unit of work per step, opened by the caller) and the settings;
+the scorer is passed in, so the trending model replaces the baseline by changing
+:func:`default_scorer` alone.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from ranking.baseline import BaselineScorer
+from ranking.editions import Publication, publish
+from ranking.scoring import Scorer
+from ranking.topic_store import TopicsSummary, build_topics
+
+
+def default_scorer(_settings: Settings) -> Scorer:
+    """The scorer editions are built with: the documented baseline (ranking/baseline.py)."""
+    return BaselineScorer()
+
+
+def rank_day(
+    session: Session, day: date, settings: Settings, scorer: Scorer
+) -> tuple[TopicsSummary, Publication]:
+    """Topics of the day (with its trailing window), then the day's edition."""
+    topics = build_topics(session, day, settings)
+    session.flush()
+    return topics, publish(session, "day", day, scorer, settings)
+
+
+def publish_periods(
+    session: Session, day: date, settings: Settings, scorer: Scorer
+) -> list[Publication]:
+    """The week and month editions that hold ``day``, rebuilt with it."""
+    return [publish(session, period, day, scorer, settings) for period in ("week", "month")]

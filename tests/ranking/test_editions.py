@@ -1,0 +1,148 @@
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date
+
+import numpy as np
+import pytest
+from sqlalchemy import select
+
+from app.cli import main
+from app.models import Edition
+from ranking.baseline import WEIGHTS, BaselineScorer
+from ranking.diversity import DiversityRule, diversify
+from ranking.editions import compose, latest_edition, publish, stored_items
+from ranking.periods import span
+from ranking.scoring import Candidate, Score, ScoringContext
+from tests.conftest import Database
+
+DAY = date(2025, 12, 19)
+
+
+def _candidate(arxiv_id: str, topic: int | None = None, **fields: object) -> Candidate:
+    values: dict[str, object] = {
+        "title": "A title",
+        "abstract": "An abstract.",
+        "authors": ("A. Author",),
+        "categories": ("cs.LG",),
+        "primary_category": "cs.LG",
+        "comment": None,
+        "announced_on": DAY,
+        "topic_id": topic,
+    }
+    return Candidate(arxiv_id=arxiv_id, **{**values, **fields})  # type: ignore[arg-type]
+
+
+class FixedScorer:
+    """Scores from a table: the scorer an edition is built from is anything with this shape."""
+
+    def __init__(self, totals: dict[str, float], version: str = "1") -> None:
+        self.totals, self._version = totals, version
+
+    @property
+    def name(self) -> str:
+        return "fixed"
+
+    @property
+    def version(self) -> str:
+        return self._version
+
+    def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
+        return [Score(self.totals.get(c.arxiv_id, 0.0), {"table": 0.0}) for c in candidates]
+
+
+def test_no_topic_has_more_than_three_of_the_top_ten() -> None:
+    topics: list[int | None] = [1] * 12 + [2] * 3 + [None] * 3 + [3] * 6
+    order = diversify(topics, DiversityRule(max_per_topic=3, window=10))
+    assert sorted(order) == list(range(len(topics)))
+    counts = Counter(topics[i] for i in order[:10] if topics[i] is not None)
+    assert max(counts.values()) <= 3
+    assert order[:10] == [0, 1, 2, 12, 13, 14, 15, 16, 17, 18]
+
+
+def test_papers_without_a_topic_are_never_held_back() -> None:
+    assert diversify([None] * 5 + [1], DiversityRule(1, 3)) == [0, 1, 2, 3, 4, 5]
+
+
+def test_when_only_one_topic_is_left_it_fills_the_positions_in_score_order() -> None:
+    assert diversify([1, 1, 1, 1], DiversityRule(1, 2), limit=3) == [0, 1, 2]
+
+
+def test_an_edition_is_ordered_by_score_with_ties_broken_by_id() -> None:
+    candidates = [_candidate("2512.3"), _candidate("2512.1"), _candidate("2512.2")]
+    scores = [Score(0.5, {"a": 0.5}), Score(0.5, {"a": 0.5}), Score(0.9, {"a": 0.9})]
+    items = compose(candidates, scores, DiversityRule(), limit=10)
+    assert [item.arxiv_id for item in items] == ["2512.2", "2512.1", "2512.3"]
+    assert items[0].components == {"a": 0.9}
+
+
+def test_a_scorer_returning_the_wrong_number_of_scores_is_refused() -> None:
+    with pytest.raises(ValueError, match="2 scores for 1 papers"):
+        compose([_candidate("2512.1")], [Score(1, {}), Score(1, {})], DiversityRule(), 10)
+
+
+def test_the_baseline_explains_its_score_with_components_that_add_up() -> None:
+    linked = _candidate(
+        "2512.1",
+        authors=tuple(f"Author {i}" for i in range(20)),
+        comment="Accepted at ICLR 2026. Code: https://github.com/x/y",
+        topic_momentum=5.0,
+    )
+    plain = _candidate("2512.2")
+    context = ScoringContext(day=DAY, embeddings=np.zeros((2, 4), dtype=np.float32))
+    best, worst = BaselineScorer().score([linked, plain], context)
+    assert best.components == pytest.approx(WEIGHTS)
+    assert best.total == pytest.approx(1.0)
+    assert worst.components["code"] == worst.components["venue"] == 0.0
+    assert worst.total == pytest.approx(sum(worst.components.values()))
+
+
+def test_weeks_and_months_are_keyed_by_their_first_day() -> None:
+    assert span("week", DAY).key == date(2025, 12, 15)
+    assert span("month", DAY).key == date(2025, 12, 1)
+    assert (span("day", DAY).first, span("day", DAY).last) == (DAY, DAY)
+
+
+def test_ranking_the_sample_publishes_explained_editions_and_a_rerun_changes_nothing(
+    embedded_db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for day in ("2025-12-17", "2025-12-18", "2025-12-19"):
+        assert main(["rank", "--date", day], embedded_db.settings) == 0
+    assert main(["rank", "--date", "2025-12-19"], embedded_db.settings) == 0
+    assert "day edition 2025-12-19 v1 unchanged: 100 of 164 papers" in capsys.readouterr().out
+    with embedded_db.sessions() as session:
+        edition = latest_edition(session, "day", DAY)
+        assert edition is not None
+        items = stored_items(edition)
+        assert (edition.scorer, edition.version) == ("baseline", 1)
+    assert all(item.score == pytest.approx(sum(item.components.values())) for item in items)
+    assert set(items[0].components) == set(WEIGHTS)
+    top = Counter(item.topic_id for item in items[:10])
+    assert max(top.values()) <= 3
+
+
+def test_a_refresh_is_a_new_version_of_the_same_edition(embedded_db: Database) -> None:
+    settings = embedded_db.settings
+    with embedded_db.sessions.begin() as session:
+        first = publish(session, "week", DAY, FixedScorer({"2512.16698": 1.0}), settings)
+        again = publish(session, "week", DAY, FixedScorer({"2512.16698": 1.0}), settings)
+        refreshed = publish(session, "week", DAY, FixedScorer({"2512.16465": 1.0}, "2"), settings)
+    assert (first.version, first.created) == (1, True)
+    assert (again.version, again.created) == (1, False)
+    assert (refreshed.version, refreshed.created, refreshed.key) == (2, True, date(2025, 12, 15))
+    with embedded_db.sessions() as session:
+        latest = latest_edition(session, "week", date(2025, 12, 15))
+        assert latest is not None
+        assert (latest.version, latest.scorer_version) == (2, "2")
+        assert stored_items(latest)[0].arxiv_id == "2512.16465"
+        assert len(session.scalars(select(Edition)).all()) == 2
+
+
+def test_run_daily_embeds_ranks_and_publishes_the_day_week_and_month(
+    embedded_db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run-daily", "--date", "2025-12-19", "--quiet"], embedded_db.settings) == 0
+    out = capsys.readouterr().out
+    assert "embedded (all-MiniLM-L6-v2) papers 164, embedded 0, up to date 164" in out
+    assert "day edition 2025-12-19 v1 published" in out
+    assert "week edition 2025-12-15 v1 published: 100 of 491 papers" in out
+    assert "month edition 2025-12-01 v1 published: 100 of 491 papers" in out
