@@ -98,7 +98,10 @@ class Gate:
                     select(gates.c.held_until, gates.c.next_request_at).where(
                         gates.c.name == self._name
                     )
-                ).one()
+                ).one_or_none()
+            if state is None:  # the row was deleted under us (a wiped table): start afresh
+                self._ensure_row()
+                continue
             self._sleep(self._wait(now, state.held_until, state.next_request_at))
 
     def _wait(self, now: float, held_until: float, next_request_at: float) -> float:
