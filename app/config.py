@@ -60,8 +60,30 @@ class Settings(BaseSettings):
     mail_from: str = "Paperboy <paperboy@localhost>"
     admin_email: str = ""
 
+    # Subscriptions and the digest (issue 7).
+    digest_confirm_hours: int = Field(default=48, ge=1)
+    digest_link_days: int = Field(default=90, ge=60)
+    digest_signin_minutes: int = Field(default=30, ge=1)
+    digest_unconfirmed_days: int = Field(default=7, ge=1)
+    digest_rate_per_address: int = Field(default=3, ge=1)
+    digest_rate_per_client: int = Field(default=20, ge=1)
+    digest_max_items: int = Field(default=10, ge=1, le=50)
+    digest_exclusion_cosine: float = Field(default=0.45, gt=0, le=1)
+    digest_failure_limit: int = Field(default=3, ge=1)
+    digest_smtp_retries: int = Field(default=3, ge=0)
+    digest_retry_seconds: float = Field(default=2.0, ge=0)
+    digest_list_id: str = "Paperboy digest <digest.paperboy.localhost>"
+    dkim_selector: str = ""
+    dkim_private_key_path: Path | None = None
+
     secret_key: str = "changethis"  # noqa: S105 (a placeholder production refuses)
     public_base_url: str = "http://localhost:8000"
+
+    # Web front end and JSON API (issue 6).
+    api_rate_limit_per_minute: int = Field(default=120, ge=0)
+    api_rate_limit_burst: int = Field(default=30, ge=1)
+    search_semantic: bool = True
+    search_max_query_length: int = Field(default=200, ge=10, le=1000)
 
     @field_validator("categories", mode="before")
     @classmethod

@@ -1,0 +1,280 @@
+"""Subscription pages: subscribe (CSRF-protected, rate-limited, double opt-in), confirm,
+preferences, one-click unsubscribe (RFC 8058), feedback from digest links, export and delete,
+the privacy page.
+
+Each handler is the edge: it opens its own session scope, commits, and only then sends mail.
+Refused links (tampered, expired, reused) get a page that says so, with status 400.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app import tokens
+from app.config import Settings
+from app.db import session_scope
+from app.models import DigestFeedback, Subscriber
+from app.tokens import TokenError
+from digest import links, subscriptions
+from digest.confirmation import confirmation_message
+from digest.mailer import DeliveryError, send_one
+from digest.messages import BadAddressError, normalise_address
+from digest.preferences import BadPreferencesError, Preferences, parse_preferences
+from digest.render import TEMPLATES
+
+log = logging.getLogger(__name__)
+CSRF_COOKIE = "paperboy_csrf"
+Clock = Callable[[], datetime]
+
+
+def make_router(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock | None = None
+) -> APIRouter:
+    """The subscription pages, bound to one deployment's settings, sessions and clock."""
+    pages = _Pages(settings, sessions, clock or (lambda: datetime.now(UTC)))
+    router = APIRouter(include_in_schema=False)
+    router.add_api_route("/subscribe", pages.form, methods=["GET"])
+    router.add_api_route("/subscribe", pages.subscribe, methods=["POST"])
+    router.add_api_route("/subscribe/confirm", pages.confirm, methods=["GET"])
+    router.add_api_route("/subscriptions/preferences", pages.preferences, methods=["GET"])
+    router.add_api_route("/subscriptions/preferences", pages.save, methods=["POST"])
+    router.add_api_route("/subscriptions/feedback", pages.feedback, methods=["GET"])
+    router.add_api_route("/subscriptions/export", pages.export, methods=["GET"])
+    router.add_api_route("/subscriptions/delete", pages.delete, methods=["POST"])
+    router.add_api_route("/unsubscribe", pages.unsubscribe_page, methods=["GET"])
+    router.add_api_route("/unsubscribe", pages.unsubscribe, methods=["POST"])
+    router.add_api_route("/privacy", pages.privacy, methods=["GET"])
+    return router
+
+
+class _Pages:
+    def __init__(self, settings: Settings, sessions: sessionmaker[Session], clock: Clock) -> None:
+        self.settings, self.sessions, self.clock = settings, sessions, clock
+        self.templates = Jinja2Templates(directory=str(TEMPLATES))
+
+    def page(self, request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        context.setdefault("default_categories", self.settings.categories)
+        return self.templates.TemplateResponse(
+            request, f"subscriptions/{name}.html", context, status_code=status
+        )
+
+    def message(self, request: Request, title: str, text: str, status: int = 200) -> HTMLResponse:
+        return self.page(request, "message", status, title=title, text=text)
+
+    def refused(self, request: Request, error: TokenError) -> HTMLResponse:
+        text = f"This link is {error.reason.replace('-', ' ')}. Nothing was changed."
+        if error.reason == "expired":
+            text += " Ask for a new one by subscribing again or from your latest digest."
+        return self.message(request, "This link does not work", text, status=400)
+
+    async def form(self, request: Request) -> HTMLResponse:
+        nonce = secrets.token_urlsafe(16)
+        response = self.page(
+            request, "subscribe", csrf=self.csrf(nonce), max_items=self.settings.digest_max_items
+        )
+        response.set_cookie(CSRF_COOKIE, nonce, httponly=True, samesite="strict")
+        return response
+
+    def csrf(self, nonce: str) -> str:
+        key = self.settings.secret_key.encode()
+        return hmac.new(key, f"csrf:{nonce}".encode(), hashlib.sha256).hexdigest()
+
+    def csrf_ok(self, request: Request, form: dict[str, str]) -> bool:
+        nonce = request.cookies.get(CSRF_COOKIE, "")
+        return bool(nonce) and hmac.compare_digest(form.get("csrf", ""), self.csrf(nonce))
+
+    async def subscribe(self, request: Request) -> HTMLResponse:
+        form, categories = await _form(request)
+        if not self.csrf_ok(request, form):
+            return self.message(request, "Form expired", "Please reload the form.", 403)
+        try:
+            email = normalise_address(form.get("email", ""))
+            preferences = parse_preferences(form, categories or list(self.settings.categories))
+        except (BadAddressError, BadPreferencesError) as error:
+            return self.message(request, "Please check the form", str(error), 422)
+        client = request.client.host if request.client else "unknown"
+        try:
+            message = await run_in_threadpool(self._subscribe, email, preferences, client)
+        except subscriptions.RateLimitedError:
+            text = "Too many requests just now; please try again in an hour."
+            return self.message(request, "Slow down", text, 429)
+        if message is not None:
+            await self._send(message)
+        # The same answer for a new, pending or active address: no address enumeration.
+        return self.page(request, "check_inbox", email=email)
+
+    def _subscribe(self, email: str, preferences: Preferences, client: str) -> Any:
+        now = self.clock()
+        with session_scope(self.sessions) as session:
+            subscriber = subscriptions.request_subscription(
+                session, self.settings, email, preferences, client, now
+            )
+            if subscriber is None:
+                return None
+            return confirmation_message(self.settings, subscriber, now)
+
+    async def _send(self, message: Any) -> None:
+        try:
+            await send_one(self.settings, message)
+        except DeliveryError as error:
+            # The sign-up is stored; asking again later sends a new link.
+            log.warning("confirmation mail not sent: %s", error)
+
+    async def confirm(self, request: Request, token: str = "") -> HTMLResponse:
+        try:
+            await run_in_threadpool(self._confirm, token)
+        except TokenError as error:
+            return self.refused(request, error)
+        text = "Your subscription is confirmed. Your first digest comes with the next edition."
+        return self.message(request, "Subscribed", text)
+
+    def _confirm(self, token: str) -> None:
+        with session_scope(self.sessions) as session:
+            subscriptions.confirm(session, self.settings, token, self.clock())
+
+    def _with_subscriber(self, token: str, purpose: str, change: Callable[..., Any]) -> Any:
+        with session_scope(self.sessions) as session:
+            subscriber = subscriptions.subscriber_for(
+                session, self.settings, token, purpose, self.clock()
+            )
+            return change(session, subscriber)
+
+    async def preferences(self, request: Request, token: str = "") -> HTMLResponse:
+        try:
+            subscriber = await run_in_threadpool(
+                self._with_subscriber, token, links.PREFERENCES, lambda _s, sub: sub
+            )
+        except TokenError as error:
+            return self.refused(request, error)
+        unsubscribe_url, _ = links.unsubscribe_urls(self.settings, subscriber.id, self.clock())
+        return self.page(
+            request, "preferences", subscriber=subscriber, token=token, unsubscribe=unsubscribe_url
+        )
+
+    async def save(self, request: Request) -> HTMLResponse:
+        form, categories = await _form(request)
+        token = form.get("token", "")
+        try:
+            preferences = parse_preferences(form, categories)
+            action = form.get("action", "save")
+            await run_in_threadpool(
+                self._with_subscriber, token, links.PREFERENCES, _saver(preferences, action)
+            )
+        except TokenError as error:
+            return self.refused(request, error)
+        except BadPreferencesError as error:
+            return self.message(request, "Please check the form", str(error), 422)
+        return self.message(request, "Saved", "Your preferences are saved.")
+
+    async def feedback(self, request: Request, token: str = "") -> HTMLResponse:
+        try:
+            liked = await run_in_threadpool(self._feedback, token)
+        except TokenError as error:
+            return self.refused(request, error)
+        more = "more" if liked else "fewer"
+        return self.message(request, "Thanks", f"Your next digests will have {more} like it.")
+
+    def _feedback(self, token: str) -> bool:
+        now = self.clock()
+        max_age = links.max_age(self.settings, links.FEEDBACK)
+        claims = tokens.verify(self.settings.secret_key, token, links.FEEDBACK, now, max_age)
+        value = 1 if claims.extra.get("value") == "1" else -1
+        with session_scope(self.sessions) as session:
+            subscriber = session.get(Subscriber, int(claims.subject))
+            if subscriber is None:
+                raise TokenError("no longer valid: this subscription was deleted")
+            subscriptions.record_feedback(
+                session, subscriber, claims.extra.get("paper", ""), value, now
+            )
+        return value > 0
+
+    async def unsubscribe_page(self, request: Request, token: str = "") -> HTMLResponse:
+        return self.page(request, "unsubscribe", token=token)
+
+    async def unsubscribe(self, request: Request, token: str = "") -> HTMLResponse:
+        """RFC 8058 one-click: a POST to the link unsubscribes, with no confirmation page."""
+        if not token:
+            form, _ = await _form(request)
+            token = form.get("token", "")
+        now = self.clock()
+        try:
+            await run_in_threadpool(
+                self._with_subscriber,
+                token,
+                links.UNSUBSCRIBE,
+                lambda _s, sub: subscriptions.unsubscribe(sub, now),
+            )
+        except TokenError as error:
+            return self.refused(request, error)
+        text = "You will get no more digests. You can subscribe again at any time."
+        return self.message(request, "Unsubscribed", text)
+
+    async def export(self, request: Request, token: str = "") -> Response:
+        try:
+            data = await run_in_threadpool(self._with_subscriber, token, links.PREFERENCES, _export)
+        except TokenError as error:
+            return self.refused(request, error)
+        headers = {"Content-Disposition": 'attachment; filename="paperboy-data.json"'}
+        return Response(json.dumps(data, indent=2), media_type="application/json", headers=headers)
+
+    async def delete(self, request: Request) -> HTMLResponse:
+        form, _ = await _form(request)
+        try:
+            await run_in_threadpool(
+                self._with_subscriber,
+                form.get("token", ""),
+                links.PREFERENCES,
+                lambda session, sub: session.delete(sub),
+            )
+        except TokenError as error:
+            return self.refused(request, error)
+        return self.message(request, "Deleted", "Everything Paperboy held about you is deleted.")
+
+    async def privacy(self, request: Request) -> HTMLResponse:
+        return self.page(request, "privacy")
+
+
+async def _form(request: Request) -> tuple[dict[str, str], list[str]]:
+    data = await request.form()
+    fields = {key: value for key, value in data.items() if isinstance(value, str)}
+    categories = [value for value in data.getlist("categories") if isinstance(value, str)]
+    return fields, categories
+
+
+def _saver(preferences: Preferences, action: str) -> Callable[[Session, Subscriber], None]:
+    def save(_session: Session, subscriber: Subscriber) -> None:
+        subscriptions.apply_preferences(subscriber, preferences)
+        if action == "pause" and subscriber.status == "active":
+            subscriber.status = "paused"
+        elif action == "resume" and subscriber.status == "paused":
+            subscriber.status, subscriber.failure_count = "active", 0
+
+    return save
+
+
+def _export(session: Session, subscriber: Subscriber) -> dict[str, Any]:
+    columns = Subscriber.__table__.columns.keys()
+    data = {name: _plain(getattr(subscriber, name)) for name in columns}
+    feedback = session.scalars(
+        select(DigestFeedback).where(DigestFeedback.subscriber_id == subscriber.id)
+    )
+    data["feedback"] = [{"arxiv_id": row.arxiv_id, "value": row.value} for row in feedback]
+    return data
+
+
+def _plain(value: object) -> object:
+    return value.isoformat() if isinstance(value, datetime) else value

@@ -1,0 +1,22 @@
+"""The confirmation email of double opt-in: the only mail an unconfirmed address ever gets."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from email.message import EmailMessage
+
+from app.config import Settings
+from app.models import Subscriber
+from digest import links
+from digest.messages import Envelope, build_message
+from digest.render import render_email
+
+
+def confirmation_message(settings: Settings, subscriber: Subscriber, now: datetime) -> EmailMessage:
+    context = {
+        "email": subscriber.email,
+        "confirm_url": links.confirm_url(settings, subscriber.id, now),
+        "hours": settings.digest_confirm_hours,
+    }
+    envelope = Envelope(settings.mail_from, subscriber.email, now)
+    return build_message(envelope, render_email("confirm", context))

@@ -1,0 +1,54 @@
+"""Signed links in emails and pages: which token each link carries and how long it works."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
+
+from app import tokens
+from app.config import Settings
+from digest.messages import sender_domain
+
+CONFIRM = "confirm"
+PREFERENCES = "preferences"
+UNSUBSCRIBE = "unsubscribe"
+FEEDBACK = "feedback"
+
+
+def max_age(settings: Settings, purpose: str) -> timedelta | None:
+    """How long a link works; unsubscribe links never stop working for a mail that was sent."""
+    if purpose == CONFIRM:
+        return timedelta(hours=settings.digest_confirm_hours)
+    if purpose == UNSUBSCRIBE:
+        return None
+    return timedelta(days=settings.digest_link_days)
+
+
+def url(settings: Settings, path: str, token: str) -> str:
+    return f"{settings.public_base_url.rstrip('/')}{path}?{urlencode({'token': token})}"
+
+
+def confirm_url(settings: Settings, subscriber_id: int, now: datetime) -> str:
+    token = tokens.issue(settings.secret_key, CONFIRM, str(subscriber_id), now)
+    return url(settings, "/subscribe/confirm", token)
+
+
+def preferences_url(settings: Settings, subscriber_id: int, now: datetime) -> str:
+    token = tokens.issue(settings.secret_key, PREFERENCES, str(subscriber_id), now)
+    return url(settings, "/subscriptions/preferences", token)
+
+
+def unsubscribe_urls(settings: Settings, subscriber_id: int, now: datetime) -> tuple[str, str]:
+    """The one-click HTTPS link and the mailto alternative (RFC 2369 / RFC 8058)."""
+    token = tokens.issue(settings.secret_key, UNSUBSCRIBE, str(subscriber_id), now)
+    mailto = f"mailto:unsubscribe@{sender_domain(settings.mail_from)}?subject=unsubscribe-{token}"
+    return url(settings, "/unsubscribe", token), mailto
+
+
+def feedback_url(
+    settings: Settings, subscriber_id: int, arxiv_id: str, value: int, now: datetime
+) -> str:
+    token = tokens.issue(
+        settings.secret_key, FEEDBACK, str(subscriber_id), now, paper=arxiv_id, value=str(value)
+    )
+    return url(settings, "/subscriptions/feedback", token)

@@ -1,0 +1,88 @@
+"""A subscriber's preferences as a form gives them: checked and turned into plain values (pure)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+FREQUENCIES = ("daily", "weekly")
+MAX_TEXT = 2000
+MAX_ITEMS_LIMIT = 50
+_ARXIV_CATEGORY = re.compile(r"^[a-z-]+(\.[A-Za-z-]+)?$")
+
+
+class BadPreferencesError(ValueError):
+    """A preference that cannot be taken; the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    categories: list[str]
+    interests: str
+    exclusions: str
+    frequency: str
+    weekday: int
+    delivery_hour: int
+    time_zone: str
+    max_items: int
+    send_empty: bool = False
+
+
+def parse_preferences(form: Mapping[str, str], categories: Sequence[str]) -> Preferences:
+    """Read the form fields; ``categories`` is a comma list checked against arXiv's pattern."""
+    return Preferences(
+        categories=_categories(categories),
+        interests=_text(form.get("interests", ""), "interests"),
+        exclusions=_text(form.get("exclusions", ""), "exclusions"),
+        frequency=_choice(form.get("frequency", "daily"), FREQUENCIES, "frequency"),
+        weekday=_number(form.get("weekday", "0"), 0, 6, "weekday"),
+        delivery_hour=_number(form.get("delivery_hour", "7"), 0, 23, "delivery hour"),
+        time_zone=_time_zone(form.get("time_zone", "UTC")),
+        max_items=_number(form.get("max_items", "10"), 1, MAX_ITEMS_LIMIT, "maximum items"),
+        send_empty=form.get("send_empty", "") in ("on", "true", "1"),
+    )
+
+
+def phrases(text: str) -> list[str]:
+    """Interests or exclusions written one per line (or separated by commas/semicolons)."""
+    return [part.strip() for part in re.split(r"[\n,;]+", text) if part.strip()]
+
+
+def _categories(values: Sequence[str]) -> list[str]:
+    chosen = sorted({value.strip() for value in values if value.strip()})
+    for category in chosen:
+        if not _ARXIV_CATEGORY.match(category):
+            raise BadPreferencesError(f"unknown arXiv category: {category[:40]!r}")
+    return chosen
+
+
+def _text(value: str, name: str) -> str:
+    if len(value) > MAX_TEXT:
+        raise BadPreferencesError(f"{name}: at most {MAX_TEXT} characters")
+    return value.strip()
+
+
+def _choice(value: str, choices: Sequence[str], name: str) -> str:
+    if value not in choices:
+        raise BadPreferencesError(f"{name} must be one of {', '.join(choices)}")
+    return value
+
+
+def _number(value: str, low: int, high: int, name: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise BadPreferencesError(f"{name} must be a whole number") from None
+    if not low <= number <= high:
+        raise BadPreferencesError(f"{name} must be between {low} and {high}")
+    return number
+
+
+def _time_zone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise BadPreferencesError(f"unknown time zone: {value[:60]!r}") from None
+    return value

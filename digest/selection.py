@@ -1,0 +1,162 @@
+"""Which papers of an edition one subscriber gets, in which order, and why (pure).
+
+The edition's trending order is the base; a subscriber's interests, followed topics and
+authors and past thumbs up/down (cosine similarity of embeddings) lift papers; their categories,
+mutes and excluded phrases (by meaning) remove them; at most ``max_per_topic`` papers of one
+topic keep the digest diverse. Every pick carries one line saying why it is there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ranking.vectors import Matrix
+
+INTEREST_WEIGHT = 1.0
+FEEDBACK_WEIGHT = 0.3
+FOLLOW_BONUS = 0.5
+# An interest explains a pick only when it is at least this close to the paper.
+INTEREST_REASON_COSINE = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class EditionPaper:
+    arxiv_id: str
+    title: str
+    authors: list[str]
+    author_keys: list[str]
+    categories: list[str]
+    score: float
+    components: dict[str, float]
+    topic_id: int | None
+    topic_label: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EditionView:
+    """An edition's papers in trending order, with their unit vectors (zero rows if missing)."""
+
+    papers: list[EditionPaper]
+    vectors: Matrix
+
+
+@dataclass(frozen=True, slots=True)
+class Taste:
+    max_items: int
+    categories: frozenset[str] = frozenset()
+    interests: list[str] = field(default_factory=list)
+    interest_vectors: Matrix | None = None
+    exclusion_vectors: Matrix | None = None
+    followed_topics: frozenset[int] = frozenset()
+    muted_topics: frozenset[int] = frozenset()
+    followed_authors: frozenset[str] = frozenset()
+    muted_authors: frozenset[str] = frozenset()
+    liked: Matrix | None = None
+    disliked: Matrix | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    paper: EditionPaper
+    reason: str
+
+
+def select(
+    edition: EditionView, taste: Taste, *, max_per_topic: int, exclusion_cosine: float
+) -> list[Pick]:
+    """The subscriber's digest: at most ``taste.max_items`` picks, best first."""
+    count = len(edition.papers)
+    if count == 0:
+        return []
+    kept = _eligible(edition, taste, exclusion_cosine)
+    interest = _best_similarity(edition.vectors, taste.interest_vectors)
+    score = 1.0 - np.arange(count) / count + INTEREST_WEIGHT * interest.max
+    score += FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.liked))
+    score -= FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.disliked))
+    score += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])
+    order = sorted((i for i in range(count) if kept[i]), key=lambda i: (-score[i], i))
+    chosen = _diverse(edition.papers, order, max_per_topic, taste.max_items)
+    return [Pick(edition.papers[i], _reason(edition.papers[i], i, taste, interest)) for i in chosen]
+
+
+@dataclass(frozen=True, slots=True)
+class _Similarity:
+    max: np.ndarray
+    best: np.ndarray
+
+
+def _best_similarity(vectors: Matrix, phrases: Matrix | None) -> _Similarity:
+    if phrases is None or len(phrases) == 0:
+        zeros = np.zeros(len(vectors), dtype=np.float32)
+        return _Similarity(zeros, np.zeros(len(vectors), dtype=np.int64))
+    sims = vectors @ phrases.T
+    return _Similarity(sims.max(axis=1), sims.argmax(axis=1))
+
+
+def _mean_similarity(vectors: Matrix, examples: Matrix | None) -> np.ndarray:
+    if examples is None or len(examples) == 0:
+        return np.zeros(len(vectors), dtype=np.float32)
+    result: np.ndarray = (vectors @ examples.T).mean(axis=1)
+    return result
+
+
+def _eligible(edition: EditionView, taste: Taste, exclusion_cosine: float) -> list[bool]:
+    excluded = np.zeros(len(edition.papers), dtype=bool)
+    if taste.exclusion_vectors is not None and len(taste.exclusion_vectors):
+        excluded = (edition.vectors @ taste.exclusion_vectors.T).max(axis=1) >= exclusion_cosine
+    return [not excluded[i] and _wanted(paper, taste) for i, paper in enumerate(edition.papers)]
+
+
+def _wanted(paper: EditionPaper, taste: Taste) -> bool:
+    if taste.categories and not taste.categories.intersection(paper.categories):
+        return False
+    if paper.topic_id is not None and paper.topic_id in taste.muted_topics:
+        return False
+    return not taste.muted_authors.intersection(paper.author_keys)
+
+
+def _follows(paper: EditionPaper, taste: Taste) -> bool:
+    topic = paper.topic_id is not None and paper.topic_id in taste.followed_topics
+    return topic or bool(taste.followed_authors.intersection(paper.author_keys))
+
+
+def _diverse(
+    papers: Sequence[EditionPaper], order: Sequence[int], max_per_topic: int, limit: int
+) -> list[int]:
+    taken: list[int] = []
+    per_topic: dict[int, int] = {}
+    for index in order:
+        topic = papers[index].topic_id
+        if topic is not None and per_topic.get(topic, 0) >= max_per_topic:
+            continue
+        if topic is not None:
+            per_topic[topic] = per_topic.get(topic, 0) + 1
+        taken.append(index)
+        if len(taken) == limit:
+            break
+    return taken
+
+
+def _reason(paper: EditionPaper, index: int, taste: Taste, interest: _Similarity) -> str:
+    followed = [
+        name
+        for name, key in zip(paper.authors, paper.author_keys, strict=False)
+        if key in taste.followed_authors
+    ]
+    if followed:
+        return f"by {followed[0]}, whom you follow"
+    if paper.topic_id is not None and paper.topic_id in taste.followed_topics:
+        return f"in the topic you follow: {paper.topic_label or paper.topic_id}"
+    if taste.interests and interest.max[index] >= INTEREST_REASON_COSINE:
+        return f"matches your interest “{taste.interests[int(interest.best[index])]}”"
+    return f"#{index + 1} trending{_strongest(paper.components)}"
+
+
+def _strongest(components: dict[str, float]) -> str:
+    if not components:
+        return ""
+    name = max(sorted(components), key=lambda key: components[key])
+    return f" (strongest signal: {name.replace('_', ' ')})"

@@ -1,0 +1,115 @@
+"""A real SMTP server (aiosmtpd) on a free port that records what arrives, and the test app."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.routes.subscriptions import make_router
+from tests.conftest import Database
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+@dataclass
+class RecordingHandler:
+    messages: list[EmailMessage] = field(default_factory=list)
+    # RCPT TO address -> SMTP answer to give instead of accepting (a bouncing recipient).
+    refuse: dict[str, str] = field(default_factory=dict)
+    # Called on each RCPT (the kill test uses it to stop the sender mid-run).
+    on_rcpt: Any = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_RCPT(  # noqa: N802 (aiosmtpd's hook name)
+        self, server: Any, session: Any, envelope: Any, address: str, options: Any
+    ) -> str:
+        if self.on_rcpt is not None:
+            self.on_rcpt(address)
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        assert isinstance(message, EmailMessage)
+        with self.lock:
+            self.messages.append(message)
+        return "250 Message accepted for delivery"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        with self.lock:
+            return [m for m in self.messages if m["To"] == address]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Smtp:
+    handler: RecordingHandler
+    port: int
+
+
+@pytest.fixture
+def smtp() -> Iterator[Smtp]:
+    handler = RecordingHandler()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield Smtp(handler, port)
+    finally:
+        controller.stop()
+
+
+@dataclass
+class Clock:
+    now: datetime = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def mail_settings(database: Database, smtp: Smtp) -> Settings:
+    return database.settings.model_copy(
+        update={
+            "smtp_host": "127.0.0.1",
+            "smtp_port": smtp.port,
+            "secret_key": "test-secret-key-for-digest-tests",
+            "public_base_url": "https://paperboy.test",
+            "mail_from": "Paperboy <digest@paperboy.test>",
+            "digest_retry_seconds": 0.01,
+        }
+    )
+
+
+@pytest.fixture
+def client(database: Database, mail_settings: Settings, clock: Clock) -> Iterator[TestClient]:
+    app = FastAPI()
+    app.include_router(make_router(mail_settings, database.sessions, clock))
+    with TestClient(app, base_url="https://paperboy.test") as test_client:
+        yield test_client

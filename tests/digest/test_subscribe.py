@@ -1,0 +1,129 @@
+import re
+from datetime import timedelta
+from email.message import EmailMessage
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app.models import Subscriber
+from tests.conftest import Database
+from tests.digest.conftest import Clock, Smtp
+
+FORM = {
+    "email": "ada@example.org",
+    "categories": ["cs.LG", "cs.CL"],
+    "interests": "protein folding\ngraph neural networks",
+    "frequency": "daily",
+    "weekday": "0",
+    "delivery_hour": "7",
+    "time_zone": "Europe/Paris",
+    "max_items": "5",
+}
+
+
+def subscribe(client: TestClient, **changes: object) -> str:
+    page = client.get("/subscribe")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf is not None
+    response = client.post("/subscribe", data={**FORM, **changes, "csrf": csrf.group(1)})
+    return (
+        response.text if response.status_code == 200 else f"{response.status_code} {response.text}"
+    )
+
+
+def link_in(message: EmailMessage, path: str) -> str:
+    body = message.get_body(("plain",))
+    assert body is not None
+    found = re.search(rf"https://paperboy\.test{re.escape(path)}\?token=\S+", body.get_content())
+    assert found is not None, body.get_content()
+    return found.group(0)
+
+
+def stored(database: Database) -> list[Subscriber]:
+    with database.sessions() as session:
+        return list(session.scalars(select(Subscriber)))
+
+
+def test_subscribing_sends_one_confirmation_and_the_link_activates(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    assert "Check your inbox" in subscribe(client)
+    [mail] = smtp.handler.to("ada@example.org")
+    assert mail["Subject"] == "Confirm your Paperboy subscription"
+    assert [s.status for s in stored(database)] == ["pending"]
+    page = client.get(link_in(mail, "/subscribe/confirm"))
+    assert page.status_code == 200 and "confirmed" in page.text
+    [subscriber] = stored(database)
+    assert (subscriber.status, subscriber.time_zone, subscriber.max_items) == (
+        "active",
+        "Europe/Paris",
+        5,
+    )
+    assert subscriber.categories == ["cs.CL", "cs.LG"]
+
+
+def test_the_answer_is_the_same_for_a_new_a_pending_and_an_active_address(
+    client: TestClient, smtp: Smtp
+) -> None:
+    first = subscribe(client)
+    second = subscribe(client)
+    client.get(link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm"))
+    third = subscribe(client)
+    assert first == second == third
+    # An active address gets no new confirmation mail.
+    assert len(smtp.handler.to("ada@example.org")) == 2
+
+
+def test_a_confirmation_link_works_once(client: TestClient, smtp: Smtp) -> None:
+    subscribe(client)
+    link = link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm")
+    assert client.get(link).status_code == 200
+    reused = client.get(link)
+    assert reused.status_code == 400 and "used" in reused.text
+
+
+def test_an_expired_confirmation_link_is_refused_and_the_address_stays_pending(
+    client: TestClient, smtp: Smtp, clock: Clock, database: Database
+) -> None:
+    subscribe(client)
+    link = link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm")
+    clock.now += timedelta(hours=49)
+    refused = client.get(link)
+    assert refused.status_code == 400 and "expired" in refused.text
+    assert [s.status for s in stored(database)] == ["pending"]
+
+
+def test_a_tampered_link_is_refused(client: TestClient, smtp: Smtp, database: Database) -> None:
+    subscribe(client)
+    link = link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm")
+    refused = client.get(link[:-3] + ("AAA" if not link.endswith("AAA") else "BBB"))
+    assert refused.status_code == 400 and "tampered" in refused.text
+    assert [s.status for s in stored(database)] == ["pending"]
+
+
+def test_a_post_without_the_forms_csrf_token_is_refused_and_stores_nothing(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    response = client.post("/subscribe", data={**FORM, "csrf": "forged"})
+    assert response.status_code == 403
+    assert stored(database) == [] and smtp.handler.messages == []
+
+
+def test_bad_input_gets_a_clear_error_and_stores_nothing(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    assert "valid email address" in subscribe(client, email="not an address")
+    assert "time zone" in subscribe(client, time_zone="Mars/Olympus")
+    assert "between 1 and 50" in subscribe(client, max_items="500")
+    assert "valid email address" in subscribe(client, email="a@b.org\r\nBcc: x@evil.org")
+    assert stored(database) == [] and smtp.handler.messages == []
+
+
+def test_subscribe_requests_are_rate_limited_per_address(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    answers = [subscribe(client) for _ in range(4)]
+    assert answers[3].startswith("429")
+    assert len(smtp.handler.to("ada@example.org")) == 3
+    with database.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(Subscriber)) == 1
