@@ -14,8 +14,8 @@ from tests.conftest import Database
 from tests.ingest.gate_client import send_requests
 from tests.ingest.recorded_server import Arrival, RecordedServer, Reply
 
-INTERVAL = 0.15
-REQUESTS_EACH = 3
+INTERVAL = 0.1
+REQUESTS_EACH = 2
 # Clocks of the server thread and the clients are the same machine's; allow for rounding.
 EPSILON = 0.002
 
