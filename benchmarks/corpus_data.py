@@ -1,0 +1,85 @@
+"""Shared by the ranking benchmarks: read the corpus and its precomputed vectors by path."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from app.config import Settings
+from app.db import make_session_factory, open_engine, session_scope
+from app.schema import upgrade_to_head
+from ingest.bulk_import import import_file
+from ranking.embeddings import import_matrix
+from ranking.text import embedding_text
+from ranking.vectors import Matrix, normalise
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "corpus"
+CORPUS = DATA / "arxiv_listings_2025-03-18_2026-07-01.jsonl.gz"
+MATRIX = DATA / "embeddings_all-MiniLM-L6-v2.f16.npy"
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusPaper:
+    arxiv_id: str
+    text: str
+    announced_on: date
+    categories: tuple[str, ...]
+    authors: int
+    comment: str | None
+
+
+def read_corpus(path: Path = CORPUS) -> list[CorpusPaper]:
+    with gzip.open(path, "rt") as lines:
+        return [_paper(json.loads(line)) for line in lines]
+
+
+def _paper(raw: dict[str, object]) -> CorpusPaper:
+    dates = raw["listing_dates"]
+    categories = raw["categories"]
+    authors = raw["authors"]
+    assert isinstance(dates, list) and isinstance(categories, list) and isinstance(authors, list)
+    comment = raw.get("comment")
+    return CorpusPaper(
+        str(raw["id"]),
+        embedding_text(str(raw["title"]), str(raw["summary"])),
+        date.fromisoformat(dates[0]),
+        tuple(str(c) for c in categories),
+        len(authors),
+        comment if isinstance(comment, str) else None,
+    )
+
+
+def read_vectors(matrix: Path = MATRIX) -> dict[str, int]:
+    """Row of each id in the matrix file (the ids file sits beside it)."""
+    ids = json.loads(matrix.with_name(matrix.name.replace(".f16.npy", ".ids.json")).read_text())
+    return {arxiv_id: row for row, arxiv_id in enumerate(ids)}
+
+
+def vectors_of(matrix: Path, rows: dict[str, int], arxiv_ids: list[str]) -> Matrix:
+    stored = np.load(matrix, mmap_mode="r")
+    return normalise(np.asarray(stored[[rows[i] for i in arxiv_ids]], dtype=np.float32))
+
+
+def prepare_database(
+    settings: Settings, corpus: Path, matrix: Path, spans: list[tuple[date, date]]
+) -> list[date]:
+    """Import the whole corpus and the vectors of the papers announced in the spans.
+
+    Returns the announcement days in the spans, in order.
+    """
+    papers = read_corpus(corpus)
+    wanted = [p for p in papers if any(first <= p.announced_on <= last for first, last in spans)]
+    ids = sorted({p.arxiv_id for p in wanted})
+    with open_engine(settings) as engine:
+        upgrade_to_head(engine)
+        import_file(corpus, make_session_factory(engine))
+        with session_scope(make_session_factory(engine)) as session:
+            vectors = vectors_of(matrix, read_vectors(matrix), ids)
+            import_matrix(session, vectors, ids, settings.embedding_model)
+    print(f"prepared: {len(papers)} papers stored, {len(ids)} vectors imported")
+    return sorted({p.announced_on for p in wanted})

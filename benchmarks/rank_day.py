@@ -1,0 +1,130 @@
+"""Time to build topics and an edition for the corpus's largest day and for a month.
+
+    .venv/bin/python benchmarks/rank_day.py [--corpus ...jsonl.gz] [--matrix ...f16.npy]
+
+Imports the real corpus into a scratch SQLite database with the precomputed vectors of the
+days needed, then times, through the same code ``paperboy rank`` runs:
+
+- ``rank_day`` (topics of the day with its 7-day window, then the day's edition) for each day
+  up to 2026-06-02, the largest day (713 papers first listed), so that day runs with the
+  topics of the days before it, as in production;
+- every announcement day of March 2026, then the month's edition (6,083 papers);
+- clustering March's 6,083 vectors in one go (the pure code, with labels).
+
+The peer, in the same run: scikit-learn's HDBSCAN on the raw 384-d vectors of the largest
+day's window, the density clustering the issue warns is quadratic here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+from sklearn.cluster import HDBSCAN
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings, get_settings
+from app.db import make_session_factory, open_engine, session_scope
+from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database
+from ranking.editions import publish
+from ranking.labels import label_clusters, representatives
+from ranking.pipeline import default_scorer, rank_day
+from ranking.topic_store import load_window
+from ranking.topics import TopicParams, centroids, cluster
+
+LARGEST_DAY = date(2026, 6, 2)
+MONTH = (date(2026, 3, 1), date(2026, 3, 31))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--matrix", type=Path, default=MATRIX)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = get_settings(data_dir=Path(scratch))
+        days = prepare(settings, args.corpus, args.matrix)
+        measure(settings, days)
+
+
+def prepare(settings: Settings, corpus: Path, matrix: Path) -> list[date]:
+    spans = [(MONTH[0] - _days(10), MONTH[1]), (LARGEST_DAY - _days(14), LARGEST_DAY)]
+    return prepare_database(settings, corpus, matrix, spans)
+
+
+def _days(count: int) -> timedelta:
+    return timedelta(days=count)
+
+
+def measure(settings: Settings, days: list[date]) -> None:
+    with open_engine(settings) as engine:
+        sessions = make_session_factory(engine)
+        peer = hdbscan_peer(settings, sessions)
+        june = [d for d in days if LARGEST_DAY - _days(14) <= d <= LARGEST_DAY]
+        largest = [rank(settings, sessions, d) for d in june][-1]
+        print(
+            f"rank_day {LARGEST_DAY}, 7-day window: {largest:.2f} s ({peer / largest:.1f} x peer)"
+        )
+        march = [d for d in days if d <= MONTH[1]]
+        times = [rank(settings, sessions, d) for d in march][-_march_days(march) :]
+        print(
+            f"rank_day over March's {len(times)} days: median {statistics.median(times):.2f} s, "
+            f"max {max(times):.2f} s"
+        )
+        month_edition(settings, sessions)
+        month_clustering(settings, sessions)
+
+
+def _march_days(days: list[date]) -> int:
+    return sum(1 for d in days if d >= MONTH[0])
+
+
+def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> float:
+    started = time.perf_counter()
+    with session_scope(sessions) as session:
+        rank_day(session, day, settings, default_scorer(settings))
+    return time.perf_counter() - started
+
+
+def month_edition(settings: Settings, sessions: sessionmaker[Session]) -> None:
+    started = time.perf_counter()
+    with session_scope(sessions) as session:
+        edition = publish(session, "month", MONTH[1], default_scorer(settings), settings)
+    seconds = time.perf_counter() - started
+    print(f"month edition {edition.key} ({edition.pool_size} papers): {seconds:.2f} s")
+
+
+def month_clustering(settings: Settings, sessions: sessionmaker[Session]) -> None:
+    month_settings = settings.model_copy(update={"topic_window_days": 31})
+    with session_scope(sessions) as session:
+        window = load_window(session, MONTH[1], month_settings)
+    started = time.perf_counter()
+    labels = cluster(window.vectors, TopicParams(settings.topic_size, settings.topic_min_size))
+    centres = centroids(window.vectors, labels)
+    label_clusters(window.texts, representatives(window.vectors, labels, centres))
+    seconds = time.perf_counter() - started
+    print(
+        f"clustering March in one go ({len(window.vectors)} papers, {len(centres)} topics, "
+        f"labels included): {seconds:.2f} s"
+    )
+
+
+def hdbscan_peer(settings: Settings, sessions: sessionmaker[Session]) -> float:
+    with session_scope(sessions) as session:
+        window = load_window(session, LARGEST_DAY, settings)
+    started = time.perf_counter()
+    HDBSCAN(min_cluster_size=settings.topic_min_size).fit(window.vectors)
+    seconds = time.perf_counter() - started
+    print(
+        f"peer: HDBSCAN on the raw vectors of {LARGEST_DAY}'s window "
+        f"({len(window.vectors)} papers): {seconds:.2f} s"
+    )
+    return seconds
+
+
+if __name__ == "__main__":
+    main()
