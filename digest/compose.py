@@ -1,0 +1,52 @@
+"""A subscriber's digest as a message: template context, signed links, list headers."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from email.message import EmailMessage
+from typing import Any
+
+from app.config import Settings
+from app.models import Subscriber
+from digest import links
+from digest.messages import Envelope, build_message
+from digest.render import render_email
+from digest.selection import Pick
+
+PERIOD_NAMES = {"day": "day", "week": "week"}
+MAX_AUTHORS_SHOWN = 4
+
+
+def digest_message(
+    settings: Settings, subscriber: Subscriber, period: str, key: date, picks: list[Pick],
+    now: datetime,
+) -> EmailMessage:  # fmt: skip
+    unsubscribe = links.unsubscribe_urls(settings, subscriber.id, now)
+    context = {
+        "email": subscriber.email,
+        "period_name": PERIOD_NAMES.get(period, period),
+        "edition_date": key.isoformat(),
+        "items": [_item(settings, subscriber.id, pick, now) for pick in picks],
+        "preferences_url": links.preferences_url(settings, subscriber.id, now),
+        "unsubscribe_url": unsubscribe[0],
+        "privacy_url": f"{settings.public_base_url.rstrip('/')}/privacy",
+    }
+    envelope = Envelope(
+        settings.mail_from, subscriber.email, now, unsubscribe, settings.digest_list_id
+    )
+    return build_message(envelope, render_email("digest", context))
+
+
+def _item(settings: Settings, subscriber_id: int, pick: Pick, now: datetime) -> dict[str, Any]:
+    paper = pick.paper
+    authors = ", ".join(paper.authors[:MAX_AUTHORS_SHOWN])
+    if len(paper.authors) > MAX_AUTHORS_SHOWN:
+        authors += f" and {len(paper.authors) - MAX_AUTHORS_SHOWN} more"
+    return {
+        "title": paper.title,
+        "authors": authors,
+        "reason": pick.reason,
+        "url": f"https://arxiv.org/abs/{paper.arxiv_id}",
+        "up_url": links.feedback_url(settings, subscriber_id, paper.arxiv_id, 1, now),
+        "down_url": links.feedback_url(settings, subscriber_id, paper.arxiv_id, -1, now),
+    }

@@ -1,0 +1,155 @@
+"""What a digest run reads: an edition as the selection sees it, and each subscriber's taste."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from datetime import date
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import (
+    DigestFeedback,
+    Edition,
+    Paper,
+    PaperEmbedding,
+    PhraseEmbedding,
+    Subscriber,
+    TopicDay,
+)
+from digest.preferences import phrases
+from digest.selection import EditionPaper, EditionView, Taste
+from ranking.vectors import Matrix, pack, stack, unpack
+
+Encode = Callable[[Sequence[str]], Matrix]
+DIMENSIONS = 384
+
+
+def latest_edition(session: Session, period: str, key: date) -> Edition | None:
+    return session.scalars(
+        select(Edition)
+        .where(Edition.period == period, Edition.edition_date == key)
+        .order_by(Edition.version.desc())
+        .options(selectinload(Edition.items))
+        .limit(1)
+    ).first()
+
+
+def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
+    ids = [item.arxiv_id for item in edition.items]
+    papers = {
+        paper.arxiv_id: paper
+        for paper in session.scalars(
+            select(Paper)
+            .where(Paper.arxiv_id.in_(ids))
+            .options(selectinload(Paper.authors), selectinload(Paper.categories))
+        )
+    }
+    labels = _topic_labels(session, [i.topic_id for i in edition.items if i.topic_id is not None])
+    view = [
+        _edition_paper(papers[item.arxiv_id], item.score, item.components, item.topic_id, labels)
+        for item in edition.items
+    ]
+    return EditionView(view, _vectors(session, ids, model))
+
+
+def _edition_paper(
+    paper: Paper, score: float, components: str, topic: int | None, labels: dict[int, str]
+) -> EditionPaper:
+    return EditionPaper(
+        arxiv_id=paper.arxiv_id,
+        title=paper.title,
+        authors=[link.name for link in paper.authors],
+        author_keys=[link.author_key for link in paper.authors],
+        categories=paper.category_names,
+        score=score,
+        components=json.loads(components) if components else {},
+        topic_id=topic,
+        topic_label=labels.get(topic) if topic is not None else None,
+    )
+
+
+def _topic_labels(session: Session, topics: list[int]) -> dict[int, str]:
+    rows = session.execute(
+        select(TopicDay.topic_id, TopicDay.label)
+        .where(TopicDay.topic_id.in_(topics))
+        .order_by(TopicDay.day)
+    )
+    return {int(topic): str(label) for topic, label in rows}
+
+
+def _vectors(session: Session, ids: list[str], model: str) -> Matrix:
+    stored = dict(
+        session.execute(
+            select(PaperEmbedding.arxiv_id, PaperEmbedding.vector).where(
+                PaperEmbedding.arxiv_id.in_(ids), PaperEmbedding.model == model
+            )
+        ).all()
+    )
+    empty = bytes(4 * DIMENSIONS)
+    blobs = [stored.get(arxiv_id, empty) for arxiv_id in ids]
+    dimensions = len(next(iter(stored.values()))) // 4 if stored else DIMENSIONS
+    return stack(
+        [blob if len(blob) == 4 * dimensions else bytes(4 * dimensions) for blob in blobs],
+        dimensions,
+    )
+
+
+def taste_of(session: Session, subscriber: Subscriber, model: str, encode: Encode | None) -> Taste:
+    interests = phrases(subscriber.interests)
+    return Taste(
+        max_items=subscriber.max_items,
+        categories=frozenset(subscriber.categories),
+        interests=interests,
+        interest_vectors=phrase_vectors(session, interests, model, encode),
+        exclusion_vectors=phrase_vectors(session, phrases(subscriber.exclusions), model, encode),
+        followed_topics=frozenset(subscriber.followed_topics),
+        muted_topics=frozenset(subscriber.muted_topics),
+        followed_authors=frozenset(subscriber.followed_authors),
+        muted_authors=frozenset(subscriber.muted_authors),
+        liked=_feedback_vectors(session, subscriber.id, 1, model),
+        disliked=_feedback_vectors(session, subscriber.id, -1, model),
+    )
+
+
+def phrase_vectors(
+    session: Session, texts: list[str], model: str, encode: Encode | None
+) -> Matrix | None:
+    """Phrase vectors, embedded once per model and stored; None when there are no phrases."""
+    if not texts:
+        return None
+    keys = [hashlib.sha256(text.encode()).hexdigest() for text in texts]
+    stored = dict(
+        session.execute(
+            select(PhraseEmbedding.text_hash, PhraseEmbedding.vector).where(
+                PhraseEmbedding.model == model, PhraseEmbedding.text_hash.in_(keys)
+            )
+        ).all()
+    )
+    missing = [i for i, key in enumerate(keys) if key not in stored]
+    if missing and encode is not None:
+        for i, vector in zip(missing, encode([texts[i] for i in missing]), strict=True):
+            stored[keys[i]] = pack(vector)
+            session.add(PhraseEmbedding(model=model, text_hash=keys[i], vector=stored[keys[i]]))
+    rows = [unpack(stored[key]) for key in keys if key in stored]
+    return np.vstack(rows) if rows else None
+
+
+def _feedback_vectors(
+    session: Session, subscriber_id: int, value: int, model: str
+) -> Matrix | None:
+    blobs = list(
+        session.scalars(
+            select(PaperEmbedding.vector)
+            .join(DigestFeedback, DigestFeedback.arxiv_id == PaperEmbedding.arxiv_id)
+            .where(
+                DigestFeedback.subscriber_id == subscriber_id,
+                DigestFeedback.value == value,
+                PaperEmbedding.model == model,
+            )
+        )
+    )
+    return np.vstack([unpack(blob) for blob in blobs]) if blobs else None
