@@ -157,7 +157,8 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "run-daily",
-        "the day's chain for --date D: embed, rank, publish (each step also runs alone)",
+        "the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
+        "alone; --skip-ingest ranks what is stored)",
         ranking.run_daily,
         ranking.add_daily_arguments,
     ),

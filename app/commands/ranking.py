@@ -18,6 +18,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 from tqdm import tqdm
 
+from app.commands import ingest as ingest_commands
 from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.schema import require_current_schema
@@ -139,18 +140,32 @@ def publish_day(settings: Settings, day: date) -> None:
 
 def add_daily_arguments(parser: argparse.ArgumentParser) -> None:
     add_day_argument(parser)
+    parser.add_argument(
+        "--skip-ingest", action="store_true", help="rank what is stored; fetch nothing"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run_daily(args: argparse.Namespace, settings: Settings) -> int:
-    """Ingest (when a live ingest step is installed), embed, rank, publish: in order."""
+    """Ingest, embed, rank, publish: in order, each step its own unit of work.
+
+    A failed ingest stops the chain (nothing is published from a day that failed to arrive);
+    a partial or stale one lets it go on and sets the exit status to 2.
+    """
+    status = 0
+    if not args.skip_ingest:
+        ingest_args = argparse.Namespace(date=args.date, source="all", categories=None)
+        status = ingest_commands.run_ingest(ingest_args, settings)
+        if status == 1:
+            print("paperboy run-daily: ingest failed; nothing ranked", file=sys.stderr)
+            return 1
 
     def steps() -> None:
         embed_day(settings, args.date, quiet=args.quiet)
         rank(settings, args.date)
         publish_day(settings, args.date)
 
-    return _reporting_input_errors("run-daily", steps)
+    return _reporting_input_errors("run-daily", steps) or status
 
 
 def _reporting_input_errors(command: str, step: Callable[[], None]) -> int:

@@ -140,7 +140,12 @@ def test_a_refresh_is_a_new_version_of_the_same_edition(embedded_db: Database) -
 def test_run_daily_embeds_ranks_and_publishes_the_day_week_and_month(
     embedded_db: Database, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["run-daily", "--date", "2025-12-19", "--quiet"], embedded_db.settings) == 0
+    assert (
+        main(
+            ["run-daily", "--date", "2025-12-19", "--skip-ingest", "--quiet"], embedded_db.settings
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "embedded (all-MiniLM-L6-v2) papers 164, embedded 0, up to date 164" in out
     assert "day edition 2025-12-19 v1 published" in out
