@@ -1,7 +1,9 @@
 """The web app's entry point: ``create_app(settings)``, served by uvicorn.
 
-Pages and the JSON API arrive with their own issue; for now the app answers a health check
-that tells whether the database is reachable and migrated, which the Dockerfile uses.
+It builds what requests share (sessions, templates, the search index, the rate limiter),
+adds the middleware (security headers, rate limit, CORS for read-only cross-origin use) and
+includes one router per area from ``app/routes``. Nothing here loads the embedding model:
+search loads it on the first query.
 """
 
 from __future__ import annotations
@@ -9,13 +11,24 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.config import Settings, get_settings
-from app.db import make_engine
+from app.db import make_engine, make_session_factory
+from app.routes import api, feeds, pages, search
+from app.routes.subscriptions import make_router as subscription_pages
 from app.schema import current_revision, head_revision
+from app.web.context import STATIC_DIR, WebContext, make_templates
+from app.web.errors import http_error, validation_error
+from app.web.limits import RateLimiter
+from app.web.search import SearchService
+from app.web.security import make_middleware
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -27,13 +40,61 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         engine.dispose()
 
-    app = FastAPI(title="Paperboy", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
+    app = FastAPI(
+        title="Paperboy",
+        summary="The day's trending arXiv papers: pages, a JSON API in HF's shape, feeds.",
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.web = _context(settings, engine)
+    _add_middleware(app, app.state.web.limiter)
+    _add_error_handlers(app)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    for router in (pages.router, api.router, feeds.router, search.router):
+        app.include_router(router)
+    app.include_router(subscription_pages(settings, app.state.web.sessions))
 
     @app.get("/healthz", include_in_schema=False)
     def health() -> JSONResponse:
         return _health(engine)
 
     return app
+
+
+def _context(settings: Settings, engine: Engine) -> WebContext:
+    sessions = make_session_factory(engine)
+    limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
+    return WebContext(
+        settings, sessions, make_templates(), SearchService(settings, sessions), limiter
+    )
+
+
+def _add_middleware(app: FastAPI, limiter: RateLimiter) -> None:
+    app.middleware("http")(make_middleware(limiter))
+    # Outermost, so that even a 429 carries CORS headers a browser client can read.
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=["*"],
+        allow_methods=["GET", "HEAD", "OPTIONS"],
+        allow_headers=["If-None-Match", "If-Modified-Since"],
+        expose_headers=["ETag", "Last-Modified", "Retry-After"],
+        max_age=86400,
+    )
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        return http_error(request, exc)
+
+    async def on_validation(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return validation_error(request, exc)
+
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(RequestValidationError, on_validation)
 
 
 def _health(engine: Engine) -> JSONResponse:

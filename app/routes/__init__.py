@@ -1,0 +1,1 @@
+"""HTTP routers, one module per area; ``app.main.create_app`` includes each."""

@@ -1,0 +1,117 @@
+"""Server-rendered pages: the trending edition at ``/`` and each paper at ``/papers/{id}``."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy.orm import Session
+
+from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.web import queries
+from app.web.context import ContextDep, SessionDep
+from app.web.params import BadInputError, key_label, parse_day, parse_period
+from app.web.views import Card, Signals, author_links, card, parse_components
+from ranking.periods import Period, span
+
+router = APIRouter(include_in_schema=False)
+CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")
+SIMILAR = 6
+
+
+def bad_request(error: BadInputError) -> HTTPException:
+    return HTTPException(400, str(error))
+
+
+def category_param(value: str | None) -> str | None:
+    if value is not None and value != "" and not CATEGORY.fullmatch(value):
+        raise BadInputError(f"category must look like cs.LG, got {value[:40]!r}")
+    return value or None
+
+
+@router.get("/", response_class=HTMLResponse)
+def trending(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    period: str = "day",
+    date: Annotated[str | None, Query(max_length=10)] = None,
+    category: Annotated[str | None, Query(max_length=40)] = None,
+    topic: int | None = None,
+) -> Response:
+    try:
+        chosen, key, wanted = parse_period(period), None, category_param(category)
+        key = span(chosen, parse_day(date)).key if date else None
+    except BadInputError as error:
+        raise bad_request(error) from None
+    page = trending_page(session, chosen, key)
+    page["cards"] = filter_cards(page["all_cards"], wanted, topic)  # type: ignore[arg-type]
+    page.update(category=wanted, topic=topic)
+    return context.templates.TemplateResponse(request, "pages/trending.html", page)
+
+
+def trending_page(session: Session, period: Period, key: date | None) -> dict[str, object]:
+    dates = queries.edition_dates(session, period)
+    chosen = key or (dates[-1] if dates else None)
+    edition = None if chosen is None else queries.latest_edition(session, period, chosen)
+    if key is not None and edition is None:
+        raise HTTPException(404, f"no {period} edition for {key_label(period, key)}")
+    cards = [] if edition is None else queries.edition_cards(session, edition)
+    return {
+        "period": period,
+        "key": chosen,
+        "label": None if chosen is None else key_label(period, chosen),
+        "edition": edition,
+        "cards": cards,
+        "all_cards": cards,
+        "previous": max((d for d in dates if chosen and d < chosen), default=None),
+        "next": min((d for d in dates if chosen and d > chosen), default=None),
+        "dates": dates,
+    }
+
+
+def filter_cards(cards: list[Card], category: str | None, topic: int | None) -> list[Card]:
+    return [
+        c
+        for c in cards
+        if (category is None or category in c.paper.categories)
+        and (topic is None or (c.topic is not None and c.topic.id == topic))
+    ]
+
+
+@router.get("/papers/{arxiv_id:path}", response_class=HTMLResponse)
+def paper_page(
+    request: Request, arxiv_id: str, context: ContextDep, session: SessionDep
+) -> Response:
+    try:
+        parsed = parse_arxiv_id(arxiv_id)
+    except InvalidArxivIdError:
+        raise HTTPException(404, "not an arXiv identifier") from None
+    if parsed.base != arxiv_id:
+        # A versioned or prefixed spelling: one canonical page (a path on this site only).
+        return RedirectResponse(f"/papers/{parsed.base}", status_code=308)
+    found = queries.papers(session, [parsed.base]).get(parsed.base)
+    if found is None:
+        raise HTTPException(404, f"paper {parsed.base} is not stored here")
+    signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id)
+    similar = context.search.similar(found.arxiv_id, SIMILAR)
+    page = {
+        "card": card(
+            0, found, queries.paper_topic(session, found.arxiv_id), None, signals or Signals()
+        ),
+        "authors": author_links(found.authors),
+        "similar": queries.plain_cards(session, similar),
+        "appearances": [
+            (edition, item, key_label(_period(edition.period), edition.edition_date))
+            for edition, item in queries.appearances(session, found.arxiv_id)
+        ],
+        "components": parse_components,
+    }
+    return context.templates.TemplateResponse(request, "pages/paper.html", page)
+
+
+def _period(name: str) -> Period:
+    return parse_period(name)

@@ -1,0 +1,55 @@
+"""Conditional GET for responses built from immutable editions: ETag, Last-Modified, 304.
+
+The ETag is a hash of the body itself, so it is right for any response, and a client that
+sends it back gets 304 without the body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from email.utils import format_datetime, parsedate_to_datetime
+from typing import Any
+
+from fastapi import Request, Response
+
+CACHE_CONTROL = "public, max-age=300"
+
+
+def etag(body: bytes) -> str:
+    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def not_modified(request: Request, tag: str, modified: datetime | None) -> bool:
+    """RFC 9110: If-None-Match wins; If-Modified-Since only when it is absent."""
+    match = request.headers.get("if-none-match")
+    if match is not None:
+        return tag in {part.strip().removeprefix("W/") for part in match.split(",")} or match == "*"
+    since = request.headers.get("if-modified-since")
+    if since is None or modified is None:
+        return False
+    try:
+        return modified.replace(microsecond=0) <= parsedate_to_datetime(since)
+    except (TypeError, ValueError):
+        return False
+
+
+def cached(
+    request: Request,
+    body: bytes,
+    media_type: str,
+    modified: datetime | None = None,
+) -> Response:
+    tag = etag(body)
+    headers = {"ETag": tag, "Cache-Control": CACHE_CONTROL}
+    if modified is not None:
+        headers["Last-Modified"] = format_datetime(modified, usegmt=True)
+    if not_modified(request, tag, modified):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)
+
+
+def cached_json(request: Request, payload: Any, modified: datetime | None = None) -> Response:
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    return cached(request, body, "application/json", modified)

@@ -1,0 +1,56 @@
+"""What every request handler shares: settings, sessions, templates, search, rate limiter.
+
+Built once by ``create_app`` and kept on ``app.state.web``; handlers reach it through
+:func:`get_context` and the request's session through :func:`get_session`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.db import session_scope
+from app.web.limits import RateLimiter
+from app.web.search import SearchService
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
+TEMPLATES_DIR = PROJECT_ROOT / "templates"
+STATIC_DIR = PROJECT_ROOT / "static"
+
+
+@dataclass(frozen=True)
+class WebContext:
+    settings: Settings
+    sessions: sessionmaker[Session]
+    templates: Jinja2Templates
+    search: SearchService
+    limiter: RateLimiter
+
+
+def make_templates() -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+    # Autoescaping is on for .html; say so for every template, whatever its name.
+    templates.env.autoescape = True
+    return templates
+
+
+def get_context(request: Request) -> WebContext:
+    context: WebContext = request.app.state.web
+    return context
+
+
+def get_session(context: Annotated[WebContext, Depends(get_context)]) -> Iterator[Session]:
+    """One unit of work per request; pages only read, so the commit is a no-op."""
+    with session_scope(context.sessions) as session:
+        yield session
+
+
+ContextDep = Annotated[WebContext, Depends(get_context)]
+SessionDep = Annotated[Session, Depends(get_session)]

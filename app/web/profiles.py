@@ -1,0 +1,216 @@
+"""Author and topic profiles: reads that gather a researcher's or a topic's page (no commits).
+
+Each ``*_page`` returns the view model its template shows; each ``*_json`` the API body built
+from it, so the page and the API always say the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import numpy as np
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, aliased
+
+from app.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay
+from app.web import queries
+from app.web.api_shape import paper_json
+from app.web.views import (
+    AuthorLink,
+    Card,
+    TopicChip,
+    bars,
+    collaborators,
+    key_phrases,
+    parse_components,
+)
+from ranking.vectors import unpack
+
+WORKS_SHOWN = 100
+RELATED = 5
+
+
+@dataclass(frozen=True)
+class AuthorPage:
+    key: str
+    name: str
+    spellings: list[str]
+    works: list[Card]
+    paper_count: int
+    topics: list[tuple[TopicChip, int]]
+    collaborators: list[tuple[AuthorLink, int]]
+
+
+@dataclass(frozen=True)
+class TopicPage:
+    topic: TopicChip
+    phrases: list[str]
+    status: str
+    first_seen_on: date
+    sizes: list[tuple[date, int, int]]
+    days: list[tuple[date, list[Card]]]
+    related: list[tuple[TopicChip, float]]
+
+
+def author_page(session: Session, key: str) -> AuthorPage | None:
+    name = session.scalar(select(Author.name).where(Author.key == key))
+    if name is None:
+        return None
+    ids = list(
+        session.scalars(
+            select(PaperAuthor.arxiv_id)
+            .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
+            .where(PaperAuthor.author_key == key)
+            .order_by(Paper.announced_on.desc().nulls_last(), Paper.arxiv_id.desc())
+        ).unique()
+    )
+    spellings = sorted(
+        set(session.scalars(select(PaperAuthor.name).where(PaperAuthor.author_key == key)))
+    )
+    return AuthorPage(
+        key, name, spellings, queries.plain_cards(session, ids[:WORKS_SHOWN]), len(ids),
+        _author_topics(session, ids), collaborators(_coauthors(session, key)),
+    )  # fmt: skip
+
+
+def _coauthors(session: Session, key: str) -> list[tuple[str, str, int]]:
+    mine, theirs = aliased(PaperAuthor), aliased(PaperAuthor)
+    rows = session.execute(
+        select(theirs.author_key, func.min(theirs.name), func.count(func.distinct(theirs.arxiv_id)))
+        .join(mine, mine.arxiv_id == theirs.arxiv_id)
+        .where(mine.author_key == key, theirs.author_key != key)
+        .group_by(theirs.author_key)
+        .order_by(func.count(func.distinct(theirs.arxiv_id)).desc())
+        .limit(50)
+    )
+    return [(row[0], row[1], row[2]) for row in rows]
+
+
+def _author_topics(session: Session, ids: list[str]) -> list[tuple[TopicChip, int]]:
+    if not ids:
+        return []
+    counts: dict[int, int] = {}
+    for topic_id in session.scalars(
+        select(PaperTopic.topic_id).where(PaperTopic.arxiv_id.in_(ids))
+    ):
+        counts[topic_id] = counts.get(topic_id, 0) + 1
+    labels = queries.topic_labels(session, list(counts), date.max)
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [(TopicChip(t, labels[t]), n) for t, n in ranked if t in labels][:10]
+
+
+def author_json(session: Session, key: str) -> dict[str, Any] | None:
+    page = author_page(session, key)
+    if page is None:
+        return None
+    return {
+        "key": page.key,
+        "name": page.name,
+        "spellings": page.spellings,
+        "paperCount": page.paper_count,
+        "papers": [paper_json(card.paper) for card in page.works],
+        "topics": [{"id": t.id, "label": t.label, "papers": n} for t, n in page.topics],
+        "collaborators": [
+            {"key": a.key, "name": a.name, "sharedPapers": n} for a, n in page.collaborators
+        ],
+        "note": "Authors are keyed by name: people who share a name share a key.",
+    }
+
+
+def topic_page(session: Session, topic_id: int) -> TopicPage | None:
+    days = list(
+        session.scalars(
+            select(TopicDay).where(TopicDay.topic_id == topic_id).order_by(TopicDay.day)
+        )
+    )
+    if not days:
+        return None
+    latest = days[-1]
+    chip = TopicChip(topic_id, latest.label)
+    return TopicPage(
+        chip, key_phrases(latest.label), latest.status, days[0].day,
+        bars([(d.day, d.size) for d in days]), _papers_by_day(session, topic_id),
+        _related(session, latest),
+    )  # fmt: skip
+
+
+def _papers_by_day(session: Session, topic_id: int) -> list[tuple[date, list[Card]]]:
+    rows = session.execute(
+        select(PaperTopic.day, PaperTopic.arxiv_id)
+        .where(PaperTopic.topic_id == topic_id)
+        .order_by(PaperTopic.day.desc(), PaperTopic.arxiv_id)
+    ).all()
+    cards = {c.paper.arxiv_id: c for c in queries.plain_cards(session, [r.arxiv_id for r in rows])}
+    grouped: dict[date, list[Card]] = {}
+    for row in rows:
+        if row.arxiv_id in cards:
+            grouped.setdefault(row.day, []).append(cards[row.arxiv_id])
+    return list(grouped.items())
+
+
+def _related(session: Session, latest: TopicDay) -> list[tuple[TopicChip, float]]:
+    """Other topics of the same day, closest centroids first."""
+    others = list(
+        session.scalars(
+            select(TopicDay).where(TopicDay.day == latest.day, TopicDay.topic_id != latest.topic_id)
+        )
+    )
+    if not others:
+        return []
+    mine = unpack(latest.centroid)
+    similarity = [float(np.dot(mine, unpack(o.centroid))) for o in others]
+    ranked = sorted(zip(similarity, others, strict=True), key=lambda so: -so[0])[:RELATED]
+    return [(TopicChip(o.topic_id, o.label), s) for s, o in ranked]
+
+
+def topic_json(session: Session, topic_id: int) -> dict[str, Any] | None:
+    page = topic_page(session, topic_id)
+    if page is None:
+        return None
+    return {
+        "id": page.topic.id,
+        "label": page.topic.label,
+        "keyPhrases": page.phrases,
+        "status": page.status,
+        "firstSeenOn": page.first_seen_on.isoformat(),
+        "sizes": [{"day": d.isoformat(), "size": n} for d, n, _ in page.sizes],
+        "papersByDay": [
+            {"day": d.isoformat(), "papers": [c.paper.arxiv_id for c in cards]}
+            for d, cards in page.days
+        ],
+        "related": [{"id": t.id, "label": t.label, "cosine": round(s, 4)} for t, s in page.related],
+    }
+
+
+def topics_json(session: Session) -> list[dict[str, Any]]:
+    latest = (
+        select(TopicDay.topic_id, func.max(TopicDay.day).label("day"))
+        .group_by(TopicDay.topic_id)
+        .subquery()
+    )
+    rows = session.scalars(
+        select(TopicDay)
+        .join(latest, (latest.c.topic_id == TopicDay.topic_id) & (latest.c.day == TopicDay.day))
+        .order_by(TopicDay.day.desc(), TopicDay.size.desc(), TopicDay.topic_id)
+    )
+    return [
+        {"id": r.topic_id, "label": r.label, "day": r.day.isoformat(), "size": r.size,
+         "status": r.status, "momentum": round(r.momentum, 4)}
+        for r in rows
+    ]  # fmt: skip
+
+
+def appearances_json(session: Session, arxiv_id: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "period": edition.period,
+            "date": edition.edition_date.isoformat(),
+            "version": edition.version,
+            "rank": item.position,
+            "score": item.score,
+            "score_components": dict(parse_components(item.components)),
+        }
+        for edition, item in queries.appearances(session, arxiv_id)
+    ]

@@ -1,0 +1,178 @@
+"""Reads for pages and the API: editions, papers, topics, authors (SQLAlchemy, no commits).
+
+Every function takes a session and returns plain values or view models; the routes decide
+what to do when something is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import (
+    Author,
+    Edition,
+    EditionItem,
+    HfDailyPaper,
+    Paper,
+    PaperTopic,
+    TopicDay,
+)
+from app.web.views import Card, PaperFacts, Signals, TopicChip, card
+
+
+def newest_edition_date(session: Session, period: str) -> date | None:
+    return session.scalar(select(func.max(Edition.edition_date)).where(Edition.period == period))
+
+
+def edition_dates(session: Session, period: str) -> list[date]:
+    query = select(Edition.edition_date).where(Edition.period == period).distinct()
+    return sorted(session.scalars(query))
+
+
+def latest_edition(session: Session, period: str, key: date) -> Edition | None:
+    """The newest version of the (period, date) edition: the one served."""
+    query = (
+        select(Edition)
+        .where(Edition.period == period, Edition.edition_date == key)
+        .order_by(Edition.version.desc())
+        .limit(1)
+    )
+    return session.scalars(query).first()
+
+
+def facts(paper: Paper) -> PaperFacts:
+    return PaperFacts(
+        arxiv_id=paper.arxiv_id,
+        title=paper.title,
+        abstract=paper.abstract,
+        authors=tuple(paper.author_names),
+        categories=tuple(paper.category_names),
+        primary_category=paper.primary_category,
+        comment=paper.comment,
+        announced_on=paper.announced_on,
+        version=paper.version,
+        journal_ref=paper.journal_ref,
+        doi=paper.doi,
+    )
+
+
+def papers(session: Session, arxiv_ids: Sequence[str]) -> dict[str, PaperFacts]:
+    if not arxiv_ids:
+        return {}
+    query = (
+        select(Paper)
+        .where(Paper.arxiv_id.in_(list(arxiv_ids)))
+        .options(selectinload(Paper.authors), selectinload(Paper.categories))
+    )
+    return {paper.arxiv_id: facts(paper) for paper in session.scalars(query)}
+
+
+def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
+    """Hugging Face signals per paper: the daily page where it had the most upvotes."""
+    if not arxiv_ids:
+        return {}
+    rows = session.scalars(
+        select(HfDailyPaper)
+        .where(HfDailyPaper.arxiv_id.in_(list(arxiv_ids)))
+        .order_by(HfDailyPaper.upvotes)
+    )
+    return {
+        row.arxiv_id: Signals(
+            row.upvotes, row.num_comments or 0, row.github_repo, tuple(row.ai_keywords or ())
+        )
+        for row in rows
+    }
+
+
+def topic_labels(session: Session, topic_ids: Sequence[int], until: date) -> dict[int, str]:
+    """Each topic's label as of its latest day up to ``until``."""
+    if not topic_ids:
+        return {}
+    rows = session.execute(
+        select(TopicDay.topic_id, TopicDay.label)
+        .where(TopicDay.topic_id.in_(list(set(topic_ids))), TopicDay.day <= until)
+        .order_by(TopicDay.day)
+    )
+    return {row.topic_id: row.label for row in rows}
+
+
+def paper_topic(session: Session, arxiv_id: str) -> TopicChip | None:
+    row = session.execute(
+        select(PaperTopic.topic_id, TopicDay.label)
+        .join(
+            TopicDay, (TopicDay.topic_id == PaperTopic.topic_id) & (TopicDay.day == PaperTopic.day)
+        )
+        .where(PaperTopic.arxiv_id == arxiv_id)
+        .order_by(PaperTopic.day.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else TopicChip(row.topic_id, row.label)
+
+
+def edition_cards(session: Session, edition: Edition) -> list[Card]:
+    """The edition's items as cards, in rank order."""
+    items = list(
+        session.scalars(
+            select(EditionItem)
+            .where(EditionItem.edition_id == edition.id)
+            .order_by(EditionItem.position)
+        )
+    )
+    return cards_for(session, items, edition.edition_date)
+
+
+def cards_for(session: Session, items: list[EditionItem], until: date) -> list[Card]:
+    ids = [item.arxiv_id for item in items]
+    stored, community = papers(session, ids), signals(session, ids)
+    labels = topic_labels(session, [i.topic_id for i in items if i.topic_id is not None], until)
+    return [
+        card(
+            item.position,
+            stored[item.arxiv_id],
+            _chip(item.topic_id, labels),
+            (item.score, item.components),
+            community.get(item.arxiv_id, Signals()),
+        )
+        for item in items
+        if item.arxiv_id in stored
+    ]
+
+
+def plain_cards(session: Session, arxiv_ids: Sequence[str]) -> list[Card]:
+    """Unscored cards for papers in the given order (search results, author works)."""
+    stored, community = papers(session, arxiv_ids), signals(session, arxiv_ids)
+    return [
+        card(rank, stored[i], None, None, community.get(i, Signals()))
+        for rank, i in enumerate((i for i in arxiv_ids if i in stored), start=1)
+    ]
+
+
+def _chip(topic_id: int | None, labels: dict[int, str]) -> TopicChip | None:
+    if topic_id is None or topic_id not in labels:
+        return None
+    return TopicChip(topic_id, labels[topic_id])
+
+
+def appearances(session: Session, arxiv_id: str) -> list[tuple[Edition, EditionItem]]:
+    """The editions (latest versions) a paper appears in, with its item there, newest first."""
+    rows = session.execute(
+        select(Edition, EditionItem)
+        .join(EditionItem, EditionItem.edition_id == Edition.id)
+        .where(EditionItem.arxiv_id == arxiv_id)
+        .order_by(Edition.edition_date.desc(), Edition.period, Edition.version.desc())
+    )
+    seen: set[tuple[str, date]] = set()
+    found: list[tuple[Edition, EditionItem]] = []
+    for edition, item in rows:
+        if (edition.period, edition.edition_date) not in seen:
+            seen.add((edition.period, edition.edition_date))
+            found.append((edition, item))
+    return found
+
+
+def author_name(session: Session, key: str) -> str | None:
+    return session.scalar(select(Author.name).where(Author.key == key))

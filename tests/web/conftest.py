@@ -1,0 +1,105 @@
+"""One real migrated database for the web tests: the bundled sample, ranked into editions.
+
+It is filled once for the package (importing and ranking take seconds) and emptied after;
+the web tests only read. Besides the 491 real papers it holds a few hostile ones (markup,
+template syntax, broken LaTeX, right-to-left marks) and an old-style identifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from app.cli import main
+from app.config import Settings, get_settings
+from app.db import make_session_factory, session_scope
+from app.main import create_app
+from app.models import Base, HfDailyPaper
+from ingest.records import PaperRecord
+from ingest.store import store_records
+from ranking.embeddings import import_matrix
+from tests.conftest import SAMPLE_PATH
+from tests.ranking.conftest import SAMPLE_IDS, SAMPLE_MATRIX, sample_vectors
+
+DAYS = ("2025-12-17", "2025-12-18", "2025-12-19")
+LAST_DAY = date(2025, 12, 19)
+HOSTILE_ID = "2512.99901"
+OLD_STYLE_ID = "hep-th/9901001"
+HOSTILE_TITLE = '<script>alert(1)</script> "><img src=x onerror=alert(2)> {{ 7*7 }} {% raw %}'
+HOSTILE_ABSTRACT = (
+    "We bound $\\frac{1}{ unbalanced and \\begin{align} never closed. "
+    "\u202eRight-to-left\u202c and \u200fmarks. <b>bold</b> {{ config }} <!-- comment"
+)
+HOSTILE_AUTHOR = '"><img src=x onerror=alert(3)>'
+HF_PAPER = "2512.14133"
+
+
+def hostile_records() -> list[PaperRecord]:
+    return [
+        PaperRecord(
+            HOSTILE_ID, 1, HOSTILE_TITLE, HOSTILE_ABSTRACT,
+            ("José Pérez", HOSTILE_AUTHOR, "Jose Perez"), ("cs.LG",), "cs.LG",
+            comment='code: javascript:alert(4) "quoted"', announced_on=LAST_DAY,
+        ),
+        PaperRecord(
+            OLD_STYLE_ID, 2, "Old-style identifiers still work", "A string theory abstract.",
+            ("Ada Lovelace",), ("hep-th",), "hep-th", announced_on=None,
+        ),
+    ]  # fmt: skip
+
+
+def _settings(engine: Engine, data_dir: Path, **overrides: object) -> Settings:
+    url = engine.url.render_as_string(hide_password=False)
+    return get_settings(database_url=url, data_dir=data_dir, **overrides)
+
+
+def _fill(settings: Settings, engine: Engine) -> None:
+    assert main(["import", str(SAMPLE_PATH), "--quiet"], settings) == 0
+    args = ["import-embeddings", "--matrix", str(SAMPLE_MATRIX), "--ids", str(SAMPLE_IDS)]
+    assert main([*args, "--quiet"], settings) == 0
+    borrowed = sample_vectors()[HF_PAPER]
+    with session_scope(make_session_factory(engine)) as session:
+        store_records(session, hostile_records())
+        session.flush()
+        import_matrix(session, np.stack([borrowed]), [HOSTILE_ID], settings.embedding_model)
+        session.add(_hf_signal())
+    for day in DAYS:
+        assert main(["rank", "--date", day], settings) == 0
+        assert main(["publish", "--date", day], settings) == 0
+
+
+def _hf_signal() -> HfDailyPaper:
+    return HfDailyPaper(
+        daily_date=date(2025, 12, 18), arxiv_id=HF_PAPER, upvotes=42, num_comments=3,
+        github_repo="https://github.com/example/animamimic", github_stars=10,
+        ai_keywords=["3D animation", "video diffusion"], submitted_on_daily_at=None,
+        published_at=None, fetched_at=datetime(2025, 12, 18, 12, tzinfo=UTC),
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="package")
+def site_settings(
+    migrated_engine: Engine, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Settings]:
+    """Settings of the filled database (no rate limit, keyword search only: no model)."""
+    data_dir = tmp_path_factory.mktemp("web")
+    settings = _settings(
+        migrated_engine, data_dir, api_rate_limit_per_minute=0, search_semantic=False
+    )
+    _fill(settings, migrated_engine)
+    yield settings
+    with migrated_engine.begin() as connection:
+        for table in reversed(Base.metadata.sorted_tables):
+            connection.execute(table.delete())
+
+
+@pytest.fixture(scope="package")
+def client(site_settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(site_settings)) as test_client:
+        yield test_client

@@ -1,0 +1,129 @@
+import re
+from datetime import date
+
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from tests.web.conftest import HF_PAPER, LAST_DAY, OLD_STYLE_ID
+from tests.web.helpers import a_topic_of, edition_ids
+
+PAPER_LINK = re.compile(r'<h3><a href="/papers/([^"]+)"')
+
+
+def listed(html: str) -> list[str]:
+    return PAPER_LINK.findall(html)
+
+
+def test_the_home_page_is_the_latest_daily_edition_in_rank_order(
+    client: TestClient, site_settings: Settings
+) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert listed(response.text) == edition_ids(site_settings, "day", LAST_DAY)
+    assert "2025-12-19" in response.text
+    assert 'href="/subscribe"' in response.text and 'href="/privacy"' in response.text
+
+
+def test_each_item_shows_authors_categories_topic_links_and_why(client: TestClient) -> None:
+    html = client.get("/").text
+    first = html[
+        html.index('<li class="paper"') : html.index("</li>", html.index('<li class="paper"'))
+    ]
+    assert 'href="/authors/' in first
+    assert 'class="chip"' in first and 'href="/topics/' in first
+    assert "https://arxiv.org/abs/" in first and "https://arxiv.org/pdf/" in first
+    assert '<details class="why">' in first and "team" in first
+
+
+def test_community_signals_and_code_links_are_shown(client: TestClient) -> None:
+    html = client.get("/?date=2025-12-18").text
+    if HF_PAPER in listed(html):
+        assert "42 HF upvotes" in html
+    page = client.get(f"/papers/{HF_PAPER}").text
+    assert "42 upvotes on Hugging Face" in page
+    assert 'href="https://github.com/example/animamimic"' in page
+
+
+def test_week_and_month_tabs_show_their_own_editions(
+    client: TestClient, site_settings: Settings
+) -> None:
+    week = client.get("/?period=week").text
+    assert listed(week) == edition_ids(site_settings, "week", date(2025, 12, 15))
+    assert "2025-W51" in week
+    month = client.get("/?period=month&date=2025-12-19").text
+    assert listed(month) == edition_ids(site_settings, "month", date(2025, 12, 1))
+
+
+def test_day_navigation_links_the_previous_and_next_announcement_days(client: TestClient) -> None:
+    middle = client.get("/?date=2025-12-18").text
+    assert 'href="/?period=day&amp;date=2025-12-17" rel="prev"' in middle
+    assert 'href="/?period=day&amp;date=2025-12-19" rel="next"' in middle
+    assert 'rel="next"' not in client.get("/").text
+
+
+def test_a_category_filter_keeps_only_papers_in_that_category(client: TestClient) -> None:
+    html = client.get("/?category=cs.CV").text
+    ids = listed(html)
+    assert ids
+    for arxiv_id in ids:
+        assert "cs.CV" in client.get(f"/api/papers/{arxiv_id}").json()["categories"]
+
+
+def test_a_topic_filter_keeps_only_papers_of_that_topic(
+    client: TestClient, site_settings: Settings
+) -> None:
+    topic_id, members = a_topic_of(site_settings, LAST_DAY)
+    ids = listed(client.get(f"/?topic={topic_id}").text)
+    assert ids and set(ids) <= set(members)
+
+
+def test_bad_page_parameters_are_explained_and_unknown_days_are_not_found(
+    client: TestClient,
+) -> None:
+    bad = client.get("/?date=2025-13-45")
+    assert bad.status_code == 400 and "YYYY-MM-DD" in bad.text
+    assert client.get("/?period=year").status_code == 400
+    assert client.get("/?category=<x>").status_code == 400
+    missing = client.get("/?date=2024-01-02")
+    assert missing.status_code == 404 and "no day edition for 2024-01-02" in missing.text
+
+
+def test_a_paper_page_shows_its_abstract_authors_categories_and_edition_scores(
+    client: TestClient, site_settings: Settings
+) -> None:
+    arxiv_id = edition_ids(site_settings, "day", LAST_DAY)[0]
+    response = client.get(f"/papers/{arxiv_id}")
+    assert response.status_code == 200
+    body = client.get(f"/api/papers/{arxiv_id}").json()
+    assert body["title"].split()[0] in response.text
+    assert 'href="/authors/' in response.text
+    assert "day 2025-12-19" in response.text and "team" in response.text
+    assert "Similar papers" in response.text and len(listed(response.text)) == 6
+
+
+def test_an_old_style_identifier_with_a_slash_has_its_page(client: TestClient) -> None:
+    response = client.get(f"/papers/{OLD_STYLE_ID}")
+    assert response.status_code == 200
+    assert "Old-style identifiers still work" in response.text
+    assert 'href="/authors/ada-lovelace"' in response.text
+
+
+def test_a_versioned_or_prefixed_id_redirects_to_the_canonical_page(client: TestClient) -> None:
+    for spelling in (f"{HF_PAPER}v2", f"arXiv:{HF_PAPER}"):
+        response = client.get(f"/papers/{spelling}", follow_redirects=False)
+        assert response.status_code == 308
+        assert response.headers["location"] == f"/papers/{HF_PAPER}"
+
+
+def test_unknown_or_malformed_papers_are_not_found(client: TestClient) -> None:
+    assert client.get("/papers/2512.00000").status_code == 404
+    assert client.get("/papers/not-an-id").status_code == 404
+    assert client.get("/papers/../../etc/passwd").status_code == 404
+
+
+def test_every_asset_is_served_by_paperboy(client: TestClient) -> None:
+    for page in ("/", f"/papers/{HF_PAPER}", "/search?q=graph"):
+        assets = re.findall(r'(?:src|href)="([^"]+\.(?:css|js))"', client.get(page).text)
+        assert assets and all(url.startswith("/static/") for url in assets)
+        for url in assets:
+            assert client.get(url).status_code == 200, url
