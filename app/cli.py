@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.commands import ingest, ranking, trending
+from app.commands import digest, ingest, ranking, trending
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
@@ -175,6 +175,25 @@ COMMANDS: tuple[Command, ...] = (
         "baselines, print a markdown table and write results JSON",
         trending.run_eval_trending,
         trending.add_eval_arguments,
+    ),
+    Command(
+        "send-digests",
+        "email edition --date D (default: the latest) to every confirmed subscriber whose local "
+        "delivery hour has come and who has not had it; exit 1 if SMTP failed (re-run finishes)",
+        digest.run_send_digests,
+        digest.add_send_arguments,
+    ),
+    Command(
+        "preview-digest",
+        "render EMAIL's digest of --date D to a .eml file, sending and recording nothing",
+        digest.run_preview_digest,
+        digest.add_preview_arguments,
+    ),
+    Command(
+        "subscribers",
+        "list | show EMAIL (with delivery history and bounces) | remove EMAIL | resend EMAIL",
+        digest.run_subscribers,
+        digest.add_subscribers_arguments,
     ),
 )
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from email.message import EmailMessage
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db import insert_plain_rows, session_scope
 from app.models import Base, Delivery, Edition, Subscriber
+from digest import ledger
 from digest.compose import digest_message
 from digest.mailer import DeliveryError, Mailer
 from digest.schedule import due
@@ -28,6 +30,7 @@ from digest.selection import select as select_picks
 from digest.store import Encode, edition_view, latest_edition, taste_of
 from ranking.periods import span
 
+Views = dict[tuple[str, date], EditionView]
 LEDGER_COLUMNS = (
     "subscriber_id",
     "period",
@@ -61,20 +64,38 @@ def send_digests(
     settings: Settings, sessions: sessionmaker[Session], day: date, now: datetime,
     encode: Encode | None = None,
 ) -> RunSummary:  # fmt: skip
-    return asyncio.run(_run(settings, sessions, day, now, encode))
+    """Send edition ``day``'s digest to everyone due at ``now`` who has not had it."""
+    views = _plan(settings, sessions, day, now)
+    return asyncio.run(_deliver(settings, sessions, views, RunSummary(day), now, encode, None))
 
 
-async def _run(
-    settings: Settings, sessions: sessionmaker[Session], day: date, now: datetime,
-    encode: Encode | None,
+def resend(
+    settings: Settings, sessions: sessionmaker[Session], subscriber_id: int, day: date,
+    now: datetime, encode: Encode | None = None,
 ) -> RunSummary:  # fmt: skip
+    """Send one subscriber edition ``day``'s digest again, now (an operator's decision)."""
+    with session_scope(sessions) as session:
+        views = _views(session, settings, day)
+        subscriber = session.get_one(Subscriber, subscriber_id)
+        target = (
+            ("week", span("week", day).key) if subscriber.frequency == "weekly" else ("day", day)
+        )
+        if target not in views:
+            return RunSummary(day, error=f"no {target[0]} edition for {day}")
+        ledger.reopen(session, subscriber_id, target, now)
     summary = RunSummary(day)
-    editions = _plan(settings, sessions, day, now)
+    return asyncio.run(_deliver(settings, sessions, views, summary, now, encode, subscriber_id))
+
+
+async def _deliver(
+    settings: Settings, sessions: sessionmaker[Session], editions: Views, summary: RunSummary,
+    now: datetime, encode: Encode | None, only: int | None,
+) -> RunSummary:  # fmt: skip
     failures = 0
     async with Mailer(settings) as mailer:
         while True:
             try:
-                outcome = await _send_next(settings, sessions, mailer, editions, now, encode)
+                outcome = await _send_next(settings, sessions, mailer, editions, now, encode, only)
             except DeliveryError as error:
                 failures += 1
                 if failures > settings.digest_smtp_retries:
@@ -86,7 +107,7 @@ async def _run(
                 break
             failures = 0
             summary.add(outcome)
-    summary.counts["pending"] = _pending(sessions)
+    summary.counts["pending"] = ledger.pending(sessions)
     return summary
 
 
@@ -95,11 +116,7 @@ def _plan(
 ) -> dict[tuple[str, date], EditionView]:
     """Load the editions of ``day`` and put a pending ledger row for everyone now due."""
     with session_scope(sessions) as session:
-        found = {(p, k): latest_edition(session, p, k) for p, k in (("day", day), _week(day))}
-        editions: dict[tuple[str, date], Edition] = {key: e for key, e in found.items() if e}
-        views = {
-            key: edition_view(session, e, settings.embedding_model) for key, e in editions.items()
-        }
+        views = _views(session, settings, day)
         rows = []
         for subscriber in session.scalars(select(Subscriber).where(Subscriber.status == "active")):
             target = due(
@@ -118,16 +135,40 @@ def _plan(
     return views
 
 
+def _views(session: Session, settings: Settings, day: date) -> Views:
+    found = {key: latest_edition(session, *key) for key in (("day", day), _week(day))}
+    editions: dict[tuple[str, date], Edition] = {key: e for key, e in found.items() if e}
+    return {key: edition_view(session, e, settings.embedding_model) for key, e in editions.items()}
+
+
 def _week(day: date) -> tuple[str, date]:
     return ("week", span("week", day).key)
 
 
+def build_digest(
+    settings: Settings, session: Session, subscriber: Subscriber, view: EditionView,
+    delivery: Delivery, now: datetime, encode: Encode | None,
+) -> tuple[EmailMessage, int] | None:  # fmt: skip
+    """The subscriber's digest and its size, or None when it would be empty and unwanted."""
+    taste = taste_of(session, subscriber, settings.embedding_model, encode)
+    picks = select_picks(
+        view,
+        taste,
+        max_per_topic=settings.diversity_max_per_topic,
+        exclusion_cosine=settings.digest_exclusion_cosine,
+    )
+    if not picks and not subscriber.send_empty:
+        return None
+    period, key = delivery.period, delivery.edition_date
+    return digest_message(settings, subscriber, period, key, picks, now), len(picks)
+
+
 async def _send_next(
     settings: Settings, sessions: sessionmaker[Session], mailer: Mailer,
-    editions: dict[tuple[str, date], EditionView], now: datetime, encode: Encode | None,
+    editions: Views, now: datetime, encode: Encode | None, only: int | None,
 ) -> str | None:  # fmt: skip
     with session_scope(sessions) as session:
-        delivery = _claim(session, list(editions))
+        delivery = ledger.claim(session, list(editions), only)
         if delivery is None:
             return None
         subscriber = session.get_one(Subscriber, delivery.subscriber_id)
@@ -135,69 +176,19 @@ async def _send_next(
             delivery.status = "skipped"
             return "skipped"
         view = editions[(delivery.period, delivery.edition_date)]
-        taste = taste_of(session, subscriber, settings.embedding_model, encode)
-        picks = select_picks(
-            view,
-            taste,
-            max_per_topic=settings.diversity_max_per_topic,
-            exclusion_cosine=settings.digest_exclusion_cosine,
-        )
-        if not picks and not subscriber.send_empty:
+        built = build_digest(settings, session, subscriber, view, delivery, now, encode)
+        if built is None:
             delivery.status = "skipped"
             return "skipped"
-        message = digest_message(
-            settings, subscriber, delivery.period, delivery.edition_date, picks, now
-        )
+        message, count = built
         try:
             await mailer.send(message)
         except DeliveryError as error:
             if not error.permanent:
                 raise
-            _record_failure(settings, delivery, subscriber, str(error))
+            ledger.record_failure(settings, delivery, subscriber, str(error))
             return "failed"
-        delivery.status, delivery.sent_at, delivery.item_count = "sent", now, len(picks)
+        delivery.status, delivery.sent_at, delivery.item_count = "sent", now, count
         delivery.message_id, delivery.error = message["Message-ID"], None
         subscriber.failure_count = 0
         return "sent"
-
-
-def _claim(session: Session, keys: list[tuple[str, date]]) -> Delivery | None:
-    """Take the next pending delivery of these editions, locking it until the commit."""
-    if not keys:
-        return None
-    next_id = (
-        select(Delivery.id)
-        .where(
-            Delivery.status == "pending",
-            Delivery.period.in_({p for p, _ in keys}),
-            Delivery.edition_date.in_({k for _, k in keys}),
-        )
-        .order_by(Delivery.id)
-        .limit(1)
-        .with_for_update(skip_locked=True)
-        .scalar_subquery()
-    )
-    claimed = session.execute(
-        update(Delivery)
-        .where(Delivery.id == next_id)
-        .values(attempts=Delivery.attempts + 1)
-        .returning(Delivery.id),
-        execution_options={"synchronize_session": False},
-    ).scalar()
-    return session.get(Delivery, claimed) if claimed is not None else None
-
-
-def _record_failure(
-    settings: Settings, delivery: Delivery, subscriber: Subscriber, error: str
-) -> None:
-    delivery.status, delivery.error = "failed", error
-    subscriber.failure_count += 1
-    subscriber.last_failure = error
-    if subscriber.failure_count >= settings.digest_failure_limit:
-        # An address that keeps bouncing hurts the sender's reputation: stop writing to it.
-        subscriber.status = "paused"
-
-
-def _pending(sessions: sessionmaker[Session]) -> int:
-    with session_scope(sessions) as session:
-        return len(list(session.scalars(select(Delivery.id).where(Delivery.status == "pending"))))
