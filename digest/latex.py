@@ -19,7 +19,7 @@ SYMBOLS = {
     "rightarrow": "→", "leftarrow": "←", "in": "∈", "sum": "∑", "prod": "∏", "sqrt": "√",
     "partial": "∂", "nabla": "∇", "ell": "ℓ", "log": "log", "ldots": "…", "dots": "…",
 }  # fmt: skip
-_COMMAND = re.compile(r"\\([A-Za-z]+)\s*")
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
 _WRAPPER = re.compile(
     r"\\(?:mathbf|mathrm|mathcal|mathbb|textbf|textit|emph|text|mathit)\{([^{}]*)\}"
 )

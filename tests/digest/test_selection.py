@@ -1,0 +1,120 @@
+# ruff: noqa: RUF001 (Greek letters rendered from LaTeX are meant)
+import numpy as np
+import pytest
+
+from digest.latex import readable
+from digest.selection import EditionPaper, EditionView, Taste, select
+from digest.store import phrase_vectors
+from ranking.vectors import normalise
+from tests.conftest import Database
+
+
+def paper(
+    n: int, topic: int | None = None, category: str = "cs.LG", author: str = "a"
+) -> EditionPaper:
+    return EditionPaper(
+        arxiv_id=f"2603.{n:05d}",
+        title=f"Paper {n}",
+        authors=[author.title()],
+        author_keys=[author],
+        categories=[category],
+        score=1.0,
+        components={"momentum": 0.2, "text": 0.7},
+        topic_id=topic,
+        topic_label=f"topic {topic}" if topic is not None else None,
+    )
+
+
+def edition(papers: list[EditionPaper], vectors: list[list[float]] | None = None) -> EditionView:
+    matrix = (
+        np.eye(len(papers), 4, dtype=np.float32)
+        if vectors is None
+        else normalise(np.array(vectors))
+    )
+    return EditionView(papers, matrix)
+
+
+def ids(picks: list) -> list[str]:  # type: ignore[type-arg]
+    return [pick.paper.arxiv_id[-1] for pick in picks]
+
+
+def pick(view: EditionView, taste: Taste):  # type: ignore[no-untyped-def]
+    return select(view, taste, max_per_topic=2, exclusion_cosine=0.5)
+
+
+def test_without_preferences_the_trending_order_is_kept_and_capped() -> None:
+    view = edition([paper(n) for n in range(1, 5)])
+    picks = pick(view, Taste(max_items=3))
+    assert ids(picks) == ["1", "2", "3"]
+    assert picks[0].reason == "#1 trending (strongest signal: text)"
+
+
+def test_an_interest_lifts_the_closest_paper_and_says_so() -> None:
+    view = edition([paper(n) for n in range(1, 4)])
+    interest = np.array([[0, 0, 1, 0]], dtype=np.float32)
+    picks = pick(view, Taste(max_items=3, interests=["proteins"], interest_vectors=interest))
+    assert ids(picks) == ["3", "1", "2"]
+    assert picks[0].reason == "matches your interest “proteins”"
+
+
+def test_an_excluded_phrase_removes_papers_close_to_it() -> None:
+    view = edition([paper(n) for n in range(1, 4)])
+    exclusion = np.array([[1, 0, 0, 0]], dtype=np.float32)
+    assert ids(pick(view, Taste(max_items=3, exclusion_vectors=exclusion))) == ["2", "3"]
+
+
+def test_categories_mutes_and_follows_shape_the_digest() -> None:
+    view = edition(
+        [paper(1, topic=7), paper(2, category="math.CO"), paper(3, author="bo"), paper(4, topic=9)]
+    )
+    taste = Taste(
+        max_items=5,
+        categories=frozenset({"cs.LG"}),
+        muted_topics=frozenset({7}),
+        followed_authors=frozenset({"bo"}),
+    )
+    picks = pick(view, taste)
+    assert ids(picks) == ["3", "4"]
+    assert picks[0].reason == "by Bo, whom you follow"
+
+
+def test_no_more_than_the_topic_cap_from_one_topic() -> None:
+    view = edition([paper(n, topic=1) for n in range(1, 4)] + [paper(4, topic=2)])
+    assert ids(pick(view, Taste(max_items=4))) == ["1", "2", "4"]
+
+
+def test_thumbs_down_pushes_similar_papers_down() -> None:
+    view = edition([paper(n) for n in range(1, 5)])
+    disliked = np.array([[1, 0, 0, 0]], dtype=np.float32)
+    assert ids(pick(view, Taste(max_items=4, disliked=disliked))) == ["2", "1", "3", "4"]
+
+
+def test_an_empty_edition_gives_an_empty_digest() -> None:
+    assert pick(EditionView([], np.zeros((0, 4), dtype=np.float32)), Taste(max_items=3)) == []
+
+
+def test_latex_is_shown_as_readable_text() -> None:
+    assert (
+        readable("Bounds for $\\mathcal{O}(n^{2})$ and $\\alpha \\leq 1$")
+        == "Bounds for O(n^2) and α ≤ 1"
+    )
+
+
+@pytest.mark.model
+def test_exclusions_work_by_meaning_with_the_real_model(database: Database) -> None:
+    from ranking.embedder import make_embedder
+
+    embedder = make_embedder(database.settings)
+    titles = ["Protein structure prediction with deep learning", "A new bound for graph colouring"]
+    view = EditionView([paper(1), paper(2)], embedder.encode(titles))
+    with database.sessions() as session:
+        exclusion = phrase_vectors(
+            session, ["biology and proteins"], embedder.model, embedder.encode
+        )
+        session.commit()
+        # Stored once: the second lookup needs no model.
+        assert phrase_vectors(session, ["biology and proteins"], embedder.model, None) is not None
+    picks = select(
+        view, Taste(max_items=2, exclusion_vectors=exclusion), max_per_topic=2, exclusion_cosine=0.3
+    )
+    assert ids(picks) == ["2"]
