@@ -45,7 +45,10 @@ def hostile_records() -> list[PaperRecord]:
         PaperRecord(
             HOSTILE_ID, 1, HOSTILE_TITLE, HOSTILE_ABSTRACT,
             ("José Pérez", HOSTILE_AUTHOR, "Jose Perez"), ("cs.LG",), "cs.LG",
-            comment='code: javascript:alert(4) "quoted"', announced_on=LAST_DAY,
+            comment=(
+                "Accepted at NeurIPS; code is available at https://github.com/example/hostile "
+                '(javascript:alert(4) "quoted")'
+            ), announced_on=LAST_DAY,
         ),
         PaperRecord(
             OLD_STYLE_ID, 2, "Old-style identifiers still work", "A string theory abstract.",

@@ -1,0 +1,58 @@
+from datetime import date
+
+import numpy as np
+import pytest
+
+from app.web.limits import RateLimiter
+from app.web.params import BadInputError, edition_key, key_label, parse_week
+from app.web.search import fuse, top
+from app.web.views import PaperFacts, Signals, code_url, collaborators
+
+
+def test_reciprocal_rank_fusion_favours_papers_both_lists_rank_high() -> None:
+    assert fuse([["a", "b", "c"], ["b", "c", "a"]])[0] == "b"
+    assert fuse([["a"], []]) == ["a"]
+    assert fuse([]) == []
+
+
+def test_top_keeps_only_allowed_positive_scores_best_first() -> None:
+    scores = np.array([0.1, 0.9, 0.0, 0.5, 0.7])
+    allowed = np.array([True, True, True, True, False])
+    assert top(scores, allowed, 10) == [1, 3, 0]
+    assert top(scores, allowed, 1) == [1]
+
+
+def test_a_bucket_refills_at_the_configured_rate() -> None:
+    now = [0.0]
+    limiter = RateLimiter(per_minute=60, burst=2, clock=lambda: now[0])
+    assert [limiter.retry_after("a") for _ in range(3)] == [None, None, 1]
+    assert limiter.retry_after("b") is None  # per client
+    now[0] = 1.0
+    assert limiter.retry_after("a") is None
+    assert RateLimiter(per_minute=0, burst=1).retry_after("a") is None
+
+
+def test_weeks_and_months_name_their_first_day() -> None:
+    assert parse_week("2025-W51") == date(2025, 12, 15)
+    assert edition_key(None, None, "2025-12") == ("month", date(2025, 12, 1))
+    assert edition_key(None, None, None) == ("day", None)
+    assert key_label("week", date(2025, 12, 15)) == "2025-W51"
+    with pytest.raises(BadInputError, match="YYYY-Www"):
+        parse_week("2025-W00")
+
+
+def test_the_code_link_is_hugging_faces_or_the_first_repository_in_the_text() -> None:
+    paper = PaperFacts(
+        "2501.00001", "T", "See https://github.com/a/b. Also https://gitlab.com/c/d",
+        (), (), None, None, None, None,
+    )  # fmt: skip
+    assert code_url(paper, Signals()) == "https://github.com/a/b"
+    assert (
+        code_url(paper, Signals(github_repo="https://github.com/x/y")) == "https://github.com/x/y"
+    )
+    assert code_url(paper, Signals(github_repo="javascript:alert(1)")) == "https://github.com/a/b"
+
+
+def test_collaborators_rank_by_shared_papers_then_name() -> None:
+    ranked = collaborators([("b", "Bea", 2), ("a", "Al", 2), ("c", "Cy", 5)])
+    assert [(link.key, n) for link, n in ranked] == [("c", 5), ("a", 2), ("b", 2)]
