@@ -1,4 +1,5 @@
-"""The confirmation email of double opt-in: the only mail an unconfirmed address ever gets."""
+"""Mails with one link: the confirmation of double opt-in (the only mail an unconfirmed
+address ever gets) and the sign-in link for voting."""
 
 from __future__ import annotations
 
@@ -20,3 +21,12 @@ def confirmation_message(settings: Settings, subscriber: Subscriber, now: dateti
     }
     envelope = Envelope(settings.mail_from, subscriber.email, now)
     return build_message(envelope, render_email("confirm", context))
+
+
+def signin_message(settings: Settings, email: str, now: datetime) -> EmailMessage:
+    context = {
+        "email": email,
+        "signin_url": links.signin_url(settings, email, now),
+        "minutes": settings.digest_signin_minutes,
+    }
+    return build_message(Envelope(settings.mail_from, email, now), render_email("signin", context))

@@ -13,6 +13,9 @@ CONFIRM = "confirm"
 PREFERENCES = "preferences"
 UNSUBSCRIBE = "unsubscribe"
 FEEDBACK = "feedback"
+SIGNIN = "signin"
+SESSION = "session"
+SESSION_DAYS = 30
 
 
 def max_age(settings: Settings, purpose: str) -> timedelta | None:
@@ -21,6 +24,10 @@ def max_age(settings: Settings, purpose: str) -> timedelta | None:
         return timedelta(hours=settings.digest_confirm_hours)
     if purpose == UNSUBSCRIBE:
         return None
+    if purpose == SIGNIN:
+        return timedelta(minutes=settings.digest_signin_minutes)
+    if purpose == SESSION:
+        return timedelta(days=SESSION_DAYS)
     return timedelta(days=settings.digest_link_days)
 
 
@@ -52,3 +59,8 @@ def feedback_url(
         settings.secret_key, FEEDBACK, str(subscriber_id), now, paper=arxiv_id, value=str(value)
     )
     return url(settings, "/subscriptions/feedback", token)
+
+
+def signin_url(settings: Settings, email: str, now: datetime) -> str:
+    token = tokens.issue(settings.secret_key, SIGNIN, email, now)
+    return url(settings, "/signin/confirm", token)

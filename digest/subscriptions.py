@@ -34,7 +34,7 @@ def request_subscription(
 
     The caller answers the same whatever this returns, so an address cannot be probed.
     """
-    _check_rate(session, settings, email, client, now)
+    check_rate(session, settings, f"email:{email}", client, now)
     subscriber = session.scalars(select(Subscriber).where(Subscriber.email == email)).first()
     if subscriber is not None and subscriber.status in ("active", "paused"):
         return None
@@ -113,22 +113,21 @@ def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> in
     return int(result.rowcount)  # type: ignore[attr-defined]
 
 
-def _check_rate(
-    session: Session, settings: Settings, email: str, client: str, now: datetime
-) -> None:
+def check_rate(session: Session, settings: Settings, key: str, client: str, now: datetime) -> None:
+    """Count a request for ``key`` (an address) and ``client``; refuse one over the limits."""
     limits = {
-        f"email:{email}": settings.digest_rate_per_address,
+        key: settings.digest_rate_per_address,
         f"client:{client}": settings.digest_rate_per_client,
     }
-    for key, limit in limits.items():
+    for name, limit in limits.items():
         count = session.scalar(
             select(func.count()).where(
-                SubscribeAttempt.key == key, SubscribeAttempt.attempted_at > now - RATE_WINDOW
+                SubscribeAttempt.key == name, SubscribeAttempt.attempted_at > now - RATE_WINDOW
             )
         )
         if (count or 0) >= limit:
-            raise RateLimitedError(key.partition(":")[0])
-    session.add_all(SubscribeAttempt(key=key, attempted_at=now) for key in limits)
+            raise RateLimitedError(name.partition(":")[0])
+    session.add_all(SubscribeAttempt(key=name, attempted_at=now) for name in limits)
     session.flush()
 
 

@@ -28,6 +28,7 @@ from app import tokens
 from app.config import Settings
 from app.db import session_scope
 from app.models import DigestFeedback, Subscriber
+from app.routes import voting
 from app.tokens import TokenError
 from digest import links, subscriptions
 from digest.confirmation import confirmation_message
@@ -45,7 +46,7 @@ def make_router(
     settings: Settings, sessions: sessionmaker[Session], clock: Clock | None = None
 ) -> APIRouter:
     """The subscription pages, bound to one deployment's settings, sessions and clock."""
-    pages = _Pages(settings, sessions, clock or (lambda: datetime.now(UTC)))
+    pages = Pages(settings, sessions, clock or (lambda: datetime.now(UTC)))
     router = APIRouter(include_in_schema=False)
     router.add_api_route("/subscribe", pages.form, methods=["GET"])
     router.add_api_route("/subscribe", pages.subscribe, methods=["POST"])
@@ -58,10 +59,11 @@ def make_router(
     router.add_api_route("/unsubscribe", pages.unsubscribe_page, methods=["GET"])
     router.add_api_route("/unsubscribe", pages.unsubscribe, methods=["POST"])
     router.add_api_route("/privacy", pages.privacy, methods=["GET"])
+    voting.add_routes(router, pages)
     return router
 
 
-class _Pages:
+class Pages:
     def __init__(self, settings: Settings, sessions: sessionmaker[Session], clock: Clock) -> None:
         self.settings, self.sessions, self.clock = settings, sessions, clock
         self.templates = Jinja2Templates(directory=str(TEMPLATES))
@@ -82,10 +84,12 @@ class _Pages:
         return self.message(request, "This link does not work", text, status=400)
 
     async def form(self, request: Request) -> HTMLResponse:
+        return self.with_csrf(request, "subscribe", max_items=self.settings.digest_max_items)
+
+    def with_csrf(self, request: Request, name: str, **context: Any) -> HTMLResponse:
+        """A page with a form, and the cookie its CSRF field is checked against."""
         nonce = secrets.token_urlsafe(16)
-        response = self.page(
-            request, "subscribe", csrf=self.csrf(nonce), max_items=self.settings.digest_max_items
-        )
+        response = self.page(request, name, csrf=self.csrf(nonce), **context)
         response.set_cookie(CSRF_COOKIE, nonce, httponly=True, samesite="strict")
         return response
 
@@ -98,7 +102,7 @@ class _Pages:
         return bool(nonce) and hmac.compare_digest(form.get("csrf", ""), self.csrf(nonce))
 
     async def subscribe(self, request: Request) -> HTMLResponse:
-        form, categories = await _form(request)
+        form, categories = await self.form_fields(request)
         if not self.csrf_ok(request, form):
             return self.message(request, "Form expired", "Please reload the form.", 403)
         try:
@@ -113,7 +117,7 @@ class _Pages:
             text = "Too many requests just now; please try again in an hour."
             return self.message(request, "Slow down", text, 429)
         if message is not None:
-            await self._send(message)
+            await self.send(message)
         # The same answer for a new, pending or active address: no address enumeration.
         return self.page(request, "check_inbox", email=email)
 
@@ -127,7 +131,7 @@ class _Pages:
                 return None
             return confirmation_message(self.settings, subscriber, now)
 
-    async def _send(self, message: Any) -> None:
+    async def send(self, message: Any) -> None:
         try:
             await send_one(self.settings, message)
         except DeliveryError as error:
@@ -166,7 +170,7 @@ class _Pages:
         )
 
     async def save(self, request: Request) -> HTMLResponse:
-        form, categories = await _form(request)
+        form, categories = await self.form_fields(request)
         token = form.get("token", "")
         try:
             preferences = parse_preferences(form, categories)
@@ -208,7 +212,7 @@ class _Pages:
     async def unsubscribe(self, request: Request, token: str = "") -> HTMLResponse:
         """RFC 8058 one-click: a POST to the link unsubscribes, with no confirmation page."""
         if not token:
-            form, _ = await _form(request)
+            form, _ = await self.form_fields(request)
             token = form.get("token", "")
         now = self.clock()
         try:
@@ -232,7 +236,7 @@ class _Pages:
         return Response(json.dumps(data, indent=2), media_type="application/json", headers=headers)
 
     async def delete(self, request: Request) -> HTMLResponse:
-        form, _ = await _form(request)
+        form, _ = await self.form_fields(request)
         try:
             await run_in_threadpool(
                 self._with_subscriber,
@@ -247,12 +251,12 @@ class _Pages:
     async def privacy(self, request: Request) -> HTMLResponse:
         return self.page(request, "privacy")
 
-
-async def _form(request: Request) -> tuple[dict[str, str], list[str]]:
-    data = await request.form()
-    fields = {key: value for key, value in data.items() if isinstance(value, str)}
-    categories = [value for value in data.getlist("categories") if isinstance(value, str)]
-    return fields, categories
+    @staticmethod
+    async def form_fields(request: Request) -> tuple[dict[str, str], list[str]]:
+        data = await request.form()
+        fields = {key: value for key, value in data.items() if isinstance(value, str)}
+        categories = [value for value in data.getlist("categories") if isinstance(value, str)]
+        return fields, categories
 
 
 def _saver(preferences: Preferences, action: str) -> Callable[[Session, Subscriber], None]:

@@ -1,0 +1,47 @@
+"""Votes: a signed-in person's upvote on a paper, once per paper, counted per paper and day.
+
+Shared by the web app (casting, taking back) and the ranker (:func:`counts_by_day` is the
+community signal it may read).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from app.models import Paper, Vote
+
+
+class UnknownPaperError(LookupError):
+    """A vote for a paper Paperboy does not hold."""
+
+
+def cast(session: Session, voter: str, arxiv_id: str, now: datetime) -> int:
+    """Upvote once (a repeat changes nothing); returns the paper's vote count."""
+    if session.get(Paper, arxiv_id) is None:
+        raise UnknownPaperError(arxiv_id)
+    if session.get(Vote, (voter, arxiv_id)) is None:
+        session.add(Vote(voter=voter, arxiv_id=arxiv_id, voted_on=now.date(), created_at=now))
+        session.flush()
+    return total(session, arxiv_id)
+
+
+def retract(session: Session, voter: str, arxiv_id: str) -> int:
+    session.execute(delete(Vote).where(Vote.voter == voter, Vote.arxiv_id == arxiv_id))
+    return total(session, arxiv_id)
+
+
+def total(session: Session, arxiv_id: str) -> int:
+    return int(session.scalar(select(func.count()).where(Vote.arxiv_id == arxiv_id)) or 0)
+
+
+def counts_by_day(session: Session, first: date, last: date) -> dict[tuple[str, date], int]:
+    """Votes per (paper, day voted) for days ``first``..``last``: the ranker's signal."""
+    rows = session.execute(
+        select(Vote.arxiv_id, Vote.voted_on, func.count())
+        .where(Vote.voted_on.between(first, last))
+        .group_by(Vote.arxiv_id, Vote.voted_on)
+    )
+    return {(arxiv_id, day): int(count) for arxiv_id, day, count in rows}

@@ -1,0 +1,55 @@
+import re
+from datetime import timedelta
+
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from app.votes import counts_by_day
+from tests.conftest import Database
+from tests.digest.conftest import NOW, Clock, Smtp
+from tests.digest.editions import store_edition
+from tests.digest.test_subscribe import link_in
+
+
+def sign_in(client: TestClient, smtp: Smtp, email: str = "ada@example.org") -> str:
+    page = client.get("/signin")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf is not None
+    assert client.post("/signin", data={"email": email, "csrf": csrf.group(1)}).status_code == 200
+    return link_in(smtp.handler.to(email)[-1], "/signin/confirm")
+
+
+def test_a_signed_in_person_upvotes_once_and_can_take_it_back(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    store_edition(database.sessions)
+    assert client.get(sign_in(client, smtp)).status_code == 200
+    assert client.post("/votes/2603.00001").json() == {
+        "arxiv_id": "2603.00001",
+        "votes": 1,
+        "voted": True,
+    }
+    assert client.post("/votes/2603.00001").json()["votes"] == 1
+    with Session(database.engine) as session:
+        assert counts_by_day(session, NOW.date(), NOW.date()) == {("2603.00001", NOW.date()): 1}
+    assert client.delete("/votes/2603.00001").json()["votes"] == 0
+
+
+def test_voting_without_signing_in_or_for_an_unknown_paper_is_refused(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    store_edition(database.sessions)
+    assert client.post("/votes/2603.00001").status_code == 401
+    client.get(sign_in(client, smtp))
+    assert client.post("/votes/9999.99999").status_code == 404
+
+
+def test_a_sign_in_link_works_once_and_not_after_it_expires(
+    client: TestClient, smtp: Smtp, clock: Clock
+) -> None:
+    link = sign_in(client, smtp)
+    assert client.get(link).status_code == 200
+    assert "used" in client.get(link).text
+    late = sign_in(client, smtp, "bob@example.org")
+    clock.now += timedelta(minutes=31)
+    assert "expired" in client.get(late).text
