@@ -5,6 +5,8 @@ from email.message import EmailMessage
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from app.config import Settings
+from app.main import create_app
 from app.models import Subscriber
 from tests.conftest import Database
 from tests.digest.conftest import Clock, Smtp
@@ -127,3 +129,12 @@ def test_subscribe_requests_are_rate_limited_per_address(
     assert len(smtp.handler.to("ada@example.org")) == 3
     with database.sessions() as session:
         assert session.scalar(select(func.count()).select_from(Subscriber)) == 1
+
+
+def test_the_web_app_serves_the_subscription_pages(mail_settings: Settings) -> None:
+    with TestClient(create_app(mail_settings)) as site:
+        assert "Get trending papers in your inbox" in site.get("/subscribe").text
+        assert "Nothing is shared or sold" in site.get("/privacy").text
+        refused = site.get("/unsubscribe", params={"token": "nonsense"})
+        assert refused.status_code == 200 and "Unsubscribe" in refused.text
+        assert site.post("/unsubscribe", params={"token": "nonsense"}).status_code == 400
