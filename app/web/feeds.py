@@ -1,0 +1,150 @@
+"""Feeds of an edition for readers: RSS 2.0, Atom 1.0 and JSON Feed 1.1 (pure).
+
+Every feed is built from the same :class:`FeedSpec`; XML goes through ElementTree, which
+escapes text, after characters XML cannot hold (C0 controls) are dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from email.utils import format_datetime
+from typing import Any
+from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
+
+from app.web.views import Card
+
+ATOM = "http://www.w3.org/2005/Atom"
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+MEDIA_TYPES = {
+    "rss": "application/rss+xml; charset=utf-8",
+    "atom": "application/atom+xml; charset=utf-8",
+    "json": "application/feed+json; charset=utf-8",
+}
+
+
+@dataclass(frozen=True)
+class FeedSpec:
+    title: str
+    description: str
+    site_url: str  # the public base URL, no trailing slash
+    page_path: str  # the page this feed mirrors, e.g. "/?category=cs.LG"
+    feed_path: str  # this feed's own path, e.g. "/feeds/daily.rss"
+    updated: datetime
+    cards: list[Card]
+
+
+def clean(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
+def paper_url(spec: FeedSpec, card: Card) -> str:
+    return f"{spec.site_url}/papers/{card.paper.arxiv_id}"
+
+
+def published(card: Card, fallback: datetime) -> datetime:
+    day: date | None = card.paper.announced_on
+    return fallback if day is None else datetime.combine(day, time(0), UTC)
+
+
+def summary(card: Card) -> str:
+    """The abstract, then why the paper is in the edition."""
+    parts = [card.paper.abstract]
+    if card.score is not None:
+        why = ", ".join(f"{name} {value:.3f}" for name, value in card.components)
+        parts.append(f"Rank {card.rank}, score {card.score:.3f} ({why}).")
+    if card.topic is not None:
+        parts.append(f"Topic: {card.topic.label}.")
+    return clean("\n\n".join(parts))
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, tag, attrs)
+    if text is not None:
+        element.text = clean(text)
+    return element
+
+
+def rss(spec: FeedSpec) -> bytes:
+    root = ET.Element("rss", {"version": "2.0", "xmlns:atom": ATOM})
+    channel = _sub(root, "channel")
+    _sub(channel, "title", spec.title)
+    _sub(channel, "link", spec.site_url + spec.page_path)
+    _sub(channel, "description", spec.description)
+    _sub(channel, "lastBuildDate", format_datetime(spec.updated, usegmt=True))
+    _sub(
+        channel,
+        "atom:link",
+        href=spec.site_url + spec.feed_path,
+        rel="self",
+        type="application/rss+xml",
+    )
+    for card in spec.cards:
+        item = _sub(channel, "item")
+        _sub(item, "title", card.paper.title)
+        _sub(item, "link", paper_url(spec, card))
+        _sub(item, "guid", paper_url(spec, card), isPermaLink="true")
+        _sub(item, "description", summary(card))
+        _sub(item, "pubDate", format_datetime(published(card, spec.updated), usegmt=True))
+        for category in card.paper.categories:
+            _sub(item, "category", category)
+    return _xml(root)
+
+
+def atom(spec: FeedSpec) -> bytes:
+    root = ET.Element("feed", {"xmlns": ATOM})
+    _sub(root, "title", spec.title)
+    _sub(root, "subtitle", spec.description)
+    _sub(root, "id", spec.site_url + spec.feed_path)
+    _sub(root, "updated", spec.updated.isoformat())
+    _sub(root, "link", href=spec.site_url + spec.page_path, rel="alternate")
+    _sub(root, "link", href=spec.site_url + spec.feed_path, rel="self")
+    _sub(_sub(root, "author"), "name", "Paperboy")
+    for card in spec.cards:
+        entry = _sub(root, "entry")
+        _sub(entry, "title", card.paper.title)
+        _sub(entry, "id", paper_url(spec, card))
+        _sub(entry, "link", href=paper_url(spec, card), rel="alternate")
+        _sub(entry, "updated", published(card, spec.updated).isoformat())
+        for name in card.paper.authors or ("Unknown",):
+            _sub(_sub(entry, "author"), "name", name)
+        for category in card.paper.categories:
+            _sub(entry, "category", term=category)
+        _sub(entry, "summary", summary(card), type="text")
+    return _xml(root)
+
+
+def json_feed(spec: FeedSpec) -> bytes:
+    body: dict[str, Any] = {
+        "version": "https://jsonfeed.org/version/1.1",
+        "title": spec.title,
+        "description": spec.description,
+        "home_page_url": spec.site_url + spec.page_path,
+        "feed_url": spec.site_url + spec.feed_path,
+        "language": "en",
+        "items": [_json_item(spec, card) for card in spec.cards],
+    }
+    return json.dumps(body, ensure_ascii=False).encode()
+
+
+def _json_item(spec: FeedSpec, card: Card) -> dict[str, Any]:
+    return {
+        "id": paper_url(spec, card),
+        "url": paper_url(spec, card),
+        "external_url": card.links["abstract"],
+        "title": card.paper.title,
+        "content_text": summary(card),
+        "date_published": published(card, spec.updated).isoformat(),
+        "authors": [{"name": name} for name in card.paper.authors],
+        "tags": list(card.paper.categories),
+    }
+
+
+def _xml(root: ET.Element) -> bytes:
+    body: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return body
+
+
+RENDERERS = {"rss": rss, "atom": atom, "json": json_feed}

@@ -1,0 +1,78 @@
+import json
+
+import feedparser
+import pytest
+from fastapi.testclient import TestClient
+from jsonschema import Draft202012Validator
+
+from app.config import Settings
+from tests.conftest import FIXTURES
+from tests.web.conftest import HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
+from tests.web.helpers import a_topic_of, edition_ids
+
+SCHEMA = json.loads((FIXTURES / "web" / "jsonfeed-1.1.schema.json").read_text())
+VERSIONS = {"rss": "rss20", "atom": "atom10"}
+
+
+def ids_in(entries: list[dict[str, str]]) -> list[str]:
+    return [entry["link"].split("/papers/", 1)[1] for entry in entries]
+
+
+@pytest.mark.parametrize("fmt", ["rss", "atom"])
+def test_the_daily_feed_is_valid_and_holds_the_edition_in_order(
+    client: TestClient, site_settings: Settings, fmt: str
+) -> None:
+    response = client.get(f"/feeds/daily.{fmt}")
+    assert response.headers["content-type"].startswith(f"application/{fmt}+xml")
+    parsed = feedparser.parse(response.content)
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    assert parsed.version == VERSIONS[fmt]
+    assert ids_in(parsed.entries) == edition_ids(site_settings, "day", LAST_DAY)
+    assert all(
+        entry.get("published_parsed") or entry.get("updated_parsed") for entry in parsed.entries
+    )
+
+
+def test_the_json_feed_follows_the_json_feed_1_1_schema(
+    client: TestClient, site_settings: Settings
+) -> None:
+    response = client.get("/feeds/daily.json")
+    assert response.headers["content-type"].startswith("application/feed+json")
+    body = response.json()
+    Draft202012Validator(SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER).validate(body)
+    assert [item["url"].split("/papers/")[1] for item in body["items"]] == edition_ids(
+        site_settings, "day", LAST_DAY
+    )
+
+
+def test_hostile_titles_stay_text_in_every_feed(client: TestClient) -> None:
+    for fmt in ("rss", "atom"):
+        parsed = feedparser.parse(client.get(f"/feeds/daily.{fmt}").content)
+        titles = {ids_in([e])[0]: e.title for e in parsed.entries}
+        if HOSTILE_ID in titles:
+            assert titles[HOSTILE_ID] == HOSTILE_TITLE
+    raw = client.get("/feeds/daily.rss").text
+    assert "<script>" not in raw
+
+
+def test_category_and_topic_feeds_hold_only_their_papers(
+    client: TestClient, site_settings: Settings
+) -> None:
+    parsed = feedparser.parse(client.get("/feeds/category/cs.CV.atom").content)
+    assert parsed.entries and not parsed.bozo
+    assert all("cs.CV" in [tag.term for tag in entry.tags] for entry in parsed.entries)
+    topic_id, members = a_topic_of(site_settings, LAST_DAY)
+    topic = feedparser.parse(client.get(f"/feeds/topic/{topic_id}.rss").content)
+    assert not topic.bozo and set(members) <= set(ids_in(topic.entries))
+
+
+def test_unknown_feeds_and_formats_are_json_errors(client: TestClient) -> None:
+    assert client.get("/feeds/topic/999999.rss").status_code == 404
+    assert client.get("/feeds/daily.xml").status_code == 400
+    assert client.get("/feeds/category/<script>.rss").status_code == 400
+
+
+def test_a_feed_reader_polling_again_gets_304(client: TestClient) -> None:
+    first = client.get("/feeds/daily.atom")
+    again = client.get("/feeds/daily.atom", headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304
