@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import inspect
 import socket
 import threading
 from collections.abc import Iterator
@@ -37,7 +38,9 @@ class RecordingHandler:
         self, server: Any, session: Any, envelope: Any, address: str, options: Any
     ) -> str:
         if self.on_rcpt is not None:
-            self.on_rcpt(address)
+            answer = self.on_rcpt(address)
+            if inspect.isawaitable(answer):
+                await answer
         if address in self.refuse:
             return self.refuse[address]
         envelope.rcpt_tos.append(address)
