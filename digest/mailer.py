@@ -7,12 +7,13 @@ permanent one (5xx, a refused recipient) is recorded and not retried.
 from __future__ import annotations
 
 from email.message import EmailMessage
+from email.utils import parseaddr
 from types import TracebackType
 
 import aiosmtplib
 
 from app.config import Settings
-from digest.dkim import sign_if_configured
+from digest.dkim import signed_bytes
 
 TIMEOUT_SECONDS = 30
 
@@ -43,10 +44,13 @@ class Mailer:
 
     async def send(self, message: EmailMessage) -> None:
         """Send one message, or raise :class:`DeliveryError` saying whether to retry."""
-        message = sign_if_configured(self._settings, message)
+        signed = signed_bytes(self._settings, message)
         try:
             smtp = await self._connected()
-            await smtp.send_message(message)
+            if signed is None:
+                await smtp.send_message(message)
+            else:
+                await smtp.sendmail(_address(message["From"]), [_address(message["To"])], signed)
         except aiosmtplib.SMTPRecipientsRefused as error:
             codes = [refusal.code for refusal in error.recipients]
             raise DeliveryError(
@@ -92,3 +96,7 @@ async def send_one(settings: Settings, message: EmailMessage) -> None:
     """Send a single message on its own connection (confirmations, sign-in links)."""
     async with Mailer(settings) as mailer:
         await mailer.send(message)
+
+
+def _address(header: str) -> str:
+    return parseaddr(str(header))[1]

@@ -28,6 +28,7 @@ NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 @dataclass
 class RecordingHandler:
     messages: list[EmailMessage] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)
     # RCPT TO address -> SMTP answer to give instead of accepting (a bouncing recipient).
     refuse: dict[str, str] = field(default_factory=dict)
     # Called on each RCPT (the kill test uses it to stop the sender mid-run).
@@ -51,6 +52,7 @@ class RecordingHandler:
         assert isinstance(message, EmailMessage)
         with self.lock:
             self.messages.append(message)
+            self.raw.append(envelope.content)
         return "250 Message accepted for delivery"
 
     def to(self, address: str) -> list[EmailMessage]:
