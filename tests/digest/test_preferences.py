@@ -1,0 +1,175 @@
+import json
+import re
+from datetime import timedelta
+
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from app.config import Settings
+from app.db import session_scope
+from app.models import DigestFeedback, Edition, EditionItem, Subscriber
+from digest import links
+from digest.sending import send_digests
+from digest.subscriptions import purge_unconfirmed
+from tests.conftest import Database
+from tests.digest.conftest import NOW, Clock, Smtp
+from tests.digest.editions import DAY, add_subscriber, store_edition
+from tests.digest.test_subscribe import link_in, subscribe
+
+FIELDS = {
+    "categories": ["cs.LG"],
+    "interests": "",
+    "exclusions": "",
+    "frequency": "weekly",
+    "weekday": "0",
+    "delivery_hour": "6",
+    "time_zone": "UTC",
+    "max_items": "2",
+}
+
+
+def one(database: Database) -> Subscriber:
+    with database.sessions() as session:
+        return session.scalars(select(Subscriber)).one()
+
+
+def test_preferences_are_changed_paused_and_resumed_through_the_signed_link(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    subscriber_id = add_subscriber(database.sessions, "ada@example.org")
+    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    saved = client.post(
+        "/subscriptions/preferences", data={**FIELDS, "token": token, "action": "pause"}
+    )
+    assert saved.status_code == 200
+    stored = one(database)
+    assert (stored.frequency, stored.max_items, stored.status) == ("weekly", 2, "paused")
+    client.post("/subscriptions/preferences", data={**FIELDS, "token": token, "action": "resume"})
+    assert one(database).status == "active"
+
+
+def test_bad_preferences_are_refused_and_change_nothing(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    subscriber_id = add_subscriber(database.sessions, "ada@example.org")
+    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    for bad in ({"delivery_hour": "25"}, {"frequency": "hourly"}, {"categories": ["<script>"]}):
+        response = client.post("/subscriptions/preferences", data={**FIELDS, **bad, "token": token})
+        assert response.status_code == 422
+        assert "&lt;script&gt;" in response.text or "<script>" not in response.text
+    assert one(database).frequency == "daily"
+
+
+def test_a_weekly_subscriber_gets_the_week_edition_on_their_weekday_only(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    store_edition(database.sessions)
+    _copy_as_week(database)
+    add_subscriber(database.sessions, "monday@example.org", frequency="weekly", weekday=0)
+    add_subscriber(database.sessions, "friday@example.org", frequency="weekly", weekday=4)
+    send_digests(mail_settings, database.sessions, DAY, NOW)  # DAY is a Monday
+    assert [m["To"] for m in smtp.handler.messages] == ["monday@example.org"]
+    assert smtp.handler.messages[0]["Subject"].startswith("Paperboy week 2026-03-02")
+
+
+def _copy_as_week(database: Database) -> None:
+    with session_scope(database.sessions) as session:
+        day = session.scalars(select(Edition)).one()
+        week = Edition(
+            period="week", edition_date=DAY, version=1, scorer="test", scorer_version="1",
+            algorithm_version="1", diversity_rule="none", pool_size=3,
+            published_at=day.published_at,
+        )  # fmt: skip
+        week.items = [
+            EditionItem(
+                position=i.position, arxiv_id=i.arxiv_id, score=i.score, components=i.components
+            )
+            for i in day.items
+        ]
+        session.add(week)
+
+
+def test_an_empty_digest_is_not_sent_unless_asked_for(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    store_edition(database.sessions)
+    add_subscriber(database.sessions, "quiet@example.org", categories=["math.CO"])
+    add_subscriber(database.sessions, "empty@example.org", categories=["math.CO"], send_empty=True)
+    summary = send_digests(mail_settings, database.sessions, DAY, NOW)
+    assert summary.counts == {"sent": 1, "skipped": 1, "pending": 0}
+    [mail] = smtp.handler.messages
+    assert mail["To"] == "empty@example.org" and "nothing matched" in mail["Subject"]
+
+
+def test_unsubscribe_links_never_expire_while_feedback_links_last_their_days(
+    client: TestClient, database: Database, mail_settings: Settings, clock: Clock
+) -> None:
+    store_edition(database.sessions)
+    subscriber_id = add_subscriber(database.sessions, "ada@example.org")
+    feedback = links.feedback_url(mail_settings, subscriber_id, "2603.00001", -1, NOW)
+    unsubscribe, _ = links.unsubscribe_urls(mail_settings, subscriber_id, NOW)
+    clock.now = NOW + timedelta(days=60)
+    assert client.get(feedback).status_code == 200
+    clock.now = NOW + timedelta(days=91)
+    assert "expired" in client.get(feedback).text
+    clock.now = NOW + timedelta(days=3650)
+    assert client.post(unsubscribe).status_code == 200
+    assert one(database).status == "unsubscribed"
+    with database.sessions() as session:
+        assert session.scalars(select(DigestFeedback.value)).all() == [-1]
+
+
+def test_an_unsubscribed_address_can_subscribe_again_with_a_new_confirmation(
+    client: TestClient, database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    subscriber_id = add_subscriber(database.sessions, "ada@example.org")
+    unsubscribe, _ = links.unsubscribe_urls(mail_settings, subscriber_id, NOW)
+    client.post(unsubscribe)
+    subscribe(client)
+    assert one(database).status == "pending"
+    client.get(link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm"))
+    assert one(database).status == "active"
+
+
+def test_a_subscriber_downloads_their_data_and_deletes_it_for_good(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    store_edition(database.sessions)
+    subscriber_id = add_subscriber(database.sessions, "ada@example.org", interests="proteins")
+    client.get(links.feedback_url(mail_settings, subscriber_id, "2603.00002", 1, NOW))
+    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    exported = client.get("/subscriptions/export", params={"token": token})
+    data = json.loads(exported.text)
+    assert data["email"] == "ada@example.org" and data["interests"] == "proteins"
+    assert data["feedback"] == [{"arxiv_id": "2603.00002", "value": 1}]
+    assert client.post("/subscriptions/delete", data={"token": token}).status_code == 200
+    with database.sessions() as session:
+        assert session.scalars(select(Subscriber)).all() == []
+        assert session.scalars(select(DigestFeedback)).all() == []
+    gone = client.get("/subscriptions/preferences", params={"token": token})
+    assert gone.status_code == 400 and "deleted" in gone.text
+
+
+def test_unconfirmed_sign_ups_are_purged_after_a_week(
+    database: Database, mail_settings: Settings
+) -> None:
+    add_subscriber(
+        database.sessions, "old@example.org", status="pending", created_at=NOW - timedelta(days=8)
+    )
+    add_subscriber(
+        database.sessions, "new@example.org", status="pending", created_at=NOW - timedelta(days=6)
+    )
+    with session_scope(database.sessions) as session:
+        assert purge_unconfirmed(session, mail_settings, NOW) == 1
+    with database.sessions() as session:
+        assert session.scalars(select(Subscriber.email)).all() == ["new@example.org"]
+
+
+def test_the_subscribe_form_names_every_configured_category(client: TestClient) -> None:
+    page = client.get("/subscribe").text
+    assert re.findall(r'name="categories" value="([^"]+)"', page) == [
+        "cs.AI",
+        "cs.CL",
+        "cs.CV",
+        "cs.LG",
+    ]
