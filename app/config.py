@@ -84,12 +84,7 @@ class Settings(BaseSettings):
     api_rate_limit_burst: int = Field(default=30, ge=1)
     search_semantic: bool = True
     search_max_query_length: int = Field(default=200, ge=10, le=1000)
-
-    # Web front end and JSON API (issue 6).
-    api_rate_limit_per_minute: int = Field(default=120, ge=0)
-    api_rate_limit_burst: int = Field(default=30, ge=1)
-    search_semantic: bool = True
-    search_max_query_length: int = Field(default=200, ge=10, le=1000)
+    web_cache_seconds: float = Field(default=60.0, ge=0)
 
     @field_validator("categories", mode="before")
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.metadata import version as package_version
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -27,8 +28,11 @@ from app.schema import current_revision, head_revision
 from app.web.context import STATIC_DIR, WebContext, make_templates
 from app.web.errors import http_error, validation_error
 from app.web.limits import RateLimiter
+from app.web.memo import Memo
 from app.web.search import SearchService
 from app.web.security import make_middleware
+
+VERSION = package_version("paperboy")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -56,6 +60,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     app.include_router(subscription_pages(settings, app.state.web.sessions))
 
+    @app.get("/api/version", tags=["api"])
+    def version() -> dict[str, str]:
+        """Which Paperboy answers (the cheapest endpoint: no database)."""
+        return {"name": "paperboy", "version": VERSION}
+
     @app.get("/healthz", include_in_schema=False)
     def health() -> JSONResponse:
         return _health(engine)
@@ -66,9 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _context(settings: Settings, engine: Engine) -> WebContext:
     sessions = make_session_factory(engine)
     limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
-    return WebContext(
-        settings, sessions, make_templates(), SearchService(settings, sessions), limiter
-    )
+    search = SearchService(settings, sessions)
+    memo = Memo(settings.web_cache_seconds)
+    return WebContext(settings, sessions, make_templates(), search, limiter, memo)
 
 
 def _add_middleware(app: FastAPI, limiter: RateLimiter) -> None:

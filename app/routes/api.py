@@ -6,6 +6,7 @@ editions) and a repeated request with ``If-None-Match`` gets 304.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
@@ -13,10 +14,11 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.web import profiles, queries
 from app.web.api_shape import daily_item, page_of, paper_json, sort_cards, topic_json
-from app.web.caching import cached_json
-from app.web.context import SessionDep
+from app.web.caching import Rendered, cached, cached_json, json_bytes, rendered
+from app.web.context import ContextDep, SessionDep
 from app.web.params import BadInputError, edition_key, key_label
 from app.web.views import Signals, code_url
+from ranking.periods import Period
 
 router = APIRouter(prefix="/api", tags=["api"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -29,6 +31,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 @router.get("/daily_papers", responses=ERRORS)
 def daily_papers(
     request: Request,
+    context: ContextDep,
     session: SessionDep,
     date: Annotated[str | None, Query(description="Day edition, YYYY-MM-DD", max_length=10)] = None,
     week: Annotated[str | None, Query(description="Week edition, YYYY-Www", max_length=8)] = None,
@@ -42,18 +45,23 @@ def daily_papers(
         period, key = edition_key(date, week, month)
     except BadInputError as error:
         raise HTTPException(400, str(error)) from None
-    key = key or queries.newest_edition_date(session, period)
-    edition = None if key is None else queries.latest_edition(session, period, key)
+    edition = queries.current_edition(session, period, key)
     if edition is None:
-        raise HTTPException(
-            404,
-            "no edition is published"
-            if key is None
-            else f"no {period} edition for {key_label(period, key)}",
-        )
-    cards = sort_cards(queries.edition_cards(session, edition), sort)
-    return cached_json(
-        request, [daily_item(c) for c in page_of(cards, p, limit)], edition.published_at
+        raise HTTPException(404, _missing(period, key))
+
+    def build() -> Rendered:
+        cards = sort_cards(queries.edition_cards(session, edition), sort)
+        return rendered(json_bytes([daily_item(c) for c in page_of(cards, p, limit)]))
+
+    body = context.memo.get(("daily_papers", edition.id, sort, p, limit), build)
+    return cached(request, body, "application/json", edition.published_at)
+
+
+def _missing(period: Period, key: date | None) -> str:
+    return (
+        "no edition is published"
+        if key is None
+        else f"no {period} edition for {key_label(period, key)}"
     )
 
 

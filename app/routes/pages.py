@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
-from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy.orm import Session
 
 from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.models import Edition
 from app.web import queries
+from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.params import BadInputError, key_label, parse_day, parse_period
 from app.web.views import Card, Signals, author_links, card, parse_components
@@ -20,6 +21,7 @@ from ranking.periods import Period, span
 router = APIRouter(include_in_schema=False)
 CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")
 SIMILAR = 6
+HTML = "text/html; charset=utf-8"
 
 
 def bad_request(error: BadInputError) -> HTTPException:
@@ -43,29 +45,35 @@ def trending(
     topic: int | None = None,
 ) -> Response:
     try:
-        chosen, key, wanted = parse_period(period), None, category_param(category)
+        chosen, wanted = parse_period(period), category_param(category)
         key = span(chosen, parse_day(date)).key if date else None
     except BadInputError as error:
         raise bad_request(error) from None
-    page = trending_page(session, chosen, key)
-    page["cards"] = filter_cards(page["all_cards"], wanted, topic)  # type: ignore[arg-type]
-    page.update(category=wanted, topic=topic)
-    return context.templates.TemplateResponse(request, "pages/trending.html", page)
-
-
-def trending_page(session: Session, period: Period, key: date | None) -> dict[str, object]:
-    dates = queries.edition_dates(session, period)
-    chosen = key or (dates[-1] if dates else None)
-    edition = None if chosen is None else queries.latest_edition(session, period, chosen)
+    edition = queries.current_edition(session, chosen, key)
     if key is not None and edition is None:
-        raise HTTPException(404, f"no {period} edition for {key_label(period, key)}")
+        raise HTTPException(404, f"no {chosen} edition for {key_label(chosen, key)}")
+
+    def build() -> Rendered:
+        page = trending_page(session, chosen, edition)
+        page.update(
+            cards=filter_cards(page["all_cards"], wanted, topic), category=wanted, topic=topic
+        )
+        return rendered(context.render("pages/trending.html", page))
+
+    memo_key = ("trending", chosen, None if edition is None else edition.id, wanted, topic)
+    body = context.memo.get(memo_key, build)
+    return cached(request, body, HTML, None if edition is None else edition.published_at)
+
+
+def trending_page(session: Session, period: Period, edition: Edition | None) -> dict[str, Any]:
+    dates = queries.edition_dates(session, period)
+    chosen = None if edition is None else edition.edition_date
     cards = [] if edition is None else queries.edition_cards(session, edition)
     return {
         "period": period,
         "key": chosen,
         "label": None if chosen is None else key_label(period, chosen),
         "edition": edition,
-        "cards": cards,
         "all_cards": cards,
         "previous": max((d for d in dates if chosen and d < chosen), default=None),
         "next": min((d for d in dates if chosen and d > chosen), default=None),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
@@ -35,13 +36,26 @@ def not_modified(request: Request, tag: str, modified: datetime | None) -> bool:
         return False
 
 
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A response body with its ETag, computed once (kept in the memo)."""
+
+    body: bytes
+    tag: str
+
+
+def rendered(body: bytes) -> Rendered:
+    return Rendered(body, etag(body))
+
+
 def cached(
     request: Request,
-    body: bytes,
+    body: bytes | Rendered,
     media_type: str,
     modified: datetime | None = None,
 ) -> Response:
-    tag = etag(body)
+    done = body if isinstance(body, Rendered) else rendered(body)
+    body, tag = done.body, done.tag
     headers = {"ETag": tag, "Cache-Control": CACHE_CONTROL}
     if modified is not None:
         headers["Last-Modified"] = format_datetime(modified, usegmt=True)
@@ -50,6 +64,9 @@ def cached(
     return Response(body, media_type=media_type, headers=headers)
 
 
+def json_bytes(payload: Any) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def cached_json(request: Request, payload: Any, modified: datetime | None = None) -> Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    return cached(request, body, "application/json", modified)
+    return cached(request, json_bytes(payload), "application/json", modified)

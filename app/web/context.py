@@ -1,4 +1,4 @@
-"""What every request handler shares: settings, sessions, templates, search, rate limiter.
+"""What every request handler shares: settings, sessions, templates, search, limiter, memo.
 
 Built once by ``create_app`` and kept on ``app.state.web``; handlers reach it through
 :func:`get_context` and the request's session through :func:`get_session`.
@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.config import Settings
 from app.db import session_scope
 from app.web.limits import RateLimiter
+from app.web.memo import Memo
 from app.web.search import SearchService
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -32,6 +33,11 @@ class WebContext:
     templates: Jinja2Templates
     search: SearchService
     limiter: RateLimiter
+    memo: Memo
+
+    def render(self, name: str, page: dict[str, object]) -> bytes:
+        """A page rendered to bytes, for responses kept in the memo."""
+        return self.templates.get_template(name).render(page).encode()
 
 
 def make_templates() -> Jinja2Templates:

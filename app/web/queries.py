@@ -24,6 +24,15 @@ from app.models import (
 from app.web.views import Card, PaperFacts, Signals, TopicChip, card
 
 
+def current_edition(session: Session, period: str, key: date | None) -> Edition | None:
+    """The newest version of the (period, key) edition, or of the newest one when key is None."""
+    query = select(Edition).where(Edition.period == period)
+    if key is not None:
+        query = query.where(Edition.edition_date == key)
+    newest = query.order_by(Edition.edition_date.desc(), Edition.version.desc()).limit(1)
+    return session.scalars(newest).first()
+
+
 def newest_edition_date(session: Session, period: str) -> date | None:
     return session.scalar(select(func.max(Edition.edition_date)).where(Edition.period == period))
 

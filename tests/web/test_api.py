@@ -141,6 +141,10 @@ def test_topics_and_authors_are_served_as_json(client: TestClient) -> None:
     assert client.get("/api/authors/nobody-at-all").status_code == 404
 
 
+def test_the_version_endpoint_answers_without_the_database(client: TestClient) -> None:
+    assert client.get("/api/version").json() == {"name": "paperboy", "version": "0.1.0"}
+
+
 def test_the_api_is_documented_in_openapi(client: TestClient) -> None:
     paths = client.get("/api/openapi.json").json()["paths"]
     assert {"/api/daily_papers", "/api/papers/{arxiv_id}", "/api/papers/search"} <= set(paths)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from app.web.limits import RateLimiter
+from app.web.memo import Memo
 from app.web.params import BadInputError, edition_key, key_label, parse_week
 from app.web.search import fuse, top
 from app.web.views import PaperFacts, Signals, code_url, collaborators
@@ -56,3 +57,19 @@ def test_the_code_link_is_hugging_faces_or_the_first_repository_in_the_text() ->
 def test_collaborators_rank_by_shared_papers_then_name() -> None:
     ranked = collaborators([("b", "Bea", 2), ("a", "Al", 2), ("c", "Cy", 5)])
     assert [(link.key, n) for link, n in ranked] == [("c", 5), ("a", 2), ("b", 2)]
+
+
+def test_a_kept_response_is_rebuilt_after_its_time_to_live() -> None:
+    now = [0.0]
+    built: list[int] = []
+    memo = Memo(ttl_seconds=60, max_entries=2, clock=lambda: now[0])
+
+    def build() -> int:
+        built.append(1)
+        return len(built)
+
+    assert [memo.get("a", build), memo.get("a", build)] == [1, 1]
+    now[0] = 61.0
+    assert memo.get("a", build) == 2
+    memo.get("b", build), memo.get("c", build)
+    assert memo.get("a", build) == 5  # the oldest entry was dropped past max_entries

@@ -1,0 +1,41 @@
+"""A small in-process cache of rendered responses, keyed by what they were built from (pure).
+
+Editions never change once published, so a body built from edition ``id`` can be kept; the
+time-to-live bounds how stale the community signals inside it (HF upvotes) may get.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass
+class Memo:
+    ttl_seconds: float
+    max_entries: int = 256
+    clock: Callable[[], float] = time.monotonic
+    _entries: OrderedDict[Hashable, tuple[float, object]] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value kept for ``key`` if still fresh, else ``build()`` (kept for next time)."""
+        now = self.clock()
+        with self._lock:
+            kept = self._entries.get(key)
+            if kept is not None and now - kept[0] < self.ttl_seconds:
+                self._entries.move_to_end(key)
+                return kept[1]  # type: ignore[return-value]
+        value = build()
+        with self._lock:
+            self._entries[key] = (now, value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+        return value
