@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from app.names import author_key
 
 FREQUENCIES = ("daily", "weekly")
 MAX_TEXT = 2000
@@ -28,6 +30,11 @@ class Preferences:
     time_zone: str
     max_items: int
     send_empty: bool = False
+    # Topic ids and author keys (``ada-lovelace``), as the site's topic and author pages name them.
+    followed_topics: list[int] = field(default_factory=list)
+    muted_topics: list[int] = field(default_factory=list)
+    followed_authors: list[str] = field(default_factory=list)
+    muted_authors: list[str] = field(default_factory=list)
 
 
 def parse_preferences(form: Mapping[str, str], categories: Sequence[str]) -> Preferences:
@@ -42,12 +49,28 @@ def parse_preferences(form: Mapping[str, str], categories: Sequence[str]) -> Pre
         time_zone=_time_zone(form.get("time_zone", "UTC")),
         max_items=_number(form.get("max_items", "10"), 1, MAX_ITEMS_LIMIT, "maximum items"),
         send_empty=form.get("send_empty", "") in ("on", "true", "1"),
+        followed_topics=_topics(form.get("followed_topics", "")),
+        muted_topics=_topics(form.get("muted_topics", "")),
+        followed_authors=_authors(form.get("followed_authors", "")),
+        muted_authors=_authors(form.get("muted_authors", "")),
     )
 
 
 def phrases(text: str) -> list[str]:
     """Interests or exclusions written one per line (or separated by commas/semicolons)."""
     return [part.strip() for part in re.split(r"[\n,;]+", text) if part.strip()]
+
+
+def _topics(text: str) -> list[int]:
+    try:
+        return sorted({int(part) for part in phrases(text)})
+    except ValueError:
+        raise BadPreferencesError("topics are given by their numbers, like 12, 40") from None
+
+
+def _authors(text: str) -> list[str]:
+    names = phrases(_text(text, "authors"))
+    return sorted({author_key(name) for name in names if author_key(name)})
 
 
 def _categories(values: Sequence[str]) -> list[str]:

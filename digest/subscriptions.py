@@ -39,7 +39,7 @@ def request_subscription(
     if subscriber is not None and subscriber.status in ("active", "paused"):
         return None
     if subscriber is None:
-        subscriber = Subscriber(email=email, created_at=now, **_empty_follows())
+        subscriber = Subscriber(email=email, created_at=now)
         session.add(subscriber)
     apply_preferences(subscriber, preferences)
     subscriber.status = "pending"
@@ -129,7 +129,3 @@ def check_rate(session: Session, settings: Settings, key: str, client: str, now:
             raise RateLimitedError(name.partition(":")[0])
     session.add_all(SubscribeAttempt(key=name, attempted_at=now) for name in limits)
     session.flush()
-
-
-def _empty_follows() -> dict[str, list[object]]:
-    return {"followed_topics": [], "muted_topics": [], "followed_authors": [], "muted_authors": []}

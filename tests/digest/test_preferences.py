@@ -48,12 +48,32 @@ def test_preferences_are_changed_paused_and_resumed_through_the_signed_link(
     assert one(database).status == "active"
 
 
+def test_following_and_muting_authors_and_topics_is_stored_by_key(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    subscriber_id = add_subscriber(database.sessions, "ada@example.org")
+    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    follows = {"followed_authors": "José Pérez\nAda Lovelace", "muted_topics": "12, 40"}
+    client.post("/subscriptions/preferences", data={**FIELDS, **follows, "token": token})
+    stored = one(database)
+    assert stored.followed_authors == ["ada-lovelace", "jose-perez"]
+    assert stored.muted_topics == [12, 40]
+    page = client.get("/subscriptions/preferences", params={"token": token}).text
+    assert "ada-lovelace\njose-perez" in page and 'value="12, 40"' in page
+
+
 def test_bad_preferences_are_refused_and_change_nothing(
     client: TestClient, database: Database, mail_settings: Settings
 ) -> None:
     subscriber_id = add_subscriber(database.sessions, "ada@example.org")
     token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
-    for bad in ({"delivery_hour": "25"}, {"frequency": "hourly"}, {"categories": ["<script>"]}):
+    bad_values: list[dict[str, object]] = [
+        {"delivery_hour": "25"},
+        {"frequency": "hourly"},
+        {"categories": ["<script>"]},
+        {"followed_topics": "graphs"},
+    ]
+    for bad in bad_values:
         response = client.post("/subscriptions/preferences", data={**FIELDS, **bad, "token": token})
         assert response.status_code == 422
         assert "&lt;script&gt;" in response.text or "<script>" not in response.text
