@@ -6,14 +6,16 @@ each answers with an ETag and 304, like the API.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Request, Response
 
+from app.models import Edition
 from app.routes.pages import CATEGORY
 from app.web import profiles, queries
-from app.web.caching import cached
+from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.views import Card
@@ -22,19 +24,27 @@ router = APIRouter(prefix="/feeds", tags=["feeds"])
 Format = Literal["rss", "atom", "json"]
 TOPIC_ITEMS = 100
 NO_EDITION = "no daily edition is published yet"
+Build = Callable[[], FeedSpec]
 
 
-def _latest_day(session: SessionDep) -> tuple[list[Card], datetime]:
-    key = queries.newest_edition_date(session, "day")
-    edition = None if key is None else queries.latest_edition(session, "day", key)
+def _latest_day(session: SessionDep) -> Edition:
+    edition = queries.current_edition(session, "day", None)
     if edition is None:
         raise HTTPException(404, NO_EDITION)
-    return queries.edition_cards(session, edition), edition.published_at
+    return edition
 
 
-def _answer(request: Request, fmt: Format, spec: FeedSpec) -> Response:
-    body = RENDERERS[fmt](spec)
-    return cached(request, body, MEDIA_TYPES[fmt], spec.updated)
+def _answer(
+    request: Request, context: ContextDep, fmt: Format, key: Hashable, build: Build
+) -> Response:
+    """The feed kept for ``key`` (built by ``build`` when missing), with its ETag."""
+
+    def render() -> tuple[Rendered, datetime]:
+        spec = build()
+        return rendered(RENDERERS[fmt](spec)), spec.updated
+
+    body, updated = context.memo.get((key, fmt), render)
+    return cached(request, body, MEDIA_TYPES[fmt], updated)
 
 
 def _spec(
@@ -48,9 +58,14 @@ def _spec(
 @router.get("/daily.{fmt}")
 def daily(request: Request, context: ContextDep, session: SessionDep, fmt: Format) -> Response:
     """The latest daily edition."""
-    cards, when = _latest_day(session)
-    spec = _spec(context, "Paperboy: trending today", "/", f"/feeds/daily.{fmt}", when, cards)
-    return _answer(request, fmt, spec)
+    edition = _latest_day(session)
+
+    def build() -> FeedSpec:
+        cards, feed = queries.edition_cards(session, edition), f"/feeds/daily.{fmt}"
+        title = "Paperboy: trending today"
+        return _spec(context, title, "/", feed, edition.published_at, cards)
+
+    return _answer(request, context, fmt, ("feed", edition.id), build)
 
 
 @router.get("/category/{category}.{fmt}")
@@ -62,11 +77,16 @@ def category(
     fmt: Format,
 ) -> Response:
     """The latest daily edition's papers in one arXiv category."""
-    cards, when = _latest_day(session)
-    chosen = [card for card in cards if category in card.paper.categories]
-    page, feed = f"/?category={category}", f"/feeds/category/{category}.{fmt}"
-    spec = _spec(context, f"Paperboy: trending in {category}", page, feed, when, chosen)
-    return _answer(request, fmt, spec)
+    edition = _latest_day(session)
+
+    def build() -> FeedSpec:
+        cards = queries.edition_cards(session, edition)
+        chosen = [card for card in cards if category in card.paper.categories]
+        page, feed = f"/?category={category}", f"/feeds/category/{category}.{fmt}"
+        title = f"Paperboy: trending in {category}"
+        return _spec(context, title, page, feed, edition.published_at, chosen)
+
+    return _answer(request, context, fmt, ("feed", edition.id, category), build)
 
 
 @router.get("/topic/{topic_id}.{fmt}")
@@ -74,13 +94,14 @@ def topic(
     request: Request, context: ContextDep, session: SessionDep, topic_id: int, fmt: Format
 ) -> Response:
     """A topic's papers, newest announcement day first."""
-    page = profiles.topic_page(session, topic_id)
-    if page is None:
-        raise HTTPException(404, f"topic {topic_id} is not stored here")
-    cards = [card for _, day_cards in page.days for card in day_cards][:TOPIC_ITEMS]
-    when = datetime.combine(page.sizes[-1][0], datetime.min.time(), UTC)
-    title = f"Paperboy topic: {page.topic.label}"
-    spec = _spec(
-        context, title, f"/topics/{topic_id}", f"/feeds/topic/{topic_id}.{fmt}", when, cards
-    )
-    return _answer(request, fmt, spec)
+
+    def build() -> FeedSpec:
+        page = profiles.topic_page(session, topic_id)
+        if page is None:
+            raise HTTPException(404, f"topic {topic_id} is not stored here")
+        cards = [card for _, day_cards in page.days for card in day_cards][:TOPIC_ITEMS]
+        when = datetime.combine(page.sizes[-1][0], datetime.min.time(), UTC)
+        title, feed = f"Paperboy topic: {page.topic.label}", f"/feeds/topic/{topic_id}.{fmt}"
+        return _spec(context, title, f"/topics/{topic_id}", feed, when, cards)
+
+    return _answer(request, context, fmt, ("topic-feed", topic_id), build)
