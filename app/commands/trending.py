@@ -10,10 +10,15 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
 
+import numpy as np
+from numpy.typing import NDArray
+
 from app.config import Settings
+from ranking.scoring import Candidate
 from ranking.trending.data import TrendingDataError, load_corpus, load_embeddings, load_labels
 from ranking.trending.model import ModelArtifactError, load_model, save_model
 from ranking.trending.replay import Replay
@@ -35,8 +40,9 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
         help="Hugging Face Daily Papers JSON lines (repeatable)",
     )  # fmt: skip
     parser.add_argument(
-        "--embeddings", type=Path, required=True,
-        help="precomputed embeddings X.npy with X.ids.json beside it",
+        "--embeddings", type=Path,
+        help="precomputed embeddings X.npy with X.ids.json beside it "
+        "(default: embed the corpus with PAPERBOY_EMBEDDING_MODEL, slow on a CPU)",
     )  # fmt: skip
 
 
@@ -64,7 +70,7 @@ def run_train_ranker(args: argparse.Namespace, settings: Settings) -> int:
     try:
         labels = window_labels(load_labels(args.labels), args.until)
         corpus = [paper for paper in load_corpus(args.corpus) if paper.announced_on < args.until]
-        replay = Replay(corpus, load_embeddings(args.embeddings), labels)
+        replay = Replay(corpus, corpus_embeddings(args.embeddings, corpus, settings), labels)
         model = train(replay, args.until)
     except EXPECTED_ERRORS as error:
         return _fail("train-ranker", error)
@@ -83,7 +89,7 @@ def run_eval_trending(args: argparse.Namespace, settings: Settings) -> int:
         model = load_model(args.model)
         labels = load_labels(args.labels)
         corpus = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= args.end]
-        replay = Replay(corpus, load_embeddings(args.embeddings), labels)
+        replay = Replay(corpus, corpus_embeddings(args.embeddings, corpus, settings), labels)
     except EXPECTED_ERRORS as error:
         return _fail("eval-trending", error)
     _warn_if_trained_on_window(model.trained_until, args.start)
@@ -96,6 +102,21 @@ def run_eval_trending(args: argparse.Namespace, settings: Settings) -> int:
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
     )
     return 0
+
+
+def corpus_embeddings(
+    path: Path | None, corpus: Sequence[Candidate], settings: Settings
+) -> Mapping[str, NDArray[np.float32]]:
+    """The precomputed matrix at ``path``, or the corpus embedded with the configured model."""
+    if path is not None:
+        return load_embeddings(path)
+    from ranking.embedder import make_embedder
+    from ranking.text import embedding_text
+
+    vectors = make_embedder(settings).encode(
+        [embedding_text(paper.title, paper.abstract) for paper in corpus]
+    )
+    return {paper.arxiv_id: vectors[row] for row, paper in enumerate(corpus)}
 
 
 def _warn_if_trained_on_window(trained_until: str, start: date) -> None:

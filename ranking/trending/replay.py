@@ -19,7 +19,7 @@ from ranking.trending.data import LabelRecord, TrendingDataError
 from ranking.trending.features import EMBEDDING_SIZE
 from ranking.trending.history import AuthorHistory
 from ranking.trending.momentum import TopicMemory
-from ranking.trending.scorer import AUTHOR_HISTORY_KEY, TOPIC_MEMORY_KEY
+from ranking.trending.scorer import scoring_extras
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Replay:
 
     def context(self, day: Day) -> ScoringContext:
         """What the scorer is given for ``day``: no signals yet, the history and topic memory."""
-        extras = {AUTHOR_HISTORY_KEY: self.history, TOPIC_MEMORY_KEY: self.topics}
+        extras = scoring_extras(self.history, self.topics)
         return ScoringContext(day=day.day, embeddings=day.embeddings, extras=extras)
 
 

@@ -64,6 +64,11 @@ class TrendingScorer:
         return rows
 
 
+def scoring_extras(history: AuthorHistory, topics: TopicMemory) -> dict[str, object]:
+    """The ``ScoringContext.extras`` this scorer reads, for a live day or a replayed one."""
+    return {AUTHOR_HISTORY_KEY: history, TOPIC_MEMORY_KEY: topics}
+
+
 def pool_features(candidates: Sequence[Candidate], context: ScoringContext) -> NDArray[np.float64]:
     """The model's input rows for ``candidates`` as known on ``context.day``."""
     stats = _author_stats(candidates, context)

@@ -6,10 +6,14 @@ import gzip
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from app.cli import main
+from app.commands.trending import corpus_embeddings
 from app.config import get_settings
+from ranking.scoring import Candidate
 from ranking.trending.evaluation import METHODS, METRICS
 from tests.ranking.trending.conftest import CORPUS_PATH, LABELS_PATH, input_arguments
 
@@ -21,6 +25,7 @@ def _paperboy(tmp_path: Path, *argv: str) -> int:
 
 
 def _train(tmp_path: Path, *extra: str) -> Path:
+    tmp_path.mkdir(exist_ok=True)
     out = tmp_path / "model.json"
     status = _paperboy(
         tmp_path, "train-ranker", *input_arguments(tmp_path), "--until", "2025-10-23",
@@ -144,3 +149,15 @@ def test_a_malformed_date_is_refused_by_the_parser(
         _paperboy(tmp_path, "train-ranker", *input_arguments(tmp_path), "--until", "2025-13-01")
     assert raised.value.code == 2
     assert "not a YYYY-MM-DD date" in capsys.readouterr().err
+
+
+@pytest.mark.model
+def test_without_precomputed_embeddings_the_corpus_is_embedded_with_the_real_model(
+    tmp_path: Path,
+    corpus: list[Candidate],
+    embeddings: dict[str, NDArray[np.float32]],
+) -> None:
+    papers = corpus[:6]
+    vectors = corpus_embeddings(None, papers, get_settings(data_dir=tmp_path))
+    for paper in papers:
+        assert float(vectors[paper.arxiv_id] @ embeddings[paper.arxiv_id]) > 0.99
