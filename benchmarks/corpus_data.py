@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +21,8 @@ from ranking.vectors import Matrix, normalise
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "corpus"
 CORPUS = DATA / "arxiv_listings_2025-03-18_2026-07-01.jsonl.gz"
 MATRIX = DATA / "embeddings_all-MiniLM-L6-v2.f16.npy"
+# Seven announcement days span at most about ten calendar days; two weeks is safe.
+WINDOW_LEAD = timedelta(days=14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +72,13 @@ def prepare_database(
 ) -> list[date]:
     """Import the whole corpus and the vectors of the papers announced in the spans.
 
+    Vectors are imported from ``WINDOW_LEAD`` earlier, so the first days' windows are whole.
     Returns the announcement days in the spans, in order.
     """
     papers = read_corpus(corpus)
     wanted = [p for p in papers if any(first <= p.announced_on <= last for first, last in spans)]
-    ids = sorted({p.arxiv_id for p in wanted})
+    led = [(first - WINDOW_LEAD, last) for first, last in spans]
+    ids = sorted({p.arxiv_id for p in papers if any(a <= p.announced_on <= b for a, b in led)})
     with open_engine(settings) as engine:
         upgrade_to_head(engine)
         import_file(corpus, make_session_factory(engine))

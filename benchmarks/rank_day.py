@@ -25,10 +25,12 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from sklearn.cluster import HDBSCAN
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
+from app.models import Paper
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database
 from ranking.editions import publish
 from ranking.labels import label_clusters, representatives
@@ -99,8 +101,13 @@ def month_edition(settings: Settings, sessions: sessionmaker[Session]) -> None:
 
 
 def month_clustering(settings: Settings, sessions: sessionmaker[Session]) -> None:
-    month_settings = settings.model_copy(update={"topic_window_days": 31})
     with session_scope(sessions) as session:
+        march = session.scalars(
+            select(Paper.announced_on)
+            .where(Paper.announced_on >= MONTH[0], Paper.announced_on <= MONTH[1])
+            .distinct()
+        ).all()
+        month_settings = settings.model_copy(update={"topic_window_days": len(march)})
         window = load_window(session, MONTH[1], month_settings)
     started = time.perf_counter()
     labels = cluster(window.vectors, TopicParams(settings.topic_size, settings.topic_min_size))

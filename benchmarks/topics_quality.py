@@ -34,7 +34,8 @@ from benchmarks.corpus_data import CORPUS, MATRIX, CorpusPaper, prepare_database
 from ranking.embeddings import load_vectors
 from ranking.pipeline import default_scorer, rank_day
 
-WINDOW_LEAD = timedelta(days=10)
+# Days ranked before the measured ones, so that the first has topics to continue.
+WARMUP = timedelta(days=10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +58,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         settings = get_settings(data_dir=Path(scratch))
         last = args.first + timedelta(days=args.days * 2)
-        days = prepare_database(
-            settings, args.corpus, args.matrix, [(args.first - WINDOW_LEAD, last)]
-        )
+        days = prepare_database(settings, args.corpus, args.matrix, [(args.first - WARMUP, last)])
         measured = [d for d in days if d >= args.first][: args.days]
         warmup = [d for d in days if d < args.first]
         report(settings, warmup, measured, papers)

@@ -12,18 +12,28 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+import numpy as np
+from sqlalchemy import Row, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.config import Settings
-from app.models import Edition, EditionItem, Paper, PaperTopic, TopicDay
+from app.models import (
+    Edition,
+    EditionItem,
+    Paper,
+    PaperAuthor,
+    PaperCategory,
+    PaperTopic,
+    TopicDay,
+)
 from ranking.diversity import DiversityRule, diversify
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
 from ranking.periods import Period, Span, span
 from ranking.scoring import Candidate, Score, Scorer, ScoringContext
-from ranking.vectors import Matrix, stack
+from ranking.vectors import Matrix
 
 # Bump when the way editions are built (pool, ordering, diversity) changes.
 ALGORITHM_VERSION = "editions-1"
@@ -164,29 +174,52 @@ def _store(
 
 def load_pool(session: Session, bounds: Span, model: str) -> tuple[list[Candidate], Matrix]:
     """The papers announced in the span, as candidates with topics, and their vectors."""
-    papers = list(
-        session.scalars(
-            select(Paper)
-            .where(Paper.announced_on >= bounds.first, Paper.announced_on <= bounds.last)
-            .order_by(Paper.arxiv_id)
-            .options(selectinload(Paper.authors), selectinload(Paper.categories))
-        )
-    )
+    papers = session.execute(
+        select(Paper.arxiv_id, Paper.title, Paper.abstract, Paper.primary_category)
+        .add_columns(Paper.comment, Paper.announced_on)
+        .where(Paper.announced_on >= bounds.first, Paper.announced_on <= bounds.last)
+        .order_by(Paper.arxiv_id)
+    ).all()
     if not papers:
         raise RankingInputError(
             f"no papers are stored as announced in {bounds.first}..{bounds.last}"
         )
-    vectors = load_vectors(session, [paper.arxiv_id for paper in papers], model)
-    missing = [paper.arxiv_id for paper in papers if paper.arxiv_id not in vectors]
+    ids = [paper.arxiv_id for paper in papers]
+    vectors = load_vectors(session, ids, model)
+    missing = [arxiv_id for arxiv_id in ids if arxiv_id not in vectors]
     if missing:
         raise RankingInputError(
             f"{len(missing)} papers have no {model} vector (e.g. {missing[0]}); "
             "run `paperboy embed` first"
         )
+    authors = _names(session, PaperAuthor.name, PaperAuthor.position, bounds)
+    categories = _names(session, PaperCategory.category, PaperCategory.position, bounds)
     topics = _topics(session, bounds)
-    candidates = [_candidate(paper, topics.get(paper.arxiv_id)) for paper in papers]
-    dimensions = len(vectors[papers[0].arxiv_id])
-    return candidates, stack([vectors[p.arxiv_id].tobytes() for p in papers], dimensions)
+    candidates = [
+        _candidate(row, authors.get(row.arxiv_id, ()), categories.get(row.arxiv_id, ()), topics)
+        for row in papers
+    ]
+    return candidates, np.stack([vectors[arxiv_id] for arxiv_id in ids])
+
+
+def _names(
+    session: Session,
+    name: InstrumentedAttribute[str],
+    position: InstrumentedAttribute[int],
+    bounds: Span,
+) -> dict[str, tuple[str, ...]]:
+    """Authors or categories of the span's papers, in their order, by paper."""
+    link = name.class_
+    rows = session.execute(
+        select(link.arxiv_id, name)
+        .join(Paper, Paper.arxiv_id == link.arxiv_id)
+        .where(Paper.announced_on >= bounds.first, Paper.announced_on <= bounds.last)
+        .order_by(link.arxiv_id, position)
+    ).all()
+    grouped: dict[str, list[str]] = {}
+    for arxiv_id, value in rows:
+        grouped.setdefault(arxiv_id, []).append(value)
+    return {arxiv_id: tuple(values) for arxiv_id, values in grouped.items()}
 
 
 def _topics(session: Session, bounds: Span) -> dict[str, tuple[int, float]]:
@@ -200,17 +233,22 @@ def _topics(session: Session, bounds: Span) -> dict[str, tuple[int, float]]:
     return {row.arxiv_id: (row.topic_id, row.momentum) for row in rows}
 
 
-def _candidate(paper: Paper, topic: tuple[int, float] | None) -> Candidate:
-    assert paper.announced_on is not None  # selected by announcement date
+def _candidate(
+    row: Row[Any],
+    authors: tuple[str, ...],
+    categories: tuple[str, ...],
+    topics: dict[str, tuple[int, float]],
+) -> Candidate:
+    topic = topics.get(row.arxiv_id)
     return Candidate(
-        arxiv_id=paper.arxiv_id,
-        title=paper.title,
-        abstract=paper.abstract,
-        authors=tuple(paper.author_names),
-        categories=tuple(paper.category_names),
-        primary_category=paper.primary_category,
-        comment=paper.comment,
-        announced_on=paper.announced_on,
+        arxiv_id=row.arxiv_id,
+        title=row.title,
+        abstract=row.abstract,
+        authors=authors,
+        categories=categories,
+        primary_category=row.primary_category,
+        comment=row.comment,
+        announced_on=row.announced_on,
         topic_id=None if topic is None else topic[0],
         topic_momentum=0.0 if topic is None else topic[1],
     )

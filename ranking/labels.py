@@ -19,7 +19,9 @@ from ranking.topics import Labels
 from ranking.vectors import Matrix
 
 PHRASES_PER_LABEL = 4
-REPRESENTATIVES = 12
+REPRESENTATIVES = 10
+# The opening of an abstract says what it is about; counting the rest costs more than it adds.
+LABEL_TEXT_CHARACTERS = 600
 # A word starts with a letter: numbers and "x2" make poor labels.
 WORD = r"(?u)\b[a-zA-Z][a-zA-Z0-9-]+\b"
 _BOILERPLATE_WORDS = """
@@ -54,7 +56,7 @@ def label_clusters(texts: Sequence[str], labels: Labels) -> list[str]:
     if count <= 0:
         return []
     used = np.flatnonzero(labels >= 0)
-    texts, labels = [texts[int(i)] for i in used], labels[used]
+    texts, labels = [texts[int(i)][:LABEL_TEXT_CHARACTERS] for i in used], labels[used]
     vectorizer = CountVectorizer(
         ngram_range=(1, 2),
         stop_words=STOP_WORDS,

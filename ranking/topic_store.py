@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from app.config import Settings
@@ -191,9 +191,12 @@ def _store_days(
 def _store_papers(
     session: Session, window: Window, labels: Labels, ids: list[int], day: date
 ) -> None:
-    for arxiv_id, announced, number in zip(
-        window.arxiv_ids, window.announced, labels.tolist(), strict=True
-    ):
-        if announced == day and number >= 0:
-            session.add(PaperTopic(day=day, arxiv_id=arxiv_id, topic_id=ids[number]))
-    session.flush()
+    rows = [
+        {"day": day, "arxiv_id": arxiv_id, "topic_id": ids[number]}
+        for arxiv_id, announced, number in zip(
+            window.arxiv_ids, window.announced, labels.tolist(), strict=True
+        )
+        if announced == day and number >= 0
+    ]
+    if rows:
+        session.execute(insert(PaperTopic), rows)
