@@ -32,6 +32,15 @@ NEVER = 10**9  # ordinal of "not featured"
 
 
 @dataclass(frozen=True, slots=True)
+class Published:
+    """What the history needs of an earlier paper (a :class:`Candidate` has it too)."""
+
+    arxiv_id: str
+    authors: tuple[str, ...]
+    announced_on: date
+
+
+@dataclass(frozen=True, slots=True)
 class AuthorRecord:
     """One author of a paper as of a day."""
 
@@ -96,7 +105,9 @@ def merge_labels(records: Iterable[LabelRecord]) -> dict[str, LabelRecord]:
 class AuthorHistory:
     """Featured papers (from labels) and earlier papers (from the corpus) of every author."""
 
-    def __init__(self, labels: Iterable[LabelRecord], papers: Iterable[Candidate] = ()) -> None:
+    def __init__(
+        self, labels: Iterable[LabelRecord], papers: Iterable[Candidate | Published] = ()
+    ) -> None:
         merged = merge_labels(labels)
         self._featured_ids = frozenset(merged)
         self._first_featured = {

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,8 +43,10 @@ COMMUNITY_WEIGHTS = {"hf_upvotes": 0.5, "paperboy_votes": 0.5}
 class TrendingScorer:
     """Scores a day's pool with a trained :class:`TrendingModel`."""
 
-    def __init__(self, model: TrendingModel) -> None:
+    def __init__(self, model: TrendingModel, extras: Mapping[str, object] | None = None) -> None:
+        """``extras`` are used where a context brings none of its own (see :mod:`.live`)."""
         self.model = model
+        self._extras = dict(extras or {})
 
     @property
     def name(self) -> str:
@@ -54,6 +57,8 @@ class TrendingScorer:
         return self.model.model_id
 
     def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
+        if self._extras:
+            context = replace(context, extras={**self._extras, **context.extras})
         parts = self.model.components(pool_features(candidates, context))
         community = community_signal(context.signals, context)
         rows = []

@@ -1,0 +1,98 @@
+"""What the trending scorer needs for a live day, read from the database (thin I/O shell).
+
+:func:`live_extras` builds the same extras that eval-trending gives the scorer from files,
+from stored rows dated before the day: Hugging Face Daily Papers records (``hf_daily_papers``,
+authors taken from the stored papers), earlier papers and their stored embeddings.
+:func:`live_signals` gives the community signals observed up to the day. The caller (the
+edition builder) passes both on: ``TrendingScorer(load_model(), extras=live_extras(...))``
+and ``ScoringContext(signals=live_signals(...))``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import HfDailyPaper, Paper, PaperAuthor
+from ranking.embeddings import load_vectors
+from ranking.scoring import Signal
+from ranking.trending.data import LabelRecord
+from ranking.trending.features import EMBEDDING_SIZE
+from ranking.trending.history import AuthorHistory, Published
+from ranking.trending.momentum import INTEREST_DAYS, TopicMemory
+from ranking.trending.scorer import scoring_extras
+
+HISTORY_DAYS = 730
+
+
+def live_extras(session: Session, day: date, model: str) -> dict[str, object]:
+    """Author history and topic memory as of ``day`` (nothing dated on or after it)."""
+    labels = _labels(session, day)
+    earlier = _earlier_papers(session, day - timedelta(days=HISTORY_DAYS), day)
+    history = AuthorHistory(labels, earlier)
+    return scoring_extras(history, _topic_memory(session, day, earlier, history, model))
+
+
+def live_signals(session: Session, day: date, arxiv_ids: Sequence[str]) -> list[Signal]:
+    """Hugging Face upvotes of these papers observed on pages dated up to ``day``."""
+    rows = session.execute(
+        select(HfDailyPaper.arxiv_id, HfDailyPaper.upvotes, HfDailyPaper.daily_date).where(
+            HfDailyPaper.arxiv_id.in_(list(arxiv_ids)), HfDailyPaper.daily_date <= day
+        )
+    )
+    return [Signal(row.arxiv_id, "hf_upvotes", float(row.upvotes), row.daily_date) for row in rows]
+
+
+def _labels(session: Session, day: date) -> list[LabelRecord]:
+    rows = session.execute(
+        select(HfDailyPaper.arxiv_id, HfDailyPaper.daily_date, HfDailyPaper.upvotes).where(
+            HfDailyPaper.daily_date < day
+        )
+    ).all()
+    authors = _authors(session, select(HfDailyPaper.arxiv_id).where(HfDailyPaper.daily_date < day))
+    return [
+        LabelRecord(row.arxiv_id, row.daily_date, row.upvotes, authors.get(row.arxiv_id, ()))
+        for row in rows
+    ]
+
+
+def _earlier_papers(session: Session, start: date, end: date) -> list[Published]:
+    window = (Paper.announced_on >= start) & (Paper.announced_on < end)
+    rows = session.execute(select(Paper.arxiv_id, Paper.announced_on).where(window)).all()
+    authors = _authors(session, select(Paper.arxiv_id).where(window))
+    return [
+        Published(row.arxiv_id, authors.get(row.arxiv_id, ()), row.announced_on) for row in rows
+    ]
+
+
+def _authors(session: Session, papers: object) -> dict[str, tuple[str, ...]]:
+    rows = session.execute(
+        select(PaperAuthor.arxiv_id, PaperAuthor.name)
+        .where(PaperAuthor.arxiv_id.in_(papers))  # type: ignore[arg-type]
+        .order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
+    )
+    grouped: dict[str, list[str]] = {}
+    for arxiv_id, name in rows:
+        grouped.setdefault(arxiv_id, []).append(name)
+    return {arxiv_id: tuple(names) for arxiv_id, names in grouped.items()}
+
+
+def _topic_memory(
+    session: Session, day: date, earlier: list[Published], history: AuthorHistory, model: str
+) -> TopicMemory:
+    start = day - timedelta(days=INTEREST_DAYS)
+    recent = [paper for paper in earlier if paper.announced_on >= start]
+    vectors = load_vectors(session, [paper.arxiv_id for paper in recent], model)
+    kept = [paper for paper in recent if paper.arxiv_id in vectors]
+    matrix = (
+        np.stack([vectors[paper.arxiv_id] for paper in kept]).astype(np.float32)
+        if kept
+        else np.zeros((0, EMBEDDING_SIZE), dtype=np.float32)
+    )
+    announced = np.array([paper.announced_on.toordinal() for paper in kept], dtype=np.int64)
+    featured = np.array([history.first_featured(paper.arxiv_id) for paper in kept], dtype=np.int64)
+    return TopicMemory(matrix, announced, featured)

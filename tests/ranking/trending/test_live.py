@@ -1,0 +1,77 @@
+"""A live day ranked from the database scores exactly as the same day replayed from files."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, date, datetime
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.models import HfDailyPaper
+from ingest.bulk_import import import_file
+from ranking.embeddings import import_matrix
+from ranking.scoring import Candidate, ScoringContext
+from ranking.trending.data import LabelRecord
+from ranking.trending.evaluation import paperboy
+from ranking.trending.live import live_extras, live_signals
+from ranking.trending.model import load_model
+from ranking.trending.replay import Replay
+from ranking.trending.scorer import TrendingScorer
+from tests.conftest import Database
+from tests.ranking.trending.conftest import CORPUS_PATH
+
+DAY = date(2025, 10, 23)
+MODEL = "all-MiniLM-L6-v2"
+
+
+def _store(
+    database: Database,
+    labels: list[LabelRecord],
+    embeddings: dict[str, NDArray[np.float32]],
+) -> None:
+    import_file(CORPUS_PATH, database.sessions)
+    ids = sorted(embeddings)
+    with database.sessions.begin() as session:
+        import_matrix(session, np.stack([embeddings[i] for i in ids]), ids, MODEL)
+        session.add_all(
+            HfDailyPaper(
+                daily_date=record.featured_on, arxiv_id=record.arxiv_id, upvotes=record.upvotes,
+                num_comments=None, github_repo=None, github_stars=None, ai_keywords=[],
+                submitted_on_daily_at=None, published_at=None, fetched_at=datetime.now(UTC),
+            )
+            for record in labels
+        )  # fmt: skip
+
+
+def test_a_live_day_scores_as_the_replayed_day(
+    database: Database,
+    corpus: list[Candidate],
+    labels: list[LabelRecord],
+    embeddings: dict[str, NDArray[np.float32]],
+) -> None:
+    by_id = {paper.arxiv_id: paper for paper in corpus}
+    # Stored labels get their authors from the stored papers: give the replay the same.
+    stored = [replace(record, authors=by_id[record.arxiv_id].authors) for record in labels
+              if record.arxiv_id in by_id]  # fmt: skip
+    _store(database, stored, embeddings)
+    replay = Replay(corpus, embeddings, stored)
+    day = replay.day(DAY)
+    model = load_model()
+    with database.sessions() as session:
+        scorer = TrendingScorer(model, extras=live_extras(session, DAY, MODEL))
+        live = scorer.score(day.papers, ScoringContext(DAY, day.embeddings))
+    assert [score.total for score in live] == paperboy(model, replay)(day)
+
+
+def test_live_signals_are_the_upvotes_seen_up_to_the_day(
+    database: Database, labels: list[LabelRecord], embeddings: dict[str, NDArray[np.float32]]
+) -> None:
+    _store(database, labels, embeddings)
+    ids = [record.arxiv_id for record in labels]
+    with database.sessions() as session:
+        signals = live_signals(session, DAY, ids)
+    assert signals
+    assert all(signal.observed_on <= DAY and signal.source == "hf_upvotes" for signal in signals)
+    expected = sum(1 for record in labels if record.featured_on <= DAY)
+    assert len(signals) == expected
