@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.commands import digest, ingest, ranking, trending
+from app.commands import digest, ingest, jobs, ranking, trending
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
@@ -188,6 +188,20 @@ COMMANDS: tuple[Command, ...] = (
         "render EMAIL's digest of --date D to a .eml file, sending and recording nothing",
         digest.run_preview_digest,
         digest.add_preview_arguments,
+    ),
+    Command(
+        "scheduler",
+        "run the jobs on their schedule (arXiv's calendar); with several running, one acts "
+        "(a lease in the database) and the others stand by",
+        jobs.run_scheduler,
+        jobs.add_scheduler_arguments,
+    ),
+    Command(
+        "jobs",
+        "list the scheduled jobs (last run, result, next run) or run one now: jobs run NAME "
+        "[--date D]; exit 0 ok, 2 partial or stale, 1 failed",
+        jobs.run_jobs,
+        jobs.add_jobs_arguments,
     ),
     Command(
         "subscribers",

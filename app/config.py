@@ -6,6 +6,7 @@ project reads a module-level settings object, so tests make their own.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -85,6 +86,20 @@ class Settings(BaseSettings):
     search_semantic: bool = True
     search_max_query_length: int = Field(default=200, ge=10, le=1000)
     web_cache_seconds: float = Field(default=60.0, ge=0)
+
+    # Scheduler and operations (issue 8).
+    scheduler_lease_seconds: float = Field(default=60.0, ge=1)
+    scheduler_misfire_grace_seconds: int = Field(default=3600, ge=1)
+    announcement_margin_minutes: int = Field(default=30, ge=0, le=600)
+    arxiv_holidays: Annotated[tuple[date, ...], NoDecode] = ()
+    log_json: bool = False
+
+    @field_validator("arxiv_holidays", mode="before")
+    @classmethod
+    def _split_holidays(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
 
     @field_validator("categories", mode="before")
     @classmethod

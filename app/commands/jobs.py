@@ -1,0 +1,89 @@
+"""``paperboy scheduler`` and ``paperboy jobs list | run NAME [--date D]``.
+
+``jobs run`` runs a job now, exactly as the scheduler would (a job-run row, the summary log
+line, the alert on a new incident), and exits with the job's status: 0 ok, 2 partial or
+stale, 1 failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from datetime import UTC, datetime
+from types import FrameType
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.commands.ranking import parse_day
+from app.config import Settings
+from app.db import make_session_factory, open_engine, session_scope
+from app.jobs.logs import configure_logging
+from app.jobs.runs import run_job
+from app.jobs.schedules import next_run
+from app.jobs.table import JOBS, JOBS_BY_NAME
+from app.models import JobRun
+from app.scheduler import SchedulerService
+from app.schema import require_current_schema
+
+
+def add_jobs_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions.add_parser("list", help="name, schedule, last run, result, next run")
+    run = actions.add_parser("run", help="run one job now")
+    run.add_argument("name", choices=sorted(JOBS_BY_NAME), help="the job")
+    run.add_argument("--date", type=parse_day, help="announcement day (default: the latest)")
+
+
+def run_jobs(args: argparse.Namespace, settings: Settings) -> int:
+    configure_logging(settings)
+    with open_engine(settings, "worker") as engine:
+        require_current_schema(engine)
+        sessions = make_session_factory(engine)
+        if args.action == "list":
+            with session_scope(sessions) as session:
+                print("\n".join(job_lines(session, settings, datetime.now(UTC))))
+            return 0
+        outcome = run_job(JOBS_BY_NAME[args.name], settings, sessions, args.date)
+    return outcome.exit_code
+
+
+def job_lines(session: Session, settings: Settings, now: datetime) -> list[str]:
+    lines = [f"{'job':<8} {'last run':<17} {'result':<8} {'next run':<17} schedule"]
+    for job in JOBS:
+        last = last_run(session, job.name)
+        when = f"{last.started_at:%Y-%m-%d %H:%M}" if last else "never"
+        result = last.status if last else "-"
+        upcoming = next_run(job.schedule, settings, now)
+        following = f"{upcoming.astimezone(UTC):%Y-%m-%d %H:%M}" if upcoming else "-"
+        schedule = str(job.schedule.trigger(settings))
+        lines.append(f"{job.name:<8} {when:<17} {result:<8} {following:<17} {schedule}")
+    lines.append("(times in UTC)")
+    return lines
+
+
+def last_run(session: Session, name: str) -> JobRun | None:
+    query = select(JobRun).where(JobRun.job == name).order_by(JobRun.id.desc()).limit(1)
+    return session.scalars(query).first()
+
+
+def add_scheduler_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--owner", help="this scheduler's name in the lease (default: host:pid)")
+
+
+def run_scheduler(args: argparse.Namespace, settings: Settings) -> int:
+    configure_logging(settings)
+    stop = threading.Event()
+
+    def on_signal(_number: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    with open_engine(settings, "worker") as engine:
+        require_current_schema(engine)
+        service = SchedulerService(settings, make_session_factory(engine), owner=args.owner)
+        print(f"scheduler {service.owner}: {len(JOBS)} jobs; Ctrl-C or SIGTERM stops it")
+        service.run_forever(stop)
+    return 0

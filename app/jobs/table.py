@@ -1,0 +1,69 @@
+"""The job table: every scheduled job in one place, with its schedule and what it runs.
+
+Each job calls the same command code a person runs by hand (``app/commands``), is idempotent
+per announcement day and returns that command's exit status (0 ok, 2 partial or stale,
+1 failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from app.commands import digest, ingest, ranking
+from app.config import Settings
+from app.jobs.schedules import SCHEDULES, Schedule
+from ingest.live_store import latest_listing_day
+
+JobBody = Callable[[Settings, date | None], int]
+
+
+@dataclass(frozen=True)
+class Job:
+    schedule: Schedule
+    body: JobBody
+
+    @property
+    def name(self) -> str:
+        return self.schedule.name
+
+
+def run_daily_chain(settings: Settings, day: date | None) -> int:
+    """Ingest, then embed, rank and publish the day; a failed ingest stops the chain."""
+    status = ingest.run_ingest(_args(date=day, source="all", categories=None), settings)
+    if status == 1:
+        print("daily: ingest failed; nothing ranked or published")  # noqa: T201 (the run summary)
+        return 1
+    target = day or _latest_day(settings)
+    if target is None:
+        print("daily: no announcement stored yet; nothing to rank")  # noqa: T201
+        return status
+    return ranking.run_daily(_args(date=target, skip_ingest=True, quiet=True), settings) or status
+
+
+def refresh_signals(settings: Settings, day: date | None) -> int:
+    return ingest.run_ingest(_args(date=day, source="hf", categories=None), settings)
+
+
+def send_digests(settings: Settings, day: date | None) -> int:
+    return digest.run_send_digests(_args(date=day), settings)
+
+
+def _latest_day(settings: Settings) -> date | None:
+    with ranking.job_session(settings) as session:
+        return latest_listing_day(session)
+
+
+def _args(**values: object) -> argparse.Namespace:
+    return argparse.Namespace(**values)
+
+
+_BODIES: dict[str, JobBody] = {
+    "daily": run_daily_chain,
+    "signals": refresh_signals,
+    "digests": send_digests,
+}
+JOBS: tuple[Job, ...] = tuple(Job(schedule, _BODIES[schedule.name]) for schedule in SCHEDULES)
+JOBS_BY_NAME = {job.name: job for job in JOBS}

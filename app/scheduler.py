@@ -1,0 +1,149 @@
+"""``paperboy scheduler``: the process that runs the job table on its schedule.
+
+APScheduler 3.x runs in this process only, never in web workers. Several schedulers may run
+(replicas); each tick, every one tries to take or renew the database lease, and only its
+holder has its jobs scheduled: the others stand by and take over once the holder's lease
+expires (it died) or is released (it stopped cleanly). Jobs run one at a time (one worker
+thread), missed runs are coalesced, and a run later than the misfire grace is skipped.
+Before each run the holder renews the lease again, so a scheduler that lost it never acts.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.db import session_scope
+from app.jobs import lease
+from app.jobs.runs import run_job
+from app.jobs.table import JOBS, Job
+from app.models import JobRun
+
+Clock = Callable[[], datetime]
+logger = logging.getLogger("paperboy.scheduler")
+
+
+def default_owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class SchedulerService:
+    """One scheduler process: the lease loop around an APScheduler that runs only when held."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        *,
+        owner: str | None = None,
+        clock: Clock = utc_now,
+        jobs: Sequence[Job] = JOBS,
+    ) -> None:
+        self.settings = settings
+        self.sessions = sessions
+        self.owner = owner or default_owner()
+        self.clock = clock
+        self.jobs = jobs
+        self.length = timedelta(seconds=settings.scheduler_lease_seconds)
+        self._scheduler: BackgroundScheduler | None = None
+
+    @property
+    def active(self) -> bool:
+        return self._scheduler is not None
+
+    def renew(self) -> bool:
+        with session_scope(self.sessions) as session:
+            return lease.acquire(session, self.owner, self.clock(), self.length)
+
+    def tick(self) -> bool:
+        """Take or renew the lease; start or stop scheduling to match. True if active."""
+        held = self.renew()
+        if held and not self.active:
+            logger.info("scheduler %s holds the lease; scheduling jobs", self.owner)
+            self._start()
+        elif not held and self.active:
+            logger.warning("scheduler %s lost the lease; standing by", self.owner)
+            self._stop()
+        return held
+
+    def run_forever(self, stop: threading.Event) -> None:
+        interval = self.settings.scheduler_lease_seconds / 3
+        try:
+            while not stop.is_set():
+                self.tick()
+                stop.wait(interval)
+        finally:
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        if self.active:
+            self._stop()
+            with session_scope(self.sessions) as session:
+                lease.release(session, self.owner, self.clock())
+
+    def run_now(self, job: Job, trigger: str = "schedule") -> None:
+        """What a scheduled fire does: run the job if this scheduler still holds the lease."""
+        if not self.renew():
+            logger.warning("scheduler %s skipped %s: lease lost", self.owner, job.name)
+            return
+        run_job(job, self.settings, self.sessions, None, trigger=trigger, clock=self.clock)
+
+    def _start(self) -> None:
+        scheduler = BackgroundScheduler(
+            timezone=UTC,
+            executors={"default": ThreadPoolExecutor(1)},
+            job_defaults={
+                "coalesce": True,
+                "max_instances": 1,
+                "misfire_grace_time": self.settings.scheduler_misfire_grace_seconds,
+            },
+        )
+        now = self.clock()
+        for job in self.jobs:
+            scheduler.add_job(
+                self.run_now,
+                job.schedule.trigger(self.settings),
+                args=(job,),
+                id=job.name,
+                name=job.name,
+                next_run_time=self._missed_run(job, now),
+            )
+        scheduler.start()
+        self._scheduler = scheduler
+
+    def _stop(self) -> None:
+        scheduler, self._scheduler = self._scheduler, None
+        if scheduler is not None:
+            scheduler.shutdown(wait=False)
+
+    def _missed_run(self, job: Job, now: datetime) -> datetime | None:
+        """Now, if the job's last due time (within the grace) passed with no run; else its next.
+
+        The job store is in memory, so a run missed while no scheduler held the lease (all
+        down, or a failover) is caught up here, once (coalesced).
+        """
+        trigger = job.schedule.trigger(self.settings)
+        grace = timedelta(seconds=self.settings.scheduler_misfire_grace_seconds)
+        due = trigger.get_next_fire_time(None, now - grace)
+        if due is None or due >= now or self._ran_since(job.name, due):
+            return trigger.get_next_fire_time(None, now)  # type: ignore[no-any-return]
+        return now
+
+    def _ran_since(self, name: str, moment: datetime) -> bool:
+        query = select(JobRun.id).where(JobRun.job == name, JobRun.started_at >= moment)
+        with session_scope(self.sessions) as session:
+            return session.scalars(query.limit(1)).first() is not None
