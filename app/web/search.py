@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -115,16 +115,19 @@ class SearchService:
 
     def index(self) -> Index:
         with self._lock:
-            if self._index is None or self._stale(self._index):
+            if self._index is None or self._changed(self._index):
                 with self._sessions() as session:
                     self._index = build_index(session, self._settings.embedding_model)
             return self._index
 
-    def _stale(self, index: Index) -> bool:
+    def _changed(self, index: Index) -> bool:
+        """Whether papers were added since the build (asked at most every REFRESH_SECONDS)."""
         if time.monotonic() - index.built_at < REFRESH_SECONDS:
             return False
         with self._sessions() as session:
-            return _paper_count(session) != index.paper_count
+            changed = _paper_count(session) != index.paper_count
+        self._index = replace(index, built_at=time.monotonic())
+        return changed
 
     def _keyword_scores(self, index: Index, query: str) -> NDArray[np.float64]:
         weights = index.terms.transform([query])

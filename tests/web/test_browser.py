@@ -1,0 +1,114 @@
+"""The site in a real browser: Debian's chromium driven by Playwright.
+
+Skipped, with the reason, where Playwright or /usr/bin/chromium is missing (`.ci/run` installs
+both: `apt-get install chromium` and `pip install playwright`). With
+``PAPERBOY_SAVE_SCREENSHOTS=1`` the trending page's screenshots are written to ``docs/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from app.config import Settings
+from app.main import create_app
+from tests.conftest import PROJECT_ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+sync_api: Any = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
+)
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian chromium is missing (apt-get install chromium)"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def base_url(site_settings: Settings) -> Iterator[str]:
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(site_settings), port=port, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+def _page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    return page, problems
+
+
+def test_browse_open_a_paper_search_go_dark_and_filter_by_topic(
+    base_url: str, browser: Any, tmp_path: Path
+) -> None:
+    page, problems = _page(browser, 1280, 900)
+    page.goto(f"{base_url}/")
+    assert page.locator("ol.papers li.paper").count() == 100
+    page.locator("ol.papers li.paper h3 a").first.click()
+    page.wait_for_url("**/papers/**")
+    assert page.locator("h2", has_text="Abstract").is_visible()
+    page.goto(f"{base_url}/search")
+    page.fill("#q", "video diffusion animation")
+    page.press("#q", "Enter")
+    page.wait_for_url("**/search?q=*")
+    assert page.locator("ol.papers li.paper").count() > 0
+    page.goto(f"{base_url}/")
+    page.click("#theme-toggle")
+    assert page.evaluate("document.documentElement.dataset.theme") in ("dark", "light")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.reload()  # the choice is remembered
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
+    topic = page.locator("#topic-filter option").nth(1).get_attribute("value")
+    page.select_option("#topic-filter", topic)  # submits on change
+    page.wait_for_url(f"**topic={topic}*")
+    assert 0 < page.locator("ol.papers li.paper").count() < 100
+    assert problems == []
+
+
+def test_the_trending_page_fits_desktop_and_phone_widths(
+    base_url: str, browser: Any, tmp_path: Path
+) -> None:
+    save = os.environ.get("PAPERBOY_SAVE_SCREENSHOTS") == "1"
+    for name, width, height in (("desktop", 1280, 900), ("phone", 390, 844)):
+        page, problems = _page(browser, width, height)
+        page.goto(f"{base_url}/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot = tmp_path / f"trending-{name}.png"
+        page.screenshot(path=str(shot))
+        if save:
+            shutil.copy(shot, PROJECT_ROOT / "docs" / f"trending-{name}.png")
+        assert problems == []
+        page.close()
