@@ -4,8 +4,9 @@
         [--count 2000] [--batch-size 64]
 
 On the same real abstracts (every n-th paper of the corpus) in one run: plain encode (the
-peer), Paperboy's ``torch`` backend, its ``onnx-int8`` backend (the one-off build of the
-quantised model timed apart), and plain encode again to show drift. Prints papers/s, the ratio
+peer), Paperboy's ``onnx-int8`` backend (the one-off build of the quantised model timed
+apart), and plain encode again to show drift. Paperboy's ``torch`` backend is plain encode
+with the configured batch size; only its agreement is checked. Prints papers/s, the ratio
 to plain encode and the mean cosine agreement with plain encode and with the corpus file.
 """
 
@@ -73,8 +74,9 @@ def run(texts: list[str], stored: Matrix, batch_size: int) -> None:
 
         reference, rate = timed("plain encode", plain, None)
         agreement("the corpus file", reference, stored)
-        ours, _ = timed("paperboy torch", lambda: torch_embedder.encode(texts), rate)
-        agreement("plain encode", ours, reference)
+        # The torch backend is plain encode itself (batch size from the settings): checked
+        # on a slice for agreement, not timed again.
+        agreement("plain encode", torch_embedder.encode(texts[:64]), reference[:64])
         fast, _ = timed("paperboy onnx-int8", lambda: onnx.encode(texts), rate)
         agreement("plain encode", fast, reference)
         agreement("the corpus file", fast, stored)

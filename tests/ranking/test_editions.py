@@ -151,3 +151,23 @@ def test_run_daily_embeds_ranks_and_publishes_the_day_week_and_month(
     assert "day edition 2025-12-19 v1 published" in out
     assert "week edition 2025-12-15 v1 published: 100 of 491 papers" in out
     assert "month edition 2025-12-01 v1 published: 100 of 491 papers" in out
+
+
+def test_run_daily_ranks_nothing_when_the_ingest_step_fails(
+    embedded_db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Port 9 on this machine refuses connections: every source fails at once.
+    settings = embedded_db.settings.model_copy(
+        update={
+            "arxiv_rss_url": "http://127.0.0.1:9",
+            "arxiv_api_url": "http://127.0.0.1:9/api/query",
+            "hf_api_url": "http://127.0.0.1:9/api",
+            "arxiv_min_interval_seconds": 0.0,
+            "arxiv_max_retries": 0,
+            "http_timeout_seconds": 2.0,
+        }
+    )
+    assert main(["run-daily", "--date", "2025-12-19", "--quiet"], settings) == 1
+    assert "ingest failed; nothing ranked" in capsys.readouterr().err
+    with embedded_db.sessions() as session:
+        assert session.scalars(select(Edition)).first() is None
