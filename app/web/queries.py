@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from app.models import (
     Author,
@@ -18,6 +19,8 @@ from app.models import (
     EditionItem,
     HfDailyPaper,
     Paper,
+    PaperAuthor,
+    PaperCategory,
     PaperTopic,
     TopicDay,
 )
@@ -53,31 +56,49 @@ def latest_edition(session: Session, period: str, key: date) -> Edition | None:
     return session.scalars(query).first()
 
 
-def facts(paper: Paper) -> PaperFacts:
-    return PaperFacts(
-        arxiv_id=paper.arxiv_id,
-        title=paper.title,
-        abstract=paper.abstract,
-        authors=tuple(paper.author_names),
-        categories=tuple(paper.category_names),
-        primary_category=paper.primary_category,
-        comment=paper.comment,
-        announced_on=paper.announced_on,
-        version=paper.version,
-        journal_ref=paper.journal_ref,
-        doi=paper.doi,
-    )
-
-
 def papers(session: Session, arxiv_ids: Sequence[str]) -> dict[str, PaperFacts]:
+    """Stored papers by id, read as plain rows (three queries, no ORM objects: pages are hot)."""
     if not arxiv_ids:
         return {}
-    query = (
-        select(Paper)
-        .where(Paper.arxiv_id.in_(list(arxiv_ids)))
-        .options(selectinload(Paper.authors), selectinload(Paper.categories))
+    wanted = list(arxiv_ids)
+    authors: dict[str, list[str]] = {}
+    for row in session.execute(
+        select(PaperAuthor.arxiv_id, PaperAuthor.name)
+        .where(PaperAuthor.arxiv_id.in_(wanted))
+        .order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
+    ):
+        authors.setdefault(row.arxiv_id, []).append(row.name)
+    categories: dict[str, list[str]] = {}
+    for row in session.execute(
+        select(PaperCategory.arxiv_id, PaperCategory.category)
+        .where(PaperCategory.arxiv_id.in_(wanted))
+        .order_by(PaperCategory.arxiv_id, PaperCategory.position)
+    ):
+        categories.setdefault(row.arxiv_id, []).append(row.category)
+    rows = session.execute(select(*_FACT_COLUMNS).where(Paper.arxiv_id.in_(wanted)))
+    return {row.arxiv_id: _facts(row, authors, categories) for row in rows}
+
+
+def _facts(row: Any, authors: dict[str, list[str]], categories: dict[str, list[str]]) -> PaperFacts:
+    return PaperFacts(
+        arxiv_id=row.arxiv_id,
+        title=row.title,
+        abstract=row.abstract,
+        authors=tuple(authors.get(row.arxiv_id, ())),
+        categories=tuple(categories.get(row.arxiv_id, ())),
+        primary_category=row.primary_category,
+        comment=row.comment,
+        announced_on=row.announced_on,
+        version=row.version,
+        journal_ref=row.journal_ref,
+        doi=row.doi,
     )
-    return {paper.arxiv_id: facts(paper) for paper in session.scalars(query)}
+
+
+_FACT_COLUMNS = (
+    Paper.arxiv_id, Paper.title, Paper.abstract, Paper.primary_category, Paper.comment,
+    Paper.announced_on, Paper.version, Paper.journal_ref, Paper.doi,
+)  # fmt: skip
 
 
 def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
