@@ -8,10 +8,7 @@ stale, 1 failed.
 from __future__ import annotations
 
 import argparse
-import signal
-import threading
 from datetime import UTC, datetime
-from types import FrameType
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -24,7 +21,7 @@ from app.jobs.runs import run_job
 from app.jobs.schedules import next_run
 from app.jobs.table import JOBS, JOBS_BY_NAME
 from app.models import JobRun
-from app.scheduler import SchedulerService
+from app.scheduler import serve
 from app.schema import require_current_schema
 
 
@@ -73,17 +70,4 @@ def add_scheduler_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_scheduler(args: argparse.Namespace, settings: Settings) -> int:
-    configure_logging(settings)
-    stop = threading.Event()
-
-    def on_signal(_number: int, _frame: FrameType | None) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    with open_engine(settings, "worker") as engine:
-        require_current_schema(engine)
-        service = SchedulerService(settings, make_session_factory(engine), owner=args.owner)
-        print(f"scheduler {service.owner}: {len(JOBS)} jobs; Ctrl-C or SIGTERM stops it")
-        service.run_forever(stop)
-    return 0
+    return serve(settings, args.owner)

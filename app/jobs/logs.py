@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 
 from app.config import Settings
 
+HANDLER_NAME = "paperboy"
+
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
@@ -29,8 +31,12 @@ def configure_logging(settings: Settings) -> None:
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.set_name(HANDLER_NAME)
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    # Replace only our own handler (a second call), leaving others' (a test runner's) alone.
+    for previous in [h for h in root.handlers if h.get_name() == HANDLER_NAME]:
+        root.removeHandler(previous)
+    root.addHandler(handler)
     root.setLevel(logging.INFO)
     # Migrations run in every command; their chatter is not news.
     logging.getLogger("alembic").setLevel(logging.WARNING)

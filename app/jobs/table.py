@@ -12,10 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from app.commands import digest, ingest, ranking
 from app.config import Settings
 from app.jobs.schedules import SCHEDULES, Schedule
-from ingest.live_store import latest_listing_day
 
 JobBody = Callable[[Settings, date | None], int]
 
@@ -30,8 +28,14 @@ class Job:
         return self.schedule.name
 
 
+# The command modules are imported when a job runs, not when the scheduler starts: they load
+# the ranking stack (seconds), which a standby scheduler never needs.
+
+
 def run_daily_chain(settings: Settings, day: date | None) -> int:
     """Ingest, then embed, rank and publish the day; a failed ingest stops the chain."""
+    from app.commands import ingest, ranking
+
     status = ingest.run_ingest(_args(date=day, source="all", categories=None), settings)
     if status == 1:
         print("daily: ingest failed; nothing ranked or published")  # noqa: T201 (the run summary)
@@ -44,14 +48,21 @@ def run_daily_chain(settings: Settings, day: date | None) -> int:
 
 
 def refresh_signals(settings: Settings, day: date | None) -> int:
+    from app.commands import ingest
+
     return ingest.run_ingest(_args(date=day, source="hf", categories=None), settings)
 
 
 def send_digests(settings: Settings, day: date | None) -> int:
+    from app.commands import digest
+
     return digest.run_send_digests(_args(date=day), settings)
 
 
 def _latest_day(settings: Settings) -> date | None:
+    from app.commands import ranking
+    from ingest.live_store import latest_listing_day
+
     with ranking.job_session(settings) as session:
         return latest_listing_day(session)
 

@@ -1,0 +1,149 @@
+"""Exactly one scheduler acts: the lease in the database, with an injected clock and with two
+real ``paperboy scheduler`` processes (one killed, the other takes over)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from app.config import Settings
+from app.db import session_scope
+from app.jobs import lease
+from app.models import JobRun
+from app.scheduler import SchedulerService
+from tests.conftest import PROJECT_ROOT, Database
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def pair(database: Database) -> Iterator[tuple[SchedulerService, SchedulerService, Clock]]:
+    clock = Clock()
+    settings = database.settings.model_copy(update={"scheduler_lease_seconds": 60.0})
+    # No jobs: this is about who acts, not what runs.
+    first, second = (
+        SchedulerService(settings, database.sessions, owner=name, clock=clock, jobs=())
+        for name in ("first", "second")
+    )
+    yield first, second, clock
+    first.shutdown()
+    second.shutdown()
+
+
+def holder(database: Database, clock: Clock) -> str | None:
+    with session_scope(database.sessions) as session:
+        return lease.holder(session, clock())
+
+
+def test_the_second_scheduler_stands_by_while_the_first_renews_its_lease(
+    pair: tuple[SchedulerService, SchedulerService, Clock], database: Database
+) -> None:
+    first, second, clock = pair
+    assert first.tick() and first.active
+    for _ in range(5):
+        clock.advance(20)
+        assert first.tick()
+        assert not second.tick() and not second.active
+    assert holder(database, clock) == "first"
+
+
+def test_the_standby_takes_over_when_the_active_lease_expires_and_the_old_one_steps_down(
+    pair: tuple[SchedulerService, SchedulerService, Clock], database: Database
+) -> None:
+    first, second, clock = pair
+    assert first.tick()
+    clock.advance(59)
+    assert not second.tick()
+    clock.advance(1)  # the first stopped renewing (it hangs or died): its lease runs out
+    assert second.tick() and second.active
+    assert holder(database, clock) == "second"
+    assert not first.tick() and not first.active
+
+
+def test_a_clean_shutdown_hands_over_at_once(
+    pair: tuple[SchedulerService, SchedulerService, Clock], database: Database
+) -> None:
+    first, second, clock = pair
+    assert first.tick()
+    first.shutdown()
+    assert holder(database, clock) is None
+    assert second.tick()
+
+
+def start_scheduler(settings: Settings, owner: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "PAPERBOY_DATABASE_URL": settings.resolved_database_url,
+        "PAPERBOY_DATA_DIR": str(settings.data_dir),
+        "PAPERBOY_SCHEDULER_LEASE_SECONDS": "1.5",
+        # Sources and mail point at a closed local port: a job that runs fails fast, offline.
+        "PAPERBOY_ARXIV_RSS_URL": "http://127.0.0.1:9",
+        "PAPERBOY_ARXIV_API_URL": "http://127.0.0.1:9/api/query",
+        "PAPERBOY_HF_API_URL": "http://127.0.0.1:9/api",
+        "PAPERBOY_ARXIV_MAX_RETRIES": "0",
+        "PAPERBOY_SMTP_PORT": "9",
+    }
+    command = [sys.executable, "-m", "app.scheduler", "--owner", owner]
+    return subprocess.Popen(
+        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def wait_for_holder(database: Database, wanted: set[str], seconds: float = 30) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with session_scope(database.sessions) as session:
+            owner = lease.holder(session, datetime.now(UTC))
+        if owner in wanted:
+            return owner
+        time.sleep(0.1)
+    raise AssertionError(f"no scheduler of {wanted} took the lease in {seconds} s")
+
+
+def digest_runs(database: Database) -> int:
+    with session_scope(database.sessions) as session:
+        query = (
+            select(func.count())
+            .select_from(JobRun)
+            .where(JobRun.job == "digests", JobRun.finished_at.is_not(None))
+        )
+        return session.scalar(query) or 0
+
+
+def test_two_scheduler_processes_one_acts_and_the_other_takes_over_when_it_is_killed(
+    database: Database,
+) -> None:
+    processes = {name: start_scheduler(database.settings, name) for name in ("a", "b")}
+    try:
+        active = wait_for_holder(database, {"a", "b"})
+        standby = "b" if active == "a" else "a"
+        # The hourly digest run is always due within the grace: the holder catches it up, once.
+        deadline = time.monotonic() + 30
+        while digest_runs(database) == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        processes[active].send_signal(signal.SIGKILL)
+        processes[active].wait()
+        assert wait_for_holder(database, {standby}) == standby
+        time.sleep(1.0)  # the new holder has looked at what is due, and found it done
+        assert digest_runs(database) == 1
+    finally:
+        for process in processes.values():
+            process.terminate()
+            process.wait(timeout=20)
