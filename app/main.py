@@ -30,7 +30,7 @@ from app.web.errors import http_error, validation_error
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search import SearchService
-from app.web.security import make_middleware
+from app.web.security import SecurityMiddleware
 
 VERSION = package_version("paperboy")
 
@@ -81,7 +81,7 @@ def _context(settings: Settings, engine: Engine) -> WebContext:
 
 
 def _add_middleware(app: FastAPI, limiter: RateLimiter) -> None:
-    app.middleware("http")(make_middleware(limiter))
+    app.add_middleware(SecurityMiddleware, limiter=limiter)
     # Outermost, so that even a 429 carries CORS headers a browser client can read.
     app.add_middleware(
         CORSMiddleware,

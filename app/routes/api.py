@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 
 from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.routes.search import run_search
 from app.web import profiles, queries
 from app.web.api_shape import daily_item, page_of, paper_json, sort_cards, topic_json
 from app.web.caching import Rendered, cached, cached_json, json_bytes, rendered
@@ -73,8 +74,6 @@ def search_papers(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> Response:
     """Hybrid (keyword and semantic) search over every stored paper."""
-    from app.routes.search import run_search
-
     ids = run_search(request, q, None, None, None, limit)
     return cached_json(request, [paper_json(c.paper) for c in queries.plain_cards(session, ids)])
 

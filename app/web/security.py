@@ -1,4 +1,4 @@
-"""Security headers on every response, and the JSON API's rate limit (HTTP middleware).
+"""Security headers on every response, and the JSON API's rate limit (ASGI middleware).
 
 The Content-Security-Policy allows only Paperboy's own scripts, styles and images: there is
 no inline script or style anywhere, and no CDN. The interactive API docs page (Swagger UI)
@@ -7,10 +7,8 @@ loads its assets from a CDN, so it alone gets a policy that allows that CDN.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
-from fastapi import Request, Response
 from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.web.limits import RateLimiter
 
@@ -34,32 +32,55 @@ HEADERS = {
 DOCS_PATH = "/api/docs"
 RATE_LIMITED_PREFIX = "/api/"
 
-Next = Callable[[Request], Awaitable[Response]]
-
 
 def security_headers(path: str) -> dict[str, str]:
     """The headers every response carries (pure)."""
     return {**HEADERS, "Content-Security-Policy": DOCS_CSP if path == DOCS_PATH else CSP}
 
 
-def client_key(request: Request) -> str:
-    # Behind a proxy, run uvicorn with --proxy-headers so this is the real client.
-    return request.client.host if request.client else "unknown"
+def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(name.lower().encode(), value.encode()) for name, value in headers.items()]
 
 
-def make_middleware(limiter: RateLimiter) -> Callable[[Request, Next], Awaitable[Response]]:
-    async def middleware(request: Request, call_next: Next) -> Response:
-        path = request.url.path
-        limited = path.startswith(RATE_LIMITED_PREFIX) and request.method != "OPTIONS"
-        wait = limiter.retry_after(client_key(request)) if limited else None
+_PAGE_HEADERS = _raw(security_headers("/"))
+_DOCS_HEADERS = _raw(security_headers(DOCS_PATH))
+
+
+class SecurityMiddleware:
+    """Adds the security headers to every response and rate-limits ``/api/`` per client.
+
+    Plain ASGI rather than ``BaseHTTPMiddleware``: it only touches the response's start
+    message, so bodies pass through untouched and a request costs one list concatenation.
+    """
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        extra = _DOCS_HEADERS if path == DOCS_PATH else _PAGE_HEADERS
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+
+        wait = self._wait(scope, path)
         if wait is not None:
-            response: Response = too_many_requests(wait)
-        else:
-            response = await call_next(request)
-        response.headers.update(security_headers(path))
-        return response
+            await too_many_requests(wait)(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
 
-    return middleware
+    def _wait(self, scope: Scope, path: str) -> int | None:
+        if not path.startswith(RATE_LIMITED_PREFIX) or scope["method"] == "OPTIONS":
+            return None
+        client = scope.get("client")
+        # Behind a proxy, run uvicorn with --proxy-headers so this is the real client.
+        return self.limiter.retry_after(client[0] if client else "unknown")
 
 
 def too_many_requests(wait: int) -> JSONResponse:
