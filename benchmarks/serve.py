@@ -1,0 +1,263 @@
+"""Load-test the web app on the whole corpus: the JSON feed, the trending page and search.
+
+    .venv/bin/python benchmarks/serve.py [--corpus ...jsonl.gz] [--matrix ...f16.npy]
+        [--data-dir DIR] [--days 7] [--seconds 8]
+
+Imports the 74,728-paper corpus and all its precomputed vectors into a SQLite database
+(kept in ``--data-dir`` and reused when it is already there), ranks the corpus's last
+``--days`` announcement days (topics, day editions, week and month editions), then serves
+``create_app`` with uvicorn in its own process and drives it with ``wrk`` (Debian's) from
+another. The peer, in the same run and the same server: ``/api/version``, a trivial JSON
+endpoint. Figures: requests/s at 64 connections, p50/p99 latency at 1 and 4 connections.
+Both processes share this machine's cores; so do the load generator's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from app.config import Settings, get_settings
+from app.db import make_session_factory, open_engine, session_scope
+from app.models import Edition, Paper
+from app.schema import upgrade_to_head
+from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
+from ingest.bulk_import import import_file
+from ranking.embeddings import import_matrix
+from ranking.pipeline import default_scorer, publish_periods, rank_day
+
+QUERIES = (
+    "diffusion models for video generation", "reinforcement learning from human feedback",
+    "graph neural networks molecules", "retrieval augmented generation hallucination",
+    "vision language model benchmark", "protein structure prediction",
+    "efficient attention long context", "robot manipulation policy learning",
+    "federated learning privacy", "speech recognition low resource languages",
+    "3D gaussian splatting", "mixture of experts routing", "chain of thought reasoning math",
+    "medical image segmentation", "adversarial robustness certification", "code generation agents",
+)  # fmt: skip
+CONNECTIONS_LATENCY = (1, 4)
+CONNECTIONS_RATE = 64
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Run:
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--matrix", type=Path, default=MATRIX)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--seconds", type=int, default=8)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("benchmarks/serve.py needs wrk (Debian: apt-get install wrk)")
+    with _data_dir(args.data_dir) as data_dir:
+        settings = get_settings(data_dir=data_dir)
+        prepare(settings, args.corpus, args.matrix, args.days)
+        with serve(data_dir) as base:
+            measure(base, args.seconds)
+
+
+@contextmanager
+def _data_dir(given: Path | None) -> Iterator[Path]:
+    if given is not None:
+        given.mkdir(parents=True, exist_ok=True)
+        yield given
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        yield Path(scratch)
+
+
+def prepare(settings: Settings, corpus: Path, matrix: Path, days: int) -> None:
+    """The whole corpus, every vector, and editions of the last ``days`` days (reused)."""
+    with open_engine(settings) as engine:
+        upgrade_to_head(engine)
+        sessions = make_session_factory(engine)
+        with sessions() as session:
+            papers = session.scalar(select(func.count()).select_from(Paper)) or 0
+            editions = session.scalar(select(func.count()).select_from(Edition)) or 0
+        if papers and editions:
+            print(f"reusing {settings.data_dir}: {papers} papers, {editions} editions")
+            return
+        started = time.perf_counter()
+        import_file(corpus, sessions)
+        _import_vectors(sessions, settings, matrix)
+        _rank(sessions, settings, days)
+        print(f"prepared in {time.perf_counter() - started:.0f} s")
+
+
+def _import_vectors(sessions: object, settings: Settings, matrix: Path) -> None:
+    rows = read_vectors(matrix)
+    ids = sorted(rows)
+    with session_scope(sessions) as session:  # type: ignore[arg-type]
+        import_matrix(session, vectors_of(matrix, rows, ids), ids, settings.embedding_model)
+
+
+def _rank(sessions: object, settings: Settings, days: int) -> None:
+    with session_scope(sessions) as session:  # type: ignore[arg-type]
+        all_days = sorted(
+            day for day in session.scalars(select(Paper.announced_on).distinct()) if day
+        )
+    scorer = default_scorer(settings)
+    for day in all_days[-days:]:
+        with session_scope(sessions) as session:  # type: ignore[arg-type]
+            _, publication = rank_day(session, day, settings, scorer)
+            publish_periods(session, day, settings, scorer)
+        print(publication.line())
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve(data_dir: Path) -> Iterator[str]:
+    """uvicorn serving ``create_app`` in its own process, one worker, until the block ends."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PAPERBOY_DATA_DIR": str(data_dir),
+        "PAPERBOY_API_RATE_LIMIT_PER_MINUTE": "0",
+    }
+    command = [
+        sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port),
+        "--no-access-log", "--log-level", "warning",
+    ]  # fmt: skip
+    server = subprocess.Popen(command, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait(base)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _wait(base: str) -> None:
+    for _ in range(600):
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("the server did not come up")
+
+
+def targets() -> list[Target]:
+    searches = tuple(f"/search?q={q.replace(' ', '+')}" for q in QUERIES)
+    return [
+        Target("trivial JSON (/api/version), the peer", ("/api/version",)),
+        Target("JSON feed (/api/daily_papers, 50 items)", ("/api/daily_papers",)),
+        Target("trending page (/)", ("/",)),
+        Target("search page (/search?q=..., 16 queries in turn)", searches),
+    ]
+
+
+def warm(base: str) -> None:
+    """First requests build the search index and load the query embedder: not measured."""
+    started = time.perf_counter()
+    for target in targets():
+        for path in target.paths:
+            with urllib.request.urlopen(base + path, timeout=600) as response:
+                response.read()
+    print(
+        f"warm-up (index build, model load, first renders): {time.perf_counter() - started:.1f} s"
+    )
+
+
+def wrk(base: str, target: Target, connections: int, seconds: int) -> Run:
+    script = (
+        "paths = {"
+        + ",".join(f'"{p}"' for p in target.paths)
+        + "}\n"
+        + (
+            "i = 0\nrequest = function()\n  i = i % #paths + 1\n"
+            "  return wrk.format('GET', paths[i])\nend\n"
+        )
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
+        lua.write(script)
+    threads = min(2, connections)
+    command = [
+        "wrk",
+        f"-t{threads}",
+        f"-c{connections}",
+        f"-d{seconds}s",
+        "--latency",
+        "-s",
+        lua.name,
+        base,
+    ]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    Path(lua.name).unlink()
+    return _parse(output)
+
+
+def _parse(output: str) -> Run:
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", output)
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", output)
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return Run(rate, _ms(p50), _ms(p99), int(errors.group(1)) if errors else 0)
+
+
+def _ms(match: re.Match[str] | None) -> float:
+    assert match is not None
+    return float(match.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
+
+
+def measure(base: str, seconds: int) -> None:
+    warm(base)
+    rows = []
+    for target in targets():
+        latency = {c: wrk(base, target, c, seconds) for c in CONNECTIONS_LATENCY}
+        rate = wrk(base, target, CONNECTIONS_RATE, seconds)
+        rows.append((target.name, latency, rate))
+    peer = rows[0][2].requests_per_second
+    print(
+        f"\n{os.cpu_count()} cores shared by server and wrk; {seconds} s per run; {date.today()}\n"
+    )
+    print("| endpoint | req/s @64 | x peer | p50 @1 | p99 @1 | p50 @4 | p99 @4 | errors |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, latency, rate in rows:
+        errors = rate.errors + sum(run.errors for run in latency.values())
+        print(
+            f"| {name} | {rate.requests_per_second:,.0f} | {rate.requests_per_second / peer:.2f} "
+            f"| {latency[1].p50_ms:.1f} ms | {latency[1].p99_ms:.1f} ms "
+            f"| {latency[4].p50_ms:.1f} ms | {latency[4].p99_ms:.1f} ms | {errors} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
