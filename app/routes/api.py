@@ -71,10 +71,13 @@ def search_papers(
     request: Request,
     session: SessionDep,
     q: Annotated[str, Query(min_length=1, max_length=1000)],
+    since: Annotated[str | None, Query(description="Announced on or after, YYYY-MM-DD")] = None,
+    until: Annotated[str | None, Query(description="Announced on or before, YYYY-MM-DD")] = None,
+    category: Annotated[str | None, Query(max_length=40, description="e.g. cs.LG")] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> Response:
-    """Hybrid (keyword and semantic) search over every stored paper."""
-    ids = run_search(request, q, None, None, None, limit)
+    """Hybrid (keyword and semantic) search over every stored paper, best match first."""
+    ids = run_search(request, q, since, until, category, limit)
     return cached_json(request, [paper_json(c.paper) for c in queries.plain_cards(session, ids)])
 
 

@@ -45,6 +45,8 @@ def test_search_filters_by_category_and_date_range(client: TestClient) -> None:
     ).text
     for arxiv_id in listed(later):
         assert client.get(f"/api/papers/{arxiv_id}").json()["publishedAt"] >= "2025-12-18"
+    api = client.get("/api/papers/search", params={"q": "animation video", "category": "cs.GR"})
+    assert all("cs.GR" in paper["categories"] for paper in api.json())
     bad = client.get("/search", params={"q": "video", "since": "last week"})
     assert bad.status_code == 400 and "since must be a date" in bad.text
 
