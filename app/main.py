@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.config import Settings, get_settings
 from app.db import make_engine, make_session_factory
-from app.routes import api, feeds, pages, search
+from app.routes import api, feeds, pages, search, status
 from app.routes.subscriptions import make_router as subscription_pages
 from app.schema import current_revision, head_revision
 from app.web.context import STATIC_DIR, WebContext, make_templates
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (pages.router, api.router, feeds.router, search.router):
         app.include_router(router)
     app.include_router(subscription_pages(settings, app.state.web.sessions))
+    app.include_router(status.router)
 
     @app.get("/api/version", tags=["api"])
     def version() -> dict[str, str]:
