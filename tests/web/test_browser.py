@@ -22,6 +22,7 @@ import uvicorn
 from app.config import Settings
 from app.main import create_app
 from tests.conftest import PROJECT_ROOT
+from tests.web.conftest import HOSTILE_ID
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -96,6 +97,17 @@ def test_browse_open_a_paper_search_go_dark_and_filter_by_topic(
     page.wait_for_url(f"**topic={topic}*")
     assert 0 < page.locator("ol.papers li.paper").count() < 100
     assert problems == []
+
+
+def test_latex_is_rendered_and_broken_latex_stays_readable(base_url: str, browser: Any) -> None:
+    page, problems = _page(browser, 1280, 900)
+    page.goto(f"{base_url}/papers/2512.13713")  # "odd cycle graphs ($C_3, C_5, C_{11}$)"
+    assert page.locator(".abstract .katex").count() >= 1
+    page.goto(f"{base_url}/papers/{HOSTILE_ID}")
+    assert "unbalanced" in page.locator(".abstract").inner_text()
+    assert page.evaluate("window.__pwned === undefined && document.images.length === 0")
+    assert problems == []
+    page.close()
 
 
 def test_the_trending_page_fits_desktop_and_phone_widths(
