@@ -1,0 +1,252 @@
+"""Digest delivery: 10,000 subscribers, the real corpus's edition, a local SMTP sink.
+
+    .venv/bin/python benchmarks/digest.py [--corpus ...jsonl.gz] [--matrix ...f16.npy]
+        [--subscribers 10000]
+
+Imports the real corpus into a scratch SQLite database with the precomputed vectors, builds
+the topics and the day edition of its largest day through ``rank_day``, and stores subscribers
+with varied tastes: categories, one to three interests (titles of real papers of the corpus),
+exclusions for one in five, followed authors for one in ten, 5-20 items. Phrase vectors are
+put in the phrase cache from the precomputed paper vectors, as a previous run would have left
+them, so no model loads here (embedding a phrase is a one-off per phrase).
+
+Then, each in its own process, against an SMTP sink in a third process that discards what it
+receives:
+
+- ``paperboy send-digests``: select, render and deliver every digest through the ledger;
+  emails/s and the peak resident memory of that process;
+- the peer: a bare loop sending the same number of pre-rendered messages over one reused
+  aiosmtplib connection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, date, datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import aiosmtplib
+from aiosmtpd.controller import Controller
+from sqlalchemy import delete, select
+
+from app.config import Settings, get_settings
+from app.db import make_session_factory, open_engine, session_scope
+from app.models import Delivery, Edition, PhraseEmbedding, Subscriber
+from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vectors, vectors_of
+from digest.compose import digest_message
+from digest.selection import Pick
+from digest.store import edition_view
+from ranking.pipeline import default_scorer, rank_day
+from ranking.vectors import pack
+
+DAY = date(2026, 6, 2)
+CATEGORIES = ["cs.AI", "cs.CL", "cs.CV", "cs.LG", "cs.RO", "stat.ML"]
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--matrix", type=Path, default=MATRIX)
+    parser.add_argument("--subscribers", type=int, default=10_000)
+    parser.add_argument(
+        "--keep", type=Path, help="prepare the database in this folder, or reuse the one there"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        data_dir = args.keep or Path(scratch)
+        settings = get_settings(data_dir=data_dir, smtp_host="127.0.0.1", smtp_port=_port())
+        if not (data_dir / "paperboy.sqlite3").exists():
+            prepare_database(settings, args.corpus, args.matrix, [(DAY, DAY)])
+            titles = _rank_and_titles(settings)
+            _store_subscribers(settings, args.matrix, titles, args.subscribers)
+        _reset_ledger(settings)
+        _measure(settings, args.subscribers)
+
+
+def _reset_ledger(settings: Settings) -> None:
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        session.execute(delete(Delivery))
+
+
+def _port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _rank_and_titles(settings: Settings) -> dict[str, str]:
+    """Publish the day's edition; the titles of the papers of the edition's window."""
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        _topics, publication = rank_day(session, DAY, settings, default_scorer(settings))
+        print(f"edition: {publication.line()}")
+        from app.models import Paper, PaperEmbedding
+
+        rows = session.execute(
+            select(Paper.arxiv_id, Paper.title).join(
+                PaperEmbedding, PaperEmbedding.arxiv_id == Paper.arxiv_id
+            )
+        ).all()
+    # An interest is one phrase: no separators (commas, semicolons) inside it.
+    return {arxiv_id: _phrase(title) for arxiv_id, title in rows}
+
+
+def _phrase(title: str) -> str:
+    return " ".join(title.replace(",", " ").replace(";", " ").split())[:80].strip()
+
+
+def _store_subscribers(settings: Settings, matrix: Path, titles: dict[str, str], n: int) -> None:
+    rng = random.Random(7)
+    ids = sorted(titles)
+    vectors = vectors_of(matrix, read_vectors(matrix), ids)
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        cached: set[str] = set()
+        for number in range(n):
+            chosen = rng.sample(range(len(ids)), 4)
+            interests = [titles[ids[i]] for i in chosen[: rng.randint(1, 3)]]
+            exclusions = [titles[ids[chosen[3]]]] if number % 5 == 0 else []
+            for text, row in zip(interests + exclusions, chosen, strict=False):
+                _cache_phrase(session, settings, text, vectors[row], cached)
+            session.add(_subscriber(number, rng, interests, exclusions))
+    print(f"stored {n} subscribers, {len(cached)} distinct phrases")
+
+
+def _cache_phrase(
+    session: Any, settings: Settings, text: str, vector: Any, cached: set[str]
+) -> None:
+    import hashlib
+
+    key = hashlib.sha256(text.encode()).hexdigest()
+    if key not in cached:
+        cached.add(key)
+        session.add(
+            PhraseEmbedding(model=settings.embedding_model, text_hash=key, vector=pack(vector))
+        )
+
+
+def _subscriber(
+    number: int, rng: random.Random, interests: list[str], exclusions: list[str]
+) -> Subscriber:
+    return Subscriber(
+        email=f"reader{number:05d}@example.org",
+        status="active",
+        categories=rng.sample(CATEGORIES, rng.randint(1, 4)),
+        interests="\n".join(interests),
+        exclusions="\n".join(exclusions),
+        followed_topics=[],
+        muted_topics=[],
+        followed_authors=["yann-lecun"] if number % 10 == 0 else [],
+        muted_authors=[],
+        frequency="daily",
+        weekday=0,
+        delivery_hour=0,
+        time_zone=rng.choice(["UTC", "Europe/Paris", "America/New_York", "Asia/Tokyo"]),
+        max_items=rng.randint(5, 20),
+        send_empty=False,
+        failure_count=0,
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+
+
+def _measure(settings: Settings, n: int) -> None:
+    received = multiprocessing.Value("i", 0)
+    sink = multiprocessing.Process(target=_run_sink, args=(settings.smtp_port, received))
+    sink.start()
+    time.sleep(1.0)
+    try:
+        ours, peak_kib = _digest_run(settings)
+        sent_by_us = received.value
+        peer = _bare_loop(settings, _pre_rendered(settings, n))
+    finally:
+        sink.terminate()
+        sink.join()
+    rate, peer_rate = sent_by_us / ours, n / peer
+    print(f"send-digests: {sent_by_us} emails in {ours:.1f} s = {rate:.0f} emails/s, "
+          f"peak memory of the sending process {peak_kib / 1024:.0f} MiB")  # fmt: skip
+    print(f"peer, bare aiosmtplib loop over one connection: {n} emails in {peer:.1f} s = "
+          f"{peer_rate:.0f} emails/s")  # fmt: skip
+    print(f"ratio: {rate / peer_rate:.2f} of the bare loop's rate")
+
+
+def _digest_run(settings: Settings) -> tuple[float, int]:
+    env = {**os.environ, "PAPERBOY_DATABASE_URL": settings.resolved_database_url,
+           "PAPERBOY_SMTP_HOST": settings.smtp_host, "PAPERBOY_SMTP_PORT": str(settings.smtp_port),
+           "PAPERBOY_DATA_DIR": str(settings.data_dir)}  # fmt: skip
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "app.cli", "send-digests", "--date", DAY.isoformat()],
+        cwd=PROJECT, env=env, check=True,
+    )  # fmt: skip
+    seconds = time.perf_counter() - started
+    # ru_maxrss of children is in KiB on Linux; the sender is the only child waited for so far.
+    return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def _pre_rendered(settings: Settings, n: int) -> list[EmailMessage]:
+    """``n`` digests as the run renders them (one real digest, addressed to each reader)."""
+    now = datetime.now(UTC)
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        edition = session.scalars(select(Edition).where(Edition.period == "day")).first()
+        assert edition is not None
+        view = edition_view(session, edition, settings.embedding_model)
+        subscriber = session.scalars(select(Subscriber)).first()
+        assert subscriber is not None
+        picks = [Pick(paper, "#1 trending") for paper in view.papers[:10]]
+        template = digest_message(settings, subscriber, "day", DAY, picks, now)
+    messages = []
+    for number in range(n):
+        message = EmailMessage()
+        for name, value in template.items():
+            message[name] = value
+        message.replace_header("To", f"reader{number:05d}@example.org")
+        message.set_payload(template.get_payload())
+        messages.append(message)
+    return messages
+
+
+def _bare_loop(settings: Settings, messages: list[EmailMessage]) -> float:
+    async def send_all() -> None:
+        async with aiosmtplib.SMTP(
+            hostname=settings.smtp_host, port=settings.smtp_port, start_tls=False
+        ) as smtp:
+            for message in messages:
+                await smtp.send_message(message)
+
+    started = time.perf_counter()
+    asyncio.run(send_all())
+    return time.perf_counter() - started
+
+
+class _Discard:
+    def __init__(self, received: Any) -> None:
+        self.received = received
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        with self.received.get_lock():
+            self.received.value += 1
+        return "250 OK"
+
+
+def _run_sink(port: int, received: Any) -> None:
+    controller = Controller(_Discard(received), hostname="127.0.0.1", port=port)
+    controller.start()
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()
