@@ -19,16 +19,18 @@ import os
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -36,6 +38,8 @@ from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.models import Edition, Paper
 from app.schema import upgrade_to_head
+from app.web.queries import plain_cards
+from app.web.search import Filters, SearchService
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
 from ingest.bulk_import import import_file
 from ranking.embeddings import import_matrix
@@ -75,12 +79,17 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also time search's steps in-process first"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("benchmarks/serve.py needs wrk (Debian: apt-get install wrk)")
     with _data_dir(args.data_dir) as data_dir:
         settings = get_settings(data_dir=data_dir)
         prepare(settings, args.corpus, args.matrix, args.days)
+        if args.breakdown:
+            breakdown(settings)
         with serve(data_dir) as base:
             measure(base, args.seconds)
 
@@ -257,6 +266,33 @@ def measure(base: str, seconds: int) -> None:
             f"| {latency[1].p50_ms:.1f} ms | {latency[1].p99_ms:.1f} ms "
             f"| {latency[4].p50_ms:.1f} ms | {latency[4].p99_ms:.1f} ms | {errors} |"
         )
+
+
+def breakdown(settings: Settings) -> None:
+    """Median time of each step of a search, in this process, over the same 16 queries."""
+    with open_engine(settings) as engine:
+        sessions = make_session_factory(engine)
+        search = SearchService(settings, sessions)
+        search.search("warm up", Filters(), 30)  # builds the index, loads the model
+        index = search.index()
+        steps: dict[str, list[float]] = {}
+        for query in QUERIES:
+            vector = _step(steps, "query embedding", search._embed, query)
+            _step(steps, "keyword scores (tf-idf)", search._keyword_scores, index, query)
+            _step(steps, "semantic scores (matrix x vector)", index.vectors.dot, vector)
+            ids = _step(steps, "whole search (ids)", search.search, query, Filters(), 30)
+            with sessions() as session:
+                _step(steps, "30 result cards from the database", plain_cards, session, ids)
+    print("\n| search step, in-process | median ms |\n|---|---:|")
+    for name, times in steps.items():
+        print(f"| {name} | {statistics.median(times) * 1000:.1f} |")
+
+
+def _step(steps: dict[str, list[float]], name: str, work: Callable[..., Any], *args: Any) -> Any:
+    started = time.perf_counter()
+    result = work(*args)
+    steps.setdefault(name, []).append(time.perf_counter() - started)
+    return result
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ def daily_papers(
         period, key = edition_key(date, week, month)
     except BadInputError as error:
         raise HTTPException(400, str(error)) from None
-    edition = queries.current_edition(session, period, key)
+    edition = context.edition(session, period, key)
     if edition is None:
         raise HTTPException(404, _missing(period, key))
 

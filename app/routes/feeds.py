@@ -27,8 +27,8 @@ NO_EDITION = "no daily edition is published yet"
 Build = Callable[[], FeedSpec]
 
 
-def _latest_day(session: SessionDep) -> Edition:
-    edition = queries.current_edition(session, "day", None)
+def _latest_day(context: ContextDep, session: SessionDep) -> Edition:
+    edition = context.edition(session, "day", None)
     if edition is None:
         raise HTTPException(404, NO_EDITION)
     return edition
@@ -58,7 +58,7 @@ def _spec(
 @router.get("/daily.{fmt}")
 def daily(request: Request, context: ContextDep, session: SessionDep, fmt: Format) -> Response:
     """The latest daily edition."""
-    edition = _latest_day(session)
+    edition = _latest_day(context, session)
 
     def build() -> FeedSpec:
         cards, feed = queries.edition_cards(session, edition), f"/feeds/daily.{fmt}"
@@ -77,7 +77,7 @@ def category(
     fmt: Format,
 ) -> Response:
     """The latest daily edition's papers in one arXiv category."""
-    edition = _latest_day(session)
+    edition = _latest_day(context, session)
 
     def build() -> FeedSpec:
         cards = queries.edition_cards(session, edition)

@@ -49,7 +49,7 @@ def trending(
         key = span(chosen, parse_day(date)).key if date else None
     except BadInputError as error:
         raise bad_request(error) from None
-    edition = queries.current_edition(session, chosen, key)
+    edition = context.edition(session, chosen, key)
     if key is not None and edition is None:
         raise HTTPException(404, f"no {chosen} edition for {key_label(chosen, key)}")
 

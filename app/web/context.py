@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +18,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db import session_scope
+from app.models import Edition
+from app.web import queries
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search import SearchService
@@ -34,6 +37,16 @@ class WebContext:
     search: SearchService
     limiter: RateLimiter
     memo: Memo
+
+    def edition(self, session: Session, period: str, key: date | None) -> Edition | None:
+        """The edition to serve for (period, key), looked up at most once per memo lifetime.
+
+        A hit costs no database query at all; a newly published edition is served once the
+        kept lookup expires (``PAPERBOY_WEB_CACHE_SECONDS``).
+        """
+        return self.memo.get(
+            ("edition", period, key), lambda: queries.current_edition(session, period, key)
+        )
 
     def render(self, name: str, page: dict[str, object]) -> bytes:
         """A page rendered to bytes, for responses kept in the memo."""
