@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-demo: setup  ## migrate, import the bundled sample of real arXiv papers, print what was stored
+demo: setup  ## the whole daily job end to end on the bundled sample, then serve the site
 	$(VENV)/bin/paperboy demo
 
 test: setup  ## the whole suite on SQLite (set PAPERBOY_TEST_DATABASE_URL for PostgreSQL)

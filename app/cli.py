@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.commands import digest, ingest, jobs, ranking, trending
+from app.commands import demo, digest, ingest, jobs, ranking, trending
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
@@ -19,7 +19,6 @@ from app.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_
 from ingest.bulk_import import ImportSummary, import_file
 from ingest.chunk_reader import Rejection
 
-SAMPLE_PATH = Path(__file__).resolve().parent / "sample" / "arxiv_listings_sample.jsonl.gz"
 MAX_PRINTED_REJECTIONS = 20
 
 Handler = Callable[[argparse.Namespace, Settings], int]
@@ -89,15 +88,6 @@ def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def run_demo(args: argparse.Namespace, settings: Settings) -> int:
-    """The main job on the embedded default, from a fresh clone: migrate, import, show."""
-    run_migrate(args, settings)
-    status = _import(SAMPLE_PATH, settings, quiet=True)
-    print()
-    run_stats(args, settings)
-    return status
-
-
 def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", type=Path, help="JSON-lines file, plain or .gz")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -115,8 +105,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("stats", "print what the database holds", run_stats),
     Command(
         "demo",
-        "migrate, import the bundled sample of real arXiv papers and print what was stored",
-        run_demo,
+        "the whole daily job on the embedded default: import the bundled sample, replay live "
+        "ingest from a local server, embed, rank, publish, mail a demo reader's digest to a "
+        "local sink (DATA_DIR/mail), then serve the site (--no-serve: stop before that)",
+        demo.run_demo,
+        demo.add_demo_arguments,
     ),
     Command(
         "ingest",

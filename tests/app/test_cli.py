@@ -16,17 +16,6 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(command.name in shown for command in COMMANDS)
 
 
-def test_demo_on_a_fresh_data_dir_stores_the_sample_and_shows_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(["demo"], get_settings(data_dir=tmp_path)) == 0
-    out = capsys.readouterr().out
-    assert "new 491" in out
-    assert "papers stored: 491" in out
-    assert "announced: 2025-12-17 .. 2025-12-19" in out
-    assert (tmp_path / "paperboy.sqlite3").exists()
-
-
 def test_import_exits_2_when_lines_were_rejected(
     database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
