@@ -1,7 +1,9 @@
 # Paperboy: the web app by default; the same image runs the CLI and the scheduler.
 #   docker build -t paperboy .
 #   docker run -p 8000:8000 -v paperboy:/var/lib/paperboy paperboy
-#   docker run -v paperboy:/var/lib/paperboy paperboy paperboy demo
+#   docker run -v paperboy:/var/lib/paperboy paperboy paperboy scheduler
+#   docker run -p 8000:8000 -v paperboy:/var/lib/paperboy paperboy paperboy demo --host 0.0.0.0
+# With PostgreSQL, a mail catcher and several web processes: compose.yaml, docs/deploy.md.
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -29,6 +31,7 @@ COPY ranking ./ranking
 COPY digest ./digest
 COPY migrations ./migrations
 COPY templates ./templates
+COPY static ./static
 
 RUN useradd --system --uid 10001 --home-dir /srv/paperboy --shell /usr/sbin/nologin paperboy \
     && mkdir -p /var/lib/paperboy \
@@ -37,7 +40,11 @@ USER paperboy
 VOLUME ["/var/lib/paperboy"]
 EXPOSE 8000
 
+# Ready (database reachable, schema current), not just alive. A scheduler container has no web
+# server: compose.yaml turns this check off for it.
 HEALTHCHECK --interval=30s --timeout=5s \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=4)"
 
-CMD ["sh", "-c", "paperboy migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers"]
+# PAPERBOY_WEB_WORKERS uvicorn processes share the database; migrate first (a no-op when current).
+ENV PAPERBOY_WEB_WORKERS=2
+CMD ["sh", "-c", "paperboy migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers --workers ${PAPERBOY_WEB_WORKERS}"]
