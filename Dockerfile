@@ -45,6 +45,7 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s \
     CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=4)"
 
-# PAPERBOY_WEB_WORKERS uvicorn processes share the database; migrate first (a no-op when current).
-ENV PAPERBOY_WEB_WORKERS=2
-CMD ["sh", "-c", "paperboy migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers --workers ${PAPERBOY_WEB_WORKERS}"]
+# uvicorn runs WEB_CONCURRENCY worker processes (its own variable), sharing the database;
+# migrate first (a no-op when the schema is current).
+ENV WEB_CONCURRENCY=2
+CMD ["sh", "-c", "paperboy migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers"]
