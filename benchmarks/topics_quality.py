@@ -94,11 +94,8 @@ def report(
 def _day(
     session: Session, day: date, settings: Settings
 ) -> tuple[list[str], np.ndarray, np.ndarray, set[int]]:
-    assigned = dict(
-        session.execute(
-            select(PaperTopic.arxiv_id, PaperTopic.topic_id).where(PaperTopic.day == day)
-        ).tuples()
-    )
+    query = select(PaperTopic.arxiv_id, PaperTopic.topic_id).where(PaperTopic.day == day)
+    assigned = {row.arxiv_id: row.topic_id for row in session.execute(query)}
     topics = set(session.scalars(select(TopicDay.topic_id).where(TopicDay.day == day)))
     ids = list(
         session.scalars(
@@ -117,7 +114,7 @@ def _quality(
     sizes = Counter(labels[assigned].tolist())
     silhouette = (
         float(silhouette_score(vectors[assigned], labels[assigned], metric="cosine"))
-        if len(sizes) > 1
+        if 1 < len(sizes) < int(assigned.sum())
         else 0.0
     )
     return DayQuality(
