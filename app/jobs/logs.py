@@ -26,15 +26,18 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(settings: Settings) -> None:
+    """Log to stderr at INFO, as text or JSON, unless logging is already set up (a test
+    runner's or a host application's handlers are left alone)."""
+    root = logging.getLogger()
+    if any(handler.get_name() != HANDLER_NAME for handler in root.handlers):
+        return
     handler = logging.StreamHandler()
+    handler.set_name(HANDLER_NAME)
     if settings.log_json:
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.set_name(HANDLER_NAME)
-    root = logging.getLogger()
-    # Replace only our own handler (a second call), leaving others' (a test runner's) alone.
-    for previous in [h for h in root.handlers if h.get_name() == HANDLER_NAME]:
+    for previous in list(root.handlers):
         root.removeHandler(previous)
     root.addHandler(handler)
     root.setLevel(logging.INFO)

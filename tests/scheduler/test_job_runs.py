@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 
@@ -11,6 +12,7 @@ from sqlalchemy import select
 
 from app.cli import main
 from app.config import Settings
+from app.jobs.logs import JsonFormatter
 from app.jobs.runs import execute, run_job
 from app.jobs.schedules import SCHEDULES
 from app.jobs.table import Job
@@ -173,3 +175,12 @@ def test_a_job_that_raises_is_a_failed_run_with_its_error() -> None:
     outcome = execute(Job(SCHEDULES[0], broken), Settings(), None)
     assert (outcome.status, outcome.exit_code) == ("failed", 1)
     assert outcome.error == "RuntimeError: disk full"
+
+
+def test_a_job_run_log_line_can_be_json_with_its_fields() -> None:
+    record = logging.LogRecord("paperboy.jobs", logging.WARNING, __file__, 1, "job run", (), None)
+    record.fields = {"job": "daily", "status": "failed", "exit_code": 1}
+    line = json.loads(JsonFormatter().format(record))
+    assert (line["level"], line["message"], line["job"], line["exit_code"]) == (
+        "warning", "job run", "daily", 1,
+    )  # fmt: skip
