@@ -85,6 +85,7 @@ class Settings(BaseSettings):
     api_rate_limit_burst: int = Field(default=30, ge=1)
     search_semantic: bool = True
     search_max_query_length: int = Field(default=200, ge=10, le=1000)
+    search_threads: int = Field(default=1, ge=1)
     web_cache_seconds: float = Field(default=60.0, ge=0)
 
     # Scheduler and operations (issue 8).

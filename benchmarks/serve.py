@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--backend", choices=("torch", "onnx-int8"), default="torch")
     parser.add_argument(
         "--breakdown", action="store_true", help="also time search's steps in-process first"
     )
@@ -86,11 +87,11 @@ def main() -> None:
     if shutil.which("wrk") is None:
         sys.exit("benchmarks/serve.py needs wrk (Debian: apt-get install wrk)")
     with _data_dir(args.data_dir) as data_dir:
-        settings = get_settings(data_dir=data_dir)
+        settings = get_settings(data_dir=data_dir, embedding_backend=args.backend)
         prepare(settings, args.corpus, args.matrix, args.days)
         if args.breakdown:
             breakdown(settings)
-        with serve(data_dir) as base:
+        with serve(data_dir, args.backend) as base:
             measure(base, args.seconds)
 
 
@@ -150,11 +151,12 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serve(data_dir: Path) -> Iterator[str]:
+def serve(data_dir: Path, backend: str) -> Iterator[str]:
     """uvicorn serving ``create_app`` in its own process, one worker, until the block ends."""
     port = _free_port()
     env = {
         **os.environ,
+        "PAPERBOY_EMBEDDING_BACKEND": backend,
         "PAPERBOY_DATA_DIR": str(data_dir),
         "PAPERBOY_API_RATE_LIMIT_PER_MINUTE": "0",
     }

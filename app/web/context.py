@@ -6,18 +6,18 @@ Built once by ``create_app`` and kept on ``app.state.web``; handlers reach it th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
-from app.db import session_scope
 from app.models import Edition
 from app.web import queries
 from app.web.limits import RateLimiter
@@ -60,15 +60,40 @@ def make_templates() -> Jinja2Templates:
     return templates
 
 
-def get_context(request: Request) -> WebContext:
+async def get_context(request: Request) -> WebContext:
+    # async: a plain attribute read, not worth a trip to the thread pool
     context: WebContext = request.app.state.web
     return context
 
 
-def get_session(context: Annotated[WebContext, Depends(get_context)]) -> Iterator[Session]:
-    """One unit of work per request; pages only read, so the commit is a no-op."""
-    with session_scope(context.sessions) as session:
+async def get_session(
+    context: Annotated[WebContext, Depends(get_context)],
+) -> AsyncIterator[Session]:
+    """One unit of work per request, committed at the end (the edge).
+
+    Opening a session does no I/O, so it happens on the event loop; the commit runs in the
+    thread pool, and only if the request touched the database (a kept page does not).
+    """
+    session = context.sessions()
+    try:
         yield session
+    except BaseException:
+        await run_in_threadpool(_end, session, False)
+        raise
+    if session.in_transaction():
+        await run_in_threadpool(_end, session, True)
+    else:
+        session.close()
+
+
+def _end(session: Session, commit: bool) -> None:
+    try:
+        if commit:
+            session.commit()
+        else:
+            session.rollback()
+    finally:
+        session.close()
 
 
 ContextDep = Annotated[WebContext, Depends(get_context)]
