@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from email.message import EmailMessage
 from typing import Any
 
 from app.config import Settings
 from app.models import Subscriber
 from digest import links
-from digest.messages import Envelope, build_message
+from digest.messages import Envelope, OutgoingMail, build_message
 from digest.render import render_email
 from digest.selection import Pick
 
@@ -20,7 +19,7 @@ MAX_AUTHORS_SHOWN = 4
 def digest_message(
     settings: Settings, subscriber: Subscriber, period: str, key: date, picks: list[Pick],
     now: datetime,
-) -> EmailMessage:  # fmt: skip
+) -> OutgoingMail:  # fmt: skip
     unsubscribe = links.unsubscribe_urls(settings, subscriber.id, now)
     context = {
         "email": subscriber.email,

@@ -4,16 +4,15 @@ address ever gets) and the sign-in link for voting."""
 from __future__ import annotations
 
 from datetime import datetime
-from email.message import EmailMessage
 
 from app.config import Settings
 from app.models import Subscriber
 from digest import links
-from digest.messages import Envelope, build_message
+from digest.messages import Envelope, OutgoingMail, build_message
 from digest.render import render_email
 
 
-def confirmation_message(settings: Settings, subscriber: Subscriber, now: datetime) -> EmailMessage:
+def confirmation_message(settings: Settings, subscriber: Subscriber, now: datetime) -> OutgoingMail:
     context = {
         "email": subscriber.email,
         "confirm_url": links.confirm_url(settings, subscriber.id, now),
@@ -23,7 +22,7 @@ def confirmation_message(settings: Settings, subscriber: Subscriber, now: dateti
     return build_message(envelope, render_email("confirm", context))
 
 
-def signin_message(settings: Settings, email: str, now: datetime) -> EmailMessage:
+def signin_message(settings: Settings, email: str, now: datetime) -> OutgoingMail:
     context = {
         "email": email,
         "signin_url": links.signin_url(settings, email, now),

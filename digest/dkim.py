@@ -6,22 +6,19 @@ between signing and the wire.
 
 from __future__ import annotations
 
-from email import policy
-from email.message import EmailMessage
-
 from app.config import Settings
-from digest.messages import sender_domain
+from digest.messages import OutgoingMail, sender_domain
 
 SIGNED_HEADERS = (b"from", b"to", b"subject", b"date", b"message-id", b"list-unsubscribe")
 
 
-def signed_bytes(settings: Settings, message: EmailMessage) -> bytes | None:
-    """The message as bytes with a ``DKIM-Signature`` header, or None when DKIM is off."""
+def wire_bytes(settings: Settings, message: OutgoingMail) -> bytes:
+    """The message as sent: with a ``DKIM-Signature`` header when a key is configured."""
+    raw = message.raw
     if not settings.dkim_selector or settings.dkim_private_key_path is None:
-        return None
+        return raw
     import dkim  # only deployments that sign need the package
 
-    raw = message.as_bytes(policy=policy.SMTP)
     signature = dkim.sign(
         raw,
         settings.dkim_selector.encode(),

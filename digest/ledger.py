@@ -28,14 +28,13 @@ def claim(session: Session, keys: list[tuple[str, date]], only: int | None) -> D
     if only is not None:
         query = query.where(Delivery.subscriber_id == only)
     next_id = query.order_by(Delivery.id).limit(1).with_for_update(skip_locked=True)
-    claimed = session.execute(
+    return session.scalars(
         update(Delivery)
         .where(Delivery.id == next_id.scalar_subquery())
         .values(attempts=Delivery.attempts + 1)
-        .returning(Delivery.id),
+        .returning(Delivery),
         execution_options={"synchronize_session": False},
-    ).scalar()
-    return session.get(Delivery, claimed) if claimed is not None else None
+    ).first()
 
 
 def record_failure(

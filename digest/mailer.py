@@ -6,14 +6,14 @@ permanent one (5xx, a refused recipient) is recorded and not retried.
 
 from __future__ import annotations
 
-from email.message import EmailMessage
-from email.utils import parseaddr
+from email.message import Message
 from types import TracebackType
 
 import aiosmtplib
 
 from app.config import Settings
-from digest.dkim import signed_bytes
+from digest.dkim import wire_bytes
+from digest.messages import OutgoingMail
 
 TIMEOUT_SECONDS = 30
 
@@ -42,15 +42,14 @@ class Mailer:
     ) -> None:
         await self.close()
 
-    async def send(self, message: EmailMessage) -> None:
+    async def send(self, message: OutgoingMail | Message) -> None:
         """Send one message, or raise :class:`DeliveryError` saying whether to retry."""
-        signed = signed_bytes(self._settings, message)
+        if isinstance(message, Message):
+            message = OutgoingMail.of(message)
+        raw = wire_bytes(self._settings, message)
         try:
             smtp = await self._connected()
-            if signed is None:
-                await smtp.send_message(message)
-            else:
-                await smtp.sendmail(_address(message["From"]), [_address(message["To"])], signed)
+            await smtp.sendmail(message.sender, [message.recipient], raw)
         except aiosmtplib.SMTPRecipientsRefused as error:
             codes = [refusal.code for refusal in error.recipients]
             raise DeliveryError(
@@ -92,11 +91,7 @@ def _client(settings: Settings) -> aiosmtplib.SMTP:
     )
 
 
-async def send_one(settings: Settings, message: EmailMessage) -> None:
+async def send_one(settings: Settings, message: OutgoingMail | Message) -> None:
     """Send a single message on its own connection (confirmations, sign-in links)."""
     async with Mailer(settings) as mailer:
         await mailer.send(message)
-
-
-def _address(header: str) -> str:
-    return parseaddr(str(header))[1]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from email.message import EmailMessage
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -24,10 +23,12 @@ from app.models import Base, Delivery, Edition, Subscriber
 from digest import ledger
 from digest.compose import digest_message
 from digest.mailer import DeliveryError, Mailer
+from digest.messages import OutgoingMail
 from digest.schedule import due
 from digest.selection import EditionView
 from digest.selection import select as select_picks
-from digest.store import Encode, edition_view, latest_edition, taste_of
+from digest.store import Encode, edition_view, latest_edition
+from digest.tastes import Tastes
 from ranking.periods import span
 
 Views = dict[tuple[str, date], EditionView]
@@ -66,7 +67,8 @@ def send_digests(
 ) -> RunSummary:  # fmt: skip
     """Send edition ``day``'s digest to everyone due at ``now`` who has not had it."""
     views = _plan(settings, sessions, day, now)
-    return asyncio.run(_deliver(settings, sessions, views, RunSummary(day), now, encode, None))
+    run = _Run(settings, sessions, views, now, _tastes(settings, sessions, encode), None)
+    return asyncio.run(_deliver(run, RunSummary(day)))
 
 
 def resend(
@@ -77,37 +79,49 @@ def resend(
     with session_scope(sessions) as session:
         views = _views(session, settings, day)
         subscriber = session.get_one(Subscriber, subscriber_id)
-        target = (
-            ("week", span("week", day).key) if subscriber.frequency == "weekly" else ("day", day)
-        )
+        weekly = subscriber.frequency == "weekly"
+        target = ("week", span("week", day).key) if weekly else ("day", day)
         if target not in views:
             return RunSummary(day, error=f"no {target[0]} edition for {day}")
         ledger.reopen(session, subscriber_id, target, now)
-    summary = RunSummary(day)
-    return asyncio.run(_deliver(settings, sessions, views, summary, now, encode, subscriber_id))
+    run = _Run(settings, sessions, views, now, _tastes(settings, sessions, encode), subscriber_id)
+    return asyncio.run(_deliver(run, RunSummary(day)))
 
 
-async def _deliver(
-    settings: Settings, sessions: sessionmaker[Session], editions: Views, summary: RunSummary,
-    now: datetime, encode: Encode | None, only: int | None,
-) -> RunSummary:  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class _Run:
+    settings: Settings
+    sessions: sessionmaker[Session]
+    editions: Views
+    now: datetime
+    tastes: Tastes
+    # Only this subscriber's pending delivery (a resend), or everyone's.
+    only: int | None
+
+
+def _tastes(settings: Settings, sessions: sessionmaker[Session], encode: Encode | None) -> Tastes:
+    with session_scope(sessions) as session:
+        return Tastes(session, settings.embedding_model, encode)
+
+
+async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:
     failures = 0
-    async with Mailer(settings) as mailer:
+    async with Mailer(run.settings) as mailer:
         while True:
             try:
-                outcome = await _send_next(settings, sessions, mailer, editions, now, encode, only)
+                outcome = await _send_next(run, mailer)
             except DeliveryError as error:
                 failures += 1
-                if failures > settings.digest_smtp_retries:
+                if failures > run.settings.digest_smtp_retries:
                     summary.error = str(error)
                     break
-                await asyncio.sleep(settings.digest_retry_seconds * 2 ** (failures - 1))
+                await asyncio.sleep(run.settings.digest_retry_seconds * 2 ** (failures - 1))
                 continue
             if outcome is None:
                 break
             failures = 0
             summary.add(outcome)
-    summary.counts["pending"] = ledger.pending(sessions)
+    summary.counts["pending"] = ledger.pending(run.sessions)
     return summary
 
 
@@ -147,13 +161,12 @@ def _week(day: date) -> tuple[str, date]:
 
 def build_digest(
     settings: Settings, session: Session, subscriber: Subscriber, view: EditionView,
-    delivery: Delivery, now: datetime, encode: Encode | None,
-) -> tuple[EmailMessage, int] | None:  # fmt: skip
+    delivery: Delivery, now: datetime, tastes: Tastes,
+) -> tuple[OutgoingMail, int] | None:  # fmt: skip
     """The subscriber's digest and its size, or None when it would be empty and unwanted."""
-    taste = taste_of(session, subscriber, settings.embedding_model, encode)
     picks = select_picks(
         view,
-        taste,
+        tastes.of(session, subscriber),
         max_per_topic=settings.diversity_max_per_topic,
         exclusion_cosine=settings.digest_exclusion_cosine,
     )
@@ -163,20 +176,19 @@ def build_digest(
     return digest_message(settings, subscriber, period, key, picks, now), len(picks)
 
 
-async def _send_next(
-    settings: Settings, sessions: sessionmaker[Session], mailer: Mailer,
-    editions: Views, now: datetime, encode: Encode | None, only: int | None,
-) -> str | None:  # fmt: skip
-    with session_scope(sessions) as session:
-        delivery = ledger.claim(session, list(editions), only)
+async def _send_next(run: _Run, mailer: Mailer) -> str | None:
+    """Claim, build, send and mark one delivery in one transaction; None when none is left."""
+    with session_scope(run.sessions) as session:
+        delivery = ledger.claim(session, list(run.editions), run.only)
         if delivery is None:
             return None
         subscriber = session.get_one(Subscriber, delivery.subscriber_id)
-        if subscriber.status != "active":
-            delivery.status = "skipped"
-            return "skipped"
-        view = editions[(delivery.period, delivery.edition_date)]
-        built = build_digest(settings, session, subscriber, view, delivery, now, encode)
+        view = run.editions[(delivery.period, delivery.edition_date)]
+        built = None
+        if subscriber.status == "active":
+            built = build_digest(
+                run.settings, session, subscriber, view, delivery, run.now, run.tastes
+            )
         if built is None:
             delivery.status = "skipped"
             return "skipped"
@@ -186,9 +198,9 @@ async def _send_next(
         except DeliveryError as error:
             if not error.permanent:
                 raise
-            ledger.record_failure(settings, delivery, subscriber, str(error))
+            ledger.record_failure(run.settings, delivery, subscriber, str(error))
             return "failed"
-        delivery.status, delivery.sent_at, delivery.item_count = "sent", now, count
-        delivery.message_id, delivery.error = message["Message-ID"], None
+        delivery.status, delivery.sent_at, delivery.item_count = "sent", run.now, count
+        delivery.message_id, delivery.error = message.message_id, None
         subscriber.failure_count = 0
         return "sent"

@@ -12,16 +12,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import (
-    DigestFeedback,
     Edition,
     Paper,
     PaperEmbedding,
     PhraseEmbedding,
-    Subscriber,
     TopicDay,
 )
-from digest.preferences import phrases
-from digest.selection import EditionPaper, EditionView, Taste
+from digest.selection import EditionPaper, EditionView
 from ranking.vectors import Matrix, pack, stack, unpack
 
 Encode = Callable[[Sequence[str]], Matrix]
@@ -98,23 +95,6 @@ def _vectors(session: Session, ids: list[str], model: str) -> Matrix:
     )
 
 
-def taste_of(session: Session, subscriber: Subscriber, model: str, encode: Encode | None) -> Taste:
-    interests = phrases(subscriber.interests)
-    return Taste(
-        max_items=subscriber.max_items,
-        categories=frozenset(subscriber.categories),
-        interests=interests,
-        interest_vectors=phrase_vectors(session, interests, model, encode),
-        exclusion_vectors=phrase_vectors(session, phrases(subscriber.exclusions), model, encode),
-        followed_topics=frozenset(subscriber.followed_topics),
-        muted_topics=frozenset(subscriber.muted_topics),
-        followed_authors=frozenset(subscriber.followed_authors),
-        muted_authors=frozenset(subscriber.muted_authors),
-        liked=_feedback_vectors(session, subscriber.id, 1, model),
-        disliked=_feedback_vectors(session, subscriber.id, -1, model),
-    )
-
-
 def phrase_vectors(
     session: Session, texts: list[str], model: str, encode: Encode | None
 ) -> Matrix | None:
@@ -136,20 +116,3 @@ def phrase_vectors(
             session.add(PhraseEmbedding(model=model, text_hash=keys[i], vector=stored[keys[i]]))
     rows = [unpack(stored[key]) for key in keys if key in stored]
     return np.vstack(rows) if rows else None
-
-
-def _feedback_vectors(
-    session: Session, subscriber_id: int, value: int, model: str
-) -> Matrix | None:
-    blobs = list(
-        session.scalars(
-            select(PaperEmbedding.vector)
-            .join(DigestFeedback, DigestFeedback.arxiv_id == PaperEmbedding.arxiv_id)
-            .where(
-                DigestFeedback.subscriber_id == subscriber_id,
-                DigestFeedback.value == value,
-                PaperEmbedding.model == model,
-            )
-        )
-    )
-    return np.vstack([unpack(blob) for blob in blobs]) if blobs else None

@@ -12,7 +12,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
-from email.message import EmailMessage
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -23,9 +22,11 @@ from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.models import Delivery, Edition, Subscriber
 from app.schema import require_current_schema
+from digest.messages import OutgoingMail
 from digest.sending import RunSummary, build_digest, resend, send_digests
 from digest.store import Encode, edition_view, latest_edition
 from digest.subscriptions import purge_unconfirmed
+from digest.tastes import Tastes
 from ranking.periods import Period, span
 from ranking.vectors import Matrix
 
@@ -93,14 +94,14 @@ def run_preview_digest(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     out = args.out or settings.data_dir / "previews" / f"{args.email}-{day}.eml"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(message.as_bytes())
+    out.write_bytes(message.raw)
     print(f"wrote {out}")
     return 0
 
 
 def _preview(
     settings: Settings, session: Session, subscriber: Subscriber, day: date, now: datetime
-) -> EmailMessage | None:
+) -> OutgoingMail | None:
     period: Period = "week" if subscriber.frequency == "weekly" else "day"
     key = span(period, day).key
     edition = latest_edition(session, period, key)
@@ -109,7 +110,8 @@ def _preview(
     view = edition_view(session, edition, settings.embedding_model)
     # A ledger row that is never stored: previewing sends nothing and records nothing.
     draft = Delivery(subscriber_id=subscriber.id, period=period, edition_date=key)
-    built = build_digest(settings, session, subscriber, view, draft, now, lazy_encoder(settings))
+    tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
+    built = build_digest(settings, session, subscriber, view, draft, now, tastes)
     return built[0] if built else None
 
 

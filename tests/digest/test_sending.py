@@ -2,11 +2,14 @@
 import re
 from email.message import EmailMessage
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.config import Settings
 from app.models import DigestFeedback, Subscriber
+from digest.messages import Envelope, build_message
+from digest.render import RenderedEmail
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp
@@ -147,3 +150,11 @@ def test_with_the_smtp_server_down_nothing_is_lost_and_the_next_run_sends(
     recovered = send_digests(mail_settings, database.sessions, DAY, NOW)
     assert recovered.counts == {"sent": 2, "pending": 0}
     assert sorted(m["To"] for m in smtp.handler.messages) == ["ada@example.org", "bob@example.org"]
+
+
+def test_a_header_value_with_a_line_break_is_refused_outright() -> None:
+    envelope = Envelope("Paperboy <digest@paperboy.test>", "ada@example.org", NOW)
+    with pytest.raises(ValueError, match="one line"):
+        build_message(
+            envelope, RenderedEmail("Hi\r\nBcc: victim@example.org", "text", "<p>html</p>")
+        )

@@ -1,0 +1,80 @@
+"""Subscribers' tastes for one run: phrase vectors and past feedback, read once per run.
+
+A run sends thousands of digests; reading every subscriber's phrase and feedback vectors with
+queries of their own would cost more than selecting the digest. :class:`Tastes` loads the
+phrase cache and all feedback vectors of the model once, and embeds (and stores) only phrases
+never seen before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import DigestFeedback, PaperEmbedding, PhraseEmbedding, Subscriber
+from digest.preferences import phrases
+from digest.selection import Taste
+from digest.store import Encode
+from ranking.vectors import Matrix, pack, unpack
+
+
+class Tastes:
+    def __init__(self, session: Session, model: str, encode: Encode | None) -> None:
+        self._model, self._encode = model, encode
+        self._phrases: dict[str, bytes] = dict(
+            session.execute(
+                select(PhraseEmbedding.text_hash, PhraseEmbedding.vector).where(
+                    PhraseEmbedding.model == model
+                )
+            ).all()
+        )
+        self._feedback = _feedback(session, model)
+
+    def of(self, session: Session, subscriber: Subscriber) -> Taste:
+        interests = phrases(subscriber.interests)
+        liked, disliked = self._feedback.get(subscriber.id, ([], []))
+        return Taste(
+            max_items=subscriber.max_items,
+            categories=frozenset(subscriber.categories),
+            interests=interests,
+            interest_vectors=self._vectors(session, interests),
+            exclusion_vectors=self._vectors(session, phrases(subscriber.exclusions)),
+            followed_topics=frozenset(subscriber.followed_topics),
+            muted_topics=frozenset(subscriber.muted_topics),
+            followed_authors=frozenset(subscriber.followed_authors),
+            muted_authors=frozenset(subscriber.muted_authors),
+            liked=_stacked(liked),
+            disliked=_stacked(disliked),
+        )
+
+    def _vectors(self, session: Session, texts: list[str]) -> Matrix | None:
+        keys = [hashlib.sha256(text.encode()).hexdigest() for text in texts]
+        missing = [i for i, key in enumerate(keys) if key not in self._phrases]
+        if missing and self._encode is not None:
+            encoded = self._encode([texts[i] for i in missing])
+            for i, vector in zip(missing, encoded, strict=True):
+                self._phrases[keys[i]] = pack(vector)
+                session.add(
+                    PhraseEmbedding(model=self._model, text_hash=keys[i], vector=pack(vector))
+                )
+        return _stacked([self._phrases[key] for key in keys if key in self._phrases])
+
+
+def _feedback(session: Session, model: str) -> dict[int, tuple[list[bytes], list[bytes]]]:
+    rows = session.execute(
+        select(DigestFeedback.subscriber_id, DigestFeedback.value, PaperEmbedding.vector)
+        .join(PaperEmbedding, PaperEmbedding.arxiv_id == DigestFeedback.arxiv_id)
+        .where(PaperEmbedding.model == model)
+    )
+    feedback: dict[int, tuple[list[bytes], list[bytes]]] = defaultdict(lambda: ([], []))
+    for subscriber_id, value, vector in rows:
+        feedback[subscriber_id][0 if value > 0 else 1].append(vector)
+    return dict(feedback)
+
+
+def _stacked(blobs: list[bytes]) -> Matrix | None:
+    return np.vstack([unpack(blob) for blob in blobs]) if blobs else None
