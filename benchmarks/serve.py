@@ -240,7 +240,12 @@ def _parse(output: str) -> Run:
     p50 = re.search(r"50%\s+([\d.]+)(us|ms|s)", output)
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", output)
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    return Run(rate, _ms(p50), _ms(p99), int(errors.group(1)) if errors else 0)
+    failed = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    )
+    count = int(errors.group(1)) if errors else 0
+    count += sum(int(n) for n in failed.groups()) if failed else 0
+    return Run(rate, _ms(p50), _ms(p99), count)
 
 
 def _ms(match: re.Match[str] | None) -> float:

@@ -74,7 +74,12 @@ def search_page(
     category: Annotated[str | None, Query(max_length=40)] = None,
 ) -> Response:
     query = collapse_whitespace(q)
-    target = direct_target(session, query) if query and len(query) <= 200 else None
+    target = None
+    if query and len(query) <= context.settings.search_max_query_length:
+        # A short session of its own: the request's session must not hold a database
+        # connection while the search computes (under load the pool would run dry).
+        with context.sessions() as lookup:
+            target = direct_target(lookup, query)
     if target is not None:
         return RedirectResponse(target, status_code=303)
     ids = run_search(request, q, since, until, category, RESULTS)
