@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.jobs.schedules import SCHEDULES, Schedule, next_run
 from app.models import (
-    AnnouncementEntry,
     Delivery,
     Edition,
     Incident,
@@ -69,7 +68,8 @@ class Status:
 
 
 def gather(session: Session, settings: Settings, now: datetime) -> Status:
-    latest_day = session.scalar(select(func.max(AnnouncementEntry.announced_on)))
+    # Papers, not listings: a bulk import stores announcement days without listing rows.
+    latest_day = session.scalar(select(func.max(Paper.announced_on)))
     return Status(
         jobs=[job_status(session, schedule, settings, now) for schedule in SCHEDULES],
         latest_day=latest_day,
