@@ -95,8 +95,9 @@ class SchedulerService:
             self.shutdown()
 
     def shutdown(self) -> None:
+        """Stop cleanly: let a running job finish, then release the lease for a standby."""
         if self.active:
-            self._stop()
+            self._stop(wait=True)
             with session_scope(self.sessions) as session:
                 lease.release(session, self.owner, self.clock())
 
@@ -130,10 +131,10 @@ class SchedulerService:
         scheduler.start()
         self._scheduler = scheduler
 
-    def _stop(self) -> None:
+    def _stop(self, *, wait: bool = False) -> None:
         scheduler, self._scheduler = self._scheduler, None
         if scheduler is not None:
-            scheduler.shutdown(wait=False)
+            scheduler.shutdown(wait=wait)
 
     def _missed_run(self, job: Job, now: datetime) -> datetime | None:
         """Now, if the job's last due time (within the grace) passed with no run; else its next.

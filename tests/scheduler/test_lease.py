@@ -143,7 +143,12 @@ def test_two_scheduler_processes_one_acts_and_the_other_takes_over_when_it_is_ki
         assert wait_for_holder(database, {standby}) == standby
         time.sleep(1.0)  # the new holder has looked at what is due, and found it done
         assert digest_runs(database) == 1
+        processes[standby].send_signal(signal.SIGTERM)
+        assert processes[standby].wait(timeout=20) == 0
+        with session_scope(database.sessions) as session:
+            assert lease.holder(session, datetime.now(UTC)) is None  # released on SIGTERM
     finally:
         for process in processes.values():
-            process.terminate()
-            process.wait(timeout=20)
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=20)
