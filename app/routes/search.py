@@ -18,7 +18,7 @@ from app.names import author_key, collapse_whitespace
 from app.web import profiles, queries
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.params import BadInputError, parse_day
-from app.web.search import Filters
+from app.web.search import Filters, SearchBusyError
 
 router = APIRouter(include_in_schema=False)
 RESULTS = 30
@@ -46,7 +46,12 @@ def run_search(
         )
     except BadInputError as error:
         raise HTTPException(400, str(error)) from None
-    return context.search.search(query, filters, limit) if query else []
+    if not query:
+        return []
+    try:
+        return context.search.search(query, filters, limit)
+    except SearchBusyError as error:
+        raise HTTPException(503, str(error), headers={"Retry-After": "2"}) from None
 
 
 def direct_target(session: Session, query: str) -> str | None:

@@ -27,6 +27,14 @@ RRF_K = 60
 CANDIDATES = 200
 REFRESH_SECONDS = 300.0
 NO_DATE = -1
+# Searches computed at once per process; more only contend for the CPU. The rest wait, up to
+# BUSY_WAIT_SECONDS, without holding a database connection, then get "busy" (503).
+CONCURRENT_SEARCHES = 4
+BUSY_WAIT_SECONDS = 10.0
+
+
+class SearchBusyError(RuntimeError):
+    """Every search slot stayed taken for BUSY_WAIT_SECONDS."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +99,18 @@ class SearchService:
         self._lock = threading.Lock()
         self._index: Index | None = None
         self._embedder: Any = None
+        self._slots = threading.BoundedSemaphore(CONCURRENT_SEARCHES)
 
     def search(self, query: str, filters: Filters, limit: int) -> list[str]:
+        """Paper ids, best first; :class:`SearchBusyError` when too many searches wait."""
+        if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):
+            raise SearchBusyError("too many searches at once; retry in a moment")
+        try:
+            return self._search(query, filters, limit)
+        finally:
+            self._slots.release()
+
+    def _search(self, query: str, filters: Filters, limit: int) -> list[str]:
         index = self.index()
         allowed = allowed_rows(index, filters)
         keyword = top(self._keyword_scores(index, query), allowed, CANDIDATES)
