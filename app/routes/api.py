@@ -69,7 +69,7 @@ def _missing(period: Period, key: date | None) -> str:
 @router.get("/papers/search", responses=ERRORS)
 def search_papers(
     request: Request,
-    session: SessionDep,
+    context: ContextDep,
     q: Annotated[str, Query(min_length=1, max_length=1000)],
     since: Annotated[str | None, Query(description="Announced on or after, YYYY-MM-DD")] = None,
     until: Annotated[str | None, Query(description="Announced on or before, YYYY-MM-DD")] = None,
@@ -78,7 +78,9 @@ def search_papers(
 ) -> Response:
     """Hybrid (keyword and semantic) search over every stored paper, best match first."""
     ids = run_search(request, q, since, until, category, limit)
-    return cached_json(request, [paper_json(c.paper) for c in queries.plain_cards(session, ids)])
+    with context.sessions() as lookup:  # short: see the search page
+        cards = queries.plain_cards(lookup, ids)
+    return cached_json(request, [paper_json(c.paper) for c in cards])
 
 
 @router.get("/papers/{arxiv_id:path}", responses=ERRORS)

@@ -72,28 +72,29 @@ def direct_target(session: Session, query: str) -> str | None:
 def search_page(
     request: Request,
     context: ContextDep,
-    session: SessionDep,
     q: Annotated[str, Query(max_length=1000)] = "",
     since: Annotated[str | None, Query(max_length=10)] = None,
     until: Annotated[str | None, Query(max_length=10)] = None,
     category: Annotated[str | None, Query(max_length=40)] = None,
 ) -> Response:
+    # Two short read-only sessions instead of the request's: no database connection is held
+    # while the search computes or waits for a slot (under load the pool would run dry, and
+    # the request's end would wait for a thread held by a waiting search).
     query = collapse_whitespace(q)
-    target = None
     if query and len(query) <= context.settings.search_max_query_length:
-        # A short session of its own: the request's session must not hold a database
-        # connection while the search computes (under load the pool would run dry).
         with context.sessions() as lookup:
             target = direct_target(lookup, query)
-    if target is not None:
-        return RedirectResponse(target, status_code=303)
+        if target is not None:
+            return RedirectResponse(target, status_code=303)
     ids = run_search(request, q, since, until, category, RESULTS)
+    with context.sessions() as lookup:
+        cards = queries.plain_cards(lookup, ids)
     page = {
         "q": query,
         "since": since or "",
         "until": until or "",
         "category": category or "",
-        "cards": queries.plain_cards(session, ids),
+        "cards": cards,
         "max_length": context.settings.search_max_query_length,
     }
     return context.templates.TemplateResponse(request, "pages/search.html", page)
