@@ -22,6 +22,7 @@ from app.config import Settings
 from app.models import (
     Edition,
     EditionItem,
+    HfDailyPaper,
     Paper,
     PaperAuthor,
     PaperCategory,
@@ -29,10 +30,10 @@ from app.models import (
     TopicDay,
 )
 from ranking.diversity import DiversityRule, diversify
-from ranking.embeddings import load_vectors
+from ranking.embeddings import PAGE_SIZE, load_vectors
 from ranking.errors import RankingInputError
 from ranking.periods import Period, Span, span
-from ranking.scoring import Candidate, Score, Scorer, ScoringContext
+from ranking.scoring import Candidate, Score, Scorer, ScoringContext, Signal
 from ranking.vectors import Matrix
 
 # Bump when the way editions are built (pool, ordering, diversity) changes.
@@ -96,7 +97,8 @@ def publish(
     """Build the edition of ``period`` holding ``day``; store it if it is new or changed."""
     bounds = span(period, day)
     candidates, vectors = load_pool(session, bounds, settings.embedding_model)
-    scores = scorer.score(candidates, ScoringContext(day=day, embeddings=vectors))
+    signals = load_signals(session, [c.arxiv_id for c in candidates], day)
+    scores = scorer.score(candidates, ScoringContext(day=day, embeddings=vectors, signals=signals))
     rule = diversity_rule(settings)
     items = compose(candidates, scores, rule, settings.edition_size)
     latest = latest_edition(session, period, bounds.key)
@@ -220,6 +222,24 @@ def _names(
     for arxiv_id, value in rows:
         grouped.setdefault(arxiv_id, []).append(value)
     return {arxiv_id: tuple(values) for arxiv_id, values in grouped.items()}
+
+
+def load_signals(session: Session, arxiv_ids: Sequence[str], day: date) -> list[Signal]:
+    """Hugging Face upvotes of these papers on daily pages up to ``day`` (as last fetched).
+
+    A re-fetch with more upvotes changes the scores, and so makes the next build of the
+    edition a new version.
+    """
+    found: list[Signal] = []
+    for start in range(0, len(arxiv_ids), PAGE_SIZE):
+        rows = session.execute(
+            select(HfDailyPaper.arxiv_id, HfDailyPaper.upvotes, HfDailyPaper.daily_date)
+            .where(HfDailyPaper.arxiv_id.in_(arxiv_ids[start : start + PAGE_SIZE]))
+            .where(HfDailyPaper.daily_date <= day)
+            .order_by(HfDailyPaper.daily_date, HfDailyPaper.arxiv_id)
+        )
+        found += [Signal(r.arxiv_id, "hf_upvotes", float(r.upvotes), r.daily_date) for r in rows]
+    return found
 
 
 def _topics(session: Session, bounds: Span) -> dict[str, tuple[int, float]]:

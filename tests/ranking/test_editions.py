@@ -1,16 +1,16 @@
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 
 import numpy as np
 import pytest
 from sqlalchemy import select
 
 from app.cli import main
-from app.models import Edition
+from app.models import Edition, HfDailyPaper
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
-from ranking.editions import compose, latest_edition, publish, stored_items
+from ranking.editions import Publication, compose, latest_edition, publish, stored_items
 from ranking.periods import span
 from ranking.scoring import Candidate, Score, ScoringContext
 from tests.conftest import Database
@@ -171,3 +171,37 @@ def test_run_daily_ranks_nothing_when_the_ingest_step_fails(
     assert "ingest failed; nothing ranked" in capsys.readouterr().err
     with embedded_db.sessions() as session:
         assert session.scalars(select(Edition)).first() is None
+
+
+class UpvoteScorer(FixedScorer):
+    """Scores by the Hugging Face upvotes the context carries."""
+
+    def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
+        upvotes = {signal.arxiv_id: signal.value for signal in context.signals}
+        return [Score(upvotes.get(c.arxiv_id, 0.0), {"community": 0.0}) for c in candidates]
+
+
+def test_new_upvotes_make_a_new_version_and_later_ones_are_not_seen(
+    embedded_db: Database,
+) -> None:
+    def vote(arxiv_id: str, upvotes: int, day: date) -> None:
+        with embedded_db.sessions.begin() as session:
+            session.merge(
+                HfDailyPaper(
+                    daily_date=day, arxiv_id=arxiv_id, upvotes=upvotes, ai_keywords=[],
+                    fetched_at=datetime.now(UTC),
+                )
+            )  # fmt: skip
+
+    def build() -> Publication:
+        with embedded_db.sessions.begin() as session:
+            return publish(session, "day", DAY, UpvoteScorer({}), embedded_db.settings)
+
+    vote("2512.16465", 3, DAY)
+    first = build()
+    vote("2512.16698", 50, date(2025, 12, 20))
+    assert (build().version, build().created) == (1, False)
+    vote("2512.16698", 9, DAY)
+    refreshed = build()
+    assert (first.items[0].arxiv_id, first.version) == ("2512.16465", 1)
+    assert (refreshed.items[0].arxiv_id, refreshed.version) == ("2512.16698", 2)
