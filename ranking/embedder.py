@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from ranking.onnx_model import OnnxEncoder
 
 
+NO_VECTORS: Matrix = np.zeros((0, 0), dtype=np.float32)
+
+
 class Embedder(Protocol):
     """Turns texts into unit vectors; ``model`` is the key vectors are stored under."""
 
@@ -61,7 +64,7 @@ class TorchEmbedder:
 
     def encode(self, texts: Sequence[str]) -> Matrix:
         if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
+            return NO_VECTORS
         vectors = self._loaded().encode(
             list(texts),
             batch_size=self._settings.embedding_batch_size,
@@ -94,7 +97,7 @@ class OnnxInt8Embedder:
 
     def encode(self, texts: Sequence[str]) -> Matrix:
         if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
+            return NO_VECTORS
         return self._loaded().encode(texts, self._settings.embedding_batch_size)
 
     def _loaded(self) -> OnnxEncoder:

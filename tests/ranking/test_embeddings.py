@@ -29,6 +29,10 @@ def _some_papers(database: Database, count: int) -> list[Paper]:
         return list(session.scalars(query.limit(count)))
 
 
+def _import_args(matrix: Path, ids: Path) -> list[str]:
+    return ["import-embeddings", "--matrix", str(matrix), "--ids", str(ids)]
+
+
 def test_the_embedded_text_is_title_dot_abstract_with_whitespace_collapsed() -> None:
     text = embedding_text("  Deep\n  Nets ", "We   study\tthem.\n")
     assert text == "Deep Nets. We study them."
@@ -77,13 +81,7 @@ def test_a_bad_matrix_is_refused_with_the_reason_and_nothing_stored(
     values, ids, reason = BAD_INPUTS[case]
     np.save(tmp_path / "m.npy", values)
     (tmp_path / "m.ids.json").write_text(json.dumps(ids))
-    args = [
-        "import-embeddings",
-        "--matrix",
-        str(tmp_path / "m.npy"),
-        "--ids",
-        str(tmp_path / "m.ids.json"),
-    ]
+    args = _import_args(tmp_path / "m.npy", tmp_path / "m.ids.json")
     assert main(args, embedded_db.settings) == 1
     assert reason in capsys.readouterr().err
     assert _stored_count(embedded_db) == 491
@@ -94,13 +92,7 @@ def test_a_file_that_is_not_a_matrix_is_refused(
 ) -> None:
     (tmp_path / "m.npy").write_text("not numpy")
     (tmp_path / "m.ids.json").write_text("[]")
-    args = [
-        "import-embeddings",
-        "--matrix",
-        str(tmp_path / "m.npy"),
-        "--ids",
-        str(tmp_path / "m.ids.json"),
-    ]
+    args = _import_args(tmp_path / "m.npy", tmp_path / "m.ids.json")
     assert main(args, sample_db.settings) == 1
     assert "not a .npy matrix" in capsys.readouterr().err
     assert _stored_count(sample_db) == 0
