@@ -139,3 +139,16 @@ def test_a_second_run_re_embeds_nothing_and_new_text_is_re_embedded(embedded_db:
     with embedded_db.sessions() as session:
         vector = load_vectors(session, [missing[1]], embedder.model)[missing[1]]
     assert float(vector @ sample_vectors()[missing[1]]) >= 0.99
+
+
+def test_embed_all_with_every_vector_current_embeds_nothing(
+    embedded_db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["embed", "--all", "--quiet"], embedded_db.settings) == 0
+    assert "papers 491, embedded 0, up to date 491" in capsys.readouterr().out
+    assert _stored_count(embedded_db) == 491
+
+
+def test_embed_needs_a_date_or_all(embedded_db: Database) -> None:
+    with pytest.raises(SystemExit):
+        main(["embed"], embedded_db.settings)
