@@ -32,7 +32,6 @@ import sys
 import tempfile
 import time
 from datetime import UTC, date, datetime
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,7 @@ from app.db import make_session_factory, open_engine, session_scope
 from app.models import Delivery, Edition, PhraseEmbedding, Subscriber
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vectors, vectors_of
 from digest.compose import digest_message
+from digest.messages import OutgoingMail
 from digest.selection import Pick
 from digest.store import edition_view
 from ranking.pipeline import default_scorer, rank_day
@@ -196,7 +196,7 @@ def _digest_run(settings: Settings) -> tuple[float, int]:
     return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
-def _pre_rendered(settings: Settings, n: int) -> list[EmailMessage]:
+def _pre_rendered(settings: Settings, n: int) -> list[OutgoingMail]:
     """``n`` digests as the run renders them (one real digest, addressed to each reader)."""
     now = datetime.now(UTC)
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
@@ -205,26 +205,27 @@ def _pre_rendered(settings: Settings, n: int) -> list[EmailMessage]:
         view = edition_view(session, edition, settings.embedding_model)
         subscriber = session.scalars(select(Subscriber)).first()
         assert subscriber is not None
-        picks = [Pick(paper, "#1 trending") for paper in view.papers[:10]]
+        picks = [Pick(paper, "#1 trending") for paper in view.papers[:12]]
         template = digest_message(settings, subscriber, "day", DAY, picks, now)
-    messages = []
-    for number in range(n):
-        message = EmailMessage()
-        for name, value in template.items():
-            message[name] = value
-        message.replace_header("To", f"reader{number:05d}@example.org")
-        message.set_payload(template.get_payload())
-        messages.append(message)
-    return messages
+    to = f"To: {template.recipient}".encode()
+    return [
+        OutgoingMail(
+            template.sender,
+            f"reader{number:05d}@example.org",
+            template.message_id,
+            template.raw.replace(to, f"To: reader{number:05d}@example.org".encode(), 1),
+        )
+        for number in range(n)
+    ]
 
 
-def _bare_loop(settings: Settings, messages: list[EmailMessage]) -> float:
+def _bare_loop(settings: Settings, messages: list[OutgoingMail]) -> float:
     async def send_all() -> None:
         async with aiosmtplib.SMTP(
             hostname=settings.smtp_host, port=settings.smtp_port, start_tls=False
         ) as smtp:
             for message in messages:
-                await smtp.send_message(message)
+                await smtp.sendmail(message.sender, [message.recipient], message.raw)
 
     started = time.perf_counter()
     asyncio.run(send_all())
