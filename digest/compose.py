@@ -38,6 +38,7 @@ def digest_message(
 
 def _item(settings: Settings, subscriber_id: int, pick: Pick, now: datetime) -> dict[str, Any]:
     paper = pick.paper
+    up, down = links.feedback_urls(settings, subscriber_id, paper.arxiv_id, now)
     authors = ", ".join(paper.authors[:MAX_AUTHORS_SHOWN])
     if len(paper.authors) > MAX_AUTHORS_SHOWN:
         authors += f" and {len(paper.authors) - MAX_AUTHORS_SHOWN} more"
@@ -46,6 +47,6 @@ def _item(settings: Settings, subscriber_id: int, pick: Pick, now: datetime) -> 
         "authors": authors,
         "reason": pick.reason,
         "url": f"https://arxiv.org/abs/{paper.arxiv_id}",
-        "up_url": links.feedback_url(settings, subscriber_id, paper.arxiv_id, 1, now),
-        "down_url": links.feedback_url(settings, subscriber_id, paper.arxiv_id, -1, now),
+        "up_url": up,
+        "down_url": down,
     }

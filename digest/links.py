@@ -55,10 +55,20 @@ def unsubscribe_urls(settings: Settings, subscriber_id: int, now: datetime) -> t
 def feedback_url(
     settings: Settings, subscriber_id: int, arxiv_id: str, value: int, now: datetime
 ) -> str:
-    token = tokens.issue(
-        settings.secret_key, FEEDBACK, str(subscriber_id), now, paper=arxiv_id, value=str(value)
-    )
-    return url(settings, "/subscriptions/feedback", token)
+    up, down = feedback_urls(settings, subscriber_id, arxiv_id, now)
+    return up if value > 0 else down
+
+
+def feedback_urls(
+    settings: Settings, subscriber_id: int, arxiv_id: str, now: datetime
+) -> tuple[str, str]:
+    """Thumbs up and down for a paper: one token (subscriber and paper), the choice beside it.
+
+    The choice needs no signature: both links go to the same person, who may pick either.
+    """
+    token = tokens.issue(settings.secret_key, FEEDBACK, str(subscriber_id), now, paper=arxiv_id)
+    base = url(settings, "/subscriptions/feedback", token)
+    return f"{base}&value=1", f"{base}&value=-1"
 
 
 def signin_url(settings: Settings, email: str, now: datetime) -> str:

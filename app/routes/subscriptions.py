@@ -184,19 +184,20 @@ class Pages:
             return self.message(request, "Please check the form", str(error), 422)
         return self.message(request, "Saved", "Your preferences are saved.")
 
-    async def feedback(self, request: Request, token: str = "") -> HTMLResponse:
+    async def feedback(self, request: Request, token: str = "", value: str = "") -> HTMLResponse:
+        if value not in ("1", "-1"):
+            return self.message(request, "This link does not work", "Unknown choice.", 400)
         try:
-            liked = await run_in_threadpool(self._feedback, token)
+            liked = await run_in_threadpool(self._feedback, token, int(value))
         except TokenError as error:
             return self.refused(request, error)
         more = "more" if liked else "fewer"
         return self.message(request, "Thanks", f"Your next digests will have {more} like it.")
 
-    def _feedback(self, token: str) -> bool:
+    def _feedback(self, token: str, value: int) -> bool:
         now = self.clock()
         max_age = links.max_age(self.settings, links.FEEDBACK)
         claims = tokens.verify(self.settings.secret_key, token, links.FEEDBACK, now, max_age)
-        value = 1 if claims.extra.get("value") == "1" else -1
         with session_scope(self.sessions) as session:
             subscriber = session.get(Subscriber, int(claims.subject))
             if subscriber is None:

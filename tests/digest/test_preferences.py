@@ -193,3 +193,14 @@ def test_the_subscribe_form_names_every_configured_category(client: TestClient) 
         "cs.CV",
         "cs.LG",
     ]
+
+
+def test_a_feedback_link_with_an_unknown_choice_records_nothing(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    store_edition(database.sessions)
+    subscriber_id = add_subscriber(database.sessions, "ada@example.org")
+    link = links.feedback_url(mail_settings, subscriber_id, "2603.00001", 1, NOW)
+    assert client.get(link.replace("value=1", "value=5")).status_code == 400
+    with database.sessions() as session:
+        assert session.scalars(select(DigestFeedback)).all() == []
