@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     topic_min_size: int = Field(default=5, ge=1)
     topic_match_cosine: float = Field(default=0.85, gt=0, le=1)
     edition_size: int = Field(default=100, ge=1)
+    scorer: Literal["trending", "baseline"] = "trending"
+    trending_model_path: Path | None = None
     diversity_max_per_topic: int = Field(default=3, ge=1)
     diversity_window: int = Field(default=10, ge=1)
 

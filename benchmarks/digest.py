@@ -92,7 +92,7 @@ def _port() -> int:
 def _rank_and_titles(settings: Settings) -> dict[str, str]:
     """Publish the day's edition; the titles of the papers of the edition's window."""
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
-        _topics, publication = rank_day(session, DAY, settings, default_scorer(settings))
+        _topics, publication = rank_day(session, DAY, settings, default_scorer(settings, session))
         print(f"edition: {publication.line()}")
         from app.models import Paper, PaperEmbedding
 

@@ -89,7 +89,7 @@ def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> floa
     """Wall seconds; CPU seconds of this process are printed for the largest day too."""
     started, cpu = time.perf_counter(), time.process_time()
     with session_scope(sessions) as session:
-        rank_day(session, day, settings, default_scorer(settings))
+        rank_day(session, day, settings, default_scorer(settings, session))
     if day == LARGEST_DAY:
         print(f"  {LARGEST_DAY}: {time.process_time() - cpu:.2f} CPU s in this process")
     return time.perf_counter() - started
@@ -98,7 +98,7 @@ def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> floa
 def month_edition(settings: Settings, sessions: sessionmaker[Session]) -> None:
     started = time.perf_counter()
     with session_scope(sessions) as session:
-        edition = publish(session, "month", MONTH[1], default_scorer(settings), settings)
+        edition = publish(session, "month", MONTH[1], default_scorer(settings, session), settings)
     seconds = time.perf_counter() - started
     print(f"month edition {edition.key} ({edition.pool_size} papers): {seconds:.2f} s")
 

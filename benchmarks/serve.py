@@ -135,9 +135,9 @@ def _rank(sessions: object, settings: Settings, days: int) -> None:
         all_days = sorted(
             day for day in session.scalars(select(Paper.announced_on).distinct()) if day
         )
-    scorer = default_scorer(settings)
     for day in all_days[-days:]:
         with session_scope(sessions) as session:  # type: ignore[arg-type]
+            scorer = default_scorer(settings, session)
             _, publication = rank_day(session, day, settings, scorer)
             publish_periods(session, day, settings, scorer)
         print(publication.line())

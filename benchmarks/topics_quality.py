@@ -75,7 +75,7 @@ def report(
         previous: set[int] = set()
         for day in warmup + days:
             with session_scope(sessions) as session:
-                rank_day(session, day, settings, default_scorer(settings))
+                rank_day(session, day, settings, default_scorer(settings, session))
                 ids, labels, vectors, topics = _day(session, day, settings)
             if day in days:
                 categories = [papers[i].categories[0] for i in ids]

@@ -1,8 +1,8 @@
 """The ranking steps of a day, in order: topics and the day's edition, then week and month.
 
 Each step takes a session (one unit of work per step, opened by the caller) and the settings;
-the scorer is passed in, so the trending model replaces the baseline by changing
-:func:`default_scorer` alone.
+the scorer is passed in; :func:`default_scorer` picks the one the settings name (the trending
+model unless ``PAPERBOY_SCORER=baseline``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,16 @@ from ranking.baseline import BaselineScorer
 from ranking.editions import Publication, publish
 from ranking.scoring import Scorer
 from ranking.topic_store import TopicsSummary, build_topics
+from ranking.trending.live import LiveTrendingScorer
+from ranking.trending.model import load_model
 
 
-def default_scorer(_settings: Settings) -> Scorer:
-    """The scorer editions are built with: the documented baseline (ranking/baseline.py)."""
-    return BaselineScorer()
+def default_scorer(settings: Settings, session: Session) -> Scorer:
+    """The scorer editions are built with (the trending one reads its history in ``session``)."""
+    if settings.scorer == "baseline":
+        return BaselineScorer()
+    model = load_model(settings.trending_model_path)
+    return LiveTrendingScorer(model, session, settings.embedding_model)
 
 
 def rank_day(

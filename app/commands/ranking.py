@@ -122,7 +122,7 @@ def run_rank(args: argparse.Namespace, settings: Settings) -> int:
 
 def rank(settings: Settings, day: date) -> None:
     with job_session(settings) as session:
-        topics, edition = rank_day(session, day, settings, default_scorer(settings))
+        topics, edition = rank_day(session, day, settings, default_scorer(settings, session))
     print(topics.line())
     print(edition.line())
 
@@ -133,7 +133,7 @@ def run_publish(args: argparse.Namespace, settings: Settings) -> int:
 
 def publish_day(settings: Settings, day: date) -> None:
     with job_session(settings) as session:
-        editions = publish_periods(session, day, settings, default_scorer(settings))
+        editions = publish_periods(session, day, settings, default_scorer(settings, session))
     for edition in editions:
         print(edition.line())
 

@@ -19,14 +19,37 @@ from sqlalchemy.orm import Session
 
 from app.models import HfDailyPaper, Paper, PaperAuthor
 from ranking.embeddings import load_vectors
-from ranking.scoring import Signal
+from ranking.scoring import Candidate, Score, ScoringContext, Signal
 from ranking.trending.data import LabelRecord
 from ranking.trending.features import EMBEDDING_SIZE
 from ranking.trending.history import AuthorHistory, Published
+from ranking.trending.model import TrendingModel
 from ranking.trending.momentum import INTEREST_DAYS, TopicMemory
-from ranking.trending.scorer import scoring_extras
+from ranking.trending.scorer import TrendingScorer, scoring_extras
 
 HISTORY_DAYS = 730
+
+
+class LiveTrendingScorer:
+    """The trending scorer on live days: each day's author history and topic memory are read
+    from the database as of that day, so a day ranked live scores as it would replayed."""
+
+    def __init__(self, model: TrendingModel, session: Session, embedding_model: str) -> None:
+        self._model = model
+        self._session = session
+        self._embedding_model = embedding_model
+
+    @property
+    def name(self) -> str:
+        return "trending"
+
+    @property
+    def version(self) -> str:
+        return self._model.model_id
+
+    def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
+        extras = live_extras(self._session, context.day, self._embedding_model)
+        return TrendingScorer(self._model, extras=extras).score(candidates, context)
 
 
 def live_extras(session: Session, day: date, model: str) -> dict[str, object]:

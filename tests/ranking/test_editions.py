@@ -113,9 +113,9 @@ def test_ranking_the_sample_publishes_explained_editions_and_a_rerun_changes_not
         edition = latest_edition(session, "day", DAY)
         assert edition is not None
         items = stored_items(edition)
-        assert (edition.scorer, edition.version) == ("baseline", 1)
+        assert (edition.scorer, edition.version) == ("trending", 1)
     assert all(item.score == pytest.approx(sum(item.components.values())) for item in items)
-    assert set(items[0].components) == set(WEIGHTS)
+    assert set(items[0].components) == {"prior", "author_history", "topic_momentum", "community"}
     top = Counter(item.topic_id for item in items[:10])
     assert max(top.values()) <= 3
 
