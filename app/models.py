@@ -348,9 +348,6 @@ class EditionItem(Base):
     topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))
 
 
-# --- Trending model (issue 5): what the trending score needs stored. Migration 0004. ---
-
-
 # --- Subscriptions and digest (issue 7): subscribers, tokens, votes, ledger. Migration 0005. ---
 
 

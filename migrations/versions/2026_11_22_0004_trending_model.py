@@ -1,4 +1,8 @@
-"""Trending model: what the trending score needs stored (issue 5).
+"""Trending model (issue 5): no schema change.
+
+The trending score reads what ingest and ranking already store (papers, authors, Hugging
+Face signals, embeddings, topics); its model is a file shipped in the package. The revision
+stays so that the chain of revisions already applied to databases is unbroken.
 
 Revision ID: 0004
 Revises: 0003
