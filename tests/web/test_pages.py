@@ -32,7 +32,9 @@ def test_each_item_shows_authors_categories_topic_links_and_why(client: TestClie
     assert 'href="/authors/' in first
     assert 'class="chip"' in first and 'href="/topics/' in first
     assert "https://arxiv.org/abs/" in first and "https://arxiv.org/pdf/" in first
-    assert '<details class="why">' in first and "team" in first
+    assert '<details class="why">' in first
+    top = client.get("/api/daily_papers", params={"limit": 1}).json()[0]
+    assert all(f"<td>{name}</td>" in first for name in top["score_components"])
 
 
 def test_community_signals_and_code_links_are_shown(client: TestClient) -> None:
@@ -97,7 +99,9 @@ def test_a_paper_page_shows_its_abstract_authors_categories_and_edition_scores(
     body = client.get(f"/api/papers/{arxiv_id}").json()
     assert body["title"].split()[0] in response.text
     assert 'href="/authors/' in response.text
-    assert "day 2025-12-19" in response.text and "team" in response.text
+    assert "day 2025-12-19" in response.text
+    components = body["editions"][0]["score_components"]
+    assert components and all(name in response.text for name in components)
     assert "Similar papers" in response.text and len(listed(response.text)) == 6
 
 
@@ -127,3 +131,11 @@ def test_every_asset_is_served_by_paperboy(client: TestClient) -> None:
         assert assets and all(url.startswith("/static/") for url in assets)
         for url in assets:
             assert client.get(url).status_code == 200, url
+
+
+def test_the_trending_page_answers_304_to_its_etag(client: TestClient) -> None:
+    first = client.get("/?period=week")
+    again = client.get("/?period=week", headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304
+    filtered = client.get("/?period=week&category=cs.CV")
+    assert filtered.headers["etag"] != first.headers["etag"]
