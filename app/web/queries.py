@@ -45,17 +45,6 @@ def edition_dates(session: Session, period: str) -> list[date]:
     return sorted(session.scalars(query))
 
 
-def latest_edition(session: Session, period: str, key: date) -> Edition | None:
-    """The newest version of the (period, date) edition: the one served."""
-    query = (
-        select(Edition)
-        .where(Edition.period == period, Edition.edition_date == key)
-        .order_by(Edition.version.desc())
-        .limit(1)
-    )
-    return session.scalars(query).first()
-
-
 def papers(session: Session, arxiv_ids: Sequence[str]) -> dict[str, PaperFacts]:
     """Stored papers by id, read as plain rows (three queries, no ORM objects: pages are hot)."""
     if not arxiv_ids:
