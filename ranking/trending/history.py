@@ -13,6 +13,7 @@ a few featured ones gets a low rate; a small group featured every time gets a hi
 
 from __future__ import annotations
 
+import functools
 import math
 from bisect import bisect_left
 from collections import defaultdict
@@ -151,7 +152,11 @@ class AuthorHistory:
 
 
 def _keys(authors: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(key for key in map(author_key, authors) if key))
+    return list(dict.fromkeys(key for key in map(_cached_author_key, authors) if key))
+
+
+# A history folds every author name of two years of papers, most of them many times over.
+_cached_author_key = functools.lru_cache(maxsize=262_144)(author_key)
 
 
 def summarise(records: list[AuthorRecord], recent_from: int) -> AuthorStats:

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import HfDailyPaper, Paper, PaperAuthor
+from app.names import author_key
 from ranking.embeddings import load_vectors
 from ranking.scoring import Candidate, Score, ScoringContext, Signal
 from ranking.trending.data import LabelRecord
@@ -28,6 +29,8 @@ from ranking.trending.momentum import INTEREST_DAYS, TopicMemory
 from ranking.trending.scorer import TrendingScorer, scoring_extras
 
 HISTORY_DAYS = 730
+# Past this many author keys an IN list grows too long for SQLite; the whole window is read.
+MAX_FILTERED_AUTHORS = 5_000
 
 
 class LiveTrendingScorer:
@@ -48,16 +51,31 @@ class LiveTrendingScorer:
         return self._model.model_id
 
     def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
-        extras = live_extras(self._session, context.day, self._embedding_model)
+        extras = live_extras(self._session, context.day, self._embedding_model, candidates)
         return TrendingScorer(self._model, extras=extras).score(candidates, context)
 
 
-def live_extras(session: Session, day: date, model: str) -> dict[str, object]:
-    """Author history and topic memory as of ``day`` (nothing dated on or after it)."""
+def live_extras(
+    session: Session, day: date, model: str, candidates: Sequence[Candidate] = ()
+) -> dict[str, object]:
+    """Author history and topic memory as of ``day`` (nothing dated on or after it).
+
+    Given the ``candidates``, the history reads only earlier papers that share an author with
+    one of them: no other paper can change a candidate's author statistics, and reading two
+    years of every author is most of the cost of ranking a day.
+    """
     labels = _labels(session, day)
-    earlier = _earlier_papers(session, day - timedelta(days=HISTORY_DAYS), day)
+    keys = _author_keys(candidates)
+    earlier = _earlier_papers(session, day - timedelta(days=HISTORY_DAYS), day, keys)
     history = AuthorHistory(labels, earlier)
-    return scoring_extras(history, _topic_memory(session, day, earlier, history, model))
+    recent = _earlier_papers(session, day - timedelta(days=INTEREST_DAYS), day, frozenset())
+    return scoring_extras(history, _topic_memory(session, day, recent, history, model))
+
+
+def _author_keys(candidates: Sequence[Candidate]) -> frozenset[str] | None:
+    """The candidates' author keys, or ``None`` (read every author) when there are too many."""
+    keys = frozenset(author_key(name) for candidate in candidates for name in candidate.authors)
+    return keys if candidates and len(keys) <= MAX_FILTERED_AUTHORS else None
 
 
 def live_signals(session: Session, day: date, arxiv_ids: Sequence[str]) -> list[Signal]:
@@ -83,9 +101,18 @@ def _labels(session: Session, day: date) -> list[LabelRecord]:
     ]
 
 
-def _earlier_papers(session: Session, start: date, end: date) -> list[Published]:
+def _earlier_papers(
+    session: Session, start: date, end: date, author_keys: frozenset[str] | None
+) -> list[Published]:
+    """Papers announced in [start, end): by any author (``None``), by one of ``author_keys``,
+    or, with an empty set, every paper but without its authors (topic memory needs none)."""
     window = (Paper.announced_on >= start) & (Paper.announced_on < end)
+    if author_keys:
+        by_them = select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key.in_(author_keys))
+        window = window & Paper.arxiv_id.in_(by_them)
     rows = session.execute(select(Paper.arxiv_id, Paper.announced_on).where(window)).all()
+    if author_keys is not None and not author_keys:
+        return [Published(row.arxiv_id, (), row.announced_on) for row in rows]
     authors = _authors(session, select(Paper.arxiv_id).where(window))
     return [
         Published(row.arxiv_id, authors.get(row.arxiv_id, ()), row.announced_on) for row in rows

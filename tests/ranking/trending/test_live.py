@@ -14,7 +14,7 @@ from ranking.embeddings import import_matrix
 from ranking.scoring import Candidate, ScoringContext
 from ranking.trending.data import LabelRecord
 from ranking.trending.evaluation import paperboy
-from ranking.trending.live import live_extras, live_signals
+from ranking.trending.live import LiveTrendingScorer, live_extras, live_signals
 from ranking.trending.model import load_model
 from ranking.trending.replay import Replay
 from ranking.trending.scorer import TrendingScorer
@@ -44,18 +44,28 @@ def _store(
         )  # fmt: skip
 
 
+def _stored_replay(
+    database: Database,
+    corpus: list[Candidate],
+    labels: list[LabelRecord],
+    embeddings: dict[str, NDArray[np.float32]],
+) -> Replay:
+    """Store the corpus and labels, and the replay of the same data."""
+    by_id = {paper.arxiv_id: paper for paper in corpus}
+    # Stored labels get their authors from the stored papers: give the replay the same.
+    stored = [replace(record, authors=by_id[record.arxiv_id].authors) for record in labels
+              if record.arxiv_id in by_id]  # fmt: skip
+    _store(database, stored, embeddings)
+    return Replay(corpus, embeddings, stored)
+
+
 def test_a_live_day_scores_as_the_replayed_day(
     database: Database,
     corpus: list[Candidate],
     labels: list[LabelRecord],
     embeddings: dict[str, NDArray[np.float32]],
 ) -> None:
-    by_id = {paper.arxiv_id: paper for paper in corpus}
-    # Stored labels get their authors from the stored papers: give the replay the same.
-    stored = [replace(record, authors=by_id[record.arxiv_id].authors) for record in labels
-              if record.arxiv_id in by_id]  # fmt: skip
-    _store(database, stored, embeddings)
-    replay = Replay(corpus, embeddings, stored)
+    replay = _stored_replay(database, corpus, labels, embeddings)
     day = replay.day(DAY)
     model = load_model()
     with database.sessions() as session:
@@ -75,3 +85,18 @@ def test_live_signals_are_the_upvotes_seen_up_to_the_day(
     assert all(signal.observed_on <= DAY and signal.source == "hf_upvotes" for signal in signals)
     expected = sum(1 for record in labels if record.featured_on <= DAY)
     assert len(signals) == expected
+
+
+def test_the_live_scorer_reading_only_its_candidates_authors_scores_as_the_replay(
+    database: Database,
+    corpus: list[Candidate],
+    labels: list[LabelRecord],
+    embeddings: dict[str, NDArray[np.float32]],
+) -> None:
+    replay = _stored_replay(database, corpus, labels, embeddings)
+    day = replay.day(DAY)
+    model = load_model()
+    with database.sessions() as session:
+        scorer = LiveTrendingScorer(model, session, MODEL)
+        live = scorer.score(day.papers, ScoringContext(DAY, day.embeddings))
+    assert [score.total for score in live] == paperboy(model, replay)(day)
