@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 
 import numpy as np
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
 from app.models import HfDailyPaper, Paper, PaperAuthor
@@ -104,29 +104,34 @@ def _labels(session: Session, day: date) -> list[LabelRecord]:
 def _earlier_papers(
     session: Session, start: date, end: date, author_keys: frozenset[str] | None
 ) -> list[Published]:
-    """Papers announced in [start, end): by any author (``None``), by one of ``author_keys``,
-    or, with an empty set, every paper but without its authors (topic memory needs none)."""
+    """Papers announced in [start, end) with their authors (``None``: every paper and author);
+    with ``author_keys``, only the papers of those authors, each with only those authors (the
+    history of other names is never asked for); with an empty set, every paper, no authors."""
     window = (Paper.announced_on >= start) & (Paper.announced_on < end)
-    if author_keys:
-        by_them = select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key.in_(author_keys))
-        window = window & Paper.arxiv_id.in_(by_them)
+    mine = PaperAuthor.author_key.in_(author_keys) if author_keys else None
+    if mine is not None:
+        window = window & Paper.arxiv_id.in_(select(PaperAuthor.arxiv_id).where(mine))
     rows = session.execute(select(Paper.arxiv_id, Paper.announced_on).where(window)).all()
     if author_keys is not None and not author_keys:
         return [Published(row.arxiv_id, (), row.announced_on) for row in rows]
-    authors = _authors(session, select(Paper.arxiv_id).where(window))
+    authors = _authors(session, select(Paper.arxiv_id).where(window), mine)
     return [
         Published(row.arxiv_id, authors.get(row.arxiv_id, ()), row.announced_on) for row in rows
     ]
 
 
-def _authors(session: Session, papers: object) -> dict[str, tuple[str, ...]]:
-    rows = session.execute(
-        select(PaperAuthor.arxiv_id, PaperAuthor.name)
-        .where(PaperAuthor.arxiv_id.in_(papers))  # type: ignore[arg-type]
-        .order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
+def _authors(
+    session: Session, papers: object, only: ColumnElement[bool] | None = None
+) -> dict[str, tuple[str, ...]]:
+    query = select(PaperAuthor.arxiv_id, PaperAuthor.name).where(
+        PaperAuthor.arxiv_id.in_(papers)  # type: ignore[arg-type]
     )
+    if only is not None:
+        query = query.where(only)
     grouped: dict[str, list[str]] = {}
-    for arxiv_id, name in rows:
+    for arxiv_id, name in session.execute(
+        query.order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
+    ):
         grouped.setdefault(arxiv_id, []).append(name)
     return {arxiv_id: tuple(names) for arxiv_id, names in grouped.items()}
 
