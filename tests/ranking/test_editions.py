@@ -12,7 +12,9 @@ from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, latest_edition, publish, stored_items
 from ranking.periods import span
+from ranking.pipeline import default_scorer
 from ranking.scoring import Candidate, Score, ScoringContext
+from ranking.trending.model import load_model
 from tests.conftest import Database
 
 DAY = date(2025, 12, 19)
@@ -205,3 +207,13 @@ def test_new_upvotes_make_a_new_version_and_later_ones_are_not_seen(
     refreshed = build()
     assert (first.items[0].arxiv_id, first.version) == ("2512.16465", 1)
     assert (refreshed.items[0].arxiv_id, refreshed.version) == ("2512.16698", 2)
+
+
+def test_the_scorer_setting_picks_what_orders_editions(database: Database) -> None:
+    with database.sessions() as session:
+        trending = default_scorer(database.settings, session)
+        baseline = default_scorer(
+            database.settings.model_copy(update={"scorer": "baseline"}), session
+        )
+    assert (trending.name, trending.version) == ("trending", load_model().model_id)
+    assert baseline.name == "baseline"
