@@ -1,7 +1,7 @@
 """Subscriptions, votes and the digest: subscribers, tokens, feedback, delivery ledger (issue 7).
 
 Revision ID: 0005
-Revises: 0004
+Revises: 0003
 Create Date: 2026-11-22 21:10:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005"
-down_revision: str | None = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 

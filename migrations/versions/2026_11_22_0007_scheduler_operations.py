@@ -1,7 +1,7 @@
 """Scheduler and operations: job runs, the scheduler lease, incidents (issue 8).
 
 Revision ID: 0007
-Revises: 0006
+Revises: 0005
 Create Date: 2026-11-22 21:25:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007"
-down_revision: str | None = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | None = None
 depends_on: str | None = None
 
