@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
+from sqlalchemy.orm import Session
 
 from app.models import HfDailyPaper
 from ingest.bulk_import import import_file
 from ranking.embeddings import import_matrix
-from ranking.scoring import Candidate, ScoringContext
+from ranking.scoring import Candidate, Scorer, ScoringContext
 from ranking.trending.data import LabelRecord
 from ranking.trending.evaluation import paperboy
 from ranking.trending.live import LiveTrendingScorer, live_extras, live_signals
-from ranking.trending.model import load_model
+from ranking.trending.model import TrendingModel, load_model
 from ranking.trending.replay import Replay
 from ranking.trending.scorer import TrendingScorer
 from tests.conftest import Database
@@ -59,18 +62,29 @@ def _stored_replay(
     return Replay(corpus, embeddings, stored)
 
 
+def _scorer_on_the_whole_history(model: TrendingModel, session: Session) -> Scorer:
+    return TrendingScorer(model, extras=live_extras(session, DAY, MODEL))
+
+
+def _scorer_on_its_candidates_authors(model: TrendingModel, session: Session) -> Scorer:
+    return LiveTrendingScorer(model, session, MODEL)
+
+
+@pytest.mark.parametrize(
+    "make_scorer", [_scorer_on_the_whole_history, _scorer_on_its_candidates_authors]
+)
 def test_a_live_day_scores_as_the_replayed_day(
     database: Database,
     corpus: list[Candidate],
     labels: list[LabelRecord],
     embeddings: dict[str, NDArray[np.float32]],
+    make_scorer: Callable[[TrendingModel, Session], Scorer],
 ) -> None:
     replay = _stored_replay(database, corpus, labels, embeddings)
     day = replay.day(DAY)
     model = load_model()
     with database.sessions() as session:
-        scorer = TrendingScorer(model, extras=live_extras(session, DAY, MODEL))
-        live = scorer.score(day.papers, ScoringContext(DAY, day.embeddings))
+        live = make_scorer(model, session).score(day.papers, ScoringContext(DAY, day.embeddings))
     assert [score.total for score in live] == paperboy(model, replay)(day)
 
 
@@ -85,18 +99,3 @@ def test_live_signals_are_the_upvotes_seen_up_to_the_day(
     assert all(signal.observed_on <= DAY and signal.source == "hf_upvotes" for signal in signals)
     expected = sum(1 for record in labels if record.featured_on <= DAY)
     assert len(signals) == expected
-
-
-def test_the_live_scorer_reading_only_its_candidates_authors_scores_as_the_replay(
-    database: Database,
-    corpus: list[Candidate],
-    labels: list[LabelRecord],
-    embeddings: dict[str, NDArray[np.float32]],
-) -> None:
-    replay = _stored_replay(database, corpus, labels, embeddings)
-    day = replay.day(DAY)
-    model = load_model()
-    with database.sessions() as session:
-        scorer = LiveTrendingScorer(model, session, MODEL)
-        live = scorer.score(day.papers, ScoringContext(DAY, day.embeddings))
-    assert [score.total for score in live] == paperboy(model, replay)(day)
