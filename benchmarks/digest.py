@@ -44,6 +44,7 @@ from app.db import make_session_factory, open_engine, session_scope
 from app.models import Delivery, Edition, PhraseEmbedding, Subscriber
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vectors, vectors_of
 from digest.compose import digest_message
+from digest.ledger import Reader
 from digest.messages import OutgoingMail
 from digest.selection import Pick
 from digest.store import edition_view
@@ -206,7 +207,7 @@ def _pre_rendered(settings: Settings, n: int) -> list[OutgoingMail]:
         subscriber = session.scalars(select(Subscriber)).first()
         assert subscriber is not None
         picks = [Pick(paper, "#1 trending") for paper in view.papers[:12]]
-        template = digest_message(settings, subscriber, "day", DAY, picks, now)
+        template = digest_message(settings, Reader.of(subscriber), ("day", DAY), picks, now)
     to = f"To: {template.recipient}".encode()
     return [
         OutgoingMail(

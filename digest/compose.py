@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
 
 from app.config import Settings
-from app.models import Subscriber
 from digest import links
+from digest.ledger import EditionKey, Reader
 from digest.messages import Envelope, OutgoingMail, build_message
 from digest.render import render_email
 from digest.selection import Pick
@@ -17,9 +17,9 @@ MAX_AUTHORS_SHOWN = 4
 
 
 def digest_message(
-    settings: Settings, subscriber: Subscriber, period: str, key: date, picks: list[Pick],
-    now: datetime,
-) -> OutgoingMail:  # fmt: skip
+    settings: Settings, subscriber: Reader, edition: EditionKey, picks: list[Pick], now: datetime
+) -> OutgoingMail:
+    period, key = edition
     unsubscribe = links.unsubscribe_urls(settings, subscriber.id, now)
     context = {
         "email": subscriber.email,
@@ -36,17 +36,23 @@ def digest_message(
     return build_message(envelope, render_email("digest", context))
 
 
-def _item(settings: Settings, subscriber_id: int, pick: Pick, now: datetime) -> dict[str, Any]:
+# An object rather than a dict: Jinja looks an attribute up before an item, and a dict's
+# failed attribute lookup (an exception) for each of the ~100 fields of a digest adds up.
+@dataclass(frozen=True, slots=True)
+class DigestItem:
+    title: str
+    authors: str
+    reason: str
+    url: str
+    up_url: str
+    down_url: str
+
+
+def _item(settings: Settings, subscriber_id: int, pick: Pick, now: datetime) -> DigestItem:
     paper = pick.paper
     up, down = links.feedback_urls(settings, subscriber_id, paper.arxiv_id, now)
     authors = ", ".join(paper.authors[:MAX_AUTHORS_SHOWN])
     if len(paper.authors) > MAX_AUTHORS_SHOWN:
         authors += f" and {len(paper.authors) - MAX_AUTHORS_SHOWN} more"
-    return {
-        "title": paper.title,
-        "authors": authors,
-        "reason": pick.reason,
-        "url": f"https://arxiv.org/abs/{paper.arxiv_id}",
-        "up_url": up,
-        "down_url": down,
-    }
+    url = f"https://arxiv.org/abs/{paper.arxiv_id}"
+    return DigestItem(paper.title, authors, pick.reason, url, up, down)

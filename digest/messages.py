@@ -15,11 +15,13 @@ from email import policy
 from email.header import Header
 from email.message import Message
 from email.utils import format_datetime, formataddr, parseaddr
+from functools import cache
 
 from digest.render import RenderedEmail
 
 _ADDRESS = re.compile(r"^[^@\s<>()\[\],;:\"\\]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$")
 MAX_ADDRESS_LENGTH = 254
+BASE64_LINE = 76
 
 
 class BadAddressError(ValueError):
@@ -82,12 +84,12 @@ def build_message(envelope: Envelope, email: RenderedEmail) -> OutgoingMail:
         "",
     ]
     raw = "\r\n".join(lines).encode("ascii")
-    return OutgoingMail(parseaddr(envelope.sender)[1], envelope.recipient, message_id, raw)
+    return OutgoingMail(_sender(envelope.sender)[1], envelope.recipient, message_id, raw)
 
 
 def _headers(envelope: Envelope, email: RenderedEmail, message_id: str) -> list[tuple[str, str]]:
     headers = [
-        ("From", formataddr(parseaddr(envelope.sender), charset="utf-8")),
+        ("From", _from_header(envelope.sender)),
         ("To", envelope.recipient),
         ("Subject", email.subject),
         ("Date", format_datetime(envelope.sent_at)),
@@ -104,10 +106,12 @@ def _headers(envelope: Envelope, email: RenderedEmail, message_id: str) -> list[
 
 
 def _part(boundary: str, subtype: str, body: str) -> str:
-    encoded = base64.encodebytes(body.encode("utf-8")).decode("ascii").replace("\n", "\r\n")
+    encoded = base64.b64encode(body.encode("utf-8")).decode("ascii")
+    # Lines of 76 (RFC 2045), cut from one encoding: base64.encodebytes makes a call per line.
+    lines = "\r\n".join(encoded[i : i + BASE64_LINE] for i in range(0, len(encoded), BASE64_LINE))
     return (
         f'--{boundary}\r\nContent-Type: text/{subtype}; charset="utf-8"\r\n'
-        f"Content-Transfer-Encoding: base64\r\n\r\n{encoded.rstrip()}"
+        f"Content-Transfer-Encoding: base64\r\n\r\n{lines}"
     )
 
 
@@ -119,8 +123,19 @@ def _encoded(value: str) -> str:
     return value if value.isascii() else Header(value, "utf-8").encode(linesep="\r\n")
 
 
+# The sender is one setting, parsed for every mail of a run: parse it once.
+@cache
+def _sender(sender: str) -> tuple[str, str]:
+    return parseaddr(sender)
+
+
+@cache
+def _from_header(sender: str) -> str:
+    return formataddr(_sender(sender), charset="utf-8")
+
+
 def sender_domain(sender: str) -> str:
-    return parseaddr(sender)[1].rpartition("@")[2] or "localhost"
+    return _sender(sender)[1].rpartition("@")[2] or "localhost"
 
 
 def make_message_id(sender: str) -> str:

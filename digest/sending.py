@@ -14,14 +14,15 @@ import asyncio
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import Update, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db import insert_plain_rows, session_scope
-from app.models import Base, Delivery, Edition, Subscriber
+from app.models import Base, Edition, Subscriber
 from digest import ledger
 from digest.compose import digest_message
+from digest.ledger import EditionKey, Reader
 from digest.mailer import DeliveryError, Mailer
 from digest.messages import OutgoingMail
 from digest.schedule import due
@@ -31,7 +32,7 @@ from digest.store import Encode, edition_view, latest_edition
 from digest.tastes import Tastes
 from ranking.periods import span
 
-Views = dict[tuple[str, date], EditionView]
+Views = dict[EditionKey, EditionView]
 LEDGER_COLUMNS = (
     "subscriber_id",
     "period",
@@ -67,7 +68,7 @@ def send_digests(
 ) -> RunSummary:  # fmt: skip
     """Send edition ``day``'s digest to everyone due at ``now`` who has not had it."""
     views = _plan(settings, sessions, day, now)
-    run = _Run(settings, sessions, views, now, _tastes(settings, sessions, encode), None)
+    run = _Run.of(settings, sessions, views, now, _tastes(settings, sessions, encode), None)
     return asyncio.run(_deliver(run, RunSummary(day)))
 
 
@@ -84,7 +85,8 @@ def resend(
         if target not in views:
             return RunSummary(day, error=f"no {target[0]} edition for {day}")
         ledger.reopen(session, subscriber_id, target, now)
-    run = _Run(settings, sessions, views, now, _tastes(settings, sessions, encode), subscriber_id)
+    tastes = _tastes(settings, sessions, encode)
+    run = _Run.of(settings, sessions, views, now, tastes, subscriber_id)
     return asyncio.run(_deliver(run, RunSummary(day)))
 
 
@@ -95,8 +97,17 @@ class _Run:
     editions: Views
     now: datetime
     tastes: Tastes
-    # Only this subscriber's pending delivery (a resend), or everyone's.
-    only: int | None
+    # The claim of the next delivery: of this run's editions, and only one subscriber's for a
+    # resend (built once: its construction costs more than running it).
+    claimer: Update | None
+
+    @classmethod
+    def of(
+        cls, settings: Settings, sessions: sessionmaker[Session], editions: Views, now: datetime,
+        tastes: Tastes, only: int | None,
+    ) -> _Run:  # fmt: skip
+        claimer = ledger.claimer(list(editions), only)
+        return cls(settings, sessions, editions, now, tastes, claimer)
 
 
 def _tastes(settings: Settings, sessions: sessionmaker[Session], encode: Encode | None) -> Tastes:
@@ -160,37 +171,35 @@ def _week(day: date) -> tuple[str, date]:
 
 
 def build_digest(
-    settings: Settings, session: Session, subscriber: Subscriber, view: EditionView,
-    delivery: Delivery, now: datetime, tastes: Tastes,
+    settings: Settings, session: Session, reader: Reader, view: EditionView, edition: EditionKey,
+    now: datetime, tastes: Tastes,
 ) -> tuple[OutgoingMail, int] | None:  # fmt: skip
-    """The subscriber's digest and its size, or None when it would be empty and unwanted."""
+    """The reader's digest and its size, or None when it would be empty and unwanted."""
     picks = select_picks(
         view,
-        tastes.of(session, subscriber),
+        tastes.of(session, reader),
         max_per_topic=settings.diversity_max_per_topic,
         exclusion_cosine=settings.digest_exclusion_cosine,
     )
-    if not picks and not subscriber.send_empty:
+    if not picks and not reader.send_empty:
         return None
-    period, key = delivery.period, delivery.edition_date
-    return digest_message(settings, subscriber, period, key, picks, now), len(picks)
+    return digest_message(settings, reader, edition, picks, now), len(picks)
 
 
 async def _send_next(run: _Run, mailer: Mailer) -> str | None:
     """Claim, build, send and mark one delivery in one transaction; None when none is left."""
     with session_scope(run.sessions) as session:
-        delivery = ledger.claim(session, list(run.editions), run.only)
-        if delivery is None:
+        claim = ledger.claim(session, run.claimer)
+        if claim is None:
             return None
-        subscriber = session.get_one(Subscriber, delivery.subscriber_id)
-        view = run.editions[(delivery.period, delivery.edition_date)]
         built = None
-        if subscriber.status == "active":
+        if claim.reader.status == "active":
+            view = run.editions[claim.edition]
             built = build_digest(
-                run.settings, session, subscriber, view, delivery, run.now, run.tastes
+                run.settings, session, claim.reader, view, claim.edition, run.now, run.tastes
             )
         if built is None:
-            delivery.status = "skipped"
+            ledger.mark_skipped(session, claim)
             return "skipped"
         message, count = built
         try:
@@ -198,9 +207,7 @@ async def _send_next(run: _Run, mailer: Mailer) -> str | None:
         except DeliveryError as error:
             if not error.permanent:
                 raise
-            ledger.record_failure(run.settings, delivery, subscriber, str(error))
+            ledger.record_failure(run.settings, session, claim, str(error))
             return "failed"
-        delivery.status, delivery.sent_at, delivery.item_count = "sent", run.now, count
-        delivery.message_id, delivery.error = message.message_id, None
-        subscriber.failure_count = 0
+        ledger.mark_sent(session, claim, run.now, count, message.message_id)
         return "sent"

@@ -15,7 +15,8 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import DigestFeedback, PaperEmbedding, PhraseEmbedding, Subscriber
+from app.models import DigestFeedback, PaperEmbedding, PhraseEmbedding
+from digest.ledger import Reader
 from digest.preferences import phrases
 from digest.selection import Taste
 from digest.store import Encode
@@ -34,7 +35,7 @@ class Tastes:
         )
         self._feedback = _feedback(session, model)
 
-    def of(self, session: Session, subscriber: Subscriber) -> Taste:
+    def of(self, session: Session, subscriber: Reader) -> Taste:
         interests = phrases(subscriber.interests)
         liked, disliked = self._feedback.get(subscriber.id, ([], []))
         return Taste(

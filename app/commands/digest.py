@@ -22,6 +22,7 @@ from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.models import Delivery, Edition, Subscriber
 from app.schema import require_current_schema
+from digest.ledger import Reader
 from digest.messages import OutgoingMail
 from digest.sending import RunSummary, build_digest, resend, send_digests
 from digest.store import Encode, edition_view, latest_edition
@@ -108,10 +109,9 @@ def _preview(
     if edition is None:
         return None
     view = edition_view(session, edition, settings.embedding_model)
-    # A ledger row that is never stored: previewing sends nothing and records nothing.
-    draft = Delivery(subscriber_id=subscriber.id, period=period, edition_date=key)
+    # Previewing claims no ledger row: it sends nothing and records nothing.
     tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
-    built = build_digest(settings, session, subscriber, view, draft, now, tastes)
+    built = build_digest(settings, session, Reader.of(subscriber), view, (period, key), now, tastes)
     return built[0] if built else None
 
 
