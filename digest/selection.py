@@ -37,10 +37,25 @@ class EditionPaper:
 
 @dataclass(frozen=True, slots=True)
 class EditionView:
-    """An edition's papers in trending order, with their unit vectors (zero rows if missing)."""
+    """An edition's papers in trending order, with their unit vectors (zero rows if missing).
+
+    A run selects from one edition for every subscriber, so what depends on the edition alone
+    (the trending part of the score, which papers are in each category) is worked out once here.
+    """
 
     papers: list[EditionPaper]
     vectors: Matrix
+    trending: np.ndarray = field(init=False, repr=False, compare=False)
+    in_category: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        count = len(self.papers)
+        object.__setattr__(self, "trending", 1.0 - np.arange(count) / max(count, 1))
+        members: dict[str, np.ndarray] = {}
+        for index, paper in enumerate(self.papers):
+            for category in paper.categories:
+                members.setdefault(category, np.zeros(count, dtype=bool))[index] = True
+        object.__setattr__(self, "in_category", members)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +88,14 @@ def select(
         return []
     kept = _eligible(edition, taste, exclusion_cosine)
     interest = _best_similarity(edition.vectors, taste.interest_vectors)
-    score = 1.0 - np.arange(count) / count + INTEREST_WEIGHT * interest.max
+    score = edition.trending + INTEREST_WEIGHT * interest.max
     score += FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.liked))
     score -= FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.disliked))
-    score += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])
-    order = sorted((i for i in range(count) if kept[i]), key=lambda i: (-score[i], i))
+    if taste.followed_topics or taste.followed_authors:
+        score += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])
+    candidates = np.flatnonzero(kept)
+    # Best score first; a stable sort keeps trending order among equal scores.
+    order = candidates[np.argsort(-score[candidates], kind="stable")].tolist()
     chosen = _diverse(edition.papers, order, max_per_topic, taste.max_items)
     return [Pick(edition.papers[i], _reason(edition.papers[i], i, taste, interest)) for i in chosen]
 
@@ -103,19 +121,24 @@ def _mean_similarity(vectors: Matrix, examples: Matrix | None) -> np.ndarray:
     return result
 
 
-def _eligible(edition: EditionView, taste: Taste, exclusion_cosine: float) -> list[bool]:
-    excluded = np.zeros(len(edition.papers), dtype=bool)
+def _eligible(edition: EditionView, taste: Taste, exclusion_cosine: float) -> np.ndarray:
+    """Which papers the subscriber may get: in their categories, not muted, not excluded."""
+    kept = np.ones(len(edition.papers), dtype=bool)
+    if taste.categories:
+        kept = np.zeros(len(edition.papers), dtype=bool)
+        for category in taste.categories & edition.in_category.keys():
+            kept |= edition.in_category[category]
     if taste.exclusion_vectors is not None and len(taste.exclusion_vectors):
-        excluded = (edition.vectors @ taste.exclusion_vectors.T).max(axis=1) >= exclusion_cosine
-    return [not excluded[i] and _wanted(paper, taste) for i, paper in enumerate(edition.papers)]
+        kept &= ~((edition.vectors @ taste.exclusion_vectors.T).max(axis=1) >= exclusion_cosine)
+    if taste.muted_topics or taste.muted_authors:
+        kept &= np.array([not _muted(paper, taste) for paper in edition.papers], dtype=bool)
+    return kept
 
 
-def _wanted(paper: EditionPaper, taste: Taste) -> bool:
-    if taste.categories and not taste.categories.intersection(paper.categories):
-        return False
+def _muted(paper: EditionPaper, taste: Taste) -> bool:
     if paper.topic_id is not None and paper.topic_id in taste.muted_topics:
-        return False
-    return not taste.muted_authors.intersection(paper.author_keys)
+        return True
+    return bool(taste.muted_authors.intersection(paper.author_keys))
 
 
 def _follows(paper: EditionPaper, taste: Taste) -> bool:
