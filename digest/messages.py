@@ -108,7 +108,7 @@ def _headers(envelope: Envelope, email: RenderedEmail, message_id: str) -> list[
 def _part(boundary: str, subtype: str, body: str) -> str:
     encoded = base64.b64encode(body.encode("utf-8")).decode("ascii")
     # Lines of 76 (RFC 2045), cut from one encoding: base64.encodebytes makes a call per line.
-    lines = "\r\n".join(encoded[i : i + BASE64_LINE] for i in range(0, len(encoded), BASE64_LINE))
+    lines = "\r\n".join([encoded[i : i + BASE64_LINE] for i in range(0, len(encoded), BASE64_LINE)])
     return (
         f'--{boundary}\r\nContent-Type: text/{subtype}; charset="utf-8"\r\n'
         f"Content-Transfer-Encoding: base64\r\n\r\n{lines}"

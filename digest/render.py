@@ -31,6 +31,9 @@ def environment() -> Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Templates ship with the code: checking their files at every render of a digest run
+        # (three stat calls a mail) buys nothing.
+        auto_reload=False,
     )
     env.filters["readable"] = readable
     return env
