@@ -17,6 +17,8 @@ _OLD_STYLE = re.compile(
     r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?/(?P<number>\d{7})"
     r"(?:v(?P<version>\d+))?"
 )
+# The form of every identifier since 2015, bare: most of what a bulk import reads.
+_MODERN = re.compile(r"(?P<yymm>\d\d(?:0[1-9]|1[0-2]))\.(?P<number>\d{5})(?:v(?P<version>\d+))?")
 # Prefixes seen in the wild: "arXiv:2503.11731", "https://arxiv.org/abs/2503.11731v2",
 # "http://arxiv.org/pdf/hep-th/9901001v1", "oai:arXiv.org:2503.11731".
 _PREFIX = re.compile(
@@ -46,6 +48,8 @@ class ArxivId:
 
 def parse_arxiv_id(text: str) -> ArxivId:
     """Parse an identifier in any common spelling; raise :class:`InvalidArxivIdError` otherwise."""
+    if (match := _MODERN.fullmatch(text)) and match["yymm"] >= "1501":
+        return ArxivId(f"{match['yymm']}.{match['number']}", _version(match["version"], text))
     candidate = _PREFIX.sub("", text.strip())
     candidate = candidate.removesuffix(".pdf")
     if match := _NEW_STYLE.fullmatch(candidate):

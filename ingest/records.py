@@ -42,14 +42,17 @@ class PaperRecord(NamedTuple):
 
     def content_hash(self) -> str:
         """A digest of the metadata (not the announcement date, which is merged separately)."""
-        # Fields joined by ASCII separators, which never occur in collapsed metadata text.
-        content = (
-            self.version, self.title, self.abstract, _UNIT.join(self.authors),
-            _UNIT.join(self.categories), self.primary_category, self.comment, self.journal_ref,
-            self.doi, self.license, self.submitted_at, self.updated_at,
-        )  # fmt: skip
-        encoded = _RECORD.join("" if part is None else str(part) for part in content).encode()
-        return hashlib.blake2b(encoded, digest_size=16).hexdigest()
+        # Fields joined by ASCII separators, which never occur in collapsed metadata text; an
+        # absent field is an empty string. (Written out: this runs for every record of a bulk
+        # import, and the generic str() of each field cost a third of preparing one.)
+        content = _RECORD.join((
+            "" if self.version is None else str(self.version), self.title, self.abstract,
+            _UNIT.join(self.authors), _UNIT.join(self.categories), self.primary_category or "",
+            self.comment or "", self.journal_ref or "", self.doi or "", self.license or "",
+            "" if self.submitted_at is None else str(self.submitted_at),
+            "" if self.updated_at is None else str(self.updated_at),
+        ))  # fmt: skip
+        return hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
 
 
 def arxiv_categories(candidates: list[str]) -> tuple[str, ...]:

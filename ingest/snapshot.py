@@ -12,6 +12,7 @@ Two real formats are read, told apart per line:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
@@ -19,12 +20,13 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.names import collapse_whitespace
+from app.names import collapse_each, collapse_whitespace
 from ingest.records import PaperRecord, RecordError, arxiv_categories
 
 _VERSION_LABEL = re.compile(r"v(\d+)")
 # Kaggle's free-text author list separates names with commas and a final "and".
 _AUTHOR_SEPARATOR = re.compile(r",\s*|\s+and\s+")
+_SEPARATOR = "\x00"
 
 
 def parse_snapshot_record(raw: object) -> PaperRecord:
@@ -45,7 +47,7 @@ def _parse_listing(raw: Mapping[str, Any]) -> PaperRecord:
         title=_required_text(raw, "title"),
         abstract=_optional_text(raw, "summary") or "",
         authors=_author_list(raw.get("authors")),
-        categories=arxiv_categories(_string_list(raw, "categories")),
+        categories=_category_list(raw.get("categories")),
         comment=_optional_text(raw, "comment"),
         announced_on=min(listing_dates) if listing_dates else None,
     )
@@ -98,19 +100,36 @@ def _optional_text(raw: Mapping[str, Any], field: str) -> str | None:
     return collapse_whitespace(value) or None
 
 
-def _string_list(raw: Mapping[str, Any], field: str) -> list[str]:
-    value = raw.get(field)
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise RecordError(f"{field} must be a list of strings")
-    return value
-
-
 def _author_list(value: object) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+    if not isinstance(value, list):
         raise RecordError("authors must be a list of strings")
-    return tuple(name for name in map(collapse_whitespace, value) if name)
+    try:
+        return collapse_each(value)
+    except TypeError:
+        raise RecordError("authors must be a list of strings") from None
+
+
+def _category_list(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    try:
+        # Joined, the list is both checked (join refuses anything but strings) and a cache key.
+        joined = _SEPARATOR.join(value) if isinstance(value, list) else None
+    except TypeError:
+        joined = None
+    if joined is None:
+        raise RecordError("categories must be a list of strings")
+    return _listed_categories(joined)
+
+
+# A listing's category lists repeat (a few thousand combinations over a year of cs papers).
+@functools.lru_cache(maxsize=16_384)
+def _listed_categories(joined: str) -> tuple[str, ...]:
+    return arxiv_categories(joined.split(_SEPARATOR)) if joined else ()
+
+
+# Announcement days repeat too: one per weekday.
+_day = functools.lru_cache(maxsize=4096)(date.fromisoformat)
 
 
 def _kaggle_authors(raw: Mapping[str, Any]) -> tuple[str, ...]:
@@ -161,6 +180,6 @@ def _listing_dates(value: object) -> list[date]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise RecordError("listing_dates must be a list of YYYY-MM-DD strings")
     try:
-        return [date.fromisoformat(item) for item in value]
+        return [_day(item) for item in value]
     except ValueError:
         raise RecordError(f"listing_dates must be YYYY-MM-DD dates: {value!r}") from None

@@ -7,7 +7,6 @@ import stores tens of thousands of papers a minute.
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -53,19 +52,23 @@ class StoreCounts:
 
 
 class PreparedRecord(NamedTuple):
-    """A record with what storing it needs computed ahead (possibly in another process).
+    """A record with what storing it needs computed ahead (in a bulk import's reader process).
 
-    A named tuple, like the record itself, so that it crosses processes cheaply.
+    A named tuple of plain values, like the record itself, so that it crosses processes cheaply.
     """
 
     record: PaperRecord
     content_hash: str
-    author_keys: tuple[str, ...]
+    # Rows of paper_authors (arxiv_id, position, author_key, name) and paper_categories
+    # (arxiv_id, category, position).
+    author_links: tuple[tuple[str, int, str, str], ...]
+    category_links: tuple[tuple[str, str, int], ...]
 
 
 def prepare(record: PaperRecord) -> PreparedRecord:
-    keys = tuple(cached_author_key(name) for name in record.authors)
-    return PreparedRecord(record, record.content_hash(), keys)
+    return PreparedRecord(
+        record, record.content_hash(), _author_links(record), _category_links(record)
+    )
 
 
 @dataclass
@@ -82,11 +85,21 @@ def store_records(session: Session, records: Sequence[PaperRecord]) -> StoreCoun
     return store_prepared(session, [prepare(record) for record in records])
 
 
-def store_prepared(session: Session, records: Sequence[PreparedRecord]) -> StoreCounts:
+def store_prepared(
+    session: Session,
+    records: Sequence[PreparedRecord],
+    authors_stored: set[str] | None = None,
+) -> StoreCounts:
+    """Store one batch of prepared records.
+
+    ``authors_stored``, for a loader that stores many batches, holds the author keys its earlier
+    batches stored; this batch adds its own, and skips them rather than asking the database
+    again (a rolled-back batch must not be followed by another with the same set).
+    """
     states = load_states(session, {item.record.arxiv_id for item in records})
     stored_before = set(states)
     plan, actions = _plan(states, records)
-    _write(session, plan, stored_before)
+    _write(session, plan, stored_before, set() if authors_stored is None else authors_stored)
     return StoreCounts(
         new=actions[Action.NEW],
         updated=actions[Action.UPDATE] + actions[Action.EARLIER_ANNOUNCEMENT],
@@ -107,6 +120,8 @@ def load_states(session: Session, arxiv_ids: Iterable[str]) -> dict[str, StoredS
 def _plan(
     states: dict[str, StoredState], records: Sequence[PreparedRecord]
 ) -> tuple[_Plan, Counter[Action]]:
+    if not states and len({item.record.arxiv_id for item in records}) == len(records):
+        return _all_new(records)
     plan = _Plan(new={}, updates=[], announcement_updates=[], lists={})
     actions: Counter[Action] = Counter()
     for item in records:
@@ -126,6 +141,14 @@ def _plan(
         if action in (Action.NEW, Action.UPDATE) and record.authors:
             plan.lists[record.arxiv_id] = item
     return plan, actions
+
+
+def _all_new(records: Sequence[PreparedRecord]) -> tuple[_Plan, Counter[Action]]:
+    """The plan when no paper of a batch is stored and none repeats: what ``decide`` would
+    say of each record (new), without asking it record by record (most of a first import)."""
+    new = {item.record.arxiv_id: _paper_row(item.record, item.content_hash) for item in records}
+    lists = {item.record.arxiv_id: item for item in records if item.record.authors}
+    return _Plan(new, [], [], lists), Counter({Action.NEW: len(records)})
 
 
 def _paper_row(record: PaperRecord, record_hash: str) -> tuple[object, ...]:
@@ -163,7 +186,9 @@ _UPDATE_ANNOUNCEMENT = (
 )
 
 
-def _write(session: Session, plan: _Plan, stored_before: set[str]) -> None:
+def _write(
+    session: Session, plan: _Plan, stored_before: set[str], authors_stored: set[str]
+) -> None:
     if plan.new:
         insert_plain_rows(session, papers, _PAPER_COLUMNS, list(plan.new.values()))
     if plan.updates:
@@ -171,39 +196,68 @@ def _write(session: Session, plan: _Plan, stored_before: set[str]) -> None:
     if plan.announcement_updates:
         session.execute(_UPDATE_ANNOUNCEMENT, plan.announcement_updates)
     if plan.lists:
-        _replace_lists(session, plan.lists, stored_before)
+        _replace_lists(session, plan.lists, stored_before, authors_stored)
 
 
 def _replace_lists(
-    session: Session, records: dict[str, PreparedRecord], stored_before: set[str]
+    session: Session,
+    records: dict[str, PreparedRecord],
+    stored_before: set[str],
+    authors_stored: set[str],
 ) -> None:
     replaced = [arxiv_id for arxiv_id in records if arxiv_id in stored_before]
     if replaced:
         session.execute(delete(paper_authors).where(paper_authors.c.arxiv_id.in_(replaced)))
         session.execute(delete(paper_categories).where(paper_categories.c.arxiv_id.in_(replaced)))
-    links = [link for item in records.values() for link in _author_links(item)]
-    distinct_authors = {key: name for _, _, key, name in links}
+    links = [link for item in records.values() for link in item.author_links]
+    # Name by key, written in key order (each insert lands next to the previous one in the
+    # B-tree), less the keys this loader stored already; C-level set and dict operations,
+    # because a bulk import sees half a million links.
+    names = dict(map(_KEY_AND_NAME, links))
+    new_keys = sorted(names.keys() - authors_stored)
     insert_plain_rows(
-        session, authors, ("key", "name"), list(distinct_authors.items()), skip_duplicates=True
-    )
+        session, authors, ("key", "name"), [(key, names[key]) for key in new_keys],
+        skip_duplicates=True,
+    )  # fmt: skip
+    authors_stored.update(new_keys)
     insert_plain_rows(session, paper_authors, ("arxiv_id", "position", "author_key", "name"), links)
-    category_links = [link for item in records.values() for link in _category_links(item.record)]
+    category_links = [link for item in records.values() for link in item.category_links]
     insert_plain_rows(
         session, paper_categories, ("arxiv_id", "category", "position"), category_links
     )
 
 
-def _author_links(item: PreparedRecord) -> list[tuple[str, int, str, str]]:
-    arxiv_id, keyed = item.record.arxiv_id, zip(item.record.authors, item.author_keys, strict=True)
-    return [(arxiv_id, position, key, name) for position, (name, key) in enumerate(keyed) if key]
+_KEY_AND_NAME = operator.itemgetter(2, 3)
 
 
-def _category_links(record: PaperRecord) -> list[tuple[str, str, int]]:
+def _author_links(record: PaperRecord) -> tuple[tuple[str, int, str, str], ...]:
+    arxiv_id, keys = record.arxiv_id, map(_author_keys.__getitem__, record.authors)
+    return tuple(
+        (arxiv_id, position, key, name)
+        for position, (name, key) in enumerate(zip(record.authors, keys, strict=True))
+        if key
+    )
+
+
+def _category_links(record: PaperRecord) -> tuple[tuple[str, str, int], ...]:
     names = record.categories
     if record.primary_category and record.primary_category not in names:
         names = (record.primary_category, *names)
-    return [(record.arxiv_id, name, position) for position, name in enumerate(names)]
+    return tuple((record.arxiv_id, name, position) for position, name in enumerate(names))
 
 
-# Authors recur across papers; folding a name is the dearest step of a bulk import.
-cached_author_key = functools.lru_cache(maxsize=200_000)(author_key)
+class _AuthorKeyCache(dict[str, str]):
+    """Author keys by name: authors recur across papers, and folding a name costs more than
+    looking it up. A dict rather than ``lru_cache`` because a hit then costs no Python call;
+    emptied when full, to keep a bulk import's memory bounded."""
+
+    LIMIT = 500_000
+
+    def __missing__(self, name: str) -> str:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        key = self[name] = author_key(name)
+        return key
+
+
+_author_keys = _AuthorKeyCache()

@@ -1,6 +1,8 @@
+import re
+
 import pytest
 
-from app.names import author_key, collapse_whitespace
+from app.names import author_key, collapse_each, collapse_whitespace
 
 
 @pytest.mark.parametrize(
@@ -47,3 +49,36 @@ def test_every_kind_of_unicode_whitespace_collapses_like_str_split(
     text: str, collapsed: str
 ) -> None:
     assert collapse_whitespace(text) == collapsed == " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        [],
+        [""],
+        ["", ""],
+        ["Ann Lee", "Bo Chen"],
+        ["Ann  Lee", "Bo Chen"],
+        [" Ann Lee", "Bo Chen "],
+        ["Ann Lee", "", "Bo Chen"],
+        ["Ann\nLee", "Bo\u00a0Chen"],
+        ["A | B", "C|D", "|", " | "],
+        ["Ann Lee\x00", "\x07Bo"],
+    ],
+)
+def test_collapsing_a_list_of_names_matches_collapsing_each_name(names: list[str]) -> None:
+    assert collapse_each(names) == tuple(name for name in map(collapse_whitespace, names) if name)
+
+
+def test_collapsing_a_list_refuses_an_item_that_is_not_text() -> None:
+    with pytest.raises(TypeError):
+        collapse_each(["Ann Lee", 7])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ann Lee", "C. -P. Yuan", "O'Neil_Smith", "R2-D2 Droid", "  --x--  ", "a.b,c;d", "A" * 300],
+)
+def test_the_ascii_shortcut_gives_the_general_key(name: str) -> None:
+    general = re.sub(r"[\W_]+", "-", name.casefold()).strip("-")[:200].rstrip("-")
+    assert author_key(name) == general

@@ -5,14 +5,14 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import Engine, func, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Author, IngestRun, Paper, PaperAuthor
 from ingest.bulk_import import import_file
 from ingest.chunk_reader import Rejection
-from tests.conftest import FIXTURES, SAMPLE_PATH
+from tests.conftest import FIXTURES, SAMPLE_PATH, Database
 
 SAMPLE_SIZE = 491
 KAGGLE = FIXTURES / "kaggle_snapshot_head_50.jsonl"
@@ -244,3 +244,40 @@ def test_foreign_keys_are_enforced_again_after_an_import(
     with pytest.raises(IntegrityError), sessions() as session:
         session.add(PaperAuthor(arxiv_id="9999.99999", position=0, author_key="nobody", name="N"))
         session.flush()
+
+
+def index_names(engine: Engine) -> set[str]:
+    tables = ("papers", "paper_authors", "paper_categories")
+    found = (index["name"] for table in tables for index in inspect(engine).get_indexes(table))
+    return {name for name in found if name}
+
+
+def test_a_first_import_builds_every_index_of_the_schema(database: Database) -> None:
+    # A first import drops the secondary indexes and builds them at the end.
+    expected = index_names(database.engine)
+    assert {"ix_papers_announced_on", "ix_paper_authors_author_key"} <= expected
+    import_file(SAMPLE_PATH, database.sessions, chunk_size=100)
+    assert index_names(database.engine) == expected
+
+
+def test_an_import_rebuilds_an_index_a_killed_first_import_left_out(
+    database: Database, tmp_path: Path
+) -> None:
+    expected = index_names(database.engine)
+    import_file(write_jsonl(tmp_path / "one.jsonl", sample_lines(1)), database.sessions)
+    with database.engine.begin() as connection:  # as a first import killed mid-way leaves it
+        connection.execute(text("DROP INDEX ix_paper_authors_author_key"))
+    import_file(SAMPLE_PATH, database.sessions)
+    assert index_names(database.engine) == expected
+
+
+def test_a_first_import_leaves_sqlite_connections_syncing_and_checking_keys(
+    database: Database,
+) -> None:
+    if database.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's per-connection settings")
+    import_file(SAMPLE_PATH, database.sessions)
+    with database.engine.connect() as connection:
+        pragma = connection.exec_driver_sql
+        assert pragma("PRAGMA synchronous").scalar() == 1  # NORMAL
+        assert pragma("PRAGMA foreign_keys").scalar() == 1
