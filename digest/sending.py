@@ -143,17 +143,20 @@ def _plan(
     with session_scope(sessions) as session:
         views = _views(session, settings, day)
         rows = []
-        for subscriber in session.scalars(select(Subscriber).where(Subscriber.status == "active")):
-            target = due(
-                subscriber.frequency,
-                subscriber.weekday,
-                subscriber.delivery_hour,
-                subscriber.time_zone,
-                day,
-                now,
-            )
+        # Only the columns that say when: whole subscriber objects cost most of the planning.
+        schedules = session.execute(
+            select(
+                Subscriber.id,
+                Subscriber.frequency,
+                Subscriber.weekday,
+                Subscriber.delivery_hour,
+                Subscriber.time_zone,
+            ).where(Subscriber.status == "active")
+        )
+        for subscriber_id, frequency, weekday, hour, time_zone in schedules:
+            target = due(frequency, weekday, hour, time_zone, day, now)
             if target in views:
-                rows.append((subscriber.id, target[0], target[1], "pending", 0, 0, now))
+                rows.append((subscriber_id, target[0], target[1], "pending", 0, 0, now))
         insert_plain_rows(
             session, Base.metadata.tables["deliveries"], LEDGER_COLUMNS, rows, skip_duplicates=True
         )
