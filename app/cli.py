@@ -1,17 +1,20 @@
 """The ``paperboy`` command: every step of the service, runnable by hand.
 
-``COMMANDS`` below is the one list of commands; ``paperboy --help`` prints it.
+``COMMANDS`` below is the one list of commands; ``paperboy --help`` prints it. A command's
+module is imported when that command runs, not for every command: together they pull in
+scikit-learn, the arXiv clients and the web stack, seconds of start-up that a
+``paperboy send-digests`` or ``paperboy stats`` has no use for.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.commands import demo, digest, ingest, jobs, ranking, trending
 from app.config import Settings, get_settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
@@ -30,6 +33,25 @@ class Command:
     help: str
     handler: Handler
     add_arguments: Callable[[argparse.ArgumentParser], None] = lambda _: None
+
+
+def _handler(module: str, name: str) -> Handler:
+    """``module.name``, imported when the command runs."""
+
+    def run(args: argparse.Namespace, settings: Settings) -> int:
+        handler: Handler = getattr(importlib.import_module(module), name)
+        return handler(args, settings)
+
+    return run
+
+
+def _arguments(module: str, name: str) -> Callable[[argparse.ArgumentParser], None]:
+    """``module.name``, imported when the command's arguments are needed."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        getattr(importlib.import_module(module), name)(parser)
+
+    return add
 
 
 def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
@@ -108,104 +130,105 @@ COMMANDS: tuple[Command, ...] = (
         "the whole daily job on the embedded default: import the bundled sample, replay live "
         "ingest from a local server, embed, rank, publish, mail a demo reader's digest to a "
         "local sink (DATA_DIR/mail), then serve the site (--no-serve: stop before that)",
-        demo.run_demo,
-        demo.add_demo_arguments,
+        _handler("app.commands.demo", "run_demo"),
+        _arguments("app.commands.demo", "add_demo_arguments"),
     ),
     Command(
         "ingest",
         "read arXiv's latest announcement (RSS/Atom), enrich it from the arXiv API and store "
         "Hugging Face signals; --source picks one; exit 1 if a source failed, 2 if partial/stale",
-        ingest.run_ingest,
-        ingest.add_ingest_arguments,
+        _handler("app.commands.ingest", "run_ingest"),
+        _arguments("app.commands.ingest", "add_ingest_arguments"),
     ),
     Command(
         "backfill",
         "harvest past days from arXiv's OAI-PMH, --from..--until inclusive, per category",
-        ingest.run_backfill,
-        ingest.add_backfill_arguments,
+        _handler("app.commands.ingest", "run_backfill"),
+        _arguments("app.commands.ingest", "add_backfill_arguments"),
     ),
     Command(
         "embed",
         "embed the papers of --date D (or --all) whose vector is missing or stale",
-        ranking.run_embed,
-        ranking.add_embed_arguments,
+        _handler("app.commands.ranking", "run_embed"),
+        _arguments("app.commands.ranking", "add_embed_arguments"),
     ),
     Command(
         "import-embeddings",
         "store a precomputed matrix (--matrix X.npy --ids X.ids.json) for known papers",
-        ranking.run_import_embeddings,
-        ranking.add_import_embeddings_arguments,
+        _handler("app.commands.ranking", "run_import_embeddings"),
+        _arguments("app.commands.ranking", "add_import_embeddings_arguments"),
     ),
     Command(
         "rank",
         "build the topics of --date D (with its trailing window) and publish the day's edition",
-        ranking.run_rank,
-        ranking.add_day_argument,
+        _handler("app.commands.ranking", "run_rank"),
+        _arguments("app.commands.ranking", "add_day_argument"),
     ),
     Command(
         "publish",
         "publish the week and month editions that hold --date D",
-        ranking.run_publish,
-        ranking.add_day_argument,
+        _handler("app.commands.ranking", "run_publish"),
+        _arguments("app.commands.ranking", "add_day_argument"),
     ),
     Command(
         "run-daily",
         "the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
         "alone; --skip-ingest ranks what is stored)",
-        ranking.run_daily,
-        ranking.add_daily_arguments,
+        _handler("app.commands.ranking", "run_daily"),
+        _arguments("app.commands.ranking", "add_daily_arguments"),
     ),
     Command(
         "train-ranker",
         "train the trending model on a corpus, label files and embeddings before --until; "
         "writes a versioned JSON artifact",
-        trending.run_train_ranker,
-        trending.add_train_arguments,
+        _handler("app.commands.trending", "run_train_ranker"),
+        _arguments("app.commands.trending", "add_train_arguments"),
     ),
     Command(
         "eval-trending",
         "replay announcement days --from..--to, rank each pool with the trending model and the "
         "baselines, print a markdown table and write results JSON",
-        trending.run_eval_trending,
-        trending.add_eval_arguments,
+        _handler("app.commands.trending", "run_eval_trending"),
+        _arguments("app.commands.trending", "add_eval_arguments"),
     ),
     Command(
         "send-digests",
         "email edition --date D (default: the latest) to every confirmed subscriber whose local "
         "delivery hour has come and who has not had it; exit 1 if SMTP failed (re-run finishes)",
-        digest.run_send_digests,
-        digest.add_send_arguments,
+        _handler("app.commands.digest", "run_send_digests"),
+        _arguments("app.commands.digest", "add_send_arguments"),
     ),
     Command(
         "preview-digest",
         "render EMAIL's digest of --date D to a .eml file, sending and recording nothing",
-        digest.run_preview_digest,
-        digest.add_preview_arguments,
+        _handler("app.commands.digest", "run_preview_digest"),
+        _arguments("app.commands.digest", "add_preview_arguments"),
     ),
     Command(
         "scheduler",
         "run the jobs on their schedule (arXiv's calendar); with several running, one acts "
         "(a lease in the database) and the others stand by",
-        jobs.run_scheduler,
-        jobs.add_scheduler_arguments,
+        _handler("app.commands.jobs", "run_scheduler"),
+        _arguments("app.commands.jobs", "add_scheduler_arguments"),
     ),
     Command(
         "jobs",
         "list the scheduled jobs (last run, result, next run) or run one now: jobs run NAME "
         "[--date D]; exit 0 ok, 2 partial or stale, 1 failed",
-        jobs.run_jobs,
-        jobs.add_jobs_arguments,
+        _handler("app.commands.jobs", "run_jobs"),
+        _arguments("app.commands.jobs", "add_jobs_arguments"),
     ),
     Command(
         "subscribers",
         "list | show EMAIL (with delivery history and bounces) | remove EMAIL | resend EMAIL",
-        digest.run_subscribers,
-        digest.add_subscribers_arguments,
+        _handler("app.commands.digest", "run_subscribers"),
+        _arguments("app.commands.digest", "add_subscribers_arguments"),
     ),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``chosen``, only that command's arguments (and module) are loaded."""
     parser = argparse.ArgumentParser(
         prog="paperboy",
         description="Paperboy: the day's trending research papers from arXiv. "
@@ -214,13 +237,16 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         subparser = subparsers.add_parser(command.name, help=command.help, description=command.help)
-        command.add_arguments(subparser)
+        if chosen is None or command.name == chosen:
+            command.add_arguments(subparser)
         subparser.set_defaults(handler=command.handler)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    chosen = words[0] if words and words[0] in {command.name for command in COMMANDS} else None
+    args = build_parser(chosen).parse_args(words)
     try:
         handler: Handler = args.handler
         return handler(args, settings or get_settings())

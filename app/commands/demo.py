@@ -21,6 +21,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from app.commands import digest, ingest, ranking
+from app.commands.common import job_session
 from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.demo.mailsink import mail_sink
@@ -131,7 +132,7 @@ def live_ingest(demo: Demo) -> int:
 
 
 def embed_replayed_day(demo: Demo) -> int:
-    with ranking.job_session(demo.settings) as session:
+    with job_session(demo.settings) as session:
         replayed = session.scalar(
             select(func.min(AnnouncementEntry.announced_on)).where(
                 AnnouncementEntry.category.in_(REPLAY_CATEGORIES)
@@ -145,7 +146,7 @@ def embed_replayed_day(demo: Demo) -> int:
 
 
 def rank_and_publish(demo: Demo) -> int:
-    with ranking.job_session(demo.settings) as session:
+    with job_session(demo.settings) as session:
         demo.day = session.scalar(select(func.max(Paper.announced_on)))
     if demo.day is None:
         return 1

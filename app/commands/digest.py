@@ -17,7 +17,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.commands.ranking import job_session, parse_day
+from app.commands.common import job_session, parse_day
 from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.models import Delivery, Edition, Subscriber

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.commands.ranking import parse_day
+from app.commands.common import parse_day
 from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.jobs.logs import configure_logging

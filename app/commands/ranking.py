@@ -15,34 +15,16 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy.orm import Session
 from tqdm import tqdm
 
 from app.commands import ingest as ingest_commands
+from app.commands.common import job_session, parse_day
 from app.config import Settings
-from app.db import make_session_factory, open_engine, session_scope
-from app.schema import require_current_schema
 from ranking.embedder import make_embedder
 from ranking.embeddings import check_matrix, count_papers, embed_papers, import_matrix
 from ranking.errors import RankingInputError
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.vectors import BadVectorsError
-
-
-def parse_day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a YYYY-MM-DD date: {text!r}") from None
-
-
-@contextmanager
-def job_session(settings: Settings) -> Iterator[Session]:
-    """One engine and one unit of work for a command step."""
-    with open_engine(settings) as engine:
-        require_current_schema(engine)
-        with session_scope(make_session_factory(engine)) as session:
-            yield session
 
 
 @contextmanager

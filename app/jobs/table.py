@@ -60,10 +60,10 @@ def send_digests(settings: Settings, day: date | None) -> int:
 
 
 def _latest_day(settings: Settings) -> date | None:
-    from app.commands import ranking
+    from app.commands.common import job_session
     from ingest.live_store import latest_listing_day
 
-    with ranking.job_session(settings) as session:
+    with job_session(settings) as session:
         return latest_listing_day(session)
 
 
