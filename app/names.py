@@ -26,10 +26,18 @@ def collapse_whitespace(text: str) -> str:
     """Runs of whitespace (line breaks included) become one space; ends are trimmed."""
     # Most titles and names are already collapsed: every whitespace character but the ASCII
     # space is non-printable, so these C-level checks prove it without splitting the text.
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+    if _is_collapsed(text):
         return text
+    # Abstracts are often hard-wrapped and nothing else: replacing line breaks is enough then.
+    unwrapped = text.replace("\n", " ")
+    if _is_collapsed(unwrapped):
+        return unwrapped
     # str.split() splits on every Unicode whitespace run and is ~10x faster than a regex here.
     return " ".join(text.split())
+
+
+def _is_collapsed(text: str) -> bool:
+    return text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
 
 
 def collapse_each(texts: list[str]) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from ingest.snapshot import parse_snapshot_record
 from ingest.store import PreparedRecord, prepare
 
 CHUNKS_IN_FLIGHT = 2
+FIRST_CHUNK_SIZE = 1000
 # How long the importer waits on the queue before checking that the reader is still alive.
 _LIVENESS_CHECK_SECONDS = 1.0
 
@@ -50,8 +51,7 @@ class ParsedChunk(NamedTuple):
 
 
 # A prepared record as it crosses the queue: its fields, with the record's as a plain tuple.
-_WireRecord = tuple[tuple[object, ...], str, tuple[tuple[str, int, str, str], ...],
-                    tuple[tuple[str, str, int], ...]]  # fmt: skip
+_WireRecord = tuple[tuple[object, ...], str, tuple[str, ...]]
 
 
 class _WireChunk(NamedTuple):
@@ -142,8 +142,8 @@ def _read_chunks(path: Path, chunk_size: int, chunks: Queue[_WireChunk | _Failur
 
 def _to_wire(chunk: ParsedChunk) -> _WireChunk:
     records: list[_WireRecord] = [
-        (tuple(record), content_hash, author_links, category_links)
-        for record, content_hash, author_links, category_links in chunk.records
+        (tuple(record), content_hash, author_keys)
+        for record, content_hash, author_keys in chunk.records
     ]
     return _WireChunk(chunk.read, records, chunk.rejections, chunk.position)
 
@@ -151,8 +151,8 @@ def _to_wire(chunk: ParsedChunk) -> _WireChunk:
 def _from_wire(chunk: _WireChunk) -> ParsedChunk:
     rebuild = PaperRecord._make
     records = [
-        PreparedRecord(rebuild(fields), content_hash, author_links, category_links)
-        for fields, content_hash, author_links, category_links in chunk.records
+        PreparedRecord(rebuild(fields), content_hash, author_keys)
+        for fields, content_hash, author_keys in chunk.records
     ]
     return ParsedChunk(chunk.read, records, chunk.rejections, chunk.position)
 
@@ -160,14 +160,17 @@ def _from_wire(chunk: _WireChunk) -> ParsedChunk:
 def _line_chunks(
     lines: Iterator[tuple[int, bytes]], size: int
 ) -> Iterator[list[tuple[int, bytes]]]:
-    """Chunks of ``size`` lines; on damage, the lines read before it come first, then the error."""
+    """Chunks of up to ``size`` lines; on damage, the lines read before it come first, then the
+    error. The first chunks are smaller, growing to ``size``: the importer waits for the first
+    one, and a small one reaches it sooner."""
     chunk: list[tuple[int, bytes]] = []
+    target = min(size, FIRST_CHUNK_SIZE)
     try:
         for line in lines:
             chunk.append(line)
-            if len(chunk) == size:
+            if len(chunk) == target:
                 yield chunk
-                chunk = []
+                chunk, target = [], min(size, 2 * target)
     except TruncatedFileError:
         if chunk:
             yield chunk

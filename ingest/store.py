@@ -11,6 +11,7 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import count, repeat
 from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, delete, func, select, update
@@ -59,16 +60,12 @@ class PreparedRecord(NamedTuple):
 
     record: PaperRecord
     content_hash: str
-    # Rows of paper_authors (arxiv_id, position, author_key, name) and paper_categories
-    # (arxiv_id, category, position).
-    author_links: tuple[tuple[str, int, str, str], ...]
-    category_links: tuple[tuple[str, str, int], ...]
+    author_keys: tuple[str, ...]
 
 
 def prepare(record: PaperRecord) -> PreparedRecord:
-    return PreparedRecord(
-        record, record.content_hash(), _author_links(record), _category_links(record)
-    )
+    keys = tuple(map(_author_keys.__getitem__, record.authors))
+    return PreparedRecord(record, record.content_hash(), keys)
 
 
 @dataclass
@@ -107,13 +104,16 @@ def store_prepared(
     )
 
 
+# One statement, compiled once: a list given to ``in_`` would be coerced value by value.
+_STATES = select(
+    papers.c.arxiv_id, papers.c.version, papers.c.content_hash, papers.c.announced_on
+).where(papers.c.arxiv_id.in_(bindparam("ids", expanding=True)))
+
+
 def load_states(session: Session, arxiv_ids: Iterable[str]) -> dict[str, StoredState]:
-    query = select(
-        papers.c.arxiv_id, papers.c.version, papers.c.content_hash, papers.c.announced_on
-    ).where(papers.c.arxiv_id.in_(list(arxiv_ids)))
     return {
         row.arxiv_id: StoredState(row.version, row.content_hash, row.announced_on)
-        for row in session.execute(query)
+        for row in session.execute(_STATES, {"ids": list(arxiv_ids)})
     }
 
 
@@ -209,7 +209,7 @@ def _replace_lists(
     if replaced:
         session.execute(delete(paper_authors).where(paper_authors.c.arxiv_id.in_(replaced)))
         session.execute(delete(paper_categories).where(paper_categories.c.arxiv_id.in_(replaced)))
-    links = [link for item in records.values() for link in item.author_links]
+    links = [link for item in records.values() for link in _author_links(item)]
     # Name by key, written in key order (each insert lands next to the previous one in the
     # B-tree), less the keys this loader stored already; C-level set and dict operations,
     # because a bulk import sees half a million links.
@@ -221,7 +221,7 @@ def _replace_lists(
     )  # fmt: skip
     authors_stored.update(new_keys)
     insert_plain_rows(session, paper_authors, ("arxiv_id", "position", "author_key", "name"), links)
-    category_links = [link for item in records.values() for link in item.category_links]
+    category_links = [link for item in records.values() for link in _category_links(item.record)]
     insert_plain_rows(
         session, paper_categories, ("arxiv_id", "category", "position"), category_links
     )
@@ -230,20 +230,20 @@ def _replace_lists(
 _KEY_AND_NAME = operator.itemgetter(2, 3)
 
 
-def _author_links(record: PaperRecord) -> tuple[tuple[str, int, str, str], ...]:
-    arxiv_id, keys = record.arxiv_id, map(_author_keys.__getitem__, record.authors)
-    return tuple(
-        (arxiv_id, position, key, name)
-        for position, (name, key) in enumerate(zip(record.authors, keys, strict=True))
-        if key
-    )
+# Link rows are zipped together in C from the record's lists: a bulk import writes half a
+# million of them.
+def _author_links(item: PreparedRecord) -> Iterable[tuple[str, int, str, str]]:
+    names, keys = item.record.authors, item.author_keys
+    links = zip(repeat(item.record.arxiv_id), count(), keys, names)
+    # A name with no letter or digit (rare) has no key and no link; positions still count it.
+    return links if all(keys) else [link for link in links if link[2]]
 
 
-def _category_links(record: PaperRecord) -> tuple[tuple[str, str, int], ...]:
+def _category_links(record: PaperRecord) -> Iterable[tuple[str, str, int]]:
     names = record.categories
     if record.primary_category and record.primary_category not in names:
         names = (record.primary_category, *names)
-    return tuple((record.arxiv_id, name, position) for position, name in enumerate(names))
+    return zip(repeat(record.arxiv_id), names, count())
 
 
 class _AuthorKeyCache(dict[str, str]):

@@ -1,3 +1,4 @@
+import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -19,7 +20,25 @@ def test_sqlite_gets_wal_foreign_keys_and_a_busy_timeout(
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert connection.execute(text("PRAGMA busy_timeout")).scalar() == 30_000
+        assert connection.execute(text("PRAGMA page_size")).scalar() == 16_384
     assert (tmp_path / "nested" / "paperboy.sqlite3").exists()
+
+
+def test_an_existing_database_keeps_its_page_size(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)  # a database made by an earlier version, with 4 KB pages
+    old.execute("PRAGMA page_size=4096")
+    old.execute("CREATE TABLE kept (value TEXT)")
+    old.execute("INSERT INTO kept VALUES ('still here')")
+    old.commit()
+    old.close()
+    engine = make_engine(get_settings(database_url=f"sqlite:///{path}"))
+    try:
+        with engine.connect() as connection:
+            assert connection.execute(text("PRAGMA page_size")).scalar() == 4096
+            assert connection.execute(text("SELECT value FROM kept")).scalar() == "still here"
+    finally:
+        engine.dispose()
 
 
 def test_a_session_scope_commits_on_success_and_rolls_back_on_error(database: Database) -> None:
