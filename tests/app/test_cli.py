@@ -1,4 +1,6 @@
 import gzip
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,19 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert exited.value.code == 0
     shown = capsys.readouterr().out
     assert all(command.name in shown for command in COMMANDS)
+
+
+def test_a_command_loads_only_its_own_module() -> None:
+    # Every command's module together costs seconds to import (scikit-learn for ranking);
+    # send-digests, run hourly, has no use for them.
+    probe = (
+        "import sys; from app.cli import build_parser; build_parser('send-digests'); "
+        "print(sorted(m for m in ('sklearn', 'app.commands.ranking') if m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "[]"
 
 
 def test_import_exits_2_when_lines_were_rejected(
