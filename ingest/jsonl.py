@@ -10,9 +10,8 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import BinaryIO, NamedTuple, cast
 
 import orjson
 from isal import igzip, igzip_lib
@@ -26,8 +25,7 @@ class TruncatedFileError(RuntimeError):
     """The file ends in the middle of its compressed stream, or is otherwise unreadable."""
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):  # one per line of a bulk file: a tuple is the cheapest to make
     number: int
     value: object | None  # the decoded JSON value; None when ``error`` is set
     error: str | None = None

@@ -53,19 +53,19 @@ class StoreCounts:
 
 
 class PreparedRecord(NamedTuple):
-    """A record with what storing it needs computed ahead (in a bulk import's reader process).
+    """A record with its content hash computed ahead (in a bulk import's reader process).
 
     A named tuple of plain values, like the record itself, so that it crosses processes cheaply.
+    (Author keys are worked out where links are written: moving them out of the reader, the
+    busier of a bulk import's two processes, balanced the two.)
     """
 
     record: PaperRecord
     content_hash: str
-    author_keys: tuple[str, ...]
 
 
 def prepare(record: PaperRecord) -> PreparedRecord:
-    keys = tuple(map(_author_keys.__getitem__, record.authors))
-    return PreparedRecord(record, record.content_hash(), keys)
+    return PreparedRecord(record, record.content_hash())
 
 
 @dataclass
@@ -233,7 +233,8 @@ _KEY_AND_NAME = operator.itemgetter(2, 3)
 # Link rows are zipped together in C from the record's lists: a bulk import writes half a
 # million of them.
 def _author_links(item: PreparedRecord) -> Iterable[tuple[str, int, str, str]]:
-    names, keys = item.record.authors, item.author_keys
+    names = item.record.authors
+    keys = tuple(map(_author_keys.__getitem__, names))
     links = zip(repeat(item.record.arxiv_id), count(), keys, names)
     # A name with no letter or digit (rare) has no key and no link; positions still count it.
     return links if all(keys) else [link for link in links if link[2]]
