@@ -54,7 +54,7 @@ class ParsedChunk(NamedTuple):
 
 
 # A prepared record as it crosses the queue: its fields, with the record's as a plain tuple.
-_WireRecord = tuple[tuple[object, ...], str]
+_WireRecord = tuple[tuple[object, ...], str, tuple[str, ...]]
 
 
 class _WireChunk(NamedTuple):
@@ -143,7 +143,8 @@ def _read_chunks(path: Path, chunk_size: int, chunks: Queue[bytes | _Failure | N
 
 def _to_wire(chunk: ParsedChunk) -> bytes:
     records: list[_WireRecord] = [
-        (tuple(record), content_hash) for record, content_hash in chunk.records
+        (tuple(record), content_hash, author_keys)
+        for record, content_hash, author_keys in chunk.records
     ]
     return pickle.dumps(_WireChunk(chunk.read, records, chunk.rejections, chunk.position), 5)
 
@@ -152,7 +153,8 @@ def _from_wire(wire: bytes) -> ParsedChunk:
     chunk: _WireChunk = pickle.loads(wire)  # noqa: S301 (our own reader process wrote it)
     rebuild = PaperRecord._make
     records = [
-        PreparedRecord(rebuild(fields), content_hash) for fields, content_hash in chunk.records
+        PreparedRecord(rebuild(fields), content_hash, author_keys)
+        for fields, content_hash, author_keys in chunk.records
     ]
     return ParsedChunk(chunk.read, records, chunk.rejections, chunk.position)
 

@@ -53,19 +53,19 @@ class StoreCounts:
 
 
 class PreparedRecord(NamedTuple):
-    """A record with its content hash computed ahead (in a bulk import's reader process).
+    """A record with what storing it needs computed ahead (in a bulk import's reader process).
 
     A named tuple of plain values, like the record itself, so that it crosses processes cheaply.
-    (Author keys are worked out where links are written: moving them out of the reader, the
-    busier of a bulk import's two processes, balanced the two.)
     """
 
     record: PaperRecord
     content_hash: str
+    author_keys: tuple[str, ...]
 
 
 def prepare(record: PaperRecord) -> PreparedRecord:
-    return PreparedRecord(record, record.content_hash())
+    keys = tuple(map(_author_keys.__getitem__, record.authors))
+    return PreparedRecord(record, record.content_hash(), keys)
 
 
 @dataclass
@@ -209,7 +209,7 @@ def _replace_lists(
     if replaced:
         session.execute(delete(paper_authors).where(paper_authors.c.arxiv_id.in_(replaced)))
         session.execute(delete(paper_categories).where(paper_categories.c.arxiv_id.in_(replaced)))
-    links = [link for item in records.values() for link in _author_links(item)]
+    links = _author_links(records.values())
     # Name by key, written in key order (each insert lands next to the previous one in the
     # B-tree), less the keys this loader stored already; C-level set and dict operations,
     # because a bulk import sees half a million links.
@@ -230,12 +230,20 @@ def _replace_lists(
 _KEY_AND_NAME = operator.itemgetter(2, 3)
 
 
-# Link rows are zipped together in C from the record's lists: a bulk import writes half a
-# million of them.
-def _author_links(item: PreparedRecord) -> Iterable[tuple[str, int, str, str]]:
-    names = item.record.authors
-    keys = tuple(map(_author_keys.__getitem__, names))
-    links = zip(repeat(item.record.arxiv_id), count(), keys, names)
+def _author_links(records: Iterable[PreparedRecord]) -> list[tuple[str, int, str, str]]:
+    """The paper_authors rows of ``records``: zipped together in C from columns filled a record
+    at a time, since a bulk import writes half a million of them."""
+    arxiv_ids: list[str] = []
+    positions: list[int] = []
+    names: list[str] = []
+    keys: list[str] = []
+    for record, _, author_keys in records:
+        size = len(author_keys)
+        arxiv_ids.extend(repeat(record.arxiv_id, size))
+        positions.extend(range(size))
+        names.extend(record.authors)
+        keys.extend(author_keys)
+    links = list(zip(arxiv_ids, positions, keys, names, strict=True))
     # A name with no letter or digit (rare) has no key and no link; positions still count it.
     return links if all(keys) else [link for link in links if link[2]]
 

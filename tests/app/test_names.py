@@ -42,6 +42,13 @@ def test_whitespace_runs_and_line_breaks_collapse_to_one_space() -> None:
         ("trailing ", "trailing"),
         ("two  spaces", "two spaces"),
         ("line\u2028separator\x85next-line", "line separator next-line"),
+        (
+            "ascii\x0bvertical\x0cfeed\rreturn\x1cfile\x1funit",
+            "ascii vertical feed return file unit",
+        ),
+        ("a bell\x07stays", "a bell\x07stays"),
+        ("hard\nwrapped\nabstract", "hard wrapped abstract"),
+        ("wrapped\n\nparagraphs", "wrapped paragraphs"),
         ("", ""),
     ],
 )
