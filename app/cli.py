@@ -219,6 +219,13 @@ COMMANDS: tuple[Command, ...] = (
         _arguments("app.commands.jobs", "add_jobs_arguments"),
     ),
     Command(
+        "unsubscribe-mail",
+        "unsubscribe the sender of a mail to the digests' mailto: unsubscribe address, read "
+        "from standard input (a mail server's pipe alias); exit 0 done, 65 refused",
+        _handler("app.commands.digest", "run_unsubscribe_mail"),
+        _arguments("app.commands.digest", "add_unsubscribe_mail_arguments"),
+    ),
+    Command(
         "subscribers",
         "list | show EMAIL (with delivery history and bounces) | remove EMAIL | resend EMAIL",
         _handler("app.commands.digest", "run_subscribers"),

@@ -22,11 +22,14 @@ from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.models import Delivery, Edition, Subscriber
 from app.schema import require_current_schema
+from app.tokens import TokenError
+from digest.inbound import MAX_MESSAGE_BYTES, InboundMailError, unsubscribe_token
 from digest.ledger import Reader
+from digest.links import UNSUBSCRIBE
 from digest.messages import OutgoingMail
 from digest.sending import RunSummary, build_digest, resend, send_digests
 from digest.store import Encode, edition_view, latest_edition
-from digest.subscriptions import purge_unconfirmed
+from digest.subscriptions import purge_unconfirmed, subscriber_for, unsubscribe
 from digest.tastes import Tastes
 from ranking.periods import Period, span
 from ranking.vectors import Matrix
@@ -117,6 +120,31 @@ def _preview(
 
 def _subscriber(session: Session, email: str) -> Subscriber | None:
     return session.scalars(select(Subscriber).where(Subscriber.email == email.strip())).first()
+
+
+# sysexits.h: a pipe alias's exit status tells the mail server to bounce the mail (with what
+# was printed) rather than retry it.
+EX_DATAERR = 65
+
+
+def add_unsubscribe_mail_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--file", type=Path, help="read the mail from this file instead of standard input"
+    )
+
+
+def run_unsubscribe_mail(args: argparse.Namespace, settings: Settings) -> int:
+    raw = args.file.read_bytes() if args.file else sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)
+    now = datetime.now(UTC)
+    try:
+        token = unsubscribe_token(raw)
+        with job_session(settings) as session:
+            unsubscribe(subscriber_for(session, settings, token, UNSUBSCRIBE, now), now)
+    except (InboundMailError, TokenError) as error:
+        print(f"unsubscribe-mail: refused: {error}", file=sys.stderr)
+        return EX_DATAERR
+    print("unsubscribed")
+    return 0
 
 
 def add_subscribers_arguments(parser: argparse.ArgumentParser) -> None:
