@@ -59,21 +59,19 @@ def collapse_each(texts: list[str]) -> tuple[str, ...]:
     joined = "|".join(texts)
     if not joined:
         return ()
-    # Clean means: only printable characters (every whitespace character but the space is not
-    # printable), no double space, and no text that is empty or starts or ends with a space. A
-    # "|" inside a name can only make a clean list look unclean, never the reverse.
+    # Clean: the joined list is collapsed, and no name is empty or starts or ends with a space.
+    # A "|" inside a name can only make a clean list look unclean, never the reverse.
     if (
-        joined.isprintable()
+        _is_collapsed(joined)
         and not any(pair in joined for pair in _UNCLEAN_PAIRS)
-        and joined[:1] not in _UNCLEAN_ENDS
-        and joined[-1:] not in _UNCLEAN_ENDS
+        and joined[0] != "|"
+        and joined[-1] != "|"
     ):
         return tuple(texts)
     return tuple(name for name in map(collapse_whitespace, texts) if name)
 
 
-_UNCLEAN_PAIRS = ("  ", " |", "| ", "||")
-_UNCLEAN_ENDS = (" ", "|")
+_UNCLEAN_PAIRS = (" |", "| ", "||")
 
 
 def author_key(name: str) -> str:
@@ -84,3 +82,22 @@ def author_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSABLE))
     folded = "".join(char for char in decomposed if not unicodedata.combining(char))
     return _NOT_ALNUM.sub("-", folded.casefold()).strip("-")[:MAX_KEY_LENGTH].rstrip("-")
+
+
+class _AuthorKeyCache(dict[str, str]):
+    """Author keys by name: authors recur across papers, and folding a name costs more than
+    looking it up. A dict rather than ``lru_cache`` because a hit then costs no Python call;
+    emptied when full, to keep memory bounded."""
+
+    LIMIT = 500_000
+
+    def __missing__(self, name: str) -> str:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        key = self[name] = author_key(name)
+        return key
+
+
+# :func:`author_key`, remembered: for bulk imports and author histories, which fold the same
+# names over and over.
+cached_author_key = _AuthorKeyCache().__getitem__

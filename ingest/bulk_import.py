@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Never
 
-from sqlalchemy import Index, exists, select
+from sqlalchemy import Index, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
@@ -139,7 +139,7 @@ _DEFERRED_INDEXES: tuple[Index, ...] = tuple(
 
 def _holds_no_papers(sessions: sessionmaker[Session]) -> bool:
     with session_scope(sessions) as session:
-        return not session.scalar(select(exists().where(Paper.arxiv_id.is_not(None))))
+        return session.scalar(select(Paper.arxiv_id).limit(1)) is None
 
 
 @contextmanager

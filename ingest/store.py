@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.db import insert_plain_rows
 from app.models import Author, Base, Paper, PaperAuthor, PaperCategory
-from app.names import author_key
+from app.names import cached_author_key
 from ingest.merge import Action, StoredState, decide, state_after
 from ingest.records import PaperRecord
 
@@ -64,7 +64,7 @@ class PreparedRecord(NamedTuple):
 
 
 def prepare(record: PaperRecord) -> PreparedRecord:
-    keys = tuple(map(_author_keys.__getitem__, record.authors))
+    keys = tuple(map(cached_author_key, record.authors))
     return PreparedRecord(record, record.content_hash(), keys)
 
 
@@ -253,20 +253,3 @@ def _category_links(record: PaperRecord) -> Iterable[tuple[str, str, int]]:
     if record.primary_category and record.primary_category not in names:
         names = (record.primary_category, *names)
     return zip(repeat(record.arxiv_id), names, count())
-
-
-class _AuthorKeyCache(dict[str, str]):
-    """Author keys by name: authors recur across papers, and folding a name costs more than
-    looking it up. A dict rather than ``lru_cache`` because a hit then costs no Python call;
-    emptied when full, to keep a bulk import's memory bounded."""
-
-    LIMIT = 500_000
-
-    def __missing__(self, name: str) -> str:
-        if len(self) >= self.LIMIT:
-            self.clear()
-        key = self[name] = author_key(name)
-        return key
-
-
-_author_keys = _AuthorKeyCache()

@@ -13,7 +13,6 @@ a few featured ones gets a low rate; a small group featured every time gets a hi
 
 from __future__ import annotations
 
-import functools
 import math
 from bisect import bisect_left
 from collections import defaultdict
@@ -21,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from app.names import author_key
+from app.names import cached_author_key
 from ranking.scoring import Candidate
 from ranking.trending.data import LabelRecord
 
@@ -152,11 +151,7 @@ class AuthorHistory:
 
 
 def _keys(authors: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(key for key in map(_cached_author_key, authors) if key))
-
-
-# A history folds every author name of two years of papers, most of them many times over.
-_cached_author_key = functools.lru_cache(maxsize=262_144)(author_key)
+    return list(dict.fromkeys(key for key in map(cached_author_key, authors) if key))
 
 
 def summarise(records: list[AuthorRecord], recent_from: int) -> AuthorStats:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 import email.policy
 import inspect
+import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -96,6 +97,13 @@ class Clock:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
+
+
+def cli_environment(settings: Settings) -> dict[str, str]:
+    """The environment that gives a `paperboy` subprocess these settings."""
+    names = ("database_url", "smtp_host", "smtp_port", "secret_key", "public_base_url", "mail_from")
+    values = {f"PAPERBOY_{name.upper()}": str(getattr(settings, name)) for name in names}
+    return {**os.environ, **values, "PAPERBOY_DATA_DIR": str(settings.data_dir)}
 
 
 @pytest.fixture

@@ -1,4 +1,3 @@
-import os
 import signal
 import subprocess
 import sys
@@ -12,7 +11,7 @@ from app.cli import main
 from app.config import Settings
 from app.models import Delivery, Subscriber
 from tests.conftest import PROJECT_ROOT, Database
-from tests.digest.conftest import Smtp
+from tests.digest.conftest import Smtp, cli_environment
 from tests.digest.editions import DAY, add_subscriber, store_edition
 
 EMAILS = [f"reader{n}@example.org" for n in range(6)]
@@ -35,7 +34,7 @@ def test_a_sender_killed_mid_run_then_run_again_sends_everyone_exactly_one_diges
     sender = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "send-digests", "--date", DAY.isoformat()],
         cwd=PROJECT_ROOT,
-        env=_environment(mail_settings),
+        env=cli_environment(mail_settings),
     )
     try:
         assert stopped.wait(60), "the sender never reached the third recipient"
@@ -47,12 +46,6 @@ def test_a_sender_killed_mid_run_then_run_again_sends_everyone_exactly_one_diges
     assert len(smtp.handler.messages) == 2
     assert main(["send-digests", "--date", DAY.isoformat()], mail_settings) == 0
     assert sorted(m["To"] for m in smtp.handler.messages) == EMAILS
-
-
-def _environment(settings: Settings) -> dict[str, str]:
-    names = ("database_url", "smtp_host", "smtp_port", "secret_key", "public_base_url", "mail_from")
-    values = {f"PAPERBOY_{name.upper()}": str(getattr(settings, name)) for name in names}
-    return {**os.environ, **values, "PAPERBOY_DATA_DIR": str(settings.data_dir)}
 
 
 def test_preview_digest_writes_the_mail_and_sends_nothing(

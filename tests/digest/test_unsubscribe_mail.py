@@ -11,9 +11,8 @@ from app.cli import main
 from app.config import Settings
 from app.models import Subscriber
 from tests.conftest import PROJECT_ROOT, Database
-from tests.digest.conftest import Smtp
+from tests.digest.conftest import Smtp, cli_environment
 from tests.digest.editions import DAY, add_subscriber, store_edition
-from tests.digest.test_commands import _environment
 
 READER = "reader@example.org"
 
@@ -36,7 +35,8 @@ def status(database: Database, subscriber_id: int) -> str:
 def pipe_in(settings: Settings, mail: bytes) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "app.cli", "unsubscribe-mail"],
-        input=mail, cwd=PROJECT_ROOT, env=_environment(settings), capture_output=True, timeout=60,
+        input=mail, cwd=PROJECT_ROOT, env=cli_environment(settings),
+        capture_output=True, timeout=60,
     )  # fmt: skip
 
 
