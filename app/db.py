@@ -7,7 +7,7 @@ inside never commits.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -155,6 +155,33 @@ def insert_plain_rows(
     rows = _bound_values(
         rows, [table.c[name].type.bind_processor(connection.dialect) for name in columns]
     )
+    _insert_bound_rows(connection, table, columns, rows, skip_duplicates=skip_duplicates)
+
+
+def insert_columns(session: Session, table: Table, columns: Mapping[str, Sequence[object]]) -> None:
+    """:func:`insert_plain_rows`, given column by column (all of one length).
+
+    A converting column's values pass through its type's bind processor once per distinct
+    value (a batch's dates repeat: one per announcement day), and the rows are zipped in C.
+    """
+    connection = session.connection()
+    bound = [
+        _bound_column(values, table.c[name].type.bind_processor(connection.dialect))
+        for name, values in columns.items()
+    ]
+    rows = list(zip(*bound, strict=True))
+    if rows:
+        _insert_bound_rows(connection, table, list(columns), rows, skip_duplicates=False)
+
+
+def _insert_bound_rows(
+    connection: Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    *,
+    skip_duplicates: bool,
+) -> None:
     if connection.dialect.name == "postgresql":
         _copy_rows(connection, table.name, columns, rows, skip_duplicates=skip_duplicates)
         return
@@ -197,6 +224,16 @@ def _copy_rows(
                 "ON CONFLICT DO NOTHING"
             )
             cursor.execute(f"TRUNCATE {target}")
+
+
+def _bound_column(
+    values: Sequence[object], process: Callable[[Any], Any] | None
+) -> Sequence[object]:
+    if process is None:
+        return values
+    # Equal values convert to equal values (a date, a timestamp in UTC), so one each is enough.
+    converted = {value: None if value is None else process(value) for value in set(values)}
+    return list(map(converted.__getitem__, values))
 
 
 def _bound_values(

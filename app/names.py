@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 MAX_KEY_LENGTH = 200
 # Letters that Unicode does not decompose into a base letter plus an accent.
@@ -74,6 +75,12 @@ def collapse_each(texts: list[str]) -> tuple[str, ...]:
 _UNCLEAN_PAIRS = (" |", "| ", "||")
 
 
+# Joins the names of one author list: collapsed names never hold it (str.split() takes it for
+# whitespace), and it survives the ASCII folding below.
+_NAME_SEPARATOR = "\x1f"
+_ASCII_WORDS_OF_NAMES = {**_ASCII_WORDS, ord(_NAME_SEPARATOR): _NAME_SEPARATOR}
+
+
 def author_key(name: str) -> str:
     """The URL-safe key of an author name: accents folded, lower case, words joined by '-'."""
     if name.isascii():  # most names: nothing to fold, and folding is the slow part
@@ -101,3 +108,19 @@ class _AuthorKeyCache(dict[str, str]):
 # :func:`author_key`, remembered: for bulk imports and author histories, which fold the same
 # names over and over.
 cached_author_key = _AuthorKeyCache().__getitem__
+
+
+def author_keys(names: Sequence[str]) -> tuple[str, ...]:
+    """:func:`author_key` of each name of an author list.
+
+    An ASCII list (nine in ten) is folded in one pass over the joined names: a bulk import keys
+    half a million names, and a call per name took a fifth of preparing a record.
+    """
+    joined = _NAME_SEPARATOR.join(names)
+    if not joined.isascii() or joined.count(_NAME_SEPARATOR) != len(names) - 1:
+        return tuple(map(cached_author_key, names))
+    words = joined.translate(_ASCII_WORDS_OF_NAMES).split(_NAME_SEPARATOR)
+    keys = ["-".join(name_words.split()) for name_words in words]
+    if len(joined) > MAX_KEY_LENGTH:  # a key can be too long only if the names are
+        keys = [key[:MAX_KEY_LENGTH].rstrip("-") for key in keys]
+    return tuple(keys)

@@ -30,7 +30,7 @@ from app.db import bulk_load_sessions, session_scope
 from app.models import IngestRun, Paper
 from ingest.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
 from ingest.jsonl import TruncatedFileError
-from ingest.store import StoreCounts, paper_authors, paper_categories, papers, store_prepared
+from ingest.store import StoreCounts, paper_authors, paper_categories, papers, store_batch
 
 CHUNK_SIZE = 10_000
 SOURCE = "import"
@@ -108,9 +108,9 @@ def _store_chunk(
     on_rejection: Callable[[Rejection], None],
     authors_stored: set[str],
 ) -> None:
-    if chunk.records:
+    if chunk.batch.size:
         with session_scope(sessions) as session:
-            summary.counts += store_prepared(session, chunk.records, authors_stored)
+            summary.counts += store_batch(session, chunk.batch, authors_stored)
     summary.read += chunk.read
     summary.rejections.extend(chunk.rejections)
     for rejection in chunk.rejections:

@@ -3,10 +3,11 @@
 A first import spends about as long decompressing and parsing as storing, so a reader process
 does the first half while the importing process stores: it decompresses the file, parses each
 line and sends back chunks of prepared records through a queue of at most ``CHUNKS_IN_FLIGHT``
-chunks, so memory stays constant. Records cross as plain tuples: pickle rebuilds a named tuple
-about six times slower than a plain one, so the named tuples are rebuilt on arrival. The reader
-pickles each chunk itself and queues the bytes: left to the queue's feeder thread, pickling
-fights the parsing thread for the GIL and costs the reader a fifth more time.
+chunks, so memory stays constant. Records cross column by column
+(:class:`ingest.store.PreparedBatch`): a few tuples of plain values pickle far faster than an
+object per record. The reader pickles each chunk itself and queues the bytes: left to the
+queue's feeder thread, pickling fights the parsing thread for the GIL and costs the reader a
+fifth more time.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import NamedTuple
 from ingest.jsonl import TruncatedFileError, decode_line, open_lines
 from ingest.records import PaperRecord, RecordError
 from ingest.snapshot import parse_snapshot_record
-from ingest.store import PreparedRecord, prepare
+from ingest.store import PreparedBatch, prepare_batch
 
 CHUNKS_IN_FLIGHT = 4
 FIRST_CHUNK_SIZE = 1000
@@ -47,20 +48,9 @@ class Rejection(NamedTuple):
 
 class ParsedChunk(NamedTuple):
     read: int
-    records: list[PreparedRecord]
+    batch: PreparedBatch
     rejections: list[Rejection]
     # Bytes of the file (compressed, if it is) consumed so far: for a progress bar.
-    position: int
-
-
-# A prepared record as it crosses the queue: its fields, with the record's as a plain tuple.
-_WireRecord = tuple[tuple[object, ...], str, tuple[str, ...]]
-
-
-class _WireChunk(NamedTuple):
-    read: int
-    records: list[_WireRecord]
-    rejections: list[Rejection]  # few: as they are
     position: int
 
 
@@ -71,17 +61,17 @@ class _Failure(NamedTuple):
 
 def parse_chunk(lines: list[tuple[int, bytes]], position: int = 0) -> ParsedChunk:
     """Decode, parse and prepare raw numbered lines (pure)."""
-    records: list[PreparedRecord] = []
+    records: list[PaperRecord] = []
     rejections: list[Rejection] = []
     for number, text in lines:
         line = decode_line(number, text)
         try:
             if line.error is not None:
                 raise RecordError(line.error)
-            records.append(prepare(parse_snapshot_record(line.value)))
+            records.append(parse_snapshot_record(line.value))
         except RecordError as error:
             rejections.append(Rejection(number, str(error)))
-    return ParsedChunk(len(lines), records, rejections, position)
+    return ParsedChunk(len(lines), prepare_batch(records), rejections, position)
 
 
 @contextmanager
@@ -142,21 +132,12 @@ def _read_chunks(path: Path, chunk_size: int, chunks: Queue[bytes | _Failure | N
 
 
 def _to_wire(chunk: ParsedChunk) -> bytes:
-    records: list[_WireRecord] = [
-        (tuple(record), content_hash, author_keys)
-        for record, content_hash, author_keys in chunk.records
-    ]
-    return pickle.dumps(_WireChunk(chunk.read, records, chunk.rejections, chunk.position), 5)
+    return pickle.dumps(chunk, protocol=5)
 
 
 def _from_wire(wire: bytes) -> ParsedChunk:
-    chunk: _WireChunk = pickle.loads(wire)  # noqa: S301 (our own reader process wrote it)
-    rebuild = PaperRecord._make
-    records = [
-        PreparedRecord(rebuild(fields), content_hash, author_keys)
-        for fields, content_hash, author_keys in chunk.records
-    ]
-    return ParsedChunk(chunk.read, records, chunk.rejections, chunk.position)
+    chunk: ParsedChunk = pickle.loads(wire)  # noqa: S301 (our own reader process wrote it)
+    return chunk
 
 
 def _line_chunks(

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from app.names import author_key, collapse_each, collapse_whitespace
+from app.names import author_key, author_keys, collapse_each, collapse_whitespace
 
 
 @pytest.mark.parametrize(
@@ -89,3 +89,19 @@ def test_collapsing_a_list_refuses_an_item_that_is_not_text() -> None:
 def test_the_ascii_shortcut_gives_the_general_key(name: str) -> None:
     general = re.sub(r"[\W_]+", "-", name.casefold()).strip("-")[:200].rstrip("-")
     assert author_key(name) == general
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        (),
+        ("Ann Lee",),
+        ("Ann Lee", "C. -P. Yuan", "O'Neil_Smith", "--", "R2-D2 Droid"),
+        ("José Pérez", "Ann Lee"),
+        ("Ann\x1fLee", "Bo Chen"),  # the separator inside a name (never in a collapsed one)
+        ("A " * 150, "Bo Chen", "x" * 250 + "-y"),
+        ("a-" * 100 + "b", "ok"),
+    ],
+)
+def test_keys_of_an_author_list_are_the_key_of_each_name(names: tuple[str, ...]) -> None:
+    assert author_keys(names) == tuple(author_key(name) for name in names)
