@@ -2,12 +2,14 @@
 
     .venv/bin/python benchmarks/import_corpus.py \
         ../shared/data/corpus/arxiv_listings_2025-03-18_2026-07-01.jsonl.gz \
-        [--postgres-url postgresql+psycopg://paperboy:paperboy@127.0.0.1/postgres]
+        [--rounds 3] [--postgres-url postgresql+psycopg://paperboy:paperboy@127.0.0.1/postgres]
 
-Prints papers/second for: reading and JSON-parsing the file (the peer every other figure is
-compared with, measured in the same run), a first import into a fresh SQLite database, a
-re-import of the unchanged file, and the same two on a fresh PostgreSQL database when a server
-URL is given (a database is created there for the run and dropped afterwards).
+Each round measures, one after the other: reading and JSON-parsing the file (the peer every
+other figure is compared with), a first import into a fresh SQLite database and a re-import of
+the unchanged file, and the same two on a fresh PostgreSQL database when a server URL is given
+(a database is made there for the round and dropped afterwards). An import's ratio is its rate
+over the peer's rate in the same round: this virtual machine's speed swings by a third from
+minute to minute, so rounds are printed one by one, then the median of each ratio.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -25,23 +28,22 @@ from app.db import make_session_factory, open_engine, scratch_postgres_database
 from app.schema import upgrade_to_head
 from ingest.bulk_import import import_file
 
+PEER = "read and parse (gzip + json)"
+
 
 def read_and_parse(path: Path) -> int:
     with gzip.open(path, "rb") as lines:
         return sum(1 for line in lines if json.loads(line))
 
 
-def timed(label: str, work: Callable[[], int], peer_rate: float | None) -> float:
+def timed(work: Callable[[], int]) -> tuple[int, float]:
     started = time.perf_counter()
     papers = work()
-    seconds = time.perf_counter() - started
-    rate = papers / seconds
-    ratio = f"  ({rate / peer_rate:.2f} x read-and-parse)" if peer_rate else ""
-    print(f"{label:<34} {papers:>7} papers in {seconds:6.2f} s = {rate:8.0f} papers/s{ratio}")
-    return rate
+    return papers, time.perf_counter() - started
 
 
-def import_twice(label: str, database_url: str, path: Path, peer_rate: float) -> None:
+def import_twice(database_url: str, path: Path) -> tuple[float, float]:
+    """Seconds of a first import into an empty database, then of a re-import."""
     with open_engine(get_settings(database_url=database_url)) as engine:
         upgrade_to_head(engine)
         sessions = make_session_factory(engine)
@@ -51,22 +53,41 @@ def import_twice(label: str, database_url: str, path: Path, peer_rate: float) ->
             assert summary.exit_code == 0, summary.line()
             return summary.read
 
-        timed(f"{label}: first import", run, peer_rate)
-        timed(f"{label}: re-import (unchanged)", run, peer_rate)
+        return timed(run)[1], timed(run)[1]
+
+
+def one_round(path: Path, postgres_url: str | None) -> tuple[int, dict[str, float]]:
+    papers, peer = timed(lambda: read_and_parse(path))
+    seconds = {PEER: peer}
+    with tempfile.TemporaryDirectory() as directory:
+        url = f"sqlite:///{directory}/bench.sqlite3"
+        seconds["SQLite: first import"], seconds["SQLite: re-import"] = import_twice(url, path)
+    if postgres_url:
+        with scratch_postgres_database(postgres_url, "paperboy_bench") as url:
+            first, again = import_twice(url, path)
+            seconds["PostgreSQL: first import"], seconds["PostgreSQL: re-import"] = first, again
+    return papers, seconds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("path", type=Path)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--postgres-url", help="server URL; a fresh database is made there")
     args = parser.parse_args()
-    peer = timed("read and parse (gzip + json)", lambda: read_and_parse(args.path), None)
-    with tempfile.TemporaryDirectory() as directory:
-        import_twice("SQLite", f"sqlite:///{directory}/bench.sqlite3", args.path, peer)
-    if args.postgres_url:
-        with scratch_postgres_database(args.postgres_url, "paperboy_bench") as url:
-            import_twice("PostgreSQL", url, args.path, peer)
-    timed("read and parse again (drift check)", lambda: read_and_parse(args.path), peer)
+    ratios: dict[str, list[float]] = {}
+    for number in range(1, args.rounds + 1):
+        papers, seconds = one_round(args.path, args.postgres_url)
+        print(f"round {number}: {papers} papers")
+        for label, taken in seconds.items():
+            ratio = seconds[PEER] / taken
+            shown = "" if label == PEER else f"  ({ratio:.2f} x read-and-parse)"
+            print(f"  {label:<30} {taken:6.2f} s = {papers / taken:8.0f} papers/s{shown}")
+            ratios.setdefault(label, []).append(ratio)
+    print(f"median over {args.rounds} rounds:")
+    for label, values in ratios.items():
+        if label != PEER:
+            print(f"  {label:<30} {statistics.median(values):.2f} x read-and-parse")
 
 
 if __name__ == "__main__":
