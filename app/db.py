@@ -152,9 +152,7 @@ def insert_plain_rows(
     if not rows:
         return
     connection = session.connection()
-    rows = _bound_values(
-        rows, [table.c[name].type.bind_processor(connection.dialect) for name in columns]
-    )
+    rows = _bound_values(rows, [_bind_processor(table, name, connection) for name in columns])
     _insert_bound_rows(connection, table, columns, rows, skip_duplicates=skip_duplicates)
 
 
@@ -166,7 +164,7 @@ def insert_columns(session: Session, table: Table, columns: Mapping[str, Sequenc
     """
     connection = session.connection()
     bound = [
-        _bound_column(values, table.c[name].type.bind_processor(connection.dialect))
+        _bound_column(values, _bind_processor(table, name, connection))
         for name, values in columns.items()
     ]
     rows = list(zip(*bound, strict=True))
@@ -224,6 +222,15 @@ def _copy_rows(
                 "ON CONFLICT DO NOTHING"
             )
             cursor.execute(f"TRUNCATE {target}")
+
+
+def _bind_processor(
+    table: Table, column: str, connection: Connection
+) -> Callable[[Any], Any] | None:
+    # The dialect's own type: a generic Date has no processor, SQLite's formats the date (else
+    # the driver's default adapter would, which Python 3.12 deprecates).
+    dialect = connection.dialect
+    return table.c[column].type.dialect_impl(dialect).bind_processor(dialect)
 
 
 def _bound_column(
