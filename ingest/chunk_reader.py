@@ -82,13 +82,16 @@ def parse_chunk(lines: list[tuple[int, bytes]], position: int = 0) -> ParsedChun
 
 
 @contextmanager
-def read_in_background(path: Path, chunk_size: int) -> Iterator[Iterator[ParsedChunk]]:
+def read_in_background(
+    path: Path, chunk_size: int, slot_bytes: int = SLOT_BYTES
+) -> Iterator[Iterator[ParsedChunk]]:
     """Yield the file's parsed chunks in order, read by a separate process.
 
     A damaged file raises :class:`TruncatedFileError` after every chunk before the damage has
-    been yielded. Leaving the block early stops the reader.
+    been yielded. Leaving the block early stops the reader. ``slot_bytes``: the room for one
+    pickled chunk in shared memory; a larger chunk crosses through the queue.
     """
-    slots = _Slots()
+    slots = _Slots(slot_bytes)
     chunks: Queue[_Message] = _FORK.Queue(CHUNKS_IN_FLIGHT)
     reader = _FORK.Process(
         target=_read_chunks,
@@ -109,33 +112,40 @@ def read_in_background(path: Path, chunk_size: int) -> Iterator[Iterator[ParsedC
 
 class _Slots:
     """Memory shared with the forked reader: ``CHUNKS_IN_FLIGHT`` slots, each holding one
-    pickled chunk, and a queue of the slots free to write. A chunk read in place from a slot
-    is never copied; through the queue's pipe it was copied four times, and receiving it cost
-    the importer a tenth of a first import. Anonymous memory: it goes with the processes, so a
-    killed import leaves nothing behind."""
+    pickled chunk, and a queue of the slots free to write. The reader pickles a chunk straight
+    into a slot and the importer unpickles it in place: through the queue's pipe it was copied
+    four times, and receiving it cost the importer a tenth of a first import. Anonymous memory:
+    it goes with the processes, so a killed import leaves nothing behind."""
 
-    def __init__(self) -> None:
-        self.memory = mmap.mmap(-1, CHUNKS_IN_FLIGHT * SLOT_BYTES)
+    def __init__(self, slot_bytes: int) -> None:
+        self.memory = [mmap.mmap(-1, slot_bytes) for _ in range(CHUNKS_IN_FLIGHT)]
         self.free: Queue[int] = _FORK.Queue()
         for number in range(CHUNKS_IN_FLIGHT):
             self.free.put(number)
 
-    def write(self, number: int, data: bytes) -> _Slot:
-        start = number * SLOT_BYTES
-        self.memory[start : start + len(data)] = data
-        return _Slot(number, len(data))
+    def put(self, chunk: ParsedChunk) -> _Slot | bytes:
+        """Pickle ``chunk`` into a free slot (waiting for one), or into bytes if it won't fit."""
+        number = self.free.get()
+        memory = self.memory[number]
+        memory.seek(0)
+        try:
+            pickle.dump(chunk, memory, protocol=5)
+        except ValueError:  # written past the slot's end
+            self.free.put(number)
+            return pickle.dumps(chunk, protocol=5)
+        return _Slot(number, memory.tell())
 
     def take(self, slot: _Slot) -> ParsedChunk:
         """The chunk in ``slot``; the slot is free to write again afterwards."""
-        start = slot.number * SLOT_BYTES
-        with memoryview(self.memory)[start : start + slot.length] as data:
-            chunk = _from_wire(data)
+        with memoryview(self.memory[slot.number])[: slot.length] as data:
+            chunk = _unpickled(data)
         self.free.put(slot.number)
         return chunk
 
     def close(self) -> None:
         self.free.close()
-        self.memory.close()
+        for memory in self.memory:
+            memory.close()
 
 
 class _Slot(NamedTuple):
@@ -162,7 +172,7 @@ def _received(chunks: Queue[_Message], slots: _Slots, reader: BaseProcess) -> It
             return
         if isinstance(item, _Failure):
             raise TruncatedFileError(item.message) if item.truncated else ReaderError(item.message)
-        yield slots.take(item) if isinstance(item, _Slot) else _from_wire(item)
+        yield slots.take(item) if isinstance(item, _Slot) else _unpickled(item)
 
 
 def _read_chunks(path: Path, chunk_size: int, chunks: Queue[_Message], slots: _Slots) -> None:
@@ -174,7 +184,7 @@ def _read_chunks(path: Path, chunk_size: int, chunks: Queue[_Message], slots: _S
     try:
         with open_lines(path) as (lines, raw):
             for chunk in _line_chunks(lines, chunk_size):
-                chunks.put(_sent(_to_wire(parse_chunk(chunk, raw.tell())), slots))
+                chunks.put(slots.put(parse_chunk(chunk, raw.tell())))
     except TruncatedFileError as error:
         chunks.put(_Failure(str(error), truncated=True))
         return
@@ -184,19 +194,8 @@ def _read_chunks(path: Path, chunk_size: int, chunks: Queue[_Message], slots: _S
     chunks.put(None)
 
 
-def _sent(data: bytes, slots: _Slots) -> _Slot | bytes:
-    """``data`` written to a free slot (waiting for one), or as it is if too large for one."""
-    if len(data) > SLOT_BYTES:
-        return data
-    return slots.write(slots.free.get(), data)
-
-
-def _to_wire(chunk: ParsedChunk) -> bytes:
-    return pickle.dumps(chunk, protocol=5)
-
-
-def _from_wire(wire: bytes | memoryview) -> ParsedChunk:
-    chunk: ParsedChunk = pickle.loads(wire)  # noqa: S301 (our own reader process wrote it)
+def _unpickled(data: bytes | memoryview) -> ParsedChunk:
+    chunk: ParsedChunk = pickle.loads(data)  # noqa: S301 (our own reader process wrote it)
     return chunk
 
 
