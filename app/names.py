@@ -76,9 +76,13 @@ _UNCLEAN_PAIRS = (" |", "| ", "||")
 
 
 # Joins the names of one author list: collapsed names never hold it (str.split() takes it for
-# whitespace), and it survives the ASCII folding below.
+# whitespace), and bytes.split() keeps it inside a word.
 _NAME_SEPARATOR = "\x1f"
-_ASCII_WORDS_OF_NAMES = {**_ASCII_WORDS, ord(_NAME_SEPARATOR): _NAME_SEPARATOR}
+# _ASCII_WORDS as a byte table (bytes.translate is several times faster), keeping the separator.
+_ASCII_WORD_BYTES = bytes(
+    code if chr(code) == _NAME_SEPARATOR else ord(_ASCII_WORDS.get(code, " "))
+    for code in range(256)
+)
 
 
 def author_key(name: str) -> str:
@@ -113,14 +117,22 @@ cached_author_key = _AuthorKeyCache().__getitem__
 def author_keys(names: Sequence[str]) -> tuple[str, ...]:
     """:func:`author_key` of each name of an author list.
 
-    An ASCII list (nine in ten) is folded in one pass over the joined names: a bulk import keys
-    half a million names, and a call per name took a fifth of preparing a record.
+    An ASCII list (nine in ten) is keyed all at once, in C: a bulk import keys half a million
+    names, and a call per name took a sixth of preparing a record.
     """
     joined = _NAME_SEPARATOR.join(names)
     if not joined.isascii() or joined.count(_NAME_SEPARATOR) != len(names) - 1:
         return tuple(map(cached_author_key, names))
-    words = joined.translate(_ASCII_WORDS_OF_NAMES).split(_NAME_SEPARATOR)
-    keys = ["-".join(name_words.split()) for name_words in words]
+    # Every word of the list joined by "-", then the dashes beside a separator dropped: each
+    # name's words joined by "-".
+    dashed = b"-".join(joined.encode().translate(_ASCII_WORD_BYTES).split())
+    separator = _NAME_SEPARATOR.encode()
+    keys = (
+        dashed.replace(b"-" + separator, separator)
+        .replace(separator + b"-", separator)
+        .decode()
+        .split(_NAME_SEPARATOR)
+    )
     if len(joined) > MAX_KEY_LENGTH:  # a key can be too long only if the names are
         keys = [key[:MAX_KEY_LENGTH].rstrip("-") for key in keys]
     return tuple(keys)

@@ -1,3 +1,4 @@
+import random
 import re
 
 import pytest
@@ -105,3 +106,14 @@ def test_the_ascii_shortcut_gives_the_general_key(name: str) -> None:
 )
 def test_keys_of_an_author_list_are_the_key_of_each_name(names: tuple[str, ...]) -> None:
     assert author_keys(names) == tuple(author_key(name) for name in names)
+
+
+def test_keys_of_random_ascii_author_lists_are_the_key_of_each_name() -> None:
+    # Separators, punctuation and spaces in every position, around and between names.
+    chooser = random.Random(7)
+    for _ in range(20_000):
+        names = tuple(
+            "".join(chooser.choice("ab Z9.-_'|,\x1f\t") for _ in range(chooser.randint(0, 8)))
+            for _ in range(chooser.randint(0, 5))
+        )
+        assert author_keys(names) == tuple(map(author_key, names)), names
