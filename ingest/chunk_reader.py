@@ -12,17 +12,19 @@ fifth more time.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import mmap
 import multiprocessing
+import os
 import pickle
 import queue
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from ingest.jsonl import TruncatedFileError, decode_line, open_lines
 from ingest.records import PaperRecord, RecordError
@@ -37,7 +39,8 @@ SLOT_BYTES = 64 * 2**20
 # Linux until Python 3.14).
 _FORK = multiprocessing.get_context("fork")
 FIRST_CHUNK_SIZE = 1000
-# How long the importer waits on the queue before checking that the reader is still alive.
+_Result = TypeVar("_Result")
+# How long either process waits on a queue before checking that the other is still alive.
 _LIVENESS_CHECK_SECONDS = 1.0
 
 
@@ -118,6 +121,7 @@ class _Slots:
     it goes with the processes, so a killed import leaves nothing behind."""
 
     def __init__(self, slot_bytes: int) -> None:
+        self.importer = os.getpid()
         self.memory = [mmap.mmap(-1, slot_bytes) for _ in range(CHUNKS_IN_FLIGHT)]
         self.free: Queue[int] = _FORK.Queue()
         for number in range(CHUNKS_IN_FLIGHT):
@@ -125,7 +129,7 @@ class _Slots:
 
     def put(self, chunk: ParsedChunk) -> _Slot | bytes:
         """Pickle ``chunk`` into a free slot (waiting for one), or into bytes if it won't fit."""
-        number = self.free.get()
+        number = _patiently(lambda timeout: self.free.get(timeout=timeout), self.importer)
         memory = self.memory[number]
         memory.seek(0)
         try:
@@ -184,14 +188,36 @@ def _read_chunks(path: Path, chunk_size: int, chunks: Queue[_Message], slots: _S
     try:
         with open_lines(path) as (lines, raw):
             for chunk in _line_chunks(lines, chunk_size):
-                chunks.put(slots.put(parse_chunk(chunk, raw.tell())))
+                _send(chunks, slots.put(parse_chunk(chunk, raw.tell())), slots.importer)
+        _send(chunks, None, slots.importer)
+    except _ImporterGoneError:
+        return
     except TruncatedFileError as error:
-        chunks.put(_Failure(str(error), truncated=True))
-        return
+        _send(chunks, _Failure(str(error), truncated=True), slots.importer)
     except Exception as error:  # reported to the importer rather than lost with the process
-        chunks.put(_Failure(f"reading {path} failed: {error!r}", truncated=False))
-        return
-    chunks.put(None)
+        _send(
+            chunks, _Failure(f"reading {path} failed: {error!r}", truncated=False), slots.importer
+        )
+
+
+class _ImporterGoneError(Exception):
+    """The importing process ended without stopping its reader: it was killed."""
+
+
+def _send(chunks: Queue[_Message], message: _Message, importer: int) -> None:
+    with contextlib.suppress(_ImporterGoneError):
+        _patiently(lambda timeout: chunks.put(message, timeout=timeout), importer)
+
+
+def _patiently(operation: Callable[[float], _Result], importer: int) -> _Result:
+    """A blocking queue operation, given up once the importer has gone: a killed importer
+    cannot stop its reader, which would otherwise wait for it forever."""
+    while True:
+        try:
+            return operation(_LIVENESS_CHECK_SECONDS)
+        except (queue.Empty, queue.Full):
+            if os.getppid() != importer:
+                raise _ImporterGoneError from None
 
 
 def _unpickled(data: bytes | memoryview) -> ParsedChunk:
