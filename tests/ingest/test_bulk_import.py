@@ -281,3 +281,35 @@ def test_a_first_import_leaves_sqlite_connections_syncing_and_checking_keys(
         pragma = connection.exec_driver_sql
         assert pragma("PRAGMA synchronous").scalar() == 1  # NORMAL
         assert pragma("PRAGMA foreign_keys").scalar() == 1
+
+
+def foreign_key_names(engine: Engine) -> set[str]:
+    tables = ("paper_authors", "paper_categories")
+    found = (key["name"] for table in tables for key in inspect(engine).get_foreign_keys(table))
+    return {name for name in found if name}
+
+
+def test_a_first_import_leaves_every_foreign_key_of_the_schema(database: Database) -> None:
+    # On PostgreSQL a first import drops the link tables' foreign keys and adds them back.
+    expected = foreign_key_names(database.engine)
+    assert "fk_paper_authors_author_key_authors" in expected
+    import_file(SAMPLE_PATH, database.sessions, chunk_size=100)
+    assert foreign_key_names(database.engine) == expected
+
+
+def test_an_import_adds_back_a_foreign_key_a_killed_first_import_left_out(
+    database: Database, tmp_path: Path
+) -> None:
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("only PostgreSQL's foreign keys are dropped during a first import")
+    expected = foreign_key_names(database.engine)
+    import_file(write_jsonl(tmp_path / "one.jsonl", sample_lines(1)), database.sessions)
+    with database.engine.begin() as connection:  # as a first import killed mid-way leaves it
+        connection.execute(
+            text("ALTER TABLE paper_authors DROP CONSTRAINT fk_paper_authors_author_key_authors")
+        )
+    import_file(SAMPLE_PATH, database.sessions)
+    assert foreign_key_names(database.engine) == expected
+    with pytest.raises(IntegrityError), database.sessions() as session:
+        session.add(PaperAuthor(arxiv_id="9999.99999", position=0, author_key="nobody", name="N"))
+        session.flush()
