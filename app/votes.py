@@ -6,6 +6,7 @@ community signal it may read).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 
 from sqlalchemy import delete, func, select
@@ -37,11 +38,14 @@ def total(session: Session, arxiv_id: str) -> int:
     return int(session.scalar(select(func.count()).where(Vote.arxiv_id == arxiv_id)) or 0)
 
 
-def counts_by_day(session: Session, first: date, last: date) -> dict[tuple[str, date], int]:
-    """Votes per (paper, day voted) for days ``first``..``last``: the ranker's signal."""
+def counts_by_day(
+    session: Session, arxiv_ids: Sequence[str], last: date
+) -> dict[tuple[str, date], int]:
+    """Votes per (paper, day voted) for these papers on days up to ``last``: the ranker's
+    signal."""
     rows = session.execute(
         select(Vote.arxiv_id, Vote.voted_on, func.count())
-        .where(Vote.voted_on.between(first, last))
+        .where(Vote.arxiv_id.in_(arxiv_ids), Vote.voted_on <= last)
         .group_by(Vote.arxiv_id, Vote.voted_on)
     )
     return {(arxiv_id, day): int(count) for arxiv_id, day, count in rows}

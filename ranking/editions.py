@@ -29,6 +29,7 @@ from app.models import (
     PaperTopic,
     TopicDay,
 )
+from app.votes import counts_by_day
 from ranking.diversity import DiversityRule, diversify
 from ranking.embeddings import PAGE_SIZE, load_vectors
 from ranking.errors import RankingInputError
@@ -225,20 +226,27 @@ def _names(
 
 
 def load_signals(session: Session, arxiv_ids: Sequence[str], day: date) -> list[Signal]:
-    """Hugging Face upvotes of these papers on daily pages up to ``day`` (as last fetched).
+    """The community signals of these papers up to ``day``: Hugging Face upvotes on daily pages
+    (as last fetched) and votes on Paperboy, per day voted.
 
-    A re-fetch with more upvotes changes the scores, and so makes the next build of the
-    edition a new version.
+    New upvotes or votes change the scores, and so make the next build of the edition a new
+    version.
     """
     found: list[Signal] = []
     for start in range(0, len(arxiv_ids), PAGE_SIZE):
+        page = arxiv_ids[start : start + PAGE_SIZE]
         rows = session.execute(
             select(HfDailyPaper.arxiv_id, HfDailyPaper.upvotes, HfDailyPaper.daily_date)
-            .where(HfDailyPaper.arxiv_id.in_(arxiv_ids[start : start + PAGE_SIZE]))
+            .where(HfDailyPaper.arxiv_id.in_(page))
             .where(HfDailyPaper.daily_date <= day)
             .order_by(HfDailyPaper.daily_date, HfDailyPaper.arxiv_id)
         )
         found += [Signal(r.arxiv_id, "hf_upvotes", float(r.upvotes), r.daily_date) for r in rows]
+        votes = sorted(counts_by_day(session, page, day).items())
+        found += [
+            Signal(arxiv_id, "paperboy_votes", float(count), voted_on)
+            for (arxiv_id, voted_on), count in votes
+        ]
     return found
 
 

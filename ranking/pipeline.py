@@ -42,3 +42,12 @@ def publish_periods(
 ) -> list[Publication]:
     """The week and month editions that hold ``day``, rebuilt with it."""
     return [publish(session, period, day, scorer, settings) for period in ("week", "month")]
+
+
+def refresh_editions(
+    session: Session, day: date, settings: Settings, scorer: Scorer
+) -> list[Publication]:
+    """The day's published editions (day, week, month) rebuilt with the community signals seen
+    so far, on the day's stored topics; an edition whose order is unchanged stays as it is."""
+    day_edition = publish(session, "day", day, scorer, settings)
+    return [day_edition, *publish_periods(session, day, settings, scorer)]

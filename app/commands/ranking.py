@@ -23,7 +23,7 @@ from app.config import Settings
 from ranking.embedder import make_embedder
 from ranking.embeddings import check_matrix, count_papers, embed_papers, import_matrix
 from ranking.errors import RankingInputError
-from ranking.pipeline import default_scorer, publish_periods, rank_day
+from ranking.pipeline import default_scorer, publish_periods, rank_day, refresh_editions
 from ranking.vectors import BadVectorsError
 
 
@@ -118,6 +118,20 @@ def publish_day(settings: Settings, day: date) -> None:
         editions = publish_periods(session, day, settings, default_scorer(settings, session))
     for edition in editions:
         print(edition.line())
+
+
+def run_refresh_editions(args: argparse.Namespace, settings: Settings) -> int:
+    """Rebuild the day's editions with the signals seen so far (the scheduler's signals job)."""
+
+    def refresh() -> None:
+        with job_session(settings) as session:
+            editions = refresh_editions(
+                session, args.date, settings, default_scorer(settings, session)
+            )
+        for edition in editions:
+            print(edition.line())
+
+    return _reporting_input_errors("refresh-editions", refresh)
 
 
 def add_daily_arguments(parser: argparse.ArgumentParser) -> None:

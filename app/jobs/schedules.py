@@ -46,7 +46,11 @@ SCHEDULES: tuple[Schedule, ...] = (
         "ingest arXiv's announcement, then embed, rank and publish that day",
         announcement_trigger,
     ),
-    Schedule("signals", "refresh Hugging Face Daily Papers upvotes", signals_trigger),
+    Schedule(
+        "signals",
+        "refresh Hugging Face upvotes, then rebuild the day's editions with them and the votes",
+        signals_trigger,
+    ),
     Schedule(
         "digests",
         "send daily and weekly digests to those whose local delivery hour has come",

@@ -48,9 +48,17 @@ def run_daily_chain(settings: Settings, day: date | None) -> int:
 
 
 def refresh_signals(settings: Settings, day: date | None) -> int:
-    from app.commands import ingest
+    """Refresh Hugging Face upvotes, then rebuild the day's published editions (day, week,
+    month) with them and with the votes cast on Paperboy: signals raise or lower a paper as they
+    arrive, and a changed order is a new version of the same editions. The votes are local, so
+    the rebuild runs even when Hugging Face could not be read."""
+    from app.commands import ingest, ranking
 
-    return ingest.run_ingest(_args(date=day, source="hf", categories=None), settings)
+    status = ingest.run_ingest(_args(date=day, source="hf", categories=None), settings)
+    target = day or _latest_day(settings)
+    if target is None or not _has_day_edition(settings, target):
+        return status  # the daily job ranks and publishes the day first
+    return ranking.run_refresh_editions(_args(date=target), settings) or status
 
 
 def send_digests(settings: Settings, day: date | None) -> int:
@@ -65,6 +73,14 @@ def _latest_day(settings: Settings) -> date | None:
 
     with job_session(settings) as session:
         return latest_listing_day(session)
+
+
+def _has_day_edition(settings: Settings, day: date) -> bool:
+    from app.commands.common import job_session
+    from ranking.editions import latest_edition
+
+    with job_session(settings) as session:
+        return latest_edition(session, "day", day) is not None
 
 
 def _args(**values: object) -> argparse.Namespace:

@@ -2,10 +2,9 @@
 
 :func:`live_extras` builds the same extras that eval-trending gives the scorer from files,
 from stored rows dated before the day: Hugging Face Daily Papers records (``hf_daily_papers``,
-authors taken from the stored papers), earlier papers and their stored embeddings.
-:func:`live_signals` gives the community signals observed up to the day. The caller (the
-edition builder) passes both on: ``TrendingScorer(load_model(), extras=live_extras(...))``
-and ``ScoringContext(signals=live_signals(...))``.
+authors taken from the stored papers), earlier papers and their stored embeddings. The edition
+builder passes them on (``TrendingScorer(load_model(), extras=live_extras(...))``) with the
+community signals observed up to the day (:func:`ranking.editions.load_signals`).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from sqlalchemy.orm import Session
 from app.models import HfDailyPaper, Paper, PaperAuthor
 from app.names import author_key
 from ranking.embeddings import load_vectors
-from ranking.scoring import Candidate, Score, ScoringContext, Signal
+from ranking.scoring import Candidate, Score, ScoringContext
 from ranking.trending.data import LabelRecord
 from ranking.trending.features import EMBEDDING_SIZE
 from ranking.trending.history import AuthorHistory, Published
@@ -76,16 +75,6 @@ def _author_keys(candidates: Sequence[Candidate]) -> frozenset[str] | None:
     """The candidates' author keys, or ``None`` (read every author) when there are too many."""
     keys = frozenset(author_key(name) for candidate in candidates for name in candidate.authors)
     return keys if candidates and len(keys) <= MAX_FILTERED_AUTHORS else None
-
-
-def live_signals(session: Session, day: date, arxiv_ids: Sequence[str]) -> list[Signal]:
-    """Hugging Face upvotes of these papers observed on pages dated up to ``day``."""
-    rows = session.execute(
-        select(HfDailyPaper.arxiv_id, HfDailyPaper.upvotes, HfDailyPaper.daily_date).where(
-            HfDailyPaper.arxiv_id.in_(list(arxiv_ids)), HfDailyPaper.daily_date <= day
-        )
-    )
-    return [Signal(row.arxiv_id, "hf_upvotes", float(row.upvotes), row.daily_date) for row in rows]
 
 
 def _labels(session: Session, day: date) -> list[LabelRecord]:

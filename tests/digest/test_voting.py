@@ -31,7 +31,7 @@ def test_a_signed_in_person_upvotes_once_and_can_take_it_back(
     }
     assert client.post("/votes/2603.00001").json()["votes"] == 1
     with Session(database.engine) as session:
-        assert counts_by_day(session, NOW.date(), NOW.date()) == {("2603.00001", NOW.date()): 1}
+        assert counts_by_day(session, ["2603.00001"], NOW.date()) == {("2603.00001", NOW.date()): 1}
     assert client.delete("/votes/2603.00001").json()["votes"] == 0
 
 

@@ -1,3 +1,4 @@
+import math
 from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
@@ -6,7 +7,9 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
+from app import votes
 from app.cli import main
+from app.jobs.table import refresh_signals
 from app.models import Edition, HfDailyPaper
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
@@ -217,3 +220,63 @@ def test_the_scorer_setting_picks_what_orders_editions(database: Database) -> No
         )
     assert (trending.name, trending.version) == ("trending", load_model().model_id)
     assert baseline.name == "baseline"
+
+
+def test_votes_on_paperboy_raise_a_paper_in_the_next_build(embedded_db: Database) -> None:
+    settings = embedded_db.settings
+
+    def build() -> Publication:
+        with embedded_db.sessions.begin() as session:
+            return publish(session, "day", DAY, default_scorer(settings, session), settings)
+
+    def vote(arxiv_id: str, readers: int, on: date) -> None:
+        voted_at = datetime.combine(on, datetime.min.time(), UTC).replace(hour=12)
+        with embedded_db.sessions.begin() as session:
+            for reader in range(readers):
+                votes.cast(session, f"reader{reader}-{on}@example.org", arxiv_id, voted_at)
+
+    first = build()
+    last = first.items[-1]
+    assert last.components["community"] == 0.0
+    vote(last.arxiv_id, 3, date(2025, 12, 20))  # after the edition's day: not seen
+    assert (build().version, build().created) == (1, False)
+    vote(last.arxiv_id, 30, DAY)
+    second = build()
+    raised = next(item for item in second.items if item.arxiv_id == last.arxiv_id)
+    assert second.version == 2
+    assert raised.components["community"] == pytest.approx(0.5 * math.log1p(30))
+    assert raised.score > last.score
+    assert second.items.index(raised) < len(first.items) - 1
+
+
+def test_the_signals_job_rebuilds_the_days_editions_with_new_votes(
+    embedded_db: Database,
+) -> None:
+    settings = embedded_db.settings
+    assert main(["run-daily", "--date", "2025-12-19", "--skip-ingest", "--quiet"], settings) == 0
+    with embedded_db.sessions() as session:
+        day_edition = latest_edition(session, "day", DAY)
+        assert day_edition is not None
+        last = stored_items(day_edition)[-1]
+    voted_at = datetime(2025, 12, 19, 12, tzinfo=UTC)
+    with embedded_db.sessions.begin() as session:
+        for reader in range(30):
+            votes.cast(session, f"reader{reader}@example.org", last.arxiv_id, voted_at)
+    # Port 9 refuses connections: Hugging Face cannot be read, the votes are still taken in.
+    offline = settings.model_copy(
+        update={
+            "hf_api_url": "http://127.0.0.1:9/api",
+            "arxiv_min_interval_seconds": 0.0,
+            "arxiv_max_retries": 0,
+            "http_timeout_seconds": 2.0,
+        }
+    )
+    assert refresh_signals(offline, DAY) == 1
+    with embedded_db.sessions() as session:
+        rebuilt = latest_edition(session, "day", DAY)
+        assert rebuilt is not None
+        assert rebuilt.version == 2
+        day_items = stored_items(rebuilt)
+    raised = next(item for item in day_items if item.arxiv_id == last.arxiv_id)
+    assert raised.components["community"] == pytest.approx(0.5 * math.log1p(30))
+    assert day_items.index(raised) < len(day_items) - 1

@@ -13,11 +13,12 @@ from sqlalchemy.orm import Session
 
 from app.models import HfDailyPaper
 from ingest.bulk_import import import_file
+from ranking.editions import load_signals
 from ranking.embeddings import import_matrix
 from ranking.scoring import Candidate, Scorer, ScoringContext
 from ranking.trending.data import LabelRecord
 from ranking.trending.evaluation import paperboy
-from ranking.trending.live import LiveTrendingScorer, live_extras, live_signals
+from ranking.trending.live import LiveTrendingScorer, live_extras
 from ranking.trending.model import TrendingModel, load_model
 from ranking.trending.replay import Replay
 from ranking.trending.scorer import TrendingScorer
@@ -88,13 +89,13 @@ def test_a_live_day_scores_as_the_replayed_day(
     assert [score.total for score in live] == paperboy(model, replay)(day)
 
 
-def test_live_signals_are_the_upvotes_seen_up_to_the_day(
+def test_the_signals_of_a_day_are_the_upvotes_seen_up_to_it(
     database: Database, labels: list[LabelRecord], embeddings: dict[str, NDArray[np.float32]]
 ) -> None:
     _store(database, labels, embeddings)
     ids = [record.arxiv_id for record in labels]
     with database.sessions() as session:
-        signals = live_signals(session, DAY, ids)
+        signals = load_signals(session, ids, DAY)
     assert signals
     assert all(signal.observed_on <= DAY and signal.source == "hf_upvotes" for signal in signals)
     expected = sum(1 for record in labels if record.featured_on <= DAY)
