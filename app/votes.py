@@ -38,6 +38,16 @@ def total(session: Session, arxiv_id: str) -> int:
     return int(session.scalar(select(func.count()).where(Vote.arxiv_id == arxiv_id)) or 0)
 
 
+def totals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, int]:
+    """Each paper's vote count, for the papers that have any."""
+    rows = session.execute(
+        select(Vote.arxiv_id, func.count())
+        .where(Vote.arxiv_id.in_(arxiv_ids))
+        .group_by(Vote.arxiv_id)
+    )
+    return {arxiv_id: int(count) for arxiv_id, count in rows}
+
+
 def counts_by_day(
     session: Session, arxiv_ids: Sequence[str], last: date
 ) -> dict[tuple[str, date], int]:

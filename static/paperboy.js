@@ -25,5 +25,22 @@
     document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
       select.addEventListener("change", function () { select.form.submit(); });
     });
+    // A vote toggles in place; a reader who is not signed in goes to the sign-in page.
+    document.querySelectorAll("a[data-vote]").forEach(function (control) {
+      control.addEventListener("click", function (event) {
+        event.preventDefault();
+        var voted = control.getAttribute("aria-pressed") === "true";
+        fetch("/votes/" + control.getAttribute("data-vote"), {
+          method: voted ? "DELETE" : "POST", credentials: "same-origin"
+        }).then(function (response) {
+          if (response.status === 401) { window.location.href = control.href; return null; }
+          return response.ok ? response.json() : null;
+        }).then(function (result) {
+          if (!result) { return; }
+          control.querySelector(".vote-count").textContent = String(result.votes);
+          control.setAttribute("aria-pressed", result.voted ? "true" : "false");
+        });
+      });
+    });
   });
 })();

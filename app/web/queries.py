@@ -7,12 +7,14 @@ what to do when something is missing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app import votes
 from app.models import (
     Author,
     Edition,
@@ -91,7 +93,8 @@ _FACT_COLUMNS = (
 
 
 def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
-    """Hugging Face signals per paper: the daily page where it had the most upvotes."""
+    """Community signals per paper: Hugging Face's from the daily page where it had the most
+    upvotes, and its votes on Paperboy."""
     if not arxiv_ids:
         return {}
     rows = session.scalars(
@@ -99,12 +102,18 @@ def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
         .where(HfDailyPaper.arxiv_id.in_(list(arxiv_ids)))
         .order_by(HfDailyPaper.upvotes)
     )
-    return {
+    found = {
         row.arxiv_id: Signals(
-            row.upvotes, row.num_comments or 0, row.github_repo, tuple(row.ai_keywords or ())
+            upvotes=row.upvotes,
+            num_comments=row.num_comments or 0,
+            github_repo=row.github_repo,
+            ai_keywords=tuple(row.ai_keywords or ()),
         )
         for row in rows
     }
+    for arxiv_id, count in votes.totals(session, list(arxiv_ids)).items():
+        found[arxiv_id] = replace(found.get(arxiv_id, Signals()), votes=count)
+    return found
 
 
 def topic_labels(session: Session, topic_ids: Sequence[int], until: date) -> dict[int, str]:

@@ -30,7 +30,8 @@ class TopicChip:
 
 @dataclass(frozen=True, slots=True)
 class Signals:
-    upvotes: int = 0
+    upvotes: int = 0  # on Hugging Face Daily Papers
+    votes: int = 0  # on Paperboy
     num_comments: int = 0
     github_repo: str | None = None
     ai_keywords: tuple[str, ...] = ()

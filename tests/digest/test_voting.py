@@ -5,6 +5,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from app.votes import counts_by_day
+from app.web import queries
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import store_edition
@@ -53,3 +54,15 @@ def test_a_sign_in_link_works_once_and_not_after_it_expires(
     late = sign_in(client, smtp, "bob@example.org")
     clock.now += timedelta(minutes=31)
     assert "expired" in client.get(late).text
+
+
+def test_a_papers_cards_show_its_votes_next_to_its_hugging_face_upvotes(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    store_edition(database.sessions)
+    assert client.get(sign_in(client, smtp)).status_code == 200
+    client.post("/votes/2603.00001")
+    with Session(database.engine) as session:
+        found = queries.signals(session, ["2603.00001", "2603.00002"])
+    assert (found["2603.00001"].votes, found["2603.00001"].upvotes) == (1, 0)
+    assert "2603.00002" not in found  # no signal of any kind

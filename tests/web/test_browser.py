@@ -13,14 +13,18 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
 
+from app import tokens
 from app.config import Settings
 from app.main import create_app
+from app.routes.voting import SESSION_COOKIE
+from digest import links
 from tests.conftest import PROJECT_ROOT
 from tests.web.conftest import HOSTILE_ID
 
@@ -124,3 +128,32 @@ def test_the_trending_page_fits_desktop_and_phone_widths(
             shutil.copy(shot, PROJECT_ROOT / "docs" / f"trending-{name}.png")
         assert problems == []
         page.close()
+
+
+def test_a_reader_votes_from_the_trending_page_and_takes_it_back(
+    base_url: str, browser: Any, site_settings: Settings
+) -> None:
+    page, _ = _page(browser, 1280, 900)
+    page.goto(f"{base_url}/")
+    page.locator("ol.papers li.paper a.vote").first.click()
+    page.wait_for_url("**/signin")  # not signed in: the vote leads to the sign-in page
+    page.close()
+    page, problems = _page(browser, 1280, 900)
+    session = tokens.issue(site_settings.secret_key, links.SESSION, "ada@example.org", _now())
+    page.context.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": base_url}])
+    page.goto(f"{base_url}/")
+    control = page.locator("ol.papers li.paper a.vote").first
+    count = control.locator(".vote-count")
+    before = int(count.inner_text())
+    control.click()
+    sync_api.expect(control).to_have_attribute("aria-pressed", "true")
+    assert int(count.inner_text()) == before + 1
+    control.click()
+    sync_api.expect(control).to_have_attribute("aria-pressed", "false")
+    assert int(count.inner_text()) == before
+    assert problems == []
+    page.close()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
