@@ -35,7 +35,7 @@ def retract(session: Session, voter: str, arxiv_id: str) -> int:
 
 
 def total(session: Session, arxiv_id: str) -> int:
-    return int(session.scalar(select(func.count()).where(Vote.arxiv_id == arxiv_id)) or 0)
+    return totals(session, [arxiv_id]).get(arxiv_id, 0)
 
 
 def totals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, int]:

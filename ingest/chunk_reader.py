@@ -5,9 +5,8 @@ does the first half while the importing process stores: it decompresses the file
 line and sends back chunks of prepared records through a queue of at most ``CHUNKS_IN_FLIGHT``
 chunks, so memory stays constant. Records cross column by column
 (:class:`ingest.store.PreparedBatch`): a few tuples of plain values pickle far faster than an
-object per record. The reader pickles each chunk itself and queues the bytes: left to the
-queue's feeder thread, pickling fights the parsing thread for the GIL and costs the reader a
-fifth more time.
+object per record. The reader pickles each chunk itself, straight into memory shared with the
+importer (:class:`_Slots`), and only the slot's number goes through the queue.
 """
 
 from __future__ import annotations
@@ -32,13 +31,13 @@ from ingest.snapshot import parse_snapshot_record
 from ingest.store import PreparedBatch, prepare_batch
 
 CHUNKS_IN_FLIGHT = 4
+FIRST_CHUNK_SIZE = 1000
 # Room for one pickled chunk: 10,000 listing records take about 17 MB. The memory is reserved,
 # not used, until written. A larger chunk crosses through the queue instead.
 SLOT_BYTES = 64 * 2**20
 # The reader shares memory with the importer by inheriting it, so it is forked (the default on
 # Linux until Python 3.14).
 _FORK = multiprocessing.get_context("fork")
-FIRST_CHUNK_SIZE = 1000
 _Result = TypeVar("_Result")
 # How long either process waits on a queue before checking that the other is still alive.
 _LIVENESS_CHECK_SECONDS = 1.0

@@ -96,12 +96,16 @@ def prepare_batch(records: Iterable[PaperRecord]) -> PreparedBatch:
     records = list(records)
     hashes = tuple([record.content_hash() for record in records])
     keys = tuple([author_keys(record.authors) for record in records])
-    return PreparedBatch(tuple(zip(*records, strict=True)) or _NO_COLUMNS, hashes, keys)
+    return PreparedBatch(_columns(records), hashes, keys)
 
 
 def _batch_of(items: Iterable[PreparedRecord]) -> PreparedBatch:
     records, hashes, keys = tuple(zip(*items, strict=True)) or ((), (), ())
-    return PreparedBatch(tuple(zip(*records, strict=True)) or _NO_COLUMNS, hashes, keys)
+    return PreparedBatch(_columns(records), hashes, keys)
+
+
+def _columns(records: Sequence[PaperRecord]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(zip(*records, strict=True)) or _NO_COLUMNS
 
 
 @dataclass

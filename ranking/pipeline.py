@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from ranking.baseline import BaselineScorer
-from ranking.editions import Publication, publish
+from ranking.editions import Publication, latest_edition, publish
 from ranking.scoring import Scorer
 from ranking.topic_store import TopicsSummary, build_topics
 from ranking.trending.live import LiveTrendingScorer
@@ -48,6 +48,9 @@ def refresh_editions(
     session: Session, day: date, settings: Settings, scorer: Scorer
 ) -> list[Publication]:
     """The day's published editions (day, week, month) rebuilt with the community signals seen
-    so far, on the day's stored topics; an edition whose order is unchanged stays as it is."""
+    so far, on the day's stored topics; an edition whose order is unchanged stays as it is.
+    Nothing before the day itself is published (the daily job ranks it first)."""
+    if latest_edition(session, "day", day) is None:
+        return []
     day_edition = publish(session, "day", day, scorer, settings)
     return [day_edition, *publish_periods(session, day, settings, scorer)]

@@ -15,15 +15,18 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
+from sqlalchemy.orm import Session
 from tqdm import tqdm
 
 from app.commands import ingest as ingest_commands
 from app.commands.common import job_session, parse_day
 from app.config import Settings
+from ranking.editions import Publication
 from ranking.embedder import make_embedder
 from ranking.embeddings import check_matrix, count_papers, embed_papers, import_matrix
 from ranking.errors import RankingInputError
 from ranking.pipeline import default_scorer, publish_periods, rank_day, refresh_editions
+from ranking.scoring import Scorer
 from ranking.vectors import BadVectorsError
 
 
@@ -114,24 +117,25 @@ def run_publish(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def publish_day(settings: Settings, day: date) -> None:
-    with job_session(settings) as session:
-        editions = publish_periods(session, day, settings, default_scorer(settings, session))
-    for edition in editions:
-        print(edition.line())
+    _print_editions(settings, day, publish_periods)
 
 
 def run_refresh_editions(args: argparse.Namespace, settings: Settings) -> int:
     """Rebuild the day's editions with the signals seen so far (the scheduler's signals job)."""
+    return _reporting_input_errors(
+        "refresh-editions", lambda: _print_editions(settings, args.date, refresh_editions)
+    )
 
-    def refresh() -> None:
-        with job_session(settings) as session:
-            editions = refresh_editions(
-                session, args.date, settings, default_scorer(settings, session)
-            )
-        for edition in editions:
-            print(edition.line())
 
-    return _reporting_input_errors("refresh-editions", refresh)
+def _print_editions(
+    settings: Settings,
+    day: date,
+    build: Callable[[Session, date, Settings, Scorer], list[Publication]],
+) -> None:
+    with job_session(settings) as session:
+        editions = build(session, day, settings, default_scorer(settings, session))
+    for edition in editions:
+        print(edition.line())
 
 
 def add_daily_arguments(parser: argparse.ArgumentParser) -> None:

@@ -56,8 +56,8 @@ def refresh_signals(settings: Settings, day: date | None) -> int:
 
     status = ingest.run_ingest(_args(date=day, source="hf", categories=None), settings)
     target = day or _latest_day(settings)
-    if target is None or not _has_day_edition(settings, target):
-        return status  # the daily job ranks and publishes the day first
+    if target is None:
+        return status
     return ranking.run_refresh_editions(_args(date=target), settings) or status
 
 
@@ -73,14 +73,6 @@ def _latest_day(settings: Settings) -> date | None:
 
     with job_session(settings) as session:
         return latest_listing_day(session)
-
-
-def _has_day_edition(settings: Settings, day: date) -> bool:
-    from app.commands.common import job_session
-    from ranking.editions import latest_edition
-
-    with job_session(settings) as session:
-        return latest_edition(session, "day", day) is not None
 
 
 def _args(**values: object) -> argparse.Namespace:

@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from app import votes
 from app.cli import main
+from app.config import Settings
 from app.jobs.table import refresh_signals
 from app.models import Edition, HfDailyPaper
 from ranking.baseline import WEIGHTS, BaselineScorer
@@ -161,18 +162,7 @@ def test_run_daily_embeds_ranks_and_publishes_the_day_week_and_month(
 def test_run_daily_ranks_nothing_when_the_ingest_step_fails(
     embedded_db: Database, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Port 9 on this machine refuses connections: every source fails at once.
-    settings = embedded_db.settings.model_copy(
-        update={
-            "arxiv_rss_url": "http://127.0.0.1:9",
-            "arxiv_api_url": "http://127.0.0.1:9/api/query",
-            "hf_api_url": "http://127.0.0.1:9/api",
-            "arxiv_min_interval_seconds": 0.0,
-            "arxiv_max_retries": 0,
-            "http_timeout_seconds": 2.0,
-        }
-    )
-    assert main(["run-daily", "--date", "2025-12-19", "--quiet"], settings) == 1
+    assert main(["run-daily", "--date", "2025-12-19", "--quiet"], offline(embedded_db)) == 1
     assert "ingest failed; nothing ranked" in capsys.readouterr().err
     with embedded_db.sessions() as session:
         assert session.scalars(select(Edition)).first() is None
@@ -229,18 +219,12 @@ def test_votes_on_paperboy_raise_a_paper_in_the_next_build(embedded_db: Database
         with embedded_db.sessions.begin() as session:
             return publish(session, "day", DAY, default_scorer(settings, session), settings)
 
-    def vote(arxiv_id: str, readers: int, on: date) -> None:
-        voted_at = datetime.combine(on, datetime.min.time(), UTC).replace(hour=12)
-        with embedded_db.sessions.begin() as session:
-            for reader in range(readers):
-                votes.cast(session, f"reader{reader}-{on}@example.org", arxiv_id, voted_at)
-
     first = build()
     last = first.items[-1]
     assert last.components["community"] == 0.0
-    vote(last.arxiv_id, 3, date(2025, 12, 20))  # after the edition's day: not seen
+    cast_votes(embedded_db, last.arxiv_id, 3, date(2025, 12, 20))  # after the day: not seen
     assert (build().version, build().created) == (1, False)
-    vote(last.arxiv_id, 30, DAY)
+    cast_votes(embedded_db, last.arxiv_id, 30, DAY)
     second = build()
     raised = next(item for item in second.items if item.arxiv_id == last.arxiv_id)
     assert second.version == 2
@@ -258,20 +242,9 @@ def test_the_signals_job_rebuilds_the_days_editions_with_new_votes(
         day_edition = latest_edition(session, "day", DAY)
         assert day_edition is not None
         last = stored_items(day_edition)[-1]
-    voted_at = datetime(2025, 12, 19, 12, tzinfo=UTC)
-    with embedded_db.sessions.begin() as session:
-        for reader in range(30):
-            votes.cast(session, f"reader{reader}@example.org", last.arxiv_id, voted_at)
-    # Port 9 refuses connections: Hugging Face cannot be read, the votes are still taken in.
-    offline = settings.model_copy(
-        update={
-            "hf_api_url": "http://127.0.0.1:9/api",
-            "arxiv_min_interval_seconds": 0.0,
-            "arxiv_max_retries": 0,
-            "http_timeout_seconds": 2.0,
-        }
-    )
-    assert refresh_signals(offline, DAY) == 1
+    cast_votes(embedded_db, last.arxiv_id, 30, DAY)
+    # Hugging Face cannot be read; the votes are still taken in.
+    assert refresh_signals(offline(embedded_db), DAY) == 1
     with embedded_db.sessions() as session:
         rebuilt = latest_edition(session, "day", DAY)
         assert rebuilt is not None
@@ -280,3 +253,25 @@ def test_the_signals_job_rebuilds_the_days_editions_with_new_votes(
     raised = next(item for item in day_items if item.arxiv_id == last.arxiv_id)
     assert raised.components["community"] == pytest.approx(0.5 * math.log1p(30))
     assert day_items.index(raised) < len(day_items) - 1
+
+
+def offline(database: Database) -> Settings:
+    """Settings whose sources all fail at once: port 9 on this machine refuses connections."""
+    return database.settings.model_copy(
+        update={
+            "arxiv_rss_url": "http://127.0.0.1:9",
+            "arxiv_api_url": "http://127.0.0.1:9/api/query",
+            "hf_api_url": "http://127.0.0.1:9/api",
+            "arxiv_min_interval_seconds": 0.0,
+            "arxiv_max_retries": 0,
+            "http_timeout_seconds": 2.0,
+        }
+    )
+
+
+def cast_votes(database: Database, arxiv_id: str, readers: int, on: date) -> None:
+    """``readers`` votes for the paper, cast at noon (UTC) on ``on``."""
+    voted_at = datetime.combine(on, datetime.min.time(), UTC).replace(hour=12)
+    with database.sessions.begin() as session:
+        for reader in range(readers):
+            votes.cast(session, f"reader{reader}-{on}@example.org", arxiv_id, voted_at)
