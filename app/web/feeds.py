@@ -1,11 +1,15 @@
 """Feeds of an edition for readers: RSS 2.0, Atom 1.0 and JSON Feed 1.1 (pure).
 
 Every feed is built from the same :class:`FeedSpec`; XML goes through ElementTree, which
-escapes text, after characters XML cannot hold (C0 controls) are dropped.
+escapes text, after characters XML cannot hold (C0 controls) are dropped. Every summary is
+plain text (an abstract may hold ``<script>`` or ``<b>``, which must show as text): Atom says
+so with ``type="text"``, JSON Feed with ``content_text``; RSS descriptions are HTML by custom
+and readers render them, so there the text is HTML-escaped first (each paragraph a ``<p>``).
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -49,15 +53,24 @@ def published(card: Card, fallback: datetime) -> datetime:
     return fallback if day is None else datetime.combine(day, time(0), UTC)
 
 
-def summary(card: Card) -> str:
-    """The abstract, then why the paper is in the edition."""
+def paragraphs(card: Card) -> list[str]:
+    """The abstract, then why the paper is in the edition (plain text)."""
     parts = [card.paper.abstract]
     if card.score is not None:
         why = ", ".join(f"{name} {value:.3f}" for name, value in card.components)
         parts.append(f"Rank {card.rank}, score {card.score:.3f} ({why}).")
     if card.topic is not None:
         parts.append(f"Topic: {card.topic.label}.")
-    return clean("\n\n".join(parts))
+    return [clean(part) for part in parts]
+
+
+def summary(card: Card) -> str:
+    return "\n\n".join(paragraphs(card))
+
+
+def summary_html(card: Card) -> str:
+    """The summary as HTML whose text is the summary: no markup of the abstract survives."""
+    return "".join(f"<p>{html.escape(part, quote=False)}</p>" for part in paragraphs(card))
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
@@ -72,7 +85,7 @@ def rss(spec: FeedSpec) -> bytes:
     channel = _sub(root, "channel")
     _sub(channel, "title", spec.title)
     _sub(channel, "link", spec.site_url + spec.page_path)
-    _sub(channel, "description", spec.description)
+    _sub(channel, "description", html.escape(spec.description, quote=False))
     _sub(channel, "lastBuildDate", format_datetime(spec.updated, usegmt=True))
     _sub(
         channel,
@@ -86,7 +99,7 @@ def rss(spec: FeedSpec) -> bytes:
         _sub(item, "title", card.paper.title)
         _sub(item, "link", paper_url(spec, card))
         _sub(item, "guid", paper_url(spec, card), isPermaLink="true")
-        _sub(item, "description", summary(card))
+        _sub(item, "description", summary_html(card))
         _sub(item, "pubDate", format_datetime(published(card, spec.updated), usegmt=True))
         for category in card.paper.categories:
             _sub(item, "category", category)

@@ -1,13 +1,16 @@
+import html
 import json
+from html.parser import HTMLParser
 
 import feedparser
 import pytest
+from defusedxml.ElementTree import fromstring
 from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
 from app.config import Settings
 from tests.conftest import FIXTURES
-from tests.web.conftest import HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
+from tests.web.conftest import HOSTILE_ABSTRACT, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
 from tests.web.helpers import a_topic_of, edition_ids
 
 SCHEMA = json.loads((FIXTURES / "web" / "jsonfeed-1.1.schema.json").read_text())
@@ -53,6 +56,64 @@ def test_hostile_titles_stay_text_in_every_feed(client: TestClient) -> None:
             assert titles[HOSTILE_ID] == HOSTILE_TITLE
     raw = client.get("/feeds/daily.rss").text
     assert "<script>" not in raw
+
+
+MARKUP = "<b>bold</b> {{ config }} <!-- comment"
+
+
+class Rendered(HTMLParser):
+    """What a browser would make of an HTML fragment: its tags, comments and text."""
+
+    def __init__(self, fragment: str) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.comments: list[str] = []
+        self.text = ""
+        self.feed(fragment)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+
+    def handle_comment(self, data: str) -> None:
+        self.comments.append(data)
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+
+
+def test_the_rss_description_is_html_that_shows_the_abstracts_markup_as_text(
+    client: TestClient,
+) -> None:
+    channel = fromstring(client.get("/feeds/daily.rss").content).find("channel")
+    assert channel is not None
+    item = next(i for i in channel.iter("item") if i.findtext("link", "").endswith(HOSTILE_ID))
+    description = item.findtext("description", "")
+    assert html.escape(MARKUP, quote=False) in description
+    rendered = Rendered(description)
+    assert rendered.tags == {"p"} and not rendered.comments
+    assert rendered.text.startswith(HOSTILE_ABSTRACT)
+    reader = feedparser.parse(client.get("/feeds/daily.rss").content)
+    entry = next(e for e in reader.entries if e.link.endswith(HOSTILE_ID))
+    assert "&lt;b&gt;bold&lt;/b&gt;" in entry.summary and "<b>" not in entry.summary
+
+
+def test_the_atom_summary_and_json_content_are_plain_text_holding_the_markup(
+    client: TestClient,
+) -> None:
+    feed = fromstring(client.get("/feeds/daily.atom").content)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    entry = next(
+        e for e in feed.iterfind("a:entry", ns) if e.findtext("a:id", "", ns).endswith(HOSTILE_ID)
+    )
+    summary = entry.find("a:summary", ns)
+    assert summary is not None and summary.get("type") == "text"
+    assert summary.text is not None and summary.text.startswith(HOSTILE_ABSTRACT)
+    title = entry.find("a:title", ns)
+    assert title is not None and title.get("type", "text") == "text"
+    items = client.get("/feeds/daily.json").json()["items"]
+    item = next(i for i in items if i["url"].endswith(HOSTILE_ID))
+    assert "content_html" not in item and item["content_text"].startswith(HOSTILE_ABSTRACT)
 
 
 def test_category_and_topic_feeds_hold_only_their_papers(
