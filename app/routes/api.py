@@ -17,7 +17,7 @@ from app.web import profiles, queries
 from app.web.api_shape import daily_item, page_of, paper_json, sort_cards, topic_json
 from app.web.caching import Rendered, cached, cached_json, json_bytes, rendered
 from app.web.context import ContextDep, SessionDep
-from app.web.params import BadInputError, edition_key, key_label
+from app.web.params import BadInputError, TopicId, edition_key, key_label
 from app.web.views import Signals, code_url
 from ranking.periods import Period
 
@@ -111,7 +111,7 @@ def topics(request: Request, session: SessionDep) -> Response:
 
 
 @router.get("/topics/{topic_id}", responses=ERRORS)
-def topic(request: Request, session: SessionDep, topic_id: int) -> Response:
+def topic(request: Request, session: SessionDep, topic_id: TopicId) -> Response:
     """One topic: label, key phrases, size per day, papers by day, related topics."""
     body = profiles.topic_json(session, topic_id)
     if body is None:

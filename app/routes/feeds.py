@@ -18,6 +18,7 @@ from app.web import profiles, queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
+from app.web.params import TopicId
 from app.web.views import Card
 
 router = APIRouter(prefix="/feeds", tags=["feeds"])
@@ -91,7 +92,7 @@ def category(
 
 @router.get("/topic/{topic_id}.{fmt}")
 def topic(
-    request: Request, context: ContextDep, session: SessionDep, topic_id: int, fmt: Format
+    request: Request, context: ContextDep, session: SessionDep, topic_id: TopicId, fmt: Format
 ) -> Response:
     """A topic's papers, newest announcement day first."""
 

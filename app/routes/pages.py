@@ -14,7 +14,7 @@ from app.models import Edition
 from app.web import queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
-from app.web.params import BadInputError, key_label, parse_day, parse_period
+from app.web.params import MAX_ID, BadInputError, key_label, parse_day, parse_period
 from app.web.views import Card, Signals, author_links, card, parse_components
 from ranking.periods import Period, span
 
@@ -42,7 +42,7 @@ def trending(
     period: str = "day",
     date: Annotated[str | None, Query(max_length=10)] = None,
     category: Annotated[str | None, Query(max_length=40)] = None,
-    topic: int | None = None,
+    topic: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
 ) -> Response:
     try:
         chosen, wanted = parse_period(period), category_param(category)

@@ -17,7 +17,7 @@ from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.names import author_key, collapse_whitespace
 from app.web import profiles, queries
 from app.web.context import ContextDep, SessionDep, WebContext
-from app.web.params import BadInputError, parse_day
+from app.web.params import BadInputError, TopicId, parse_day
 from app.web.search import Filters, SearchBusyError
 
 router = APIRouter(include_in_schema=False)
@@ -115,7 +115,7 @@ def author_page(
 
 @router.get("/topics/{topic_id}", response_class=HTMLResponse)
 def topic_page(
-    request: Request, context: ContextDep, session: SessionDep, topic_id: int
+    request: Request, context: ContextDep, session: SessionDep, topic_id: TopicId
 ) -> Response:
     page = profiles.topic_page(session, topic_id)
     if page is None:

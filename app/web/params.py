@@ -1,22 +1,39 @@
-"""Parsing what a URL asks for: dates, ISO weeks, months, periods (pure).
+"""Parsing what a URL asks for: dates, ISO weeks, months, periods, stored ids.
 
-Each parser raises :class:`BadInputError` with a message fit to show the caller.
+Each parser raises :class:`BadInputError` with a message fit to show the caller; an id no row
+can have is answered 404 by :data:`TopicId` before the database is asked.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Path
 
 from ranking.periods import Period
 
 _WEEK = re.compile(r"(\d{4})-W(\d{2})")
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 PERIOD_NAMES: dict[str, Period] = {"day": "day", "week": "week", "month": "month"}
+# Ids are INTEGER keys counted from 1: 32 bits on PostgreSQL (SQLite's are wider). A larger
+# number names no row, and handing it to the database overflows its driver (a 500).
+MAX_ID = 2**31 - 1
 
 
 class BadInputError(ValueError):
     """A request parameter that cannot be understood; the message says which and why."""
+
+
+def topic_id(topic_id: Annotated[int, Path(description="A topic's id")]) -> int:
+    if not 1 <= topic_id <= MAX_ID:
+        raise HTTPException(404, f"topic {topic_id} is not stored here")
+    return topic_id
+
+
+TopicId = Annotated[int, Depends(topic_id)]
+"""A topic id from the path, answered 404 when no row can have it."""
 
 
 def parse_day(text: str, name: str = "date") -> date:
