@@ -15,10 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.config import Settings, get_settings
+from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.overview import describe_store, format_overview
 from app.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_head
+from app.settings_check import EXIT_REFUSED, startup_settings
 from ingest.bulk_import import ImportSummary, import_file
 from ingest.chunk_reader import Rejection
 
@@ -254,9 +255,12 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = words[0] if words and words[0] in {command.name for command in COMMANDS} else None
     args = build_parser(chosen).parse_args(words)
+    checked = startup_settings(f"paperboy {args.command}", settings)
+    if checked is None:
+        return EXIT_REFUSED
     try:
         handler: Handler = args.handler
-        return handler(args, settings or get_settings())
+        return handler(args, checked)
     except SchemaOutOfDateError as error:
         print(f"paperboy {args.command}: {error}", file=sys.stderr)
         return 1

@@ -10,11 +10,20 @@ from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-# Values a deployment must change; production refuses to start with any of them.
-PLACEHOLDER_SECRETS = frozenset({"", "changethis", "change-me", "secret", "paperboy-dev-secret"})
+# Values a deployment must change; production refuses to start with any of them (compared
+# case-insensitively, see app/settings_check.py), as with any secret under 32 bytes.
+PLACEHOLDER_SECRETS = frozenset(
+    {
+        "", "changethis", "change-me", "change_me", "changeme", "change-this", "secret",
+        "secret-key", "secret_key", "secretkey", "your-secret-key", "your_secret_key",
+        "yoursecretkey", "supersecret", "super-secret", "super-secret-key", "password",
+        "passw0rd", "paperboy", "paperboy-dev-secret", "development", "dev", "test", "testing",
+        "insecure", "default", "example", "placeholder", "replace-me", "xxx", "1234567890",
+    }
+)  # fmt: skip
 DEFAULT_CATEGORIES = ("cs.AI", "cs.CL", "cs.CV", "cs.LG")
 PACKAGED_MODEL_NAME = "all-MiniLM-L6-v2"
 
@@ -96,6 +105,9 @@ class Settings(BaseSettings):
     announcement_margin_minutes: int = Field(default=30, ge=0, le=600)
     arxiv_holidays: Annotated[tuple[date, ...], NoDecode] = ()
     log_json: bool = False
+    # No network to arXiv or Hugging Face (an air-gapped deployment): the jobs that need it are
+    # off, and nothing is stale or failing for want of them.
+    offline: bool = False
 
     @field_validator("arxiv_holidays", mode="before")
     @classmethod
@@ -117,15 +129,6 @@ class Settings(BaseSettings):
         if not value:
             raise ValueError("at least one arXiv category is required")
         return value
-
-    @model_validator(mode="after")
-    def _refuse_placeholder_secret_in_production(self) -> Settings:
-        if self.env == "production" and self.secret_key in PLACEHOLDER_SECRETS:
-            raise ValueError(
-                "PAPERBOY_SECRET_KEY is a placeholder; set a long random value in production "
-                '(e.g. python -c "import secrets; print(secrets.token_urlsafe(48))")'
-            )
-        return self
 
     @property
     def resolved_database_url(self) -> str:

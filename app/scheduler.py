@@ -25,7 +25,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings, get_settings
+from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.jobs import lease
 from app.jobs.logs import configure_logging
@@ -33,6 +33,7 @@ from app.jobs.runs import run_job
 from app.jobs.table import JOBS, Job
 from app.models import JobRun
 from app.schema import require_current_schema
+from app.settings_check import EXIT_REFUSED, startup_settings
 
 Clock = Callable[[], datetime]
 logger = logging.getLogger("paperboy.scheduler")
@@ -177,7 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command first (a standby scheduler starts in a fraction of the time)."""
     parser = argparse.ArgumentParser(prog="python -m app.scheduler")
     parser.add_argument("--owner", help="this scheduler's name in the lease (default: host:pid)")
-    return serve(get_settings(), parser.parse_args(argv).owner)
+    owner = parser.parse_args(argv).owner
+    settings = startup_settings("paperboy scheduler")
+    return EXIT_REFUSED if settings is None else serve(settings, owner)
 
 
 if __name__ == "__main__":

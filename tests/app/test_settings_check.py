@@ -1,0 +1,154 @@
+"""Production settings are checked in words: what would harm others refuses to start, the rest
+warns, one line each, from every entry point (run here as real processes)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings, get_settings
+from app.settings_check import Severity, production_problems
+
+GOOD_SECRET = "kq3Vx9-ZpL2mN8rT4wYb7cHdJ6fGs1aE0uIoPxQzR5v"
+
+
+def good_production(**overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "env": "production",
+        "secret_key": GOOD_SECRET,
+        "contact_email": "ops@papers.example.org",
+        "public_base_url": "https://papers.example.org",
+        "smtp_host": "smtp.example.org",
+        "smtp_port": 587,
+        "admin_email": "ops@papers.example.org",
+        "mail_from": "Paperboy <digest@papers.example.org>",
+        "digest_list_id": "Paperboy digest <digest.papers.example.org>",
+    }
+    return get_settings(**(values | overrides))
+
+
+def settings_named(settings: Settings, severity: Severity) -> set[str]:
+    return {p.setting for p in production_problems(settings) if p.severity is severity}
+
+
+def test_development_settings_are_never_refused() -> None:
+    assert production_problems(get_settings()) == []
+
+
+def test_a_complete_production_configuration_has_no_problem() -> None:
+    assert production_problems(good_production()) == []
+
+
+def test_production_defaults_refuse_what_would_harm_others_and_warn_about_the_rest() -> None:
+    settings = get_settings(env="production")
+    refused = {"PAPERBOY_SECRET_KEY", "PAPERBOY_CONTACT_EMAIL", "PAPERBOY_PUBLIC_BASE_URL"}
+    assert settings_named(settings, Severity.REFUSE) == refused
+    warned = {
+        "PAPERBOY_SMTP_HOST", "PAPERBOY_ADMIN_EMAIL", "PAPERBOY_DIGEST_LIST_ID",
+        "PAPERBOY_MAIL_FROM",
+    }  # fmt: skip
+    assert settings_named(settings, Severity.WARN) == warned
+
+
+@pytest.mark.parametrize(
+    "secret",
+    ["secret", "changeme", "password", "paperboy", "development", "dev", "test", "insecure",
+     "default", "your-secret-key", " Changethis ", "paperboy-dev-secret"],
+)  # fmt: skip
+def test_production_refuses_a_placeholder_secret_and_says_how_to_make_one(secret: str) -> None:
+    [problem] = production_problems(good_production(secret_key=secret))
+    assert problem.setting == "PAPERBOY_SECRET_KEY"
+    assert problem.severity is Severity.REFUSE
+    assert "secrets.token_urlsafe(48)" in problem.message
+
+
+def test_production_refuses_a_secret_shorter_than_32_bytes() -> None:
+    [problem] = production_problems(good_production(secret_key=GOOD_SECRET[:31]))
+    assert "31 bytes" in problem.message
+    assert production_problems(good_production(secret_key=GOOD_SECRET[:32])) == []
+
+
+def test_production_refuses_a_long_secret_of_few_distinct_characters() -> None:
+    [problem] = production_problems(good_production(secret_key="ab" * 30))
+    assert problem.setting == "PAPERBOY_SECRET_KEY"
+
+
+@pytest.mark.parametrize(
+    "url", ["http://localhost:8000", "https://127.0.0.1", "papers.example.org", "https://"]
+)
+def test_production_refuses_a_public_url_readers_cannot_reach(url: str) -> None:
+    [problem] = production_problems(good_production(public_base_url=url))
+    assert (problem.setting, problem.severity) == ("PAPERBOY_PUBLIC_BASE_URL", Severity.REFUSE)
+
+
+def test_production_warns_about_a_public_url_without_https() -> None:
+    [problem] = production_problems(good_production(public_base_url="http://papers.example.org"))
+    assert (problem.setting, problem.severity) == ("PAPERBOY_PUBLIC_BASE_URL", Severity.WARN)
+
+
+def test_production_refuses_a_contact_address_that_is_no_address() -> None:
+    [problem] = production_problems(good_production(contact_email="ops"))
+    assert problem.setting == "PAPERBOY_CONTACT_EMAIL"
+    assert "arXiv" in problem.message
+
+
+def test_offline_production_needs_no_contact_address_for_arxiv() -> None:
+    assert production_problems(good_production(contact_email="", offline=True)) == []
+
+
+def clean_environment(tmp_path: Path, **settings: str) -> dict[str, str]:
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
+    return kept | {"PAPERBOY_DATA_DIR": str(tmp_path)} | settings
+
+
+def run_process(args: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], env=environment, capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+
+
+def test_the_cli_in_production_with_default_settings_prints_one_line_per_problem(
+    tmp_path: Path,
+) -> None:
+    environment = clean_environment(tmp_path, PAPERBOY_ENV="production")
+    done = run_process(["-m", "app.cli", "stats"], environment)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    refusals = [line for line in lines if line.startswith("paperboy stats: refused: ")]
+    warnings = [line for line in lines if line.startswith("paperboy stats: warning: ")]
+    assert len(refusals) == 3
+    assert len(warnings) == 4
+    assert any("PAPERBOY_SECRET_KEY" in line and "token_urlsafe" in line for line in refusals)
+
+
+def test_the_cli_names_a_setting_of_the_wrong_kind_in_one_line(tmp_path: Path) -> None:
+    environment = clean_environment(tmp_path, PAPERBOY_SMTP_SECURITY="ssl3")
+    done = run_process(["-m", "app.cli", "stats"], environment)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("paperboy stats: refused: PAPERBOY_SMTP_SECURITY: ")
+
+
+def test_the_scheduler_refuses_bad_production_settings_in_words(tmp_path: Path) -> None:
+    environment = clean_environment(tmp_path, PAPERBOY_ENV="production")
+    done = run_process(["-m", "app.scheduler"], environment)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "paperboy scheduler: refused: PAPERBOY_CONTACT_EMAIL" in done.stderr
+
+
+def test_warnings_alone_let_the_cli_run(tmp_path: Path) -> None:
+    good = {
+        "PAPERBOY_ENV": "production", "PAPERBOY_SECRET_KEY": GOOD_SECRET,
+        "PAPERBOY_CONTACT_EMAIL": "ops@papers.example.org",
+        "PAPERBOY_PUBLIC_BASE_URL": "https://papers.example.org",
+    }  # fmt: skip
+    done = run_process(["-m", "app.cli", "migrate"], clean_environment(tmp_path, **good))
+    assert done.returncode == 0, done.stderr
+    assert "paperboy migrate: warning: PAPERBOY_ADMIN_EMAIL" in done.stderr
+    assert "database is up to date" in done.stdout
