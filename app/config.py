@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     arxiv_max_retries: int = Field(default=4, ge=0)
     arxiv_max_wait_seconds: float = Field(default=300.0, ge=0)
     http_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Real answers are at most a few MB (a busy day's RSS of many categories, an OAI page).
+    ingest_max_response_bytes: int = Field(default=50 * 2**20, ge=1)
 
     smtp_host: str = "localhost"
     smtp_port: int = 1025
