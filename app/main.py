@@ -1,9 +1,13 @@
 """The web app's entry point: ``create_app(settings)``, served by uvicorn.
 
 It builds what requests share (sessions, templates, the search index, the rate limiter),
-adds the middleware (security headers, rate limit, CORS for read-only cross-origin use) and
-includes one router per area from ``app/routes``. Nothing here loads the embedding model:
-search loads it on the first query.
+adds the middleware (security headers, rate limit, CORS for read-only cross-origin use, HEAD
+on every GET route) and includes one router per area from ``app/routes``. Nothing here loads
+the embedding model: search loads it on the first query.
+
+As uvicorn's factory (``uvicorn app.main:create_app --factory``) it reads the settings itself
+and refuses bad production settings in words (``app/settings_check``), exiting 1; given
+settings, it trusts its caller to have checked them.
 """
 
 from __future__ import annotations
@@ -12,21 +16,26 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import version as package_version
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.config import Settings, get_settings
+from app.config import Settings
 from app.db import make_engine, make_session_factory
+from app.jobs.logs import configure_logging
 from app.routes import api, feeds, pages, search, status
 from app.routes.subscriptions import make_router as subscription_pages
 from app.schema import current_revision, head_revision
+from app.settings_check import EXIT_REFUSED, startup_settings
 from app.web.context import STATIC_DIR, WebContext, make_templates
-from app.web.errors import http_error, validation_error
+from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
+from app.web.errors import database_error, http_error, validation_error
+from app.web.head import HeadAsGetMiddleware
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search import SearchService
@@ -36,11 +45,14 @@ VERSION = package_version("paperboy")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or get_settings()
+    settings = settings or _factory_settings()
+    configure_logging(settings)
     engine = make_engine(settings, role="web")
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Again: a server started with an app object (the demo) set its loggers up since.
+        configure_logging(settings)
         yield
         engine.dispose()
 
@@ -51,9 +63,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/api/openapi.json",
         redoc_url=None,
         lifespan=lifespan,
+        dependencies=[Depends(refuse_writes_to_a_lost_file)],
     )
     app.state.web = _context(settings, engine)
-    _add_middleware(app, app.state.web.limiter)
+    app.state.database_file = DatabaseFile.of(engine)
+    _add_middleware(app, settings, app.state.web.limiter)
     _add_error_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     for router in (pages.router, api.router, feeds.router, search.router):
@@ -73,6 +87,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def _factory_settings() -> Settings:
+    settings = startup_settings("paperboy web")
+    if settings is None:
+        raise SystemExit(EXIT_REFUSED)  # the lines above say why; no traceback
+    return settings
+
+
 def _context(settings: Settings, engine: Engine) -> WebContext:
     sessions = make_session_factory(engine)
     limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
@@ -81,9 +102,9 @@ def _context(settings: Settings, engine: Engine) -> WebContext:
     return WebContext(settings, sessions, make_templates(), search, limiter, memo)
 
 
-def _add_middleware(app: FastAPI, limiter: RateLimiter) -> None:
-    app.add_middleware(SecurityMiddleware, limiter=limiter)
-    # Outermost, so that even a 429 carries CORS headers a browser client can read.
+def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:
+    app.add_middleware(SecurityMiddleware, limiter=limiter, settings=settings)
+    # Outside the rate limit, so that even a 429 carries CORS headers a browser client can read.
     app.add_middleware(
         CORSMiddleware,
         allow_origins=["*"],
@@ -92,6 +113,8 @@ def _add_middleware(app: FastAPI, limiter: RateLimiter) -> None:
         expose_headers=["ETag", "Last-Modified", "Retry-After"],
         max_age=86400,
     )
+    # Outermost: everything inside serves a HEAD as the GET it mirrors.
+    app.add_middleware(HeadAsGetMiddleware)
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -103,8 +126,15 @@ def _add_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         return validation_error(request, exc)
 
+    async def on_database(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, DBAPIError)
+        return database_error(request, exc)
+
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(RequestValidationError, on_validation)
+    # SQLite reports a missing table as OperationalError, PostgreSQL as ProgrammingError.
+    app.add_exception_handler(OperationalError, on_database)
+    app.add_exception_handler(ProgrammingError, on_database)
 
 
 def _health(engine: Engine) -> JSONResponse:

@@ -15,13 +15,20 @@ from sqlalchemy.exc import SQLAlchemyError
 from app.jobs.status import Status, gather
 from app.schema import current_revision, head_revision
 from app.web.context import ContextDep, SessionDep
+from app.web.database_file import DatabaseFile
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/readyz")
-def ready(context: ContextDep) -> JSONResponse:
-    """Ready when the database answers and its schema is at the newest migration."""
+def ready(request: Request, context: ContextDep) -> JSONResponse:
+    """Ready when the database answers, its schema is at the newest migration and (SQLite) its
+    file is still the one this process opened."""
+    watched: DatabaseFile = request.app.state.database_file
+    trouble = watched.trouble()
+    if trouble is not None:
+        lost = {"status": trouble.value, "error": watched.explain(trouble)}
+        return JSONResponse(lost, status_code=503)
     engine = context.sessions.kw["bind"]
     try:
         with engine.connect() as connection:

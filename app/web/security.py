@@ -3,6 +3,11 @@
 The Content-Security-Policy allows only Paperboy's own scripts, styles and images: there is
 no inline script or style anywhere, and no CDN. The interactive API docs page (Swagger UI)
 loads its assets from a CDN, so it alone gets a policy that allows that CDN.
+
+In production behind https (``PAPERBOY_PUBLIC_BASE_URL`` starts with ``https://``) every
+response also carries ``Strict-Transport-Security`` for a year: a browser that saw it never
+again speaks plain http to the site, so nobody on the way can strip TLS from a sign-in link.
+It is never sent otherwise, since a browser would then refuse a site served over plain http.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.config import Settings
 from app.web.limits import RateLimiter
 
 CSP = (
@@ -29,21 +35,25 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+HSTS = "max-age=31536000; includeSubDomains"
 DOCS_PATH = "/api/docs"
 RATE_LIMITED_PREFIX = "/api/"
 
 
-def security_headers(path: str) -> dict[str, str]:
+def security_headers(path: str, *, strict_transport: bool = False) -> dict[str, str]:
     """The headers every response carries (pure)."""
-    return {**HEADERS, "Content-Security-Policy": DOCS_CSP if path == DOCS_PATH else CSP}
+    headers = {**HEADERS, "Content-Security-Policy": DOCS_CSP if path == DOCS_PATH else CSP}
+    if strict_transport:
+        headers["Strict-Transport-Security"] = HSTS
+    return headers
+
+
+def wants_strict_transport(settings: Settings) -> bool:
+    return settings.env == "production" and settings.public_base_url.startswith("https://")
 
 
 def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
     return [(name.lower().encode(), value.encode()) for name, value in headers.items()]
-
-
-_PAGE_HEADERS = _raw(security_headers("/"))
-_DOCS_HEADERS = _raw(security_headers(DOCS_PATH))
 
 
 class SecurityMiddleware:
@@ -53,16 +63,19 @@ class SecurityMiddleware:
     message, so bodies pass through untouched and a request costs one list concatenation.
     """
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+    def __init__(self, app: ASGIApp, limiter: RateLimiter, settings: Settings) -> None:
         self.app = app
         self.limiter = limiter
+        hsts = wants_strict_transport(settings)
+        self.page_headers = _raw(security_headers("/", strict_transport=hsts))
+        self.docs_headers = _raw(security_headers(DOCS_PATH, strict_transport=hsts))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        extra = _DOCS_HEADERS if path == DOCS_PATH else _PAGE_HEADERS
+        extra = self.docs_headers if path == DOCS_PATH else self.page_headers
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
