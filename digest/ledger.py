@@ -1,4 +1,9 @@
-"""The delivery ledger: claiming the next pending digest, marking it, reopening one.
+"""The delivery ledger: claiming the next pending digest, marking it, expiring, reopening one.
+
+A delivery is claimed only by a run of its own edition, matched as the pair (period, edition
+date). A pending delivery whose edition a newer one of its period has replaced (a Monday digest
+held back by an outage, once Tuesday's is published) is ``expired``, never sent: a reader never
+gets yesterday's digest after today's. An operator's ``subscribers resend`` still sends it.
 
 A digest run writes thousands of rows one transaction at a time, so the per-mail statements
 are SQLAlchemy Core, built once and executed on the session's connection: the ORM's identity
@@ -9,16 +14,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import date, datetime
+from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Update, bindparam, case, func, select, update
+from sqlalchemy import Update, bindparam, case, func, select, tuple_, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.db import session_scope
-from app.models import Delivery, Subscriber
+from app.models import Delivery, Edition, Subscriber
 
 EditionKey = tuple[str, date]
+# Room for a traceback's last line, not for the traceback.
+MAX_ERROR_CHARS = 500
+
+
+class DeliveryStatus(StrEnum):
+    PENDING = "pending"
+    SENT = "sent"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    EXPIRED = "expired"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,20 +73,27 @@ _READ_READER = select(*(getattr(Subscriber, name) for name in _READER_FIELDS)).w
 )
 _MARK = update(Delivery).where(Delivery.id == bindparam("delivery_id"))
 _MARK_SENT = _MARK.values(
-    status="sent",
+    status=DeliveryStatus.SENT,
     sent_at=bindparam("at"),
     item_count=bindparam("count"),
     message_id=bindparam("message"),
     error=None,
 )
-_MARK_SKIPPED = _MARK.values(status="skipped")
-_MARK_FAILED = _MARK.values(status="failed", error=bindparam("reason"))
+_MARK_SKIPPED = _MARK.values(status=DeliveryStatus.SKIPPED)
+_MARK_FAILED = _MARK.values(status=DeliveryStatus.FAILED, error=bindparam("reason"))
+_MARK_DEFERRED = _MARK.values(error=bindparam("reason"))
+# After a rollback the claim is gone: only a row still pending is marked (another sender may
+# have taken it meanwhile).
+_MARK_BROKEN = _MARK.where(Delivery.status == DeliveryStatus.PENDING).values(
+    status=DeliveryStatus.FAILED, error=bindparam("reason"), attempts=Delivery.attempts + 1
+)
 _SUBSCRIBER = update(Subscriber).where(Subscriber.id == bindparam("reader_id"))
 _RESET_FAILURES = _SUBSCRIBER.values(failure_count=0)
 
 
 def claimer(keys: list[EditionKey], only: int | None) -> Update | None:
-    """The statement that takes the next pending delivery of these editions (built once a run).
+    """The statement that takes the next pending delivery of these editions (built once a run),
+    after the delivery id ``after`` (a bound parameter: what this run has already dealt with).
 
     The ``UPDATE`` takes SQLite's write lock at once (so a second sender waits rather than
     reading the same row); on PostgreSQL ``SKIP LOCKED`` hands concurrent senders other rows.
@@ -78,9 +101,9 @@ def claimer(keys: list[EditionKey], only: int | None) -> Update | None:
     if not keys:
         return None
     query = select(Delivery.id).where(
-        Delivery.status == "pending",
-        Delivery.period.in_({period for period, _ in keys}),
-        Delivery.edition_date.in_({key for _, key in keys}),
+        Delivery.status == DeliveryStatus.PENDING,
+        tuple_(Delivery.period, Delivery.edition_date).in_(keys),
+        Delivery.id > bindparam("after"),
     )
     if only is not None:
         query = query.where(Delivery.subscriber_id == only)
@@ -93,12 +116,13 @@ def claimer(keys: list[EditionKey], only: int | None) -> Update | None:
     )
 
 
-def claim(session: Session, claimer: Update | None) -> Claim | None:
-    """The next pending delivery and its reader, locked until the session commits."""
+def claim(session: Session, claimer: Update | None, after: int = 0) -> Claim | None:
+    """The next pending delivery after id ``after`` and its reader, locked until the session
+    commits."""
     if claimer is None:
         return None
     connection = session.connection()
-    row = connection.execute(claimer).first()
+    row = connection.execute(claimer, {"after": after}).first()
     if row is None:
         return None
     delivery_id, reader_id, period, key = row
@@ -116,6 +140,37 @@ def mark_sent(session: Session, claim: Claim, now: datetime, count: int, message
 
 def mark_skipped(session: Session, claim: Claim) -> None:
     session.connection().execute(_MARK_SKIPPED, {"delivery_id": claim.delivery_id})
+
+
+def mark_deferred(session: Session, claim: Claim, error: str) -> None:
+    """Leave the delivery pending for the next run, saying why this one did not send it."""
+    values = {"delivery_id": claim.delivery_id, "reason": error[:MAX_ERROR_CHARS]}
+    session.connection().execute(_MARK_DEFERRED, values)
+
+
+def mark_broken(session: Session, delivery_id: int, error: BaseException) -> None:
+    """The delivery failed for a reason of its own (not the mail server's): recorded, not
+    counted against the subscriber, since a fault in Paperboy would pause every reader."""
+    reason = f"{type(error).__name__}: {error}"[:MAX_ERROR_CHARS]
+    session.connection().execute(_MARK_BROKEN, {"delivery_id": delivery_id, "reason": reason})
+
+
+def expire_replaced(session: Session) -> int:
+    """Expire every pending delivery whose edition a newer one of its period replaced."""
+    expired = 0
+    for period in ("day", "week"):
+        newest = select(func.max(Edition.edition_date)).where(Edition.period == period)
+        result = session.connection().execute(
+            update(Delivery)
+            .where(
+                Delivery.status == DeliveryStatus.PENDING,
+                Delivery.period == period,
+                Delivery.edition_date < newest.scalar_subquery(),
+            )
+            .values(status=DeliveryStatus.EXPIRED, error=f"a newer {period} edition replaced it")
+        )
+        expired += result.rowcount
+    return expired
 
 
 def record_failure(settings: Settings, session: Session, claim: Claim, error: str) -> None:
@@ -141,12 +196,14 @@ def reopen(session: Session, subscriber_id: int, target: EditionKey, now: dateti
     if row is None:
         row = Delivery(subscriber_id=subscriber_id, period=period, edition_date=key, created_at=now)
         session.add(row)
-    row.status = "pending"
+    row.status = DeliveryStatus.PENDING
 
 
 def pending(sessions: sessionmaker[Session]) -> int:
     with session_scope(sessions) as session:
         count = session.scalar(
-            select(func.count()).select_from(Delivery).where(Delivery.status == "pending")
+            select(func.count())
+            .select_from(Delivery)
+            .where(Delivery.status == DeliveryStatus.PENDING)
         )
         return int(count or 0)

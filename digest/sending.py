@@ -6,14 +6,21 @@ is sent, and the row is marked sent before the commit. A process killed mid-send
 its claim, so the next run sends that digest; a mail is only sent twice if the process dies
 between the server's acceptance and the commit. Temporary SMTP errors are retried with
 back-off; when they persist the run stops and reports what is left, for the next run.
+
+One delivery never stops the others: a recipient refused for now (4xx) stays pending for the
+next run; a delivery that breaks for any other reason (its subscriber's data, a fault in the
+code) is marked failed with the error's type and message; a subscriber whose schedule cannot
+be read (an unknown time zone) is left out of the plan, counted and logged.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+import aiosmtplib
 from sqlalchemy import Update, select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -22,7 +29,7 @@ from app.db import insert_plain_rows, session_scope
 from app.models import Base, Edition, Subscriber
 from digest import ledger
 from digest.compose import digest_message
-from digest.ledger import EditionKey, Reader
+from digest.ledger import DeliveryStatus, EditionKey, Reader
 from digest.mailer import DeliveryError, Mailer
 from digest.messages import OutgoingMail
 from digest.schedule import due
@@ -33,6 +40,11 @@ from digest.tastes import Tastes
 from ranking.periods import span
 
 Views = dict[EditionKey, EditionView]
+# A run's outcomes besides the ledger's statuses: a delivery left pending for the next run, and
+# a subscriber whose schedule cannot be read (an unknown time zone).
+DEFERRED = "deferred"
+UNSCHEDULABLE = "unschedulable"
+logger = logging.getLogger("paperboy.digest")
 LEDGER_COLUMNS = (
     "subscriber_id",
     "period",
@@ -67,9 +79,10 @@ def send_digests(
     encode: Encode | None = None,
 ) -> RunSummary:  # fmt: skip
     """Send edition ``day``'s digest to everyone due at ``now`` who has not had it."""
-    views = _plan(settings, sessions, day, now)
+    summary = RunSummary(day)
+    views = _plan(settings, sessions, day, now, summary)
     run = _Run.of(settings, sessions, views, now, _tastes(settings, sessions, encode), None)
-    return asyncio.run(_deliver(run, RunSummary(day)))
+    return asyncio.run(_deliver(run, summary))
 
 
 def resend(
@@ -116,11 +129,11 @@ def _tastes(settings: Settings, sessions: sessionmaker[Session], encode: Encode 
 
 
 async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:
-    failures = 0
+    failures, after = 0, 0
     async with Mailer(run.settings) as mailer:
         while True:
             try:
-                outcome = await _send_next(run, mailer)
+                done = await _send_next(run, mailer, after)
             except DeliveryError as error:
                 failures += 1
                 if failures > run.settings.digest_smtp_retries:
@@ -128,39 +141,56 @@ async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:
                     break
                 await asyncio.sleep(run.settings.digest_retry_seconds * 2 ** (failures - 1))
                 continue
-            if outcome is None:
+            if done is None:
                 break
-            failures = 0
-            summary.add(outcome)
+            failures, after = 0, done.delivery_id
+            summary.add(done.outcome)
     summary.counts["pending"] = ledger.pending(run.sessions)
     return summary
 
 
 def _plan(
-    settings: Settings, sessions: sessionmaker[Session], day: date, now: datetime
-) -> dict[tuple[str, date], EditionView]:
-    """Load the editions of ``day`` and put a pending ledger row for everyone now due."""
+    settings: Settings, sessions: sessionmaker[Session], day: date, now: datetime,
+    summary: RunSummary,
+) -> Views:  # fmt: skip
+    """Load the editions of ``day``, put a pending ledger row for everyone now due, and expire
+    the pending rows a newer edition replaced."""
     with session_scope(sessions) as session:
         views = _views(session, settings, day)
-        rows = []
-        # Only the columns that say when: whole subscriber objects cost most of the planning.
-        schedules = session.execute(
-            select(
-                Subscriber.id,
-                Subscriber.frequency,
-                Subscriber.weekday,
-                Subscriber.delivery_hour,
-                Subscriber.time_zone,
-            ).where(Subscriber.status == "active")
-        )
-        for subscriber_id, frequency, weekday, hour, time_zone in schedules:
-            target = due(frequency, weekday, hour, time_zone, day, now)
-            if target in views:
-                rows.append((subscriber_id, target[0], target[1], "pending", 0, 0, now))
+        rows = _due_rows(session, views, day, now, summary)
         insert_plain_rows(
             session, Base.metadata.tables["deliveries"], LEDGER_COLUMNS, rows, skip_duplicates=True
         )
+        expired = ledger.expire_replaced(session)
+    if expired:
+        summary.counts[DeliveryStatus.EXPIRED] = expired
     return views
+
+
+def _due_rows(
+    session: Session, views: Views, day: date, now: datetime, summary: RunSummary
+) -> list[tuple[object, ...]]:
+    rows: list[tuple[object, ...]] = []
+    # Only the columns that say when: whole subscriber objects cost most of the planning.
+    schedules = session.execute(
+        select(
+            Subscriber.id,
+            Subscriber.frequency,
+            Subscriber.weekday,
+            Subscriber.delivery_hour,
+            Subscriber.time_zone,
+        ).where(Subscriber.status == "active")
+    )
+    for subscriber_id, frequency, weekday, hour, time_zone in schedules:
+        try:
+            target = due(frequency, weekday, hour, time_zone, day, now)
+        except Exception as error:  # one subscriber's row never stops everyone's digest
+            logger.warning("subscriber %s cannot be scheduled: %r", subscriber_id, error)
+            summary.add(UNSCHEDULABLE)
+            continue
+        if target in views:
+            rows.append((subscriber_id, *target, DeliveryStatus.PENDING, 0, 0, now))
+    return rows
 
 
 def _views(session: Session, settings: Settings, day: date) -> Views:
@@ -189,28 +219,74 @@ def build_digest(
     return digest_message(settings, reader, edition, picks, now), len(picks)
 
 
-async def _send_next(run: _Run, mailer: Mailer) -> str | None:
-    """Claim, build, send and mark one delivery in one transaction; None when none is left."""
+@dataclass(frozen=True, slots=True)
+class _Done:
+    outcome: str
+    delivery_id: int
+
+
+class _DeliveryBrokeError(Exception):
+    """One delivery failed for a reason of its own (its data, the code), not the server's."""
+
+    def __init__(self, delivery_id: int, error: Exception) -> None:
+        super().__init__(f"delivery {delivery_id}: {error}")
+        self.delivery_id, self.error = delivery_id, error
+
+
+async def _send_next(run: _Run, mailer: Mailer, after: int) -> _Done | None:
+    """Deal with the next delivery after id ``after``; None when none is left.
+
+    A delivery that breaks is marked failed in a transaction of its own, once its own has
+    rolled back (a failed statement leaves the session unusable), and the run goes on.
+    """
+    try:
+        return await _attempt(run, mailer, after)
+    except _DeliveryBrokeError as broken:
+        with session_scope(run.sessions) as session:
+            ledger.mark_broken(session, broken.delivery_id, broken.error)
+        return _Done(DeliveryStatus.FAILED, broken.delivery_id)
+
+
+async def _attempt(run: _Run, mailer: Mailer, after: int) -> _Done | None:
+    """Claim, build, send and mark one delivery in one transaction."""
     with session_scope(run.sessions) as session:
-        claim = ledger.claim(session, run.claimer)
+        claim = ledger.claim(session, run.claimer, after)
         if claim is None:
             return None
-        built = None
-        if claim.reader.status == "active":
-            view = run.editions[claim.edition]
-            built = build_digest(
-                run.settings, session, claim.reader, view, claim.edition, run.now, run.tastes
-            )
-        if built is None:
-            ledger.mark_skipped(session, claim)
-            return "skipped"
-        message, count = built
         try:
-            await mailer.send(message)
-        except DeliveryError as error:
-            if not error.permanent:
-                raise
-            ledger.record_failure(run.settings, session, claim, str(error))
-            return "failed"
-        ledger.mark_sent(session, claim, run.now, count, message.message_id)
-        return "sent"
+            return _Done(await _send_claimed(run, mailer, session, claim), claim.delivery_id)
+        except DeliveryError:
+            raise  # the server's trouble, not this delivery's: rolled back, retried
+        except Exception as error:
+            raise _DeliveryBrokeError(claim.delivery_id, error) from error
+
+
+async def _send_claimed(run: _Run, mailer: Mailer, session: Session, claim: ledger.Claim) -> str:
+    built = None
+    if claim.reader.status == "active":
+        view = run.editions[claim.edition]
+        built = build_digest(
+            run.settings, session, claim.reader, view, claim.edition, run.now, run.tastes
+        )
+    if built is None:
+        ledger.mark_skipped(session, claim)
+        return DeliveryStatus.SKIPPED
+    message, count = built
+    try:
+        await mailer.send(message)
+    except DeliveryError as error:
+        return _unsent(run, session, claim, error)
+    ledger.mark_sent(session, claim, run.now, count, message.message_id)
+    return DeliveryStatus.SENT
+
+
+def _unsent(run: _Run, session: Session, claim: ledger.Claim, error: DeliveryError) -> str:
+    """Record a refusal: permanent counts against the subscriber; a recipient refused for now
+    (a full mailbox, greylisting) waits for the next run. Anything else is the server's."""
+    if error.permanent:
+        ledger.record_failure(run.settings, session, claim, str(error))
+        return DeliveryStatus.FAILED
+    if isinstance(error.__cause__, aiosmtplib.SMTPRecipientsRefused):
+        ledger.mark_deferred(session, claim, str(error))
+        return DEFERRED
+    raise error

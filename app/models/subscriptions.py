@@ -77,8 +77,11 @@ class SubscribeAttempt(Base):
 class Delivery(Base):
     """The ledger: one digest for a subscriber and an edition (period, date), whatever version.
 
-    ``status``: ``pending`` (claimed for this run, not sent), ``sent``, ``failed`` (permanent
-    error) or ``skipped`` (nothing to send and the subscriber wants no empty digest).
+    ``status`` (``digest.ledger.DeliveryStatus``): ``pending`` (due, not sent yet; ``error``
+    says why when the recipient was refused for now), ``sent``, ``failed`` (a permanent refusal,
+    or an error of this delivery's own: ``error`` holds the answer, or the error's type and
+    message), ``skipped`` (nothing to send and the subscriber wants no empty digest) or
+    ``expired`` (a newer edition of its period came first: never sent).
     """
 
     __tablename__ = "deliveries"

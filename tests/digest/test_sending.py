@@ -4,10 +4,10 @@ from email.message import EmailMessage
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, text, update
 
 from app.config import Settings
-from app.models import DigestFeedback, Subscriber
+from app.models import Delivery, DigestFeedback, Subscriber
 from digest.messages import Envelope, build_message
 from digest.render import RenderedEmail
 from digest.sending import send_digests
@@ -158,3 +158,65 @@ def test_a_header_value_with_a_line_break_is_refused_outright() -> None:
         build_message(
             envelope, RenderedEmail("Hi\r\nBcc: victim@example.org", "text", "<p>html</p>")
         )
+
+
+def test_a_digest_that_cannot_be_composed_is_marked_failed_and_the_others_are_sent(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    store_edition(database.sessions)
+    add_subscriber(database.sessions, "ada@example.org")
+    broken = add_subscriber(database.sessions, "broken@example.org")
+    unreadable = add_subscriber(database.sessions, "unreadable@example.org")
+    add_subscriber(database.sessions, "bob@example.org")
+    # Rows no form would store, written straight into the database: an address with a line
+    # break (the message refuses it) and categories that are not a list.
+    with database.engine.begin() as connection:
+        connection.execute(
+            update(Subscriber)
+            .where(Subscriber.id == broken)
+            .values(email="broken@example.org\r\nBcc: victim@example.org")
+        )
+        connection.execute(
+            text("UPDATE subscribers SET categories = '7' WHERE id = :id"), {"id": unreadable}
+        )
+    summary = send_digests(mail_settings, database.sessions, DAY, NOW)
+    assert summary.error is None
+    assert summary.counts == {"sent": 2, "failed": 2, "pending": 0}
+    assert sorted(m["To"] for m in smtp.handler.messages) == ["ada@example.org", "bob@example.org"]
+    with database.sessions() as session:
+        errors = dict(session.execute(select(Delivery.subscriber_id, Delivery.error)).all())
+        statuses = set(session.scalars(select(Delivery.status).where(Delivery.error.is_not(None))))
+    assert (errors[broken] or "").startswith("ValueError: a header value must be one line")
+    assert (errors[unreadable] or "").startswith("TypeError: ")
+    assert statuses == {"failed"}
+
+
+def test_a_recipient_refused_for_now_waits_for_the_next_run_and_the_others_are_sent(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    store_edition(database.sessions)
+    add_subscriber(database.sessions, "ada@example.org")
+    add_subscriber(database.sessions, "busy@example.org")
+    add_subscriber(database.sessions, "bob@example.org")
+    smtp.handler.refuse["busy@example.org"] = "452 4.2.2 Mailbox full, try later"
+    summary = send_digests(mail_settings, database.sessions, DAY, NOW)
+    assert summary.error is None
+    assert summary.counts == {"sent": 2, "deferred": 1, "pending": 1}
+    assert sorted(m["To"] for m in smtp.handler.messages) == ["ada@example.org", "bob@example.org"]
+    del smtp.handler.refuse["busy@example.org"]
+    assert send_digests(mail_settings, database.sessions, DAY, NOW).counts == {
+        "sent": 1,
+        "pending": 0,
+    }
+    assert len(smtp.handler.to("busy@example.org")) == 1
+
+
+def test_a_subscriber_with_an_unknown_time_zone_does_not_stop_the_run(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    store_edition(database.sessions)
+    add_subscriber(database.sessions, "mars@example.org", time_zone="Mars/Olympus_Mons")
+    add_subscriber(database.sessions, "ada@example.org")
+    summary = send_digests(mail_settings, database.sessions, DAY, NOW)
+    assert summary.counts == {"sent": 1, "unschedulable": 1, "pending": 0}
+    assert [m["To"] for m in smtp.handler.messages] == ["ada@example.org"]
