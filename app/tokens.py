@@ -4,6 +4,11 @@ A token is ``payload.signature``: the payload (purpose, subject, issue time, a r
 optional extra fields) as base64url JSON, signed with HMAC-SHA256 under the secret key. Checking
 one is pure (the time is passed in); spending a single-use token records its id, so a second use
 is refused.
+
+A token is checked as untrusted text: anything that is not a well-formed ASCII token (a
+non-ASCII character, a body that is not base64url JSON) is refused as ``malformed`` before any
+comparison, and a token issued in the future (beyond a small clock skew between processes) is
+refused, since only a leaked key or a broken clock could make one.
 """
 
 from __future__ import annotations
@@ -25,8 +30,13 @@ from app.models import UsedToken
 _JSON = json.JSONEncoder(separators=(",", ":"))
 
 
+# Processes of one deployment may disagree on the time by a little; more is not a clock drift.
+MAX_CLOCK_SKEW = timedelta(seconds=60)
+MAX_TOKEN_LENGTH = 2048
+
+
 class TokenError(ValueError):
-    """A token that is refused; ``reason`` is one of tampered, expired, used, wrong-purpose."""
+    """A token that is refused; ``reason`` says why in words (tampered, expired, used, ...)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"this link is {reason}")
@@ -53,23 +63,37 @@ def verify(
     secret: str, token: str, purpose: str, now: datetime, max_age: timedelta | None
 ) -> Claims:
     """The token's claims, or :class:`TokenError`; ``max_age`` None means it never expires."""
+    if not token.isascii() or len(token) > MAX_TOKEN_LENGTH:
+        raise TokenError("malformed")
     body, _, signature = token.partition(".")
-    if not hmac.compare_digest(signature, _signature(secret, body)):
+    if not hmac.compare_digest(signature.encode(), _signature(secret, body).encode()):
         raise TokenError("tampered")
     claims = _decode(body)
     if claims.purpose != purpose:
         raise TokenError("wrong-purpose")
-    if max_age is not None and now.timestamp() - claims.issued_at > max_age.total_seconds():
+    age = now.timestamp() - claims.issued_at
+    if age < -MAX_CLOCK_SKEW.total_seconds():
+        raise TokenError("issued in the future")
+    if max_age is not None and age > max_age.total_seconds():
         raise TokenError("expired")
     return claims
 
 
+def same_text(given: str, expected: str) -> bool:
+    """A constant-time comparison of untrusted text with an expected ASCII value."""
+    return given.isascii() and hmac.compare_digest(given.encode(), expected.encode())
+
+
 def spend(session: Session, claims: Claims, now: datetime) -> None:
     """Mark a single-use token used; refuses one that was used before."""
-    if session.get(UsedToken, claims.token_id) is not None:
-        raise TokenError("used")
+    refuse_if_used(session, claims)
     session.add(UsedToken(token_id=claims.token_id, purpose=claims.purpose, used_at=now))
     session.flush()
+
+
+def refuse_if_used(session: Session, claims: Claims) -> None:
+    if session.get(UsedToken, claims.token_id) is not None:
+        raise TokenError("used")
 
 
 def _decode(body: str) -> Claims:
@@ -77,7 +101,7 @@ def _decode(body: str) -> Claims:
         raw = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
         extra = {key[2:]: str(value) for key, value in raw.items() if key.startswith("x_")}
         return Claims(str(raw["p"]), str(raw["s"]), int(raw["i"]), str(raw["j"]), extra)
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
         # Signed by us yet unreadable: only possible with a leaked key or a format change.
         raise TokenError("tampered") from error
 

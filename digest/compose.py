@@ -20,13 +20,13 @@ def digest_message(
     settings: Settings, subscriber: Reader, edition: EditionKey, picks: list[Pick], now: datetime
 ) -> OutgoingMail:
     period, key = edition
-    unsubscribe = links.unsubscribe_urls(settings, subscriber.id, now)
+    unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
         "email": subscriber.email,
         "period_name": PERIOD_NAMES.get(period, period),
         "edition_date": key.isoformat(),
-        "items": [_item(settings, subscriber.id, pick, now) for pick in picks],
-        "preferences_url": links.preferences_url(settings, subscriber.id, now),
+        "items": [_item(settings, subscriber, pick, now) for pick in picks],
+        "preferences_url": links.preferences_url(settings, subscriber, now),
         "unsubscribe_url": unsubscribe[0],
         "privacy_url": f"{settings.public_base_url.rstrip('/')}/privacy",
     }
@@ -48,9 +48,9 @@ class DigestItem:
     down_url: str
 
 
-def _item(settings: Settings, subscriber_id: int, pick: Pick, now: datetime) -> DigestItem:
+def _item(settings: Settings, subscriber: Reader, pick: Pick, now: datetime) -> DigestItem:
     paper = pick.paper
-    up, down = links.feedback_urls(settings, subscriber_id, paper.arxiv_id, now)
+    up, down = links.feedback_urls(settings, subscriber, paper.arxiv_id, now)
     authors = ", ".join(paper.authors[:MAX_AUTHORS_SHOWN])
     if len(paper.authors) > MAX_AUTHORS_SHOWN:
         authors += f" and {len(paper.authors) - MAX_AUTHORS_SHOWN} more"

@@ -15,17 +15,18 @@ from digest.render import render_email
 def confirmation_message(settings: Settings, subscriber: Subscriber, now: datetime) -> OutgoingMail:
     context = {
         "email": subscriber.email,
-        "confirm_url": links.confirm_url(settings, subscriber.id, now),
+        "confirm_url": links.confirm_url(settings, subscriber, now),
         "hours": settings.digest_confirm_hours,
     }
     envelope = Envelope(settings.mail_from, subscriber.email, now)
     return build_message(envelope, render_email("confirm", context))
 
 
-def signin_message(settings: Settings, email: str, now: datetime) -> OutgoingMail:
+def signin_message(settings: Settings, email: str, key: str, now: datetime) -> OutgoingMail:
+    """The sign-in link for ``email``, bound to its mailbox's sign-in ``key``."""
     context = {
         "email": email,
-        "signin_url": links.signin_url(settings, email, now),
+        "signin_url": links.signin_url(settings, email, key, now),
         "minutes": settings.digest_signin_minutes,
     }
     return build_message(Envelope(settings.mail_from, email, now), render_email("signin", context))

@@ -43,6 +43,8 @@ class Reader:
 
     id: int
     email: str
+    # Every signed link in the digest carries it (see digest.links).
+    link_key: str
     status: str
     categories: list[str]
     interests: str

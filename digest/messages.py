@@ -1,13 +1,13 @@
 """MIME messages: multipart text + HTML with the headers every Paperboy email carries (pure).
 
 Header values come from settings and from a rendered one-line subject; addresses are checked by
-:func:`normalise_address`, so no input can add a header (a CR or LF in a header value is refused).
+:func:`digest.addresses.parse_address`, so no input can add a header (a CR or LF in a header
+value is refused).
 """
 
 from __future__ import annotations
 
 import base64
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,22 +19,7 @@ from functools import cache
 
 from digest.render import RenderedEmail
 
-_ADDRESS = re.compile(r"^[^@\s<>()\[\],;:\"\\]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$")
-MAX_ADDRESS_LENGTH = 254
 BASE64_LINE = 76
-
-
-class BadAddressError(ValueError):
-    """An email address Paperboy will not store or write to."""
-
-
-def normalise_address(raw: str) -> str:
-    """A plain ``local@domain`` address (domain lower-cased), or :class:`BadAddressError`."""
-    address = raw.strip()
-    if len(address) > MAX_ADDRESS_LENGTH or not _ADDRESS.match(address):
-        raise BadAddressError("please give a valid email address, like ada@example.org")
-    local, _, domain = address.rpartition("@")
-    return f"{local}@{domain.lower()}"
 
 
 @dataclass(frozen=True, slots=True)

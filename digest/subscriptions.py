@@ -15,8 +15,10 @@ from sqlalchemy.orm import Session
 
 from app import tokens
 from app.config import Settings
-from app.models import DigestFeedback, SubscribeAttempt, Subscriber
+from app.models import DigestFeedback, SignInKey, SubscribeAttempt, Subscriber, Vote
+from app.models.subscriptions import new_link_key
 from digest import links
+from digest.addresses import Address
 from digest.preferences import Preferences
 
 RATE_WINDOW = timedelta(hours=1)
@@ -26,52 +28,99 @@ class RateLimitedError(Exception):
     """Too many subscribe requests for an address or from a client in the last hour."""
 
 
+GONE = "no longer valid: the subscription it was sent for was deleted or started again"
+
+
 def request_subscription(
-    session: Session, settings: Settings, email: str, preferences: Preferences, client: str,
-    now: datetime,
+    session: Session, settings: Settings, address: Address, preferences: Preferences,
+    client: str, now: datetime,
 ) -> Subscriber | None:  # fmt: skip
     """Record a request; the subscriber to send a confirmation to, or None (already active).
 
-    The caller answers the same whatever this returns, so an address cannot be probed.
+    The caller answers the same whatever this returns, so an address cannot be probed. An
+    address that had unsubscribed starts a new subscription: links of the old one stop working.
     """
-    check_rate(session, settings, f"email:{email}", client, now)
-    subscriber = session.scalars(select(Subscriber).where(Subscriber.email == email)).first()
+    check_rate(session, settings, f"email:{address.key}", client, now)
+    subscriber = find_subscriber(session, address.key)
     if subscriber is not None and subscriber.status in ("active", "paused"):
         return None
     if subscriber is None:
-        subscriber = Subscriber(email=email, created_at=now)
+        subscriber = Subscriber(email_key=address.key, created_at=now, link_key=new_link_key())
         session.add(subscriber)
+    elif subscriber.status == "unsubscribed":
+        subscriber.link_key, subscriber.created_at = new_link_key(), now
+    subscriber.email = address.delivery
     apply_preferences(subscriber, preferences)
     subscriber.status = "pending"
     session.flush()
     return subscriber
 
 
+def find_subscriber(session: Session, email_key: str) -> Subscriber | None:
+    return session.scalars(select(Subscriber).where(Subscriber.email_key == email_key)).first()
+
+
 def confirm(session: Session, settings: Settings, token: str, now: datetime) -> Subscriber:
     """Spend a confirmation token and activate its subscriber; :class:`TokenError` if refused."""
-    claims = tokens.verify(
-        settings.secret_key, token, links.CONFIRM, now, links.max_age(settings, links.CONFIRM)
-    )
-    subscriber = session.get(Subscriber, int(claims.subject))
-    if subscriber is None:
-        raise tokens.TokenError("no longer valid")
+    claims, subscriber = _link(session, settings, token, links.CONFIRM, now)
     tokens.spend(session, claims, now)
     subscriber.status, subscriber.confirmed_at = "active", now
     subscriber.failure_count = 0
     return subscriber
 
 
+def check_confirmation(session: Session, settings: Settings, token: str, now: datetime) -> None:
+    """Refuse a confirmation link that would be refused, without spending it (a page view)."""
+    claims, _subscriber = _link(session, settings, token, links.CONFIRM, now)
+    tokens.refuse_if_used(session, claims)
+
+
 def subscriber_for(
     session: Session, settings: Settings, token: str, purpose: str, now: datetime
 ) -> Subscriber:
     """The subscriber a signed link is about; :class:`TokenError` if refused or gone."""
+    return _link(session, settings, token, purpose, now)[1]
+
+
+def _link(
+    session: Session, settings: Settings, token: str, purpose: str, now: datetime
+) -> tuple[tokens.Claims, Subscriber]:
     claims = tokens.verify(
         settings.secret_key, token, purpose, now, links.max_age(settings, purpose)
     )
-    subscriber = session.get(Subscriber, int(claims.subject))
-    if subscriber is None:
-        raise tokens.TokenError("no longer valid: this subscription was deleted")
-    return subscriber
+    subscriber = session.get(Subscriber, _subscriber_id(claims))
+    if subscriber is None or not _bound_to(claims, subscriber):
+        raise tokens.TokenError(GONE)
+    return claims, subscriber
+
+
+def _subscriber_id(claims: tokens.Claims) -> int:
+    if not claims.subject.isdigit() or len(claims.subject) > 18:
+        raise tokens.TokenError("malformed")
+    return int(claims.subject)
+
+
+def _bound_to(claims: tokens.Claims, subscriber: Subscriber) -> bool:
+    """Whether a link was made for this very subscription.
+
+    Links mailed before links carried a key name only the id: such a link is taken only if
+    it was issued after the row was made (a link of an earlier row with the same id is older).
+    """
+    key = claims.extra.get("key")
+    if key is None:
+        return claims.issued_at >= int(subscriber.created_at.timestamp())
+    return tokens.same_text(key, subscriber.link_key)
+
+
+def delete_everything(session: Session, subscriber: Subscriber) -> None:
+    """Delete a subscriber and all Paperboy holds about that mailbox (votes, sign-in key).
+
+    Every link mailed to them and every signed-in session of the address stop working.
+    """
+    email_key = subscriber.email_key
+    session.execute(delete(Vote).where(Vote.voter == email_key))
+    session.execute(delete(SignInKey).where(SignInKey.email_key == email_key))
+    session.delete(subscriber)
 
 
 def unsubscribe(subscriber: Subscriber, now: datetime) -> None:

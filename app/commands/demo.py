@@ -29,6 +29,7 @@ from app.demo.replay import replay_server
 from app.models import AnnouncementEntry, Paper
 from app.schema import upgrade_to_head
 from digest import links
+from digest.addresses import parse_address
 from digest.confirmation import confirmation_message
 from digest.mailer import send_one
 from digest.preferences import parse_preferences
@@ -158,12 +159,14 @@ def subscribe_reader(demo: Demo) -> int:
     settings, now = demo.settings, datetime.now(UTC)
     preferences = parse_preferences({"delivery_hour": "0"}, settings.categories)
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
-        reader = request_subscription(session, settings, DEMO_READER, preferences, "demo", now)
+        reader = request_subscription(
+            session, settings, parse_address(DEMO_READER), preferences, "demo", now
+        )
         if reader is None:
             print(f"{DEMO_READER} is already subscribed and confirmed")
             return 0
         asyncio.run(send_one(settings, confirmation_message(settings, reader, now)))
-        token = links.confirm_url(settings, reader.id, now).rsplit("token=", 1)[1]
+        token = links.confirm_url(settings, reader, now).rsplit("token=", 1)[1]
         confirm(session, settings, token, now)
     print(f"{DEMO_READER} subscribed (confirmation mailed) and confirmed")
     return 0

@@ -21,6 +21,7 @@ from app.commands.common import job_session, parse_day
 from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
 from app.models import Delivery, Edition, Subscriber
+from app.models.subscriptions import mailbox_key
 from app.schema import require_current_schema
 from app.tokens import TokenError
 from digest.inbound import MAX_MESSAGE_BYTES, InboundMailError, unsubscribe_token
@@ -29,7 +30,13 @@ from digest.links import UNSUBSCRIBE
 from digest.messages import OutgoingMail
 from digest.sending import RunSummary, build_digest, resend, send_digests
 from digest.store import Encode, edition_view, latest_edition
-from digest.subscriptions import purge_unconfirmed, subscriber_for, unsubscribe
+from digest.subscriptions import (
+    delete_everything,
+    find_subscriber,
+    purge_unconfirmed,
+    subscriber_for,
+    unsubscribe,
+)
 from digest.tastes import Tastes
 from ranking.periods import Period, span
 from ranking.vectors import Matrix
@@ -119,7 +126,7 @@ def _preview(
 
 
 def _subscriber(session: Session, email: str) -> Subscriber | None:
-    return session.scalars(select(Subscriber).where(Subscriber.email == email.strip())).first()
+    return find_subscriber(session, mailbox_key(email.strip()))
 
 
 # sysexits.h: a pipe alias's exit status tells the mail server to bounce the mail (with what
@@ -170,7 +177,7 @@ def run_subscribers(args: argparse.Namespace, settings: Settings) -> int:
             print(f"subscribers {args.action}: no such subscriber", file=sys.stderr)
             return 1
         if args.action == "remove":
-            session.delete(subscriber)
+            delete_everything(session, subscriber)
             print(f"removed {args.email} and everything stored about them")
         else:
             print("\n".join(_show_lines(session, subscriber)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import date, datetime
 
 from sqlalchemy import (
@@ -13,9 +14,26 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
 )
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, UTCDateTime
+
+
+def mailbox_key(address: str) -> str:
+    """One key per mailbox: ``Bob@example.org`` and ``bob@example.org`` are one reader.
+
+    Local parts are ASCII (``digest.addresses``), where lower-casing is what every mail
+    provider in practice does."""
+    return address.lower()
+
+
+def new_link_key() -> str:
+    return secrets.token_hex(16)
+
+
+def _email_key_of_row(context: DefaultExecutionContext) -> str:
+    return mailbox_key(str(context.get_current_parameters()["email"]))  # type: ignore[no-untyped-call]
 
 
 class Subscriber(Base):
@@ -24,12 +42,21 @@ class Subscriber(Base):
     ``status``: ``pending`` (not confirmed; nothing but the confirmation is ever sent),
     ``active``, ``paused`` (by themselves, or after repeated permanent delivery failures) or
     ``unsubscribed`` (kept so an unsubscribe link of an old mail keeps answering).
+
+    ``email`` is the address as typed (the domain lower-cased), used to deliver; ``email_key``
+    is the mailbox (the whole address lower-cased), unique, so ``Bob@`` and ``bob@`` are one
+    subscriber. Every signed link carries ``link_key``, a random value that dies with the row
+    and is renewed when an unsubscribed address subscribes again: a link never acts on a later
+    subscriber, even one given the same id (ids are never reused either: AUTOINCREMENT).
     """
 
     __tablename__ = "subscribers"
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    email: Mapped[str] = mapped_column(String(320), unique=True)
+    email: Mapped[str] = mapped_column(String(320))
+    email_key: Mapped[str] = mapped_column(String(320), unique=True, default=_email_key_of_row)
+    link_key: Mapped[str] = mapped_column(String(32), default=new_link_key)
     status: Mapped[str] = mapped_column(String(16), index=True)
     # Lists as JSON: categories, followed/muted topic ids and author keys.
     categories: Mapped[list[str]] = mapped_column(JSON)
@@ -52,6 +79,20 @@ class Subscriber(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     unsubscribed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class SignInKey(Base):
+    """The key every sign-in link and session cookie of an address carries.
+
+    Made when the address first asks for a sign-in link; deleting the address's data deletes
+    it, which signs that address out everywhere and voids every sign-in link already mailed.
+    """
+
+    __tablename__ = "sign_in_keys"
+
+    email_key: Mapped[str] = mapped_column(String(320), primary_key=True)
+    key: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class UsedToken(Base):

@@ -2,8 +2,12 @@
 preferences, one-click unsubscribe (RFC 8058), feedback from digest links, export and delete,
 the privacy page.
 
-Each handler is the edge: it opens its own session scope, commits, and only then sends mail.
-Refused links (tampered, expired, reused) get a page that says so, with status 400.
+Each handler is the edge: it opens its own session scope, commits, and only then sends mail,
+after the answer has gone (so the answer's timing does not tell a new address from a known
+one). Refused links (malformed, tampered, expired, used, of a deleted subscription) get a page
+that says so, with status 400. Opening a mailed link never changes anything: it shows a page
+whose one button POSTs with the CSRF pair (RFC 8058's one-click unsubscribe POST excepted).
+Every form POST is also refused when the browser says it comes from another site.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.background import BackgroundTask
 
 from app import tokens
 from app.config import Settings
@@ -30,10 +35,12 @@ from app.db import session_scope
 from app.models import DigestFeedback, Subscriber
 from app.routes import voting
 from app.tokens import TokenError
+from app.web.origin import from_this_site
 from digest import links, subscriptions
+from digest.addresses import Address, BadAddressError, parse_address
 from digest.confirmation import confirmation_message
-from digest.mailer import DeliveryError, send_one
-from digest.messages import BadAddressError, normalise_address
+from digest.mailer import send_one
+from digest.messages import OutgoingMail
 from digest.preferences import BadPreferencesError, Preferences, parse_preferences
 from digest.render import TEMPLATES
 
@@ -50,10 +57,12 @@ def make_router(
     router = APIRouter(include_in_schema=False)
     router.add_api_route("/subscribe", pages.form, methods=["GET"])
     router.add_api_route("/subscribe", pages.subscribe, methods=["POST"])
-    router.add_api_route("/subscribe/confirm", pages.confirm, methods=["GET"])
+    router.add_api_route("/subscribe/confirm", pages.confirm_page, methods=["GET"])
+    router.add_api_route("/subscribe/confirm", pages.confirm, methods=["POST"])
     router.add_api_route("/subscriptions/preferences", pages.preferences, methods=["GET"])
     router.add_api_route("/subscriptions/preferences", pages.save, methods=["POST"])
-    router.add_api_route("/subscriptions/feedback", pages.feedback, methods=["GET"])
+    router.add_api_route("/subscriptions/feedback", pages.feedback_page, methods=["GET"])
+    router.add_api_route("/subscriptions/feedback", pages.feedback, methods=["POST"])
     router.add_api_route("/subscriptions/export", pages.export, methods=["GET"])
     router.add_api_route("/subscriptions/delete", pages.delete, methods=["POST"])
     router.add_api_route("/unsubscribe", pages.unsubscribe_page, methods=["GET"])
@@ -83,6 +92,10 @@ class Pages:
             text += " Ask for a new one by subscribing again or from your latest digest."
         return self.message(request, "This link does not work", text, status=400)
 
+    def cross_site(self, request: Request) -> HTMLResponse:
+        text = "This form was sent from another site. Nothing was changed."
+        return self.message(request, "Refused", text, status=403)
+
     async def form(self, request: Request) -> HTMLResponse:
         return self.with_csrf(request, "subscribe", max_items=self.settings.digest_max_items)
 
@@ -90,8 +103,22 @@ class Pages:
         """A page with a form, and the cookie its CSRF field is checked against."""
         nonce = secrets.token_urlsafe(16)
         response = self.page(request, name, csrf=self.csrf(nonce), **context)
-        response.set_cookie(CSRF_COOKIE, nonce, httponly=True, samesite="strict")
+        response.set_cookie(
+            CSRF_COOKIE, nonce, httponly=True, samesite="strict", secure=self.secure_cookies
+        )
         return response
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Cookies only over HTTPS in production, or wherever the site is served over HTTPS."""
+        return self.settings.env == "production" or self.settings.public_base_url.startswith(
+            "https"
+        )
+
+    def action_page(self, request: Request, action: str, token: str, **context: Any) -> Response:
+        """The page a mailed link opens: what the link offers, and one button that does it."""
+        context.setdefault("fields", {})
+        return self.with_csrf(request, "action", action=action, token=token, **context)
 
     def csrf(self, nonce: str) -> str:
         key = self.settings.secret_key.encode()
@@ -99,56 +126,105 @@ class Pages:
 
     def csrf_ok(self, request: Request, form: dict[str, str]) -> bool:
         nonce = request.cookies.get(CSRF_COOKIE, "")
-        return bool(nonce) and hmac.compare_digest(form.get("csrf", ""), self.csrf(nonce))
+        if not nonce or not nonce.isascii():
+            return False
+        return tokens.same_text(form.get("csrf", ""), self.csrf(nonce))
+
+    def form_refusal(self, request: Request, form: dict[str, str]) -> HTMLResponse | None:
+        """Why a browser form POST is refused (another site, no CSRF pair), or None."""
+        if not from_this_site(request, self.settings.public_base_url):
+            return self.cross_site(request)
+        if not self.csrf_ok(request, form):
+            status = 400 if not form.get("csrf", "").isascii() else 403
+            return self.message(request, "Form expired", "Please reload the form.", status)
+        return None
 
     async def subscribe(self, request: Request) -> HTMLResponse:
         form, categories = await self.form_fields(request)
-        if not self.csrf_ok(request, form):
-            return self.message(request, "Form expired", "Please reload the form.", 403)
+        refusal = self.form_refusal(request, form)
+        if refusal is not None:
+            return refusal
         try:
-            email = normalise_address(form.get("email", ""))
+            address = parse_address(form.get("email", ""))
             preferences = parse_preferences(form, categories or list(self.settings.categories))
         except (BadAddressError, BadPreferencesError) as error:
             return self.message(request, "Please check the form", str(error), 422)
         client = request.client.host if request.client else "unknown"
         try:
-            message = await run_in_threadpool(self._subscribe, email, preferences, client)
+            pending = await run_in_threadpool(self._subscribe, address, preferences, client)
         except subscriptions.RateLimitedError:
             text = "Too many requests just now; please try again in an hour."
             return self.message(request, "Slow down", text, 429)
-        if message is not None:
-            await self.send(message)
         # The same answer for a new, pending or active address: no address enumeration.
-        return self.page(request, "check_inbox", email=email)
+        response = self.page(request, "check_inbox", email=address.delivery)
+        if pending is not None:
+            response.background = BackgroundTask(self.send_confirmation, *pending)
+        return response
 
-    def _subscribe(self, email: str, preferences: Preferences, client: str) -> Any:
+    def _subscribe(
+        self, address: Address, preferences: Preferences, client: str
+    ) -> tuple[int, OutgoingMail] | None:
         now = self.clock()
         with session_scope(self.sessions) as session:
             subscriber = subscriptions.request_subscription(
-                session, self.settings, email, preferences, client, now
+                session, self.settings, address, preferences, client, now
             )
             if subscriber is None:
                 return None
-            return confirmation_message(self.settings, subscriber, now)
+            return subscriber.id, confirmation_message(self.settings, subscriber, now)
 
-    async def send(self, message: Any) -> None:
+    async def send_confirmation(self, subscriber_id: int, message: OutgoingMail) -> None:
+        """Send after the answer; a failure is recorded on the row (asking again resends)."""
+        problem = await self.send(message)
+        if problem is not None:
+            await run_in_threadpool(self._record_send_failure, subscriber_id, problem)
+
+    async def send(self, message: OutgoingMail) -> str | None:
+        """Send one mail; what went wrong, in words, or None when it was sent."""
         try:
             await send_one(self.settings, message)
-        except DeliveryError as error:
-            # The sign-up is stored; asking again later sends a new link.
-            log.warning("confirmation mail not sent: %s", error)
+        except Exception as error:
+            log.warning("mail to a reader not sent: %s: %s", type(error).__name__, error)
+            return f"{type(error).__name__}: {error}"
+        return None
 
-    async def confirm(self, request: Request, token: str = "") -> HTMLResponse:
+    def _record_send_failure(self, subscriber_id: int, problem: str) -> None:
+        with session_scope(self.sessions) as session:
+            subscriber = session.get(Subscriber, subscriber_id)
+            if subscriber is not None:
+                subscriber.last_failure = f"confirmation not sent: {problem}"[:2000]
+
+    async def confirm_page(self, request: Request, token: str = "") -> Response:
         try:
-            await run_in_threadpool(self._confirm, token)
+            await run_in_threadpool(self._in_session, subscriptions.check_confirmation, token)
+        except TokenError as error:
+            return self.refused(request, error)
+        return self.action_page(
+            request, "/subscribe/confirm", token, title="Confirm your subscription",
+            text="One more step: confirm that you want Paperboy's digest.",
+            button="Confirm my subscription",
+        )  # fmt: skip
+
+    async def confirm(self, request: Request) -> HTMLResponse:
+        form, _ = await self.form_fields(request)
+        refusal = self.form_refusal(request, form)
+        if refusal is not None:
+            return refusal
+        try:
+            await run_in_threadpool(self._confirm, form.get("token", ""))
         except TokenError as error:
             return self.refused(request, error)
         text = "Your subscription is confirmed. Your first digest comes with the next edition."
         return self.message(request, "Subscribed", text)
 
     def _confirm(self, token: str) -> None:
+        self._in_session(subscriptions.confirm, token)
+
+    def _in_session(
+        self, step: Callable[[Session, Settings, str, datetime], object], token: str
+    ) -> None:
         with session_scope(self.sessions) as session:
-            subscriptions.confirm(session, self.settings, token, self.clock())
+            step(session, self.settings, token, self.clock())
 
     def _with_subscriber(self, token: str, purpose: str, change: Callable[..., Any]) -> Any:
         with session_scope(self.sessions) as session:
@@ -164,13 +240,15 @@ class Pages:
             )
         except TokenError as error:
             return self.refused(request, error)
-        unsubscribe_url, _ = links.unsubscribe_urls(self.settings, subscriber.id, self.clock())
+        unsubscribe_url, _ = links.unsubscribe_urls(self.settings, subscriber, self.clock())
         return self.page(
             request, "preferences", subscriber=subscriber, token=token, unsubscribe=unsubscribe_url
         )
 
     async def save(self, request: Request) -> HTMLResponse:
         form, categories = await self.form_fields(request)
+        if not from_this_site(request, self.settings.public_base_url):
+            return self.cross_site(request)
         token = form.get("token", "")
         try:
             preferences = parse_preferences(form, categories)
@@ -184,11 +262,30 @@ class Pages:
             return self.message(request, "Please check the form", str(error), 422)
         return self.message(request, "Saved", "Your preferences are saved.")
 
-    async def feedback(self, request: Request, token: str = "", value: str = "") -> HTMLResponse:
+    async def feedback_page(self, request: Request, token: str = "", value: str = "") -> Response:
         if value not in ("1", "-1"):
             return self.message(request, "This link does not work", "Unknown choice.", 400)
         try:
-            liked = await run_in_threadpool(self._feedback, token, int(value))
+            await run_in_threadpool(self._with_subscriber, token, links.FEEDBACK, _read_only)
+        except TokenError as error:
+            return self.refused(request, error)
+        more = "more" if value == "1" else "fewer"
+        return self.action_page(
+            request, "/subscriptions/feedback", token, fields={"value": value},
+            title="Tune your digest", text=f"Send you {more} papers like this one?",
+            button=f"Yes, {more} like this",
+        )  # fmt: skip
+
+    async def feedback(self, request: Request) -> HTMLResponse:
+        form, _ = await self.form_fields(request)
+        refusal = self.form_refusal(request, form)
+        if refusal is not None:
+            return refusal
+        value = form.get("value", "")
+        if value not in ("1", "-1"):
+            return self.message(request, "This link does not work", "Unknown choice.", 400)
+        try:
+            liked = await run_in_threadpool(self._feedback, form.get("token", ""), int(value))
         except TokenError as error:
             return self.refused(request, error)
         more = "more" if liked else "fewer"
@@ -197,21 +294,27 @@ class Pages:
     def _feedback(self, token: str, value: int) -> bool:
         now = self.clock()
         max_age = links.max_age(self.settings, links.FEEDBACK)
-        claims = tokens.verify(self.settings.secret_key, token, links.FEEDBACK, now, max_age)
+        paper = tokens.verify(self.settings.secret_key, token, links.FEEDBACK, now, max_age).extra
         with session_scope(self.sessions) as session:
-            subscriber = session.get(Subscriber, int(claims.subject))
-            if subscriber is None:
-                raise TokenError("no longer valid: this subscription was deleted")
-            subscriptions.record_feedback(
-                session, subscriber, claims.extra.get("paper", ""), value, now
+            subscriber = subscriptions.subscriber_for(
+                session, self.settings, token, links.FEEDBACK, now
             )
+            subscriptions.record_feedback(session, subscriber, paper.get("paper", ""), value, now)
         return value > 0
 
-    async def unsubscribe_page(self, request: Request, token: str = "") -> HTMLResponse:
-        return self.page(request, "unsubscribe", token=token)
+    async def unsubscribe_page(self, request: Request, token: str = "") -> Response:
+        try:
+            await run_in_threadpool(self._with_subscriber, token, links.UNSUBSCRIBE, _read_only)
+        except TokenError as error:
+            return self.refused(request, error)
+        return self.with_csrf(request, "unsubscribe", token=token)
 
     async def unsubscribe(self, request: Request, token: str = "") -> HTMLResponse:
-        """RFC 8058 one-click: a POST to the link unsubscribes, with no confirmation page."""
+        """RFC 8058 one-click: a POST to the link unsubscribes, with no confirmation page.
+
+        No CSRF pair or origin check here: the mail provider posts it, and the link's own
+        token (bound to this subscription) is what authorises it.
+        """
         if not token:
             form, _ = await self.form_fields(request)
             token = form.get("token", "")
@@ -238,12 +341,14 @@ class Pages:
 
     async def delete(self, request: Request) -> HTMLResponse:
         form, _ = await self.form_fields(request)
+        if not from_this_site(request, self.settings.public_base_url):
+            return self.cross_site(request)
         try:
             await run_in_threadpool(
                 self._with_subscriber,
                 form.get("token", ""),
                 links.PREFERENCES,
-                lambda session, sub: session.delete(sub),
+                subscriptions.delete_everything,
             )
         except TokenError as error:
             return self.refused(request, error)
@@ -258,6 +363,10 @@ class Pages:
         fields = {key: value for key, value in data.items() if isinstance(value, str)}
         categories = [value for value in data.getlist("categories") if isinstance(value, str)]
         return fields, categories
+
+
+def _read_only(_session: Session, subscriber: Subscriber) -> Subscriber:
+    return subscriber
 
 
 def _saver(preferences: Preferences, action: str) -> Callable[[Session, Subscriber], None]:

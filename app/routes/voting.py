@@ -1,7 +1,8 @@
 """Sign-in by email link (single use) and votes: a signed-in person upvotes a paper once.
 
-The session is a signed cookie naming the address, sent only to this site (SameSite=Strict),
-so another site cannot make a signed-in browser vote.
+The session is a signed cookie naming the mailbox and its sign-in key (``digest.signin``), sent
+only to this site (SameSite=Strict) and checked against the Origin the browser gives, so
+another site cannot make a signed-in browser vote.
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ from typing import TYPE_CHECKING
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.background import BackgroundTask
 
-from app import tokens, votes
+from app import votes
 from app.db import session_scope
 from app.tokens import TokenError
-from digest import links
+from app.web.origin import from_this_site
+from digest import links, signin
+from digest.addresses import Address, BadAddressError, parse_address
 from digest.confirmation import signin_message
-from digest.messages import BadAddressError, normalise_address
+from digest.messages import OutgoingMail
 from digest.subscriptions import RateLimitedError, check_rate
 
 if TYPE_CHECKING:
@@ -30,7 +34,8 @@ def add_routes(router: APIRouter, pages: Pages) -> None:
     voting = _Voting(pages)
     router.add_api_route("/signin", voting.form, methods=["GET"])
     router.add_api_route("/signin", voting.request_link, methods=["POST"])
-    router.add_api_route("/signin/confirm", voting.confirm, methods=["GET"])
+    router.add_api_route("/signin/confirm", voting.confirm_page, methods=["GET"])
+    router.add_api_route("/signin/confirm", voting.confirm, methods=["POST"])
     router.add_api_route("/votes/{arxiv_id}", voting.upvote, methods=["POST"])
     router.add_api_route("/votes/{arxiv_id}", voting.take_back, methods=["DELETE"])
 
@@ -44,57 +49,72 @@ class _Voting:
 
     async def request_link(self, request: Request) -> HTMLResponse:
         form, _ = await self.pages.form_fields(request)
-        if not self.pages.csrf_ok(request, form):
-            return self.pages.message(request, "Form expired", "Please reload the form.", 403)
+        refusal = self.pages.form_refusal(request, form)
+        if refusal is not None:
+            return refusal
         try:
-            email = normalise_address(form.get("email", ""))
-            await run_in_threadpool(self._count_request, email, _client(request))
+            address = parse_address(form.get("email", ""))
+            mail = await run_in_threadpool(self._link_mail, address, _client(request))
         except BadAddressError as error:
             return self.pages.message(request, "Please check the form", str(error), 422)
         except RateLimitedError:
             return self.pages.message(request, "Slow down", "Please try again in an hour.", 429)
-        await self.pages.send(signin_message(self.pages.settings, email, self.pages.clock()))
-        text = f"A sign-in link is on its way to {email}."
-        return self.pages.message(request, "Check your inbox", text)
+        text = f"A sign-in link is on its way to {address.delivery}."
+        response = self.pages.message(request, "Check your inbox", text)
+        response.background = BackgroundTask(self.pages.send, mail)
+        return response
 
-    def _count_request(self, email: str, client: str) -> None:
-        with session_scope(self.pages.sessions) as session:
-            check_rate(session, self.pages.settings, f"signin:{email}", client, self.pages.clock())
-
-    async def confirm(self, request: Request, token: str = "") -> HTMLResponse:
+    def _link_mail(self, address: Address, client: str) -> OutgoingMail:
         settings, now = self.pages.settings, self.pages.clock()
+        with session_scope(self.pages.sessions) as session:
+            check_rate(session, settings, f"signin:{address.key}", client, now)
+            key = signin.key_for(session, address.key, now)
+        return signin_message(settings, address.delivery, key, now)
+
+    async def confirm_page(self, request: Request, token: str = "") -> Response:
+        """A mailed sign-in link opens this page; its button signs in (a scanner's GET doesn't)."""
         try:
-            claims = tokens.verify(
-                settings.secret_key, token, links.SIGNIN, now, links.max_age(settings, links.SIGNIN)
-            )
-            await run_in_threadpool(self._spend, claims)
+            await run_in_threadpool(self._check_link, token)
         except TokenError as error:
             return self.pages.refused(request, error)
-        response = self.pages.message(
-            request, "Signed in", f"You can vote now as {claims.subject}."
-        )
-        session_token = tokens.issue(settings.secret_key, links.SESSION, claims.subject, now)
-        max_age = int(links.max_age(settings, links.SESSION).total_seconds())  # type: ignore[union-attr]
+        return self.pages.action_page(
+            request, "/signin/confirm", token, title="Sign in to Paperboy",
+            text="Sign in on this browser to vote for papers.", button="Sign in",
+        )  # fmt: skip
+
+    async def confirm(self, request: Request) -> HTMLResponse:
+        form, _ = await self.pages.form_fields(request)
+        refusal = self.pages.form_refusal(request, form)
+        if refusal is not None:
+            return refusal
+        try:
+            voter, cookie = await run_in_threadpool(self._sign_in, form.get("token", ""))
+        except TokenError as error:
+            return self.pages.refused(request, error)
+        response = self.pages.message(request, "Signed in", f"You can vote now as {voter}.")
+        max_age = int(links.max_age(self.pages.settings, links.SESSION).total_seconds())  # type: ignore[union-attr]
         response.set_cookie(
-            SESSION_COOKIE, session_token, max_age=max_age, httponly=True, samesite="strict",
-            secure=settings.public_base_url.startswith("https"),
+            SESSION_COOKIE, cookie, max_age=max_age, httponly=True, samesite="strict",
+            secure=self.pages.secure_cookies,
         )  # fmt: skip
         return response
 
-    def _spend(self, claims: tokens.Claims) -> None:
+    def _check_link(self, token: str) -> None:
         with session_scope(self.pages.sessions) as session:
-            tokens.spend(session, claims, self.pages.clock())
+            signin.check_link(session, self.pages.settings, token, self.pages.clock())
+
+    def _sign_in(self, token: str) -> tuple[str, str]:
+        settings, now = self.pages.settings, self.pages.clock()
+        with session_scope(self.pages.sessions) as session:
+            voter = signin.spend_link(session, settings, token, now)
+            return voter, signin.session_token(settings, session, voter, now)
 
     def voter(self, request: Request) -> str | None:
-        settings, token = self.pages.settings, request.cookies.get(SESSION_COOKIE, "")
-        try:
-            max_age = links.max_age(settings, links.SESSION)
-            claims = tokens.verify(
-                settings.secret_key, token, links.SESSION, self.pages.clock(), max_age
-            )
-        except TokenError:
+        cookie = request.cookies.get(SESSION_COOKIE, "")
+        if not cookie:
             return None
-        return claims.subject
+        with session_scope(self.pages.sessions) as session:
+            return signin.voter(session, self.pages.settings, cookie, self.pages.clock())
 
     async def upvote(self, request: Request, arxiv_id: str) -> Response:
         return await self._vote(request, arxiv_id, up=True)
@@ -103,7 +123,9 @@ class _Voting:
         return await self._vote(request, arxiv_id, up=False)
 
     async def _vote(self, request: Request, arxiv_id: str, *, up: bool) -> Response:
-        voter = self.voter(request)
+        if not from_this_site(request, self.pages.settings.public_base_url):
+            return JSONResponse({"detail": "refused: sent from another site"}, status_code=403)
+        voter = await run_in_threadpool(self.voter, request)
         if voter is None:
             return JSONResponse({"detail": "sign in to vote: /signin"}, status_code=401)
         try:

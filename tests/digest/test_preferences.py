@@ -14,6 +14,7 @@ from digest.subscriptions import purge_unconfirmed
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import DAY, add_subscriber, store_edition
+from tests.digest.mail_links import press
 from tests.digest.test_subscribe import link_in, subscribe
 
 FIELDS = {
@@ -28,6 +29,13 @@ FIELDS = {
 }
 
 
+def holder(database: Database, subscriber_id: int) -> Subscriber:
+    with database.sessions() as session:
+        subscriber = session.get(Subscriber, subscriber_id)
+        assert subscriber is not None
+        return subscriber
+
+
 def one(database: Database) -> Subscriber:
     with database.sessions() as session:
         return session.scalars(select(Subscriber)).one()
@@ -37,7 +45,9 @@ def test_preferences_are_changed_paused_and_resumed_through_the_signed_link(
     client: TestClient, database: Database, mail_settings: Settings
 ) -> None:
     subscriber_id = add_subscriber(database.sessions, "ada@example.org")
-    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    token = links.preferences_url(mail_settings, holder(database, subscriber_id), NOW).split(
+        "token="
+    )[1]
     saved = client.post(
         "/subscriptions/preferences", data={**FIELDS, "token": token, "action": "pause"}
     )
@@ -52,7 +62,9 @@ def test_following_and_muting_authors_and_topics_is_stored_by_key(
     client: TestClient, database: Database, mail_settings: Settings
 ) -> None:
     subscriber_id = add_subscriber(database.sessions, "ada@example.org")
-    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    token = links.preferences_url(mail_settings, holder(database, subscriber_id), NOW).split(
+        "token="
+    )[1]
     follows = {"followed_authors": "José Pérez\nAda Lovelace", "muted_topics": "12, 40"}
     client.post("/subscriptions/preferences", data={**FIELDS, **follows, "token": token})
     stored = one(database)
@@ -66,7 +78,9 @@ def test_bad_preferences_are_refused_and_change_nothing(
     client: TestClient, database: Database, mail_settings: Settings
 ) -> None:
     subscriber_id = add_subscriber(database.sessions, "ada@example.org")
-    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    token = links.preferences_url(mail_settings, holder(database, subscriber_id), NOW).split(
+        "token="
+    )[1]
     bad_values: list[dict[str, object]] = [
         {"delivery_hour": "25"},
         {"frequency": "hourly"},
@@ -126,12 +140,14 @@ def test_unsubscribe_links_never_expire_while_feedback_links_last_their_days(
 ) -> None:
     store_edition(database.sessions)
     subscriber_id = add_subscriber(database.sessions, "ada@example.org")
-    feedback = links.feedback_url(mail_settings, subscriber_id, "2603.00001", -1, NOW)
-    unsubscribe, _ = links.unsubscribe_urls(mail_settings, subscriber_id, NOW)
+    feedback = links.feedback_url(
+        mail_settings, holder(database, subscriber_id), "2603.00001", -1, NOW
+    )
+    unsubscribe, _ = links.unsubscribe_urls(mail_settings, holder(database, subscriber_id), NOW)
     clock.now = NOW + timedelta(days=60)
-    assert client.get(feedback).status_code == 200
+    assert press(client, feedback).status_code == 200
     clock.now = NOW + timedelta(days=91)
-    assert "expired" in client.get(feedback).text
+    assert "expired" in press(client, feedback).text
     clock.now = NOW + timedelta(days=3650)
     assert client.post(unsubscribe).status_code == 200
     assert one(database).status == "unsubscribed"
@@ -143,11 +159,11 @@ def test_an_unsubscribed_address_can_subscribe_again_with_a_new_confirmation(
     client: TestClient, database: Database, mail_settings: Settings, smtp: Smtp
 ) -> None:
     subscriber_id = add_subscriber(database.sessions, "ada@example.org")
-    unsubscribe, _ = links.unsubscribe_urls(mail_settings, subscriber_id, NOW)
+    unsubscribe, _ = links.unsubscribe_urls(mail_settings, holder(database, subscriber_id), NOW)
     client.post(unsubscribe)
     subscribe(client)
     assert one(database).status == "pending"
-    client.get(link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm"))
+    press(client, link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm"))
     assert one(database).status == "active"
 
 
@@ -156,8 +172,13 @@ def test_a_subscriber_downloads_their_data_and_deletes_it_for_good(
 ) -> None:
     store_edition(database.sessions)
     subscriber_id = add_subscriber(database.sessions, "ada@example.org", interests="proteins")
-    client.get(links.feedback_url(mail_settings, subscriber_id, "2603.00002", 1, NOW))
-    token = links.preferences_url(mail_settings, subscriber_id, NOW).split("token=")[1]
+    press(
+        client,
+        links.feedback_url(mail_settings, holder(database, subscriber_id), "2603.00002", 1, NOW),
+    )
+    token = links.preferences_url(mail_settings, holder(database, subscriber_id), NOW).split(
+        "token="
+    )[1]
     exported = client.get("/subscriptions/export", params={"token": token})
     data = json.loads(exported.text)
     assert data["email"] == "ada@example.org" and data["interests"] == "proteins"
@@ -200,7 +221,7 @@ def test_a_feedback_link_with_an_unknown_choice_records_nothing(
 ) -> None:
     store_edition(database.sessions)
     subscriber_id = add_subscriber(database.sessions, "ada@example.org")
-    link = links.feedback_url(mail_settings, subscriber_id, "2603.00001", 1, NOW)
+    link = links.feedback_url(mail_settings, holder(database, subscriber_id), "2603.00001", 1, NOW)
     assert client.get(link.replace("value=1", "value=5")).status_code == 400
     with database.sessions() as session:
         assert session.scalars(select(DigestFeedback)).all() == []

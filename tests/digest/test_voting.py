@@ -9,6 +9,7 @@ from app.web import queries
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import store_edition
+from tests.digest.mail_links import press
 from tests.digest.test_subscribe import link_in
 
 
@@ -24,7 +25,7 @@ def test_a_signed_in_person_upvotes_once_and_can_take_it_back(
     client: TestClient, smtp: Smtp, database: Database
 ) -> None:
     store_edition(database.sessions)
-    assert client.get(sign_in(client, smtp)).status_code == 200
+    assert press(client, sign_in(client, smtp)).status_code == 200
     assert client.post("/votes/2603.00001").json() == {
         "arxiv_id": "2603.00001",
         "votes": 1,
@@ -41,7 +42,7 @@ def test_voting_without_signing_in_or_for_an_unknown_paper_is_refused(
 ) -> None:
     store_edition(database.sessions)
     assert client.post("/votes/2603.00001").status_code == 401
-    client.get(sign_in(client, smtp))
+    press(client, sign_in(client, smtp))
     assert client.post("/votes/9999.99999").status_code == 404
 
 
@@ -49,18 +50,18 @@ def test_a_sign_in_link_works_once_and_not_after_it_expires(
     client: TestClient, smtp: Smtp, clock: Clock
 ) -> None:
     link = sign_in(client, smtp)
-    assert client.get(link).status_code == 200
-    assert "used" in client.get(link).text
+    assert press(client, link).status_code == 200
+    assert "used" in press(client, link).text
     late = sign_in(client, smtp, "bob@example.org")
     clock.now += timedelta(minutes=31)
-    assert "expired" in client.get(late).text
+    assert "expired" in press(client, late).text
 
 
 def test_a_papers_cards_show_its_votes_next_to_its_hugging_face_upvotes(
     client: TestClient, smtp: Smtp, database: Database
 ) -> None:
     store_edition(database.sessions)
-    assert client.get(sign_in(client, smtp)).status_code == 200
+    assert press(client, sign_in(client, smtp)).status_code == 200
     client.post("/votes/2603.00001")
     with Session(database.engine) as session:
         found = queries.signals(session, ["2603.00001", "2603.00002"])
