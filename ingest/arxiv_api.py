@@ -10,6 +10,7 @@ with an ``Error`` entry) becomes an error that quotes arXiv's message.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import islice
 
 import arxiv
@@ -21,7 +22,7 @@ from app.names import collapse_whitespace
 from ingest.errors import FetchError, SourceError
 from ingest.gate import Gate
 from ingest.http import PoliteSession
-from ingest.records import PaperRecord, arxiv_categories
+from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 from ingest.safe_xml import parse_xml
 
 # Ids per id_list query; the API returns up to this many entries on one page.
@@ -33,6 +34,12 @@ _ATOM = "{http://www.w3.org/2005/Atom}"
 
 class ApiQueryError(SourceError):
     """The API refused the query (its error feed); the message is arXiv's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    records: list[PaperRecord] = field(default_factory=list)
+    rejected: dict[str, str] = field(default_factory=dict)  # why, by arXiv id
 
 
 def api_session(settings: Settings, gate: Gate | None) -> PoliteSession:
@@ -64,27 +71,37 @@ def check_response(response: requests.Response) -> None:
         raise ApiQueryError(f"the arXiv API refused the query: {message or 'HTTP 400'}")
 
 
-def fetch_by_ids(client: arxiv.Client, arxiv_ids: Sequence[str]) -> list[PaperRecord]:
+def fetch_by_ids(client: arxiv.Client, arxiv_ids: Sequence[str]) -> Fetched:
     """Full metadata of the given papers, in ``id_list`` batches of the client's page size."""
-    records: list[PaperRecord] = []
+    fetched = Fetched()
     for batch in _batches(arxiv_ids, client.page_size):
-        records.extend(_run(client, arxiv.Search(id_list=list(batch), max_results=len(batch))))
-    return records
+        _run(client, arxiv.Search(id_list=list(batch), max_results=len(batch)), fetched)
+    return fetched
 
 
-def search(client: arxiv.Client, query: str, max_results: int) -> list[PaperRecord]:
+def search(client: arxiv.Client, query: str, max_results: int) -> Fetched:
     """The first ``max_results`` papers of a search, paged by the client's page size."""
-    return _run(client, arxiv.Search(query=query, max_results=max_results))
+    fetched = Fetched()
+    _run(client, arxiv.Search(query=query, max_results=max_results), fetched)
+    return fetched
 
 
-def _run(client: arxiv.Client, query: arxiv.Search) -> list[PaperRecord]:
+def _run(client: arxiv.Client, query: arxiv.Search, fetched: Fetched) -> None:
     try:
-        return [result_to_record(result) for result in client.results(query)]
+        for result in client.results(query):
+            _add(fetched, result)
     except arxiv.UnexpectedEmptyPageError as error:
         raise FetchError(f"the arXiv API kept serving an empty page: {error.url}") from error
     except arxiv.HTTPError as error:
         message = f"HTTP {error.status} from the arXiv API: {error.url}"
         raise FetchError(message, error.status) from error
+
+
+def _add(fetched: Fetched, result: arxiv.Result) -> None:
+    try:
+        fetched.records.append(checked(result_to_record(result)))
+    except RecordError as error:
+        fetched.rejected[parse_arxiv_id(result.entry_id).base] = str(error)
 
 
 def result_to_record(result: arxiv.Result) -> PaperRecord:

@@ -16,6 +16,10 @@ class FetchError(SourceError):
         self.body = body
 
 
+class ResponseTooLargeError(FetchError):
+    """The response is larger than ``PAPERBOY_INGEST_MAX_RESPONSE_BYTES``; nothing of it is used."""
+
+
 class FeedFormatError(SourceError):
     """The response is not the document it should be (malformed, unsafe, an HTML page)."""
 

@@ -22,6 +22,12 @@ from app.config import Settings
 from app.models import HfDailyPaper
 from ingest.errors import FeedFormatError
 from ingest.http import get
+from ingest.records import clean_text
+
+# Limits of a signal's text (real pages: a dozen keywords of a few words each); a signal over
+# them is rejected, as an oversized paper is (see ingest.records).
+MAX_KEYWORDS = 100
+MAX_TEXT = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +82,30 @@ def parse_item(item: Any, day: date) -> HfSignal:
         daily_date=day,
         upvotes=_count(paper.get("upvotes")) or 0,
         num_comments=_count(item.get("numComments")),
-        github_repo=paper.get("githubRepo") or None,
+        github_repo=_text(paper.get("githubRepo"), "githubRepo") or None,
         github_stars=_count(paper.get("githubStars")),
-        ai_keywords=tuple(str(word) for word in paper.get("ai_keywords") or ()),
+        ai_keywords=_keywords(paper.get("ai_keywords") or ()),
         submitted_on_daily_at=_timestamp(paper.get("submittedOnDailyAt")),
         published_at=_timestamp(paper.get("publishedAt")),
     )
+
+
+def _keywords(words: object) -> tuple[str, ...]:
+    if not isinstance(words, list | tuple):
+        raise FeedFormatError("ai_keywords must be a list")
+    if len(words) > MAX_KEYWORDS:
+        raise FeedFormatError(
+            f"ai_keywords: {len(words)} keywords, over the limit of {MAX_KEYWORDS}"
+        )
+    return tuple(filter(None, (_text(word, "ai_keywords") for word in words)))
+
+
+def _text(value: object, field: str) -> str:
+    """The value as stored text: no control characters, at most ``MAX_TEXT`` characters."""
+    text = clean_text(str(value or ""))
+    if len(text) > MAX_TEXT:
+        raise FeedFormatError(f"{field}: {len(text):,} characters, over the limit of {MAX_TEXT:,}")
+    return text
 
 
 def _count(value: object) -> int | None:

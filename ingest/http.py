@@ -5,6 +5,8 @@ so every request of every arXiv client passes through the same code: the politen
 a User-Agent with a contact address, a timeout, and retries with exponential back-off and
 jitter on 429/5xx, timeouts and broken connections, honouring ``Retry-After``. The back-off
 is pushed into the gate, so every process on the database waits it out, not only this one.
+No response is read past ``PAPERBOY_INGEST_MAX_RESPONSE_BYTES`` (counted decompressed): a
+larger one is an error, never a body held in memory and parsed.
 """
 
 from __future__ import annotations
@@ -16,17 +18,19 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from importlib.metadata import version
-from typing import Any
+from typing import Any, Never
 
 import requests
 
 from app.config import Settings
-from ingest.errors import FetchError
+from ingest.errors import FetchError, ResponseTooLargeError
 from ingest.gate import Gate, Slot
 
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 # Broken or slow connections worth another try (a reset mid-body surfaces as ChunkedEncodingError).
 _TRANSIENT = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
+# Bodies are read this much at a time, decompressed; a body over the limit stops within one.
+_CHUNK_BYTES = 16 * 1024
 
 ResponseCheck = Callable[[requests.Response], None]
 
@@ -55,11 +59,13 @@ class PoliteSession(requests.Session):
         self._retries = settings.arxiv_max_retries
         self._base_delay = settings.arxiv_min_interval_seconds
         self._max_wait = settings.arxiv_max_wait_seconds
+        self._max_bytes = settings.ingest_max_response_bytes
 
     def request(
         self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any
     ) -> requests.Response:
         kwargs.setdefault("timeout", self._timeout)
+        kwargs["stream"] = True  # the body is read by _read_body, within the size limit
         # Our User-Agent wins over a library's own (the arxiv package sends "arxiv.py/...").
         kwargs["headers"] = _without_user_agent(kwargs.get("headers"))
         for attempt in range(self._retries + 1):
@@ -87,6 +93,7 @@ class PoliteSession(requests.Session):
         """
         try:
             response = super().request(method, url, *args, **kwargs)
+            _read_body(response, self._max_bytes)
         except _TRANSIENT as error:
             if last:
                 raise FetchError(f"{_describe(error)} from {_text(url)}") from error
@@ -107,6 +114,31 @@ class PoliteSession(requests.Session):
             return min(retry_after, self._max_wait)
         growing = self._base_delay * 2**attempt
         return float(min(growing * (0.5 + self._jitter() / 2), self._max_wait))
+
+
+def _read_body(response: requests.Response, limit: int) -> None:
+    """Read the body into ``response`` (as requests itself would), or refuse it past ``limit``.
+
+    A declared length over the limit is refused before reading; otherwise the body is read a
+    chunk at a time, decompressed, so a compressed bomb is stopped as early as a plain one.
+    """
+    declared = response.headers.get("Content-Length", "")
+    if declared.isdigit() and int(declared) > limit:
+        _refuse(response, limit)
+    body = bytearray()
+    for chunk in response.iter_content(_CHUNK_BYTES):
+        body += chunk
+        if len(body) > limit:
+            _refuse(response, limit)
+    response._content = bytes(body)  # what Response.content returns from now on
+
+
+def _refuse(response: requests.Response, limit: int) -> Never:
+    response.close()
+    raise ResponseTooLargeError(
+        f"the response from {response.url} is larger than {limit:,} bytes "
+        "(PAPERBOY_INGEST_MAX_RESPONSE_BYTES)"
+    )
 
 
 def get(session: requests.Session, url: str, **kwargs: Any) -> requests.Response:

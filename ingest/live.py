@@ -159,12 +159,17 @@ def enrich_day(context: Context, day: date, categories: tuple[str, ...]) -> list
 def enrich(context: Context, arxiv_ids: Sequence[str], report: RunReport) -> None:
     """Fetch ``arxiv_ids`` from the API and store them; counts go into ``report``."""
     client = arxiv_api.make_client(context.settings, context.api, arxiv_api.ID_BATCH_SIZE)
-    records = arxiv_api.fetch_by_ids(client, arxiv_ids)
+    fetched = arxiv_api.fetch_by_ids(client, arxiv_ids)
     with session_scope(context.sessions) as session:
-        counts = live_store.store_papers(session, records)
-    report.counts.update(enriched=len(records), new=counts.new, updated=counts.updated)
+        counts = live_store.store_papers(session, fetched.records)
+    report.counts.update(enriched=len(fetched.records), new=counts.new, updated=counts.updated)
     report.counts["unchanged"] += counts.unchanged
-    missing = sorted(set(arxiv_ids) - {record.arxiv_id for record in records})
+    report.counts["rejected"] += len(fetched.rejected)
+    rejections = [f"{arxiv_id}: {why}" for arxiv_id, why in fetched.rejected.items()]
+    if rejections:
+        report.escalate("partial", "\n".join(rejections[:MAX_LOGGED_REJECTIONS]))
+    returned = {record.arxiv_id for record in fetched.records} | fetched.rejected.keys()
+    missing = sorted(set(arxiv_ids) - returned)
     if missing:
         report.escalate("partial", f"the API did not return {', '.join(missing[:20])}")
 

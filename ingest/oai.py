@@ -19,7 +19,7 @@ from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.names import collapse_whitespace
 from ingest.errors import FeedFormatError, SourceError
 from ingest.http import get
-from ingest.records import PaperRecord, arxiv_categories
+from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 from ingest.safe_xml import local_name, parse_xml
 
 OAI = "{http://www.openarchives.org/OAI/2.0/}"
@@ -91,8 +91,8 @@ def _add_record(page: OaiPage, number: int, element: Element) -> None:
     try:
         if metadata is None or len(metadata) == 0:
             raise FeedFormatError("no metadata")
-        page.records.append(_record(metadata[0]))
-    except (FeedFormatError, InvalidArxivIdError) as error:
+        page.records.append(checked(_record(metadata[0])))
+    except (FeedFormatError, InvalidArxivIdError, RecordError) as error:
         page.rejected.append(f"record {number}: {error}")
 
 

@@ -22,7 +22,7 @@ from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.config import Settings
 from app.names import collapse_whitespace
 from ingest.errors import FeedFormatError, FetchError
-from ingest.records import PaperRecord, arxiv_categories
+from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 from ingest.safe_xml import local_name, parse_xml
 
 ANNOUNCED_TYPES = frozenset({"new", "cross"})
@@ -67,7 +67,7 @@ def parse_listing(body: bytes) -> Listing:
     for number, entry in enumerate(feedparser.parse(body).entries, start=1):
         try:
             listing.items.append(parse_item(entry))
-        except FeedFormatError as error:
+        except (FeedFormatError, RecordError) as error:
             listing.rejected.append(f"item {number}: {error}")
     return listing
 
@@ -92,7 +92,7 @@ def parse_item(entry: Any) -> FeedItem:
         license=entry.get("rights") or None,
         announced_on=listed_on if announce_type in ANNOUNCED_TYPES else None,
     )
-    return FeedItem(record, announce_type, listed_on)
+    return FeedItem(checked(record), announce_type, listed_on)
 
 
 def _identifier(entry: Any) -> Any:

@@ -21,7 +21,7 @@ from typing import Any
 
 from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.names import collapse_each, collapse_whitespace
-from ingest.records import PaperRecord, RecordError, arxiv_categories
+from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 
 _VERSION_LABEL = re.compile(r"v(\d+)")
 # Kaggle's free-text author list separates names with commas and a final "and".
@@ -34,8 +34,8 @@ def parse_snapshot_record(raw: object) -> PaperRecord:
     if not isinstance(raw, dict):
         raise RecordError(f"expected a JSON object, got {type(raw).__name__}")
     if "listing_dates" in raw or "summary" in raw:
-        return _parse_listing(raw)
-    return _parse_kaggle(raw)
+        return checked(_parse_listing(raw))
+    return checked(_parse_kaggle(raw))
 
 
 def _parse_listing(raw: Mapping[str, Any]) -> PaperRecord:

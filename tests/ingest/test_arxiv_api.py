@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from datetime import UTC, date, datetime
 
 import pytest
@@ -14,6 +15,7 @@ from ingest import arxiv_api, live_store
 from ingest.arxiv_api import ApiQueryError
 from ingest.errors import FetchError, UnsafeXmlError
 from ingest.live import Context, enrich_day
+from ingest.records import LIMITS
 from tests.conftest import FIXTURES, Database
 from tests.ingest.hostile_xml import ENTITY_BOMB
 from tests.ingest.recorded_server import RecordedServer, Reply
@@ -37,7 +39,7 @@ def serve(server: RecordedServer, params: dict[str, str], name: str, status: int
 def test_a_paper_is_read_field_by_field(context: Context, server: RecordedServer) -> None:
     serve(server, id_query("1707.08567"), "id_1707.08567_s0_m100_6a1afebfc6a3.xml")
     api = arxiv_api.make_client(context.settings, context.api, 100)
-    (record,) = arxiv_api.fetch_by_ids(api, ["1707.08567"])
+    (record,) = arxiv_api.fetch_by_ids(api, ["1707.08567"]).records
     assert record.arxiv_id == "1707.08567"
     assert record.version == 1
     assert record.title == (
@@ -64,7 +66,7 @@ def test_ids_are_looked_up_in_one_batch_and_a_missing_one_is_simply_absent(
         "id_0808.05394_1707.08567_s0_m100_42e5aa0ec3af.xml",
     )
     api = arxiv_api.make_client(context.settings, context.api, 100)
-    records = arxiv_api.fetch_by_ids(api, ["0808.05394", "1707.08567"])
+    records = arxiv_api.fetch_by_ids(api, ["0808.05394", "1707.08567"]).records
     assert [record.arxiv_id for record in records] == ["1707.08567"]
     assert len(server.arrivals) == 1
 
@@ -74,7 +76,7 @@ def test_an_empty_result_is_no_papers_and_no_error(
 ) -> None:
     serve(server, id_query("0000.0000"), "id_0000.0000_s0_m100_8b51d9633a68.xml")
     api = arxiv_api.make_client(context.settings, context.api, 100)
-    assert arxiv_api.fetch_by_ids(api, ["0000.0000"]) == []
+    assert arxiv_api.fetch_by_ids(api, ["0000.0000"]) == arxiv_api.Fetched([], {})
 
 
 def test_the_error_feed_is_an_error_quoting_arxiv_and_is_not_retried(
@@ -96,7 +98,7 @@ def test_a_query_is_paged_with_start_and_max_results_through_the_gate(
         params = {**id_query(""), "search_query": "testing", "start": start, "max_results": "10"}
         serve(server, params, f"q_testing_s{start}_m10_{name}.xml")
     api = arxiv_api.make_client(context.settings, context.api, 10)
-    records = arxiv_api.search(api, "testing", 30)
+    records = arxiv_api.search(api, "testing", 30).records
     assert len(records) == len({record.arxiv_id for record in records}) == 30
     assert [arrival.params["start"] for arrival in server.arrivals] == ["0", "10", "20"]
     times = [arrival.at for arrival in server.arrivals]
@@ -132,6 +134,41 @@ def test_enriching_a_day_fills_in_the_listed_papers_and_names_the_missing_ones(
     with database.sessions() as session:
         paper = session.scalars(select(Paper)).one()
     assert (paper.arxiv_id, paper.primary_category, paper.version) == ("1707.08567", "cs.IT", 1)
+
+
+def test_an_api_entry_loses_its_control_characters_or_is_rejected_when_oversized(
+    context: Context, server: RecordedServer
+) -> None:
+    body = (API / "q_testing_s0_m10_bc5a6c384fe9.xml").read_text()
+    body = body.replace("Testing Deep Learning Models:", "Testing\x7f Deep\x9b Learning Models:")
+    body = body.replace("<title>Towards Explainable", "<title>" + "Towards " * 200 + "Explainable")
+    first = {**id_query(""), "search_query": "testing", "start": "0", "max_results": "10"}
+    server.add("/api/query", first, Reply(200, body.encode(), ATOM))
+    api = arxiv_api.make_client(context.settings, context.api, 10)
+    fetched = arxiv_api.search(api, "testing", 10)
+    assert len(fetched.records) == 9
+    assert fetched.records[0].title.startswith("Testing Deep Learning Models:")
+    ((arxiv_id, reason),) = fetched.rejected.items()
+    assert reason == f"title: 1,665 characters, over the limit of {LIMITS.title:,}"
+    assert arxiv_id not in {record.arxiv_id for record in fetched.records}
+
+
+def test_enriching_a_day_reports_an_oversized_entry_as_rejected_not_missing(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    day = date(2017, 7, 28)
+    with database.sessions.begin() as session:
+        live_store.add_listing(session, day, "cs.IT", {"1707.08567": "new", "0808.05394": "cross"})
+    body = (API / "id_0808.05394_1707.08567_s0_m100_42e5aa0ec3af.xml").read_text()
+    body = body.replace("<summary>The 10th", "<summary>" + "The " * 3000 + "10th")
+    server.add("/api/query", id_query("0808.05394,1707.08567"), Reply(200, body.encode(), ATOM))
+    (report,) = enrich_day(context, day, ("cs.IT",))
+    assert (report.status, report.counts["rejected"], report.counts["new"]) == ("partial", 1, 0)
+    rejection, missing = str(report.error).splitlines()
+    assert re.fullmatch(
+        r"1707\.08567: abstract: 12,\d{3} characters, over the limit of 10,000", rejection
+    )
+    assert missing == "the API did not return 0808.05394"
 
 
 def test_enriching_a_day_without_a_listing_says_what_to_run_first(context: Context) -> None:

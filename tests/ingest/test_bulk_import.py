@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.models import Author, IngestRun, Paper, PaperAuthor
 from ingest.bulk_import import import_file
 from ingest.chunk_reader import Rejection
+from ingest.records import LIMITS
 from tests.conftest import FIXTURES, SAMPLE_PATH, Database
 
 SAMPLE_SIZE = 491
@@ -159,6 +160,44 @@ def test_bad_lines_are_reported_by_number_and_the_rest_is_imported(
     assert reported == summary.rejections
     assert (summary.read, summary.counts.new, summary.exit_code) == (9, 3, 2)
     assert count(sessions, Paper) == 3
+
+
+def test_control_characters_are_stripped_from_every_imported_field(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    line = {
+        **sample_lines(1)[0],
+        "title": "A\u0000 title\u0007 with\u001b[31m colour",
+        "summary": "An abstract\u0000 with\u007f controls\u0085 and \u009bmore.",
+        "authors": ["Ann\u0000 Lee", "\u0008", "Bo\tLi"],
+        "comment": "10 pages\u0001",
+    }
+    summary = import_file(write_jsonl(tmp_path / "controls.jsonl", [line]), sessions)
+    assert (summary.counts.new, summary.exit_code) == (1, 0)
+    stored = paper(sessions, str(line["id"]))
+    assert stored.title == "A title with[31m colour"
+    assert stored.abstract == "An abstract with controls and more."
+    assert stored.author_names == ["Ann Lee", "Bo Li"]
+    assert stored.comment == "10 pages"
+
+
+def test_an_oversized_line_is_rejected_with_its_reason_and_the_rest_stored(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    first, huge, third = sample_lines(3)
+    lines = [
+        first,
+        {**huge, "summary": "x" * 50_000_000},
+        {**third, "authors": [f"Author {index}" for index in range(LIMITS.authors + 1)]},
+    ]
+    summary = import_file(write_jsonl(tmp_path / "huge.jsonl", lines), sessions)
+    assert [(rejection.line, rejection.reason) for rejection in summary.rejections] == [
+        (2, f"abstract: 50,000,000 characters, over the limit of {LIMITS.abstract:,}"),
+        (3, f"authors: {LIMITS.authors + 1:,} names, over the limit of {LIMITS.authors:,}"),
+    ]
+    assert (summary.read, summary.counts.new, summary.exit_code) == (3, 1, 2)
+    with sessions() as session:
+        assert session.scalars(select(Paper.arxiv_id)).all() == [first["id"]]
 
 
 def test_a_truncated_gzip_stops_loudly_and_keeps_what_was_read(

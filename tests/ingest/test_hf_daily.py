@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from app.models import HfDailyPaper
 from ingest.errors import FeedFormatError
-from ingest.hf_daily import parse_daily_page
+from ingest.hf_daily import MAX_KEYWORDS, parse_daily_page
 from ingest.live import Context, ingest_hf
 from ingest.records import PaperRecord
 from ingest.store import store_records
@@ -109,6 +109,32 @@ def test_an_item_without_a_paper_id_is_rejected_and_the_rest_kept() -> None:
     del items[1]["paper"]["id"]
     page = parse_daily_page(json.dumps(items).encode(), DAY)
     assert (len(page.signals), page.rejected) == (14, ["item 2: no paper id"])
+
+
+def test_control_characters_and_lone_surrogates_in_signals_are_not_stored(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    items = json.loads(RESPONSE)
+    paper = items[0]["paper"]
+    paper["ai_keywords"] = ["multimodal\u0000 reasoning", "\ud800", "think\u001bing"]
+    paper["githubRepo"] = "https://github.com/ThinkMorph/\u0007ThinkMorph"
+    store_papers_of_the_page(database)
+    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, json.dumps(items).encode()))
+    (report,) = ingest_hf(context, DAY)
+    assert report.status == "ok"
+    stored = signals(database)["2510.27492"]
+    assert stored.ai_keywords == ["multimodal reasoning", "thinking"]
+    assert stored.github_repo == "https://github.com/ThinkMorph/ThinkMorph"
+
+
+def test_a_signal_with_too_many_keywords_is_rejected_and_the_rest_kept() -> None:
+    items = json.loads(RESPONSE)
+    items[1]["paper"]["ai_keywords"] = ["word"] * (MAX_KEYWORDS + 1)
+    page = parse_daily_page(json.dumps(items).encode(), DAY)
+    assert len(page.signals) == 14
+    assert page.rejected == [
+        f"item 2: ai_keywords: {MAX_KEYWORDS + 1} keywords, over the limit of {MAX_KEYWORDS}"
+    ]
 
 
 def test_a_failed_fetch_is_logged_as_failed(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -118,3 +119,37 @@ def test_a_refused_status_is_an_error_with_the_status_and_not_retried(
         get(session, f"{server.url}/missing")
     assert failure.value.status == 404
     assert len(server.arrivals) == 1
+
+
+def test_a_response_larger_than_the_limit_is_a_clear_error_and_not_retried(
+    live_settings: Settings, server: RecordedServer
+) -> None:
+    settings = live_settings.model_copy(update={"ingest_max_response_bytes": 1000})
+    server.add("/big", {}, Reply(200, b"x" * 1001))
+    with PoliteSession(settings, None) as session, pytest.raises(FetchError) as failure:
+        session.get(f"{server.url}/big")
+    assert str(failure.value) == (
+        f"the response from {server.url}/big is larger than 1,000 bytes "
+        "(PAPERBOY_INGEST_MAX_RESPONSE_BYTES)"
+    )
+    assert len(server.arrivals) == 1
+
+
+def test_a_compressed_response_is_limited_by_its_size_once_decompressed(
+    live_settings: Settings, server: RecordedServer
+) -> None:
+    settings = live_settings.model_copy(update={"ingest_max_response_bytes": 100_000})
+    bomb = gzip.compress(b"\0" * 10_000_000)  # 10 KB that decompress to 10 MB
+    server.add("/bomb", {}, Reply(200, bomb, {"Content-Encoding": "gzip"}))
+    with PoliteSession(settings, None) as session, pytest.raises(FetchError, match="larger than"):
+        session.get(f"{server.url}/bomb")
+
+
+def test_a_response_of_exactly_the_limit_is_read_whole(
+    live_settings: Settings, server: RecordedServer
+) -> None:
+    settings = live_settings.model_copy(update={"ingest_max_response_bytes": 1000})
+    body = gzip.compress(b"y" * 1000)
+    server.add("/edge", {}, Reply(200, body, {"Content-Encoding": "gzip"}))
+    with PoliteSession(settings, None) as session:
+        assert session.get(f"{server.url}/edge").content == b"y" * 1000

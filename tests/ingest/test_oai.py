@@ -13,6 +13,7 @@ from app.models import Paper
 from ingest import live_store, oai
 from ingest.backfill import backfill, cross_check, harvest
 from ingest.live import Context
+from ingest.records import LIMITS
 from ingest.run_log import RunReport, exit_code
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
@@ -74,6 +75,42 @@ def test_backfilling_the_same_range_twice_stores_it_once(
     (again,) = backfill(context, ("cs",), date(2015, 1, 16), date(2015, 1, 18))
     assert (again.counts["new"], again.counts["unchanged"]) == (0, 46)
     assert {key: paper.content_hash for key, paper in stored(database).items()} == first
+
+
+def test_control_characters_in_a_harvested_record_are_not_stored(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    # XML 1.0 cannot carry NUL or most C0 controls, but DEL and the C1 controls pass.
+    body = (
+        (OAI / CS_PAGE)
+        .read_text()
+        .replace("Reproducing Kernel", "Reproducing\x7f Kernel\x9b")
+        .replace("<keyname>Song", "<keyname>So&#x7f;ng\x85")
+        .replace("an extra section", "an\x80 extra section")
+        .replace("Targeting at sparse", "Targeting\x9f at sparse")
+    )
+    server.add("/oai", harvest_params("cs", "2015-01-16", "2015-01-18"), Reply(200, body.encode()))
+    (report,) = backfill(context, ("cs",), date(2015, 1, 16), date(2015, 1, 18))
+    assert (report.status, report.counts["new"]) == ("ok", 46)
+    paper = stored(database)["1101.4388"]
+    assert paper.title == "Reproducing Kernel Banach Spaces with the l1 Norm"
+    assert paper.author_names[0] == "Guohui Song"
+    assert paper.comment == "28 pages, an extra section was added"
+    assert paper.abstract.startswith("Targeting at sparse learning")
+
+
+def test_an_oversized_harvested_record_is_rejected_with_its_reason_and_the_rest_stored(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    huge = "Reproducing Kernel " * 100
+    body = (OAI / CS_PAGE).read_text().replace("Reproducing Kernel ", huge)
+    server.add("/oai", harvest_params("cs", "2015-01-16", "2015-01-18"), Reply(200, body.encode()))
+    (report,) = backfill(context, ("cs",), date(2015, 1, 16), date(2015, 1, 18))
+    assert (report.status, report.counts["new"], report.counts["rejected"]) == ("partial", 45, 1)
+    assert str(report.error) == (
+        f"record 1: title: 1,930 characters, over the limit of {LIMITS.title:,}"
+    )
+    assert "1101.4388" not in stored(database) and len(stored(database)) == 45
 
 
 def test_no_records_match_is_an_empty_result_not_an_error(

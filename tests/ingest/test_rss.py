@@ -14,8 +14,9 @@ from datetime import date
 import pytest
 from sqlalchemy import func, select
 
+from app.config import Settings
 from app.models import AnnouncementEntry, Paper
-from ingest.live import Context, ingest_rss
+from ingest.live import Context, close, ingest_rss, make_context
 from ingest.rss import parse_listing
 from ingest.run_log import exit_code
 from tests.conftest import FIXTURES, Database
@@ -250,6 +251,32 @@ def test_bad_responses_fail_the_run_and_keep_what_was_stored(
     assert "not well-formed XML" in errors[2]
     assert "HTTP 404" in errors[3]
     assert stored_papers(database).keys() == before
+    assert len(listing(database, OCT_26, "cs")) == 3
+
+
+def test_an_oversized_feed_fails_the_run_clearly_and_keeps_what_was_stored(
+    live_settings: Settings, database: Database, server: RecordedServer
+) -> None:
+    good = feed_reply("2023-10-26_rss__cs+math.xml")
+    limit = len(good.body)
+    oversized = Reply(200, good.body.replace(b"</channel>", b" " * 10 + b"</channel>"))
+    server.add("/rss/cs+math", {}, good, oversized)
+    context = make_context(
+        live_settings.model_copy(update={"ingest_max_response_bytes": limit}), database.engine
+    )
+    try:
+        ingest_rss(context, CATEGORIES)
+        before = stored_papers(database)
+        reports = ingest_rss(context, CATEGORIES)
+    finally:
+        close(context)
+    assert {report.status for report in reports} == {"failed"}
+    assert f"larger than {limit:,} bytes (PAPERBOY_INGEST_MAX_RESPONSE_BYTES)" in str(
+        reports[0].error
+    )
+    assert {key: paper.content_hash for key, paper in stored_papers(database).items()} == {
+        key: paper.content_hash for key, paper in before.items()
+    }
     assert len(listing(database, OCT_26, "cs")) == 3
 
 
