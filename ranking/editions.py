@@ -4,18 +4,23 @@
 keep the top ``limit``. :func:`publish` loads the pool, composes, and stores a new version
 only when the result differs from the latest one, so rebuilding an unchanged edition is a
 no-op and a refresh with new signals is version 2 of the same (period, date) edition.
+
+A week or month edition is built from every ranked day of its period known at the time
+(:func:`pool_span`), whichever day triggers the build: publishing an earlier day of the week
+again rebuilds the same edition, not one of that day alone. And an edition is never replaced
+by a rebuild from fewer papers: the published one is kept, and the build says so.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Row, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.config import Settings
@@ -40,6 +45,8 @@ from ranking.vectors import Matrix
 # Bump when the way editions are built (pool, ordering, diversity) changes.
 ALGORITHM_VERSION = "editions-1"
 DECIMALS = 9
+# What an edition was built with: scorer, its version, algorithm, diversity rule, pool size.
+Header = tuple[str, str, str, str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +66,18 @@ class Publication:
     created: bool
     pool_size: int
     items: list[Item]
+    # The pool of a rebuild that was not stored because it held fewer papers.
+    refused_pool: int | None = None
 
     def line(self) -> str:
+        name = f"{self.period} edition {self.key} v{self.version}"
+        if self.refused_pool is not None:
+            return (
+                f"{name} kept: a rebuild from {self.refused_pool} papers "
+                f"would hold fewer than {self.pool_size}"
+            )
         state = "published" if self.created else "unchanged"
-        return (
-            f"{self.period} edition {self.key} v{self.version} {state}: "
-            f"{len(self.items)} of {self.pool_size} papers"
-        )
+        return f"{name} {state}: {len(self.items)} of {self.pool_size} papers"
 
 
 def compose(
@@ -95,22 +107,67 @@ def diversity_rule(settings: Settings) -> DiversityRule:
 def publish(
     session: Session, period: Period, day: date, scorer: Scorer, settings: Settings
 ) -> Publication:
-    """Build the edition of ``period`` holding ``day``; store it if it is new or changed."""
-    bounds = span(period, day)
-    candidates, vectors = load_pool(session, bounds, settings.embedding_model)
-    signals = load_signals(session, [c.arxiv_id for c in candidates], day)
-    scores = scorer.score(candidates, ScoringContext(day=day, embeddings=vectors, signals=signals))
-    rule = diversity_rule(settings)
-    items = compose(candidates, scores, rule, settings.edition_size)
+    """Build the edition of ``period`` holding ``day``; store it if it is new or changed (and
+    holds no fewer papers than the published one)."""
+    bounds = pool_span(session, period, day)
+    header, items = _build(session, bounds, scorer, settings)
     latest = latest_edition(session, period, bounds.key)
-    header = (scorer.name, scorer.version, ALGORITHM_VERSION, rule.describe(), len(candidates))
-    if latest is not None and _header(latest) == header and stored_items(latest) == items:
-        return Publication(
-            latest.id, period, bounds.key, latest.version, False, len(candidates), items
-        )
+    if latest is not None and (kept := _kept(latest, bounds, header, items)) is not None:
+        return kept
     version = 1 if latest is None else latest.version + 1
     edition = _store(session, bounds, version, header, items)
-    return Publication(edition.id, period, bounds.key, version, True, len(candidates), items)
+    return Publication(edition.id, period, bounds.key, version, True, header[4], items)
+
+
+def pool_span(session: Session, period: Period, day: date) -> Span:
+    """The days an edition of ``period`` holding ``day`` is built from: the period's first day
+    up to ``day`` or the period's newest ranked day (one with a day edition), the later."""
+    bounds = span(period, day)
+    if period == "day":
+        return bounds
+    newest = session.scalar(
+        select(func.max(Edition.edition_date)).where(
+            Edition.period == "day",
+            Edition.edition_date >= bounds.first,
+            Edition.edition_date <= _period_end(bounds),
+        )
+    )
+    return replace(bounds, last=newest) if newest is not None and newest > day else bounds
+
+
+def _period_end(bounds: Span) -> date:
+    if bounds.period == "week":
+        return bounds.first + timedelta(days=6)
+    next_month = (bounds.first.replace(day=28) + timedelta(days=4)).replace(day=1)
+    return next_month - timedelta(days=1)
+
+
+def _build(
+    session: Session, bounds: Span, scorer: Scorer, settings: Settings
+) -> tuple[Header, list[Item]]:
+    """The edition's items, scored as of the last day of its pool."""
+    candidates, vectors = load_pool(session, bounds, settings.embedding_model)
+    signals = load_signals(session, [c.arxiv_id for c in candidates], bounds.last)
+    context = ScoringContext(day=bounds.last, embeddings=vectors, signals=signals)
+    scores = scorer.score(candidates, context)
+    rule = diversity_rule(settings)
+    header = (scorer.name, scorer.version, ALGORITHM_VERSION, rule.describe(), len(candidates))
+    return header, compose(candidates, scores, rule, settings.edition_size)
+
+
+def _kept(latest: Edition, bounds: Span, header: Header, items: list[Item]) -> Publication | None:
+    """The published edition, when the rebuild is no better: the same, or from fewer papers
+    (a day or papers gone from the database must not shrink what readers were shown)."""
+    pool = header[4]
+    if pool < latest.pool_size:
+        stored = stored_items(latest)
+        return Publication(
+            latest.id, bounds.period, bounds.key, latest.version, False, latest.pool_size, stored,
+            refused_pool=pool,
+        )  # fmt: skip
+    if _header(latest) == header and stored_items(latest) == items:
+        return Publication(latest.id, bounds.period, bounds.key, latest.version, False, pool, items)
+    return None
 
 
 def latest_edition(session: Session, period: str, key: date) -> Edition | None:
@@ -131,7 +188,7 @@ def stored_items(edition: Edition) -> list[Item]:
     ]
 
 
-def _header(edition: Edition) -> tuple[str, str, str, str, int]:
+def _header(edition: Edition) -> Header:
     return (
         edition.scorer,
         edition.scorer_version,
@@ -145,7 +202,7 @@ def _store(
     session: Session,
     bounds: Span,
     version: int,
-    header: tuple[str, str, str, str, int],
+    header: Header,
     items: list[Item],
 ) -> Edition:
     scorer, scorer_version, algorithm, rule, pool_size = header

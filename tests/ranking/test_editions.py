@@ -11,7 +11,7 @@ from app import votes
 from app.cli import main
 from app.config import Settings
 from app.jobs.table import refresh_signals
-from app.models import Edition, HfDailyPaper
+from app.models import Edition, HfDailyPaper, Paper
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, latest_edition, publish, stored_items
@@ -22,6 +22,7 @@ from ranking.trending.model import load_model
 from tests.conftest import Database
 
 DAY = date(2025, 12, 19)
+WEEK, MONTH = date(2025, 12, 15), date(2025, 12, 1)
 
 
 def _candidate(arxiv_id: str, topic: int | None = None, **fields: object) -> Candidate:
@@ -141,6 +142,54 @@ def test_a_refresh_is_a_new_version_of_the_same_edition(embedded_db: Database) -
         assert (latest.version, latest.scorer_version) == (2, "2")
         assert stored_items(latest)[0].arxiv_id == "2512.16465"
         assert len(session.scalars(select(Edition)).all()) == 2
+
+
+def week_and_month_papers(database: Database) -> list[set[str]]:
+    with database.sessions() as session:
+        editions = [latest_edition(session, *key) for key in (("week", WEEK), ("month", MONTH))]
+        return [{item.arxiv_id for item in e.items} for e in editions if e is not None]
+
+
+def announced(database: Database, *days: str) -> set[str]:
+    when = [date.fromisoformat(day) for day in days]
+    with database.sessions() as session:
+        return set(session.scalars(select(Paper.arxiv_id).where(Paper.announced_on.in_(when))))
+
+
+def test_publishing_an_earlier_day_again_keeps_every_day_of_the_week_and_month(
+    embedded_db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = embedded_db.settings.model_copy(update={"edition_size": 1000})
+    for day in ("2025-12-17", "2025-12-18"):
+        assert main(["rank", "--date", day], settings) == 0
+        assert main(["publish", "--date", day], settings) == 0
+    both = announced(embedded_db, "2025-12-17", "2025-12-18")
+    assert week_and_month_papers(embedded_db) == [both, both]
+    capsys.readouterr()
+    assert main(["publish", "--date", "2025-12-17"], settings) == 0
+    repair = ["run-daily", "--date", "2025-12-17", "--skip-ingest", "--quiet"]
+    assert main(repair, settings) == 0
+    out = capsys.readouterr().out
+    assert f"week edition 2025-12-15 v2 unchanged: {len(both)} of {len(both)} papers" in out
+    assert f"month edition 2025-12-01 v2 unchanged: {len(both)} of {len(both)} papers" in out
+    assert week_and_month_papers(embedded_db) == [both, both]
+
+
+def test_a_rebuild_holding_fewer_papers_never_replaces_the_published_edition(
+    embedded_db: Database,
+) -> None:
+    settings, scorer = embedded_db.settings, FixedScorer({"2512.16698": 1.0})
+    with embedded_db.sessions.begin() as session:
+        whole = publish(session, "week", DAY, scorer, settings)
+        # Built from the 17th alone (no later day is ranked): fewer papers than published.
+        smaller = publish(session, "week", date(2025, 12, 17), FixedScorer({}, "2"), settings)
+    assert (whole.version, whole.pool_size) == (1, 491)
+    assert (smaller.version, smaller.created, smaller.pool_size) == (1, False, 491)
+    assert smaller.line() == (
+        "week edition 2025-12-15 v1 kept: a rebuild from 176 papers would hold fewer than 491"
+    )
+    with embedded_db.sessions() as session:
+        assert len(session.scalars(select(Edition)).all()) == 1
 
 
 def test_run_daily_embeds_ranks_and_publishes_the_day_week_and_month(
