@@ -220,6 +220,13 @@ COMMANDS: tuple[Command, ...] = (
         _arguments("app.commands.jobs", "add_jobs_arguments"),
     ),
     Command(
+        "incidents",
+        "list the open incidents, or acknowledge one: incidents ack JOB (it stays open until "
+        "the job succeeds; /status shows it as acknowledged, not unhealthy)",
+        _handler("app.commands.jobs", "run_incidents"),
+        _arguments("app.commands.jobs", "add_incidents_arguments"),
+    ),
+    Command(
         "unsubscribe-mail",
         "unsubscribe the sender of a mail to the digests' mailto: unsubscribe address, read "
         "from standard input (a mail server's pipe alias); exit 0 done, 65 refused",

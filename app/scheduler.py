@@ -30,7 +30,7 @@ from app.db import make_session_factory, open_engine, session_scope
 from app.jobs import lease
 from app.jobs.logs import configure_logging
 from app.jobs.runs import run_job
-from app.jobs.table import JOBS, Job
+from app.jobs.table import JOBS, Job, jobs_on
 from app.models import JobRun
 from app.schema import require_current_schema
 from app.settings_check import EXIT_REFUSED, startup_settings
@@ -63,7 +63,7 @@ class SchedulerService:
         self.sessions = sessions
         self.owner = owner or default_owner()
         self.clock = clock
-        self.jobs = jobs
+        self.jobs = jobs_on(settings, jobs)
         self.length = timedelta(seconds=settings.scheduler_lease_seconds)
         self._scheduler: BackgroundScheduler | None = None
 
@@ -86,12 +86,19 @@ class SchedulerService:
             self._stop()
         return held
 
+    @property
+    def check_interval(self) -> float:
+        """Seconds between two ticks: a third of the lease, so two renewals may fail in a row
+        before it runs out. A standby therefore takes a released lease up to this long after
+        (half of it on average), and an expired one up to a lease and a third after the
+        holder's last renewal."""
+        return self.settings.scheduler_lease_seconds / 3
+
     def run_forever(self, stop: threading.Event) -> None:
-        interval = self.settings.scheduler_lease_seconds / 3
         try:
             while not stop.is_set():
                 self.tick()
-                stop.wait(interval)
+                stop.wait(self.check_interval)
         finally:
             self.shutdown()
 
@@ -168,7 +175,11 @@ def serve(settings: Settings, owner: str | None = None) -> int:
     with open_engine(settings, "worker") as engine:
         require_current_schema(engine)
         service = SchedulerService(settings, make_session_factory(engine), owner=owner)
-        logger.info("scheduler %s: %d jobs; SIGTERM or Ctrl-C stops it", service.owner, len(JOBS))
+        off = ", ".join(job.name for job in JOBS if job not in service.jobs) or "none"
+        logger.info(
+            "scheduler %s: %d jobs (off: %s); SIGTERM or Ctrl-C stops it",
+            service.owner, len(service.jobs), off,
+        )  # fmt: skip
         service.run_forever(stop)
     return 0
 

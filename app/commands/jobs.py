@@ -1,13 +1,17 @@
-"""``paperboy scheduler`` and ``paperboy jobs list | run NAME [--date D]``.
+"""``paperboy scheduler``, ``paperboy jobs list | run NAME [--date D]`` and
+``paperboy incidents list | ack JOB``.
 
 ``jobs run`` runs a job now, exactly as the scheduler would (a job-run row, the summary log
 line, the alert on a new incident), and exits with the job's status: 0 ok, 2 partial or
-stale, 1 failed.
+stale, 1 failed. A job offline mode turns off is refused (exit 1, nothing recorded).
+``incidents ack JOB`` acknowledges that job's open incident (exit 1 if it has none).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import select
@@ -16,11 +20,12 @@ from sqlalchemy.orm import Session
 from app.commands.common import parse_day
 from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
+from app.jobs.alerts import acknowledge, open_incidents
 from app.jobs.logs import configure_logging
 from app.jobs.runs import run_job
 from app.jobs.schedules import next_run
 from app.jobs.table import JOBS, JOBS_BY_NAME
-from app.models import JobRun
+from app.models import Incident, JobRun
 from app.scheduler import serve
 from app.schema import require_current_schema
 
@@ -35,6 +40,9 @@ def add_jobs_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_jobs(args: argparse.Namespace, settings: Settings) -> int:
     configure_logging(settings)
+    if args.action == "run" and JOBS_BY_NAME[args.name].schedule.off(settings):
+        print(f"paperboy jobs: {args.name} reads arXiv and is off in offline mode", file=sys.stderr)
+        return 1
     with open_engine(settings, "worker") as engine:
         require_current_schema(engine)
         sessions = make_session_factory(engine)
@@ -54,6 +62,8 @@ def job_lines(session: Session, settings: Settings, now: datetime) -> list[str]:
         result = last.status if last else "-"
         upcoming = next_run(job.schedule, settings, now)
         following = f"{upcoming.astimezone(UTC):%Y-%m-%d %H:%M}" if upcoming else "-"
+        if job.schedule.off(settings):
+            following = "off (offline)"
         schedule = str(job.schedule.trigger(settings))
         lines.append(f"{job.name:<8} {when:<17} {result:<8} {following:<17} {schedule}")
     lines.append("(times in UTC)")
@@ -71,3 +81,36 @@ def add_scheduler_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_scheduler(args: argparse.Namespace, settings: Settings) -> int:
     return serve(settings, args.owner)
+
+
+def add_incidents_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions.add_parser("list", help="the open incidents: job, since, failures, acknowledged")
+    ack = actions.add_parser("ack", help="acknowledge the open incident of JOB")
+    ack.add_argument("job", help="the job whose incident you take on")
+
+
+def run_incidents(args: argparse.Namespace, settings: Settings) -> int:
+    with open_engine(settings, "worker") as engine:
+        require_current_schema(engine)
+        with session_scope(make_session_factory(engine)) as session:
+            if args.action == "list":
+                print("\n".join(incident_lines(open_incidents(session))))
+                return 0
+            incident = acknowledge(session, args.job, datetime.now(UTC))
+    if incident is None:
+        print(f"paperboy incidents: no open incident for {args.job!r}", file=sys.stderr)
+        return 1
+    print(f"incident of {args.job} acknowledged; it closes when the job next succeeds")
+    return 0
+
+
+def incident_lines(incidents: Sequence[Incident]) -> list[str]:
+    if not incidents:
+        return ["no open incident"]
+    return [
+        f"{i.key:<8} since {i.opened_at:%Y-%m-%d %H:%M} UTC, {i.failures} failed run(s), "
+        + (f"acknowledged {i.acknowledged_at:%Y-%m-%d %H:%M}" if i.acknowledged_at else "open")
+        + f": {i.last_error or 'no error text'}"
+        for i in incidents
+    ]

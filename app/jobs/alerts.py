@@ -4,6 +4,8 @@ An incident is keyed by job name. A failed or warning (partial, stale source) ru
 or counts another failure on the open one; the first ok run closes it. The admin
 (``PAPERBOY_ADMIN_EMAIL``) is mailed once per incident through the digest's SMTP sender; if
 that mail cannot go out, the incident stays unalerted and the next failing run tries again.
+An operator acknowledges an open incident (``paperboy incidents ack JOB``): it stays open
+until the job succeeds, and ``/status`` shows it as acknowledged rather than unhealthy.
 """
 
 from __future__ import annotations
@@ -47,6 +49,19 @@ def note_outcome(
 def open_incident(session: Session, key: str) -> Incident | None:
     query = select(Incident).where(Incident.key == key, Incident.closed_at.is_(None))
     return session.scalars(query.order_by(Incident.id.desc()).limit(1)).first()
+
+
+def acknowledge(session: Session, key: str, now: datetime) -> Incident | None:
+    """Mark the open incident of job ``key`` acknowledged (once); None if there is none."""
+    incident = open_incident(session, key)
+    if incident is not None and incident.acknowledged_at is None:
+        incident.acknowledged_at = now
+    return incident
+
+
+def open_incidents(session: Session) -> list[Incident]:
+    query = select(Incident).where(Incident.closed_at.is_(None)).order_by(Incident.opened_at)
+    return list(session.scalars(query))
 
 
 def alert_if_new(

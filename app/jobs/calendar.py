@@ -48,6 +48,23 @@ def next_fetch(after: datetime, closed: frozenset[date], margin: timedelta) -> d
         day += timedelta(days=1)
 
 
+def expected_listing_days(
+    now: datetime, closed: frozenset[date], margin: timedelta, count: int
+) -> list[date]:
+    """The listing days of the last ``count`` announcements fetched by ``now``, newest first.
+
+    A listing is dated the morning after its evening's announcement (Sunday evening's is
+    Monday's), and counts as expected once its fetch time (announcement + margin) has passed.
+    """
+    evening = now.astimezone(EASTERN).date()
+    days: list[date] = []
+    while len(days) < count:
+        if announces(evening, closed) and fetch_time(evening, margin) <= now:
+            days.append(evening + timedelta(days=1))
+        evening -= timedelta(days=1)
+    return days
+
+
 class AnnouncementTrigger(BaseTrigger):  # type: ignore[misc]
     """APScheduler trigger firing ``margin`` after each arXiv announcement."""
 

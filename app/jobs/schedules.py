@@ -22,6 +22,11 @@ class Schedule:
     name: str
     description: str
     trigger: Callable[[Settings], BaseTrigger]
+    # Reads arXiv: off in offline mode (PAPERBOY_OFFLINE), never scheduled nor expected to run.
+    needs_network: bool = False
+
+    def off(self, settings: Settings) -> bool:
+        return self.needs_network and settings.offline
 
 
 def announcement_trigger(settings: Settings) -> BaseTrigger:
@@ -45,10 +50,12 @@ SCHEDULES: tuple[Schedule, ...] = (
         "daily",
         "ingest arXiv's announcement, then embed, rank and publish that day",
         announcement_trigger,
+        needs_network=True,
     ),
     Schedule(
         "signals",
-        "refresh Hugging Face upvotes, then rebuild the day's editions with them and the votes",
+        "refresh Hugging Face upvotes (not in offline mode), then rebuild the day's editions "
+        "with them and the votes",
         signals_trigger,
     ),
     Schedule(
@@ -60,6 +67,8 @@ SCHEDULES: tuple[Schedule, ...] = (
 
 
 def next_run(schedule: Schedule, settings: Settings, now: datetime) -> datetime | None:
+    if schedule.off(settings):
+        return None
     fire: datetime | None = schedule.trigger(settings).get_next_fire_time(None, now)
     return fire
 

@@ -8,7 +8,7 @@ per announcement day and returns that command's exit status (0 ok, 2 partial or 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -51,10 +51,12 @@ def refresh_signals(settings: Settings, day: date | None) -> int:
     """Refresh Hugging Face upvotes, then rebuild the day's published editions (day, week,
     month) with them and with the votes cast on Paperboy: signals raise or lower a paper as they
     arrive, and a changed order is a new version of the same editions. The votes are local, so
-    the rebuild runs even when Hugging Face could not be read."""
+    the rebuild runs even when Hugging Face could not be read, and alone in offline mode."""
     from app.commands import ingest, ranking
 
-    status = ingest.run_ingest(_args(date=day, source="hf", categories=None), settings)
+    status = 0
+    if not settings.offline:
+        status = ingest.run_ingest(_args(date=day, source="hf", categories=None), settings)
     target = day or _latest_day(settings)
     if target is None:
         return status
@@ -86,3 +88,8 @@ _BODIES: dict[str, JobBody] = {
 }
 JOBS: tuple[Job, ...] = tuple(Job(schedule, _BODIES[schedule.name]) for schedule in SCHEDULES)
 JOBS_BY_NAME = {job.name: job for job in JOBS}
+
+
+def jobs_on(settings: Settings, jobs: Sequence[Job] = JOBS) -> list[Job]:
+    """The jobs a scheduler runs: all but those offline mode turns off."""
+    return [job for job in jobs if not job.schedule.off(settings)]

@@ -1,4 +1,4 @@
-"""What the scheduler stores: job runs, its lease and open incidents."""
+"""What the scheduler stores: job runs, its lease and incidents."""
 
 from __future__ import annotations
 
@@ -48,7 +48,9 @@ class Incident(Base):
     """Something the operator must hear of (a failed job), open until a run of it succeeds.
 
     ``alerted_at`` is set when the admin was mailed, so an incident is mailed once however
-    often the job fails again before it is repaired.
+    often the job fails again before it is repaired. ``acknowledged_at`` is set when an
+    operator took it on (``paperboy incidents ack JOB``): it stays open until the job
+    succeeds, but ``/status`` no longer counts it as unhealthy.
     """
 
     __tablename__ = "incidents"
@@ -58,5 +60,6 @@ class Incident(Base):
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     alerted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    acknowledged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     failures: Mapped[int] = mapped_column(default=1)
     last_error: Mapped[str | None] = mapped_column(Text)

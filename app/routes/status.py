@@ -65,30 +65,55 @@ def metrics(context: ContextDep, session: SessionDep) -> PlainTextResponse:
 
 
 def prometheus_text(status: Status) -> str:
-    lines = ["# TYPE paperboy_items gauge"]
-    lines += [f'paperboy_items{{kind="{name}"}} {value}' for name, value in status.counts.items()]
-    lines.append("# TYPE paperboy_job_last_success_timestamp_seconds gauge")
-    for job in status.jobs:
-        seconds = job.last_success.timestamp() if job.last_success else 0
-        lines.append(f'paperboy_job_last_success_timestamp_seconds{{job="{job.name}"}} {seconds}')
-    lines.append("# TYPE paperboy_open_incidents gauge")
-    lines.append(f"paperboy_open_incidents {len(status.incidents)}")
-    lines.append("# TYPE paperboy_edition_published gauge")
-    lines.append(f"paperboy_edition_published {int(status.edition_published)}")
+    """Prometheus text format, every metric with its HELP and TYPE. A job that never succeeded
+    has no last-success sample (a 0 would read as 1970): ``job_never_succeeded`` says so."""
+    jobs = status.jobs
+    metrics: list[tuple[str, str, list[tuple[str, float]]]] = [
+        ("items", "Stored items by kind.",
+         [(_label("kind", name), value) for name, value in status.counts.items()]),
+        ("job_last_success_timestamp_seconds", "Unix time of each job's last ok run.",
+         [(_label("job", j.name), j.last_success.timestamp()) for j in jobs if j.last_success]),
+        ("job_never_succeeded", "1 if the job has no ok run yet.",
+         [(_label("job", j.name), int(j.last_success is None)) for j in jobs]),
+        ("job_overdue", "1 if the job never succeeded although it was due.",
+         [(_label("job", j.name), int(j.overdue)) for j in jobs]),
+        ("open_incidents", "Open incidents nobody acknowledged.",
+         [("", len(status.unacknowledged))]),
+        ("acknowledged_incidents", "Open incidents an operator acknowledged.",
+         [("", len(status.acknowledged))]),
+        ("edition_published", "1 if the newest announcement day's edition is published.",
+         [("", int(status.edition_published))]),
+        ("data_stale", "1 if the newest stored day is older than arXiv's calendar allows.",
+         [("", int(status.stale_before is not None))]),
+        ("healthy", "1 if the status page has no red line.", [("", int(status.healthy))]),
+    ]  # fmt: skip
+    lines = [line for metric in metrics for line in _metric_lines(*metric)]
     return "\n".join(lines) + "\n"
+
+
+def _label(name: str, value: str) -> str:
+    return f'{{{name}="{value}"}}'
+
+
+def _metric_lines(name: str, description: str, samples: list[tuple[str, float]]) -> list[str]:
+    full = f"paperboy_{name}"
+    header = [f"# HELP {full} {description}", f"# TYPE {full} gauge"]
+    return header + [f"{full}{labels} {value}" for labels, value in samples]
 
 
 def _as_json(status: Status) -> dict[str, Any]:
     return {
         "healthy": status.healthy,
+        "offline": status.offline,
         "jobs": [_plain(asdict(job)) for job in status.jobs],
         "latest_day": status.latest_day and status.latest_day.isoformat(),
+        "stale_before": status.stale_before and status.stale_before.isoformat(),
         "edition_published": status.edition_published,
         "sources": [_plain(asdict(s)) | {"troubled": s.troubled} for s in status.sources],
         "counts": status.counts,
         "incidents": [
             {"job": i.key, "opened_at": i.opened_at.isoformat(), "failures": i.failures,
-             "last_error": i.last_error}
+             "last_error": i.last_error, "acknowledged": i.acknowledged_at is not None}
             for i in status.incidents
         ],
     }  # fmt: skip

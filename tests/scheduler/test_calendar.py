@@ -3,10 +3,10 @@ holiday and a daylight-saving change (no sleeping: triggers are asked for their 
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from app.config import get_settings
-from app.jobs.calendar import EASTERN, announces, shipped_holidays
+from app.jobs.calendar import EASTERN, announces, expected_listing_days, shipped_holidays
 from app.jobs.schedules import SCHEDULES, announcement_trigger, fire_times
 
 
@@ -64,3 +64,28 @@ def test_the_shipped_holiday_list_reads_as_dates_and_skips_christmas_2025() -> N
     assert not announces(date(2025, 12, 25), closed)
     assert announces(date(2025, 12, 24), closed)
     assert not announces(date(2025, 12, 26), closed)  # a Friday
+
+
+def test_the_expected_listing_days_are_the_mornings_after_the_last_fetched_announcements() -> None:
+    closed, margin = shipped_holidays(), timedelta(minutes=30)
+    friday_noon = eastern(date(2025, 12, 19), 12)
+    assert expected_listing_days(friday_noon, closed, margin, 2) == [
+        date(2025, 12, 19), date(2025, 12, 18),
+    ]  # fmt: skip
+    monday_noon = eastern(date(2025, 12, 22), 12)
+    assert expected_listing_days(monday_noon, closed, margin, 2) == [
+        date(2025, 12, 22), date(2025, 12, 19),
+    ]  # fmt: skip
+
+
+def test_no_listing_is_expected_the_morning_after_a_holiday() -> None:
+    # Christmas 2025 is a Thursday: no announcement that evening, no listing dated the 26th.
+    saturday = eastern(date(2025, 12, 27), 12)
+    days = expected_listing_days(saturday, shipped_holidays(), timedelta(minutes=30), 2)
+    assert days == [date(2025, 12, 25), date(2025, 12, 24)]
+
+
+def test_an_announcement_is_expected_only_once_its_fetch_time_has_come() -> None:
+    just_after_announcing = eastern(date(2025, 12, 18), 20) + timedelta(minutes=10)
+    days = expected_listing_days(just_after_announcing, frozenset(), timedelta(minutes=30), 1)
+    assert days == [date(2025, 12, 18)]

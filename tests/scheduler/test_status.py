@@ -5,16 +5,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.cli import main
 from app.config import Settings, get_settings
+from app.db import make_engine, session_scope
+from app.jobs.alerts import acknowledge, note_outcome
+from app.jobs.schedules import SCHEDULES
+from app.jobs.status import Status, gather
+from app.jobs.table import jobs_on
 from app.main import create_app
-from app.models import Edition
+from app.models import Edition, JobRun, Paper
+from app.schema import head_revision
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.ingest.test_rss import feed_reply
@@ -43,7 +51,8 @@ def test_a_database_without_migrations_is_not_ready(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as fresh:
         answer = fresh.get("/readyz")
     assert answer.status_code == 503
-    assert answer.json() == {"status": "schema out of date", "schema": None, "head": "0007"}
+    head = head_revision(make_engine(settings))
+    assert answer.json() == {"status": "schema out of date", "schema": None, "head": head}
 
 
 def test_an_unreachable_database_is_not_ready(tmp_path: Path) -> None:
@@ -110,3 +119,165 @@ def test_a_failed_ingest_publishes_nothing_and_the_next_run_repairs_it(
     assert [e.edition_date.isoformat() for e in day_editions(database)] == [FEED_DAY]
     page = client.get("/status").text
     assert f"The edition of {FEED_DAY} (the newest announcement day) is published." in page
+
+
+# Health judged against the clock: a frozen "now", Friday 19 December 2025 at noon in New York.
+NOW = datetime(2025, 12, 19, 17, 0, tzinfo=UTC)
+TODAY = date(2025, 12, 19)
+
+
+def store_day(session: Session, day: date) -> None:
+    session.add(Paper(
+        arxiv_id=f"{day:%y%m}.{day.day:05d}", title="A paper", abstract="An abstract.",
+        content_hash="0" * 64, announced_on=day,
+    ))  # fmt: skip
+    session.add(Edition(
+        period="day", edition_date=day, version=1, scorer="baseline", scorer_version="1",
+        algorithm_version="1", diversity_rule="none", pool_size=1, published_at=NOW,
+    ))  # fmt: skip
+
+
+def ran_ok(session: Session, job: str, at: datetime) -> None:
+    session.add(JobRun(
+        job=job, trigger="schedule", started_at=at, finished_at=at, status="ok", exit_code=0
+    ))  # fmt: skip
+
+
+def healthy_deployment(database: Database, day: date = TODAY) -> None:
+    """The newest day stored and published, every job run ok an hour ago."""
+    with session_scope(database.sessions) as session:
+        store_day(session, day)
+        for schedule in SCHEDULES:
+            ran_ok(session, schedule.name, NOW - timedelta(hours=1))
+
+
+def status_at(database: Database, settings: Settings, now: datetime = NOW) -> Status:
+    with session_scope(database.sessions) as session:
+        return gather(session, settings, now)
+
+
+def test_a_deployment_with_todays_edition_and_every_job_ok_is_healthy(database: Database) -> None:
+    healthy_deployment(database)
+    status = status_at(database, database.settings)
+    assert status.healthy
+    assert status.stale_before is None
+
+
+def test_one_missed_announcement_is_within_the_grace(database: Database) -> None:
+    healthy_deployment(database, day=date(2025, 12, 18))
+    assert status_at(database, database.settings).healthy
+
+
+def test_data_months_older_than_the_calendar_expects_is_stale_and_unhealthy(
+    database: Database, client: TestClient
+) -> None:
+    healthy_deployment(database, day=date(2025, 7, 1))
+    status = status_at(database, database.settings)
+    assert status.stale_before == date(2025, 12, 18)
+    assert not status.healthy
+    page = client.get("/status")
+    assert page.status_code == 503
+    assert "All well." not in page.text
+    assert "Stale data: the newest stored announcement day is 2025-07-01" in page.text
+    assert client.get("/status.json").json()["stale_before"] is not None
+
+
+def test_a_job_that_never_succeeded_since_jobs_began_running_is_flagged(
+    database: Database,
+) -> None:
+    with session_scope(database.sessions) as session:
+        store_day(session, TODAY)
+        ran_ok(session, "digests", NOW - timedelta(days=2))
+    status = status_at(database, database.settings)
+    assert {job.name for job in status.jobs if job.overdue} == {"daily", "signals"}
+    assert not status.healthy
+
+
+def test_a_job_not_yet_due_since_jobs_began_is_not_flagged(database: Database) -> None:
+    with session_scope(database.sessions) as session:
+        store_day(session, TODAY)
+        ran_ok(session, "digests", NOW - timedelta(minutes=10))
+    status = status_at(database, database.settings)
+    assert [job.name for job in status.jobs if job.overdue] == []
+    assert status.healthy
+
+
+def test_metrics_have_help_and_type_for_every_metric_and_no_zero_timestamps(
+    client: TestClient,
+) -> None:
+    text = client.get("/metrics").text
+    samples = [line for line in text.splitlines() if not line.startswith("#")]
+    names = {line.split("{")[0].split(" ")[0] for line in samples}
+    for name in names:
+        assert f"# HELP {name} " in text
+        assert f"# TYPE {name} gauge" in text
+    # Nothing ever ran here: no last-success sample at all, rather than 1970.
+    assert "paperboy_job_last_success_timestamp_seconds{" not in text
+    assert 'paperboy_job_never_succeeded{job="daily"} 1' in text
+
+
+def test_offline_mode_turns_the_network_jobs_off_and_does_not_call_old_data_stale(
+    database: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    offline = database.settings.model_copy(update={"offline": True})
+    with session_scope(database.sessions) as session:
+        store_day(session, date(2025, 7, 1))
+        for name in ("signals", "digests"):
+            ran_ok(session, name, NOW - timedelta(days=3))
+    status = status_at(database, offline)
+    daily = status.jobs[0]
+    assert (daily.name, daily.off, daily.overdue, daily.next_run) == ("daily", True, False, None)
+    assert status.stale_before is None
+    assert status.healthy
+    assert [job.name for job in jobs_on(offline)] == ["signals", "digests"]
+    assert main(["jobs", "list"], offline) == 0
+    assert "off (offline)" in next(
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("daily")
+    )
+
+
+def test_an_offline_deployment_refuses_to_run_the_daily_job_and_opens_no_incident(
+    database: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    offline = database.settings.model_copy(update={"offline": True})
+    assert main(["jobs", "run", "daily"], offline) == 1
+    assert "off in offline mode" in capsys.readouterr().err
+    assert status_at(database, offline).incidents == []
+
+
+def test_an_acknowledged_incident_is_listed_as_such_and_is_not_unhealthy(
+    ops_settings: Settings, database: Database, client: TestClient,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    healthy_deployment(database)
+    with session_scope(database.sessions) as session:
+        note_outcome(session, "digests", "failed", "SMTP refused", NOW)
+    assert not status_at(database, ops_settings).healthy
+    assert main(["incidents", "ack", "digests"], ops_settings) == 0
+    assert "acknowledged" in capsys.readouterr().out
+    status = status_at(database, ops_settings)
+    assert status.healthy
+    assert [incident.key for incident in status.acknowledged] == ["digests"]
+    page = client.get("/status").text
+    assert 'class="status-acknowledged">Job digests is failing since' in page
+    assert 'role="alert">Job digests' not in page
+    assert client.get("/status.json").json()["incidents"][0]["acknowledged"] is True
+    assert "paperboy_acknowledged_incidents 1" in client.get("/metrics").text
+
+
+def test_acknowledging_a_job_without_an_open_incident_says_so(
+    ops_settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["incidents", "ack", "daily"], ops_settings) == 1
+    assert "no open incident for 'daily'" in capsys.readouterr().err
+
+
+def test_a_new_failure_after_recovery_needs_a_new_acknowledgement(
+    ops_settings: Settings, database: Database
+) -> None:
+    with session_scope(database.sessions) as session:
+        note_outcome(session, "digests", "failed", "SMTP refused", NOW)
+        acknowledge(session, "digests", NOW)
+        note_outcome(session, "digests", "ok", None, NOW + timedelta(hours=1))
+        note_outcome(session, "digests", "failed", "SMTP refused", NOW + timedelta(hours=2))
+    assert [i.key for i in status_at(database, ops_settings).unacknowledged] == ["digests"]
