@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Fuzz every operation of the JSON API (/api/openapi.json) against a real server: uvicorn on a
+# SQLite database holding the bundled sample ranked into three days of editions. Fails on any
+# server error (5xx); schema conformance is not checked yet. Bounded to about three minutes.
+# Usage: .ci/schemathesis.sh [extra schemathesis options, e.g. --seed N to replay a run]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+export PAPERBOY_DATA_DIR="$work/data"
+export PAPERBOY_API_RATE_LIMIT_PER_MINUTE=0
+port=${SCHEMATHESIS_PORT:-8765}
+examples=${SCHEMATHESIS_EXAMPLES:-100}
+budget=${SCHEMATHESIS_SECONDS:-150}  # fuzzing and stateful phases repeat until it is spent
+
+echo "-- a ranked database from the bundled sample"
+paperboy=".venv/bin/python -m app.cli"  # this tree's code, whatever the venv was installed from
+$paperboy migrate > /dev/null
+$paperboy import app/sample/arxiv_listings_sample.jsonl.gz --quiet
+$paperboy import-embeddings --matrix app/sample/sample_embeddings.f16.npy \
+  --ids app/sample/sample_embeddings.ids.json --quiet
+for day in 2025-12-17 2025-12-18 2025-12-19; do
+  $paperboy rank --date "$day" > /dev/null
+  $paperboy publish --date "$day" > /dev/null
+done
+
+echo "-- the server on 127.0.0.1:$port"
+.venv/bin/uvicorn app.main:create_app --factory --host 127.0.0.1 --port "$port" \
+  --log-level warning > "$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 60); do
+  .venv/bin/python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)" \
+    "http://127.0.0.1:$port/healthz" 2> /dev/null && break
+  if ! kill -0 "$server" 2> /dev/null; then cat "$work/server.log"; exit 1; fi
+  sleep 1
+done
+
+echo "-- schemathesis: every operation, up to $examples examples each per phase for ${budget}s,"
+echo "   server errors only"
+status=0
+timeout 240 .venv/bin/schemathesis run "http://127.0.0.1:$port/api/openapi.json" \
+  --checks not_a_server_error --max-examples "$examples" \
+  --max-time "$budget" \
+  --generation-database none --no-color --workers 1 --request-timeout 30 "$@" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "-- server log (last 60 lines)"
+  tail -n 60 "$work/server.log"
+fi
+exit "$status"
