@@ -14,6 +14,7 @@ from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp
 from tests.digest.editions import DAY, add_subscriber, store_edition
+from tests.digest.mail_links import press
 
 
 def body(mail: EmailMessage, kind: str) -> str:
