@@ -108,7 +108,7 @@ def test_links_in_the_digest_record_feedback_and_one_click_unsubscribe(
     [mail] = smtp.handler.messages
     text = body(mail, "plain")
     up = re.search(r"More like this: (\S+)", text).group(1)  # type: ignore[union-attr]
-    assert client.get(up).status_code == 200
+    assert press(client, up).status_code == 200
     preferences = re.search(r"Preferences: (\S+)", text).group(1)  # type: ignore[union-attr]
     assert "ada@example.org" in client.get(preferences).text
     one_click = mail["List-Unsubscribe"].split(">")[0].lstrip("<")
