@@ -33,9 +33,9 @@ from tests.digest.test_voting import sign_in
 NON_ASCII_TOKENS = ("é", "ключ.подпись", "eyJwIjoi\u00ff.abc", "\u202e.\u202c", "a" * 5000)
 
 
-def _with_cookie(name: str, value: str) -> dict[str, bytes]:
+def _with_cookie(name: str, value: str) -> dict[bytes, bytes]:
     # httpx refuses non-ASCII header text; a raw client sends the bytes anyway.
-    return {"cookie": f"{name}={value}".encode()}
+    return {b"cookie": f"{name}={value}".encode()}
 
 
 def _cookieless(client: TestClient) -> TestClient:
@@ -210,7 +210,7 @@ def test_state_changing_posts_from_another_site_are_refused(
         subscriber = session.get(Subscriber, ada)
         assert subscriber is not None
     token = links.preferences_url(mail_settings, subscriber, NOW).split("token=")[1]
-    attempts = [
+    attempts: list[tuple[str, dict[str, object]]] = [
         ("/subscribe", {**FORM, "email": "bob@example.org", "csrf": csrf[1]}),
         ("/signin", {"email": "bob@example.org", "csrf": csrf[1]}),
         ("/subscriptions/preferences", {**FORM, "token": token, "action": "pause"}),

@@ -43,13 +43,9 @@ def _upgraded_to_0007(url: str, tmp_path: Path) -> Iterator[Engine]:
 
 def _add_subscriber(engine: Engine, email: str, status: str, *, keyed: bool = False) -> int:
     """A row as the schema before (or, ``keyed``, after) the migration takes it."""
-    columns, values = (
-        SUBSCRIBER_COLUMNS,
-        (
-            f"'{email}', '{status}', '[]', '', '', '[]', '[]', '[]', '[]', 'daily', 0, 7, 'UTC', 10, "
-            "false, 0, :created"
-        ),
-    )
+    columns = SUBSCRIBER_COLUMNS
+    values = f"'{email}', '{status}', '[]', '', '', '[]', '[]', '[]', '[]', 'daily', 0, 7, 'UTC', "
+    values += "10, false, 0, :created"
     if keyed:
         columns += ", email_key, link_key"
         values += f", '{email.lower()}', 'k'"
