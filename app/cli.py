@@ -17,6 +17,7 @@ from pathlib import Path
 
 from app.config import Settings
 from app.db import make_session_factory, open_engine, session_scope
+from app.jobs.logs import configure_logging
 from app.overview import describe_store, format_overview
 from app.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_head
 from app.settings_check import EXIT_REFUSED, startup_settings
@@ -75,7 +76,7 @@ def _import(path: Path, settings: Settings, *, quiet: bool) -> int:
         summary = import_file(
             path,
             make_session_factory(engine),
-            show_progress=not quiet and sys.stderr.isatty(),
+            show_progress=not quiet and sys.stderr.isatty() and not settings.log_json,
             on_rejection=_rejection_printer(path),
         )
     _print_summary(summary)
@@ -265,6 +266,8 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     checked = startup_settings(f"paperboy {args.command}", settings)
     if checked is None:
         return EXIT_REFUSED
+    if checked.log_json:  # a command run by cron or a job runner logs as the services do
+        configure_logging(checked)
     try:
         handler: Handler = args.handler
         return handler(args, checked)

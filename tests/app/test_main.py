@@ -1,14 +1,19 @@
+import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import httpx
 from fastapi.testclient import TestClient
 
 from app.config import get_settings
 from app.db import make_engine
 from app.main import create_app
-from app.schema import head_revision
+from app.schema import head_revision, upgrade_to_head
 from tests.conftest import Database
 
 
@@ -47,3 +52,44 @@ def test_the_web_app_factory_refuses_bad_production_settings_in_words(tmp_path: 
     assert "Traceback" not in done.stderr
     assert "paperboy web: refused: PAPERBOY_SECRET_KEY" in done.stderr
     assert "paperboy web: refused: PAPERBOY_PUBLIC_BASE_URL" in done.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_with_log_json_the_web_server_logs_json_lines_only_uvicorn_included(
+    tmp_path: Path,
+) -> None:
+    settings = get_settings(data_dir=tmp_path)
+    upgrade_to_head(make_engine(settings))
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
+    environment |= {"PAPERBOY_DATA_DIR": str(tmp_path), "PAPERBOY_LOG_JSON": "true"}
+    port = free_port()
+    command = ["-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port)]
+    server = subprocess.Popen(
+        [sys.executable, *command], env=environment, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,  # uvicorn logs access to stdout
+    )  # fmt: skip
+    try:
+        assert wait_for(f"http://127.0.0.1:{port}/healthz") == 200
+    finally:
+        server.send_signal(signal.SIGINT)
+        output, _ = server.communicate(timeout=30)
+    entries = [json.loads(line) for line in output.splitlines() if line.strip()]
+    assert any(entry["logger"] == "uvicorn.access" for entry in entries)
+    assert any("Started server process" in entry["message"] for entry in entries)
+
+
+def wait_for(url: str, seconds: float = 30) -> int:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return httpx.get(url).status_code
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
