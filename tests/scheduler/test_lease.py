@@ -152,3 +152,33 @@ def test_two_scheduler_processes_one_acts_and_the_other_takes_over_when_it_is_ki
             if process.poll() is None:
                 process.terminate()
                 process.wait(timeout=20)
+
+
+def test_a_standby_takes_a_released_lease_at_its_next_check_a_third_of_the_lease_later(
+    pair: tuple[SchedulerService, SchedulerService, Clock],
+) -> None:
+    first, second, clock = pair
+    assert second.check_interval == 20.0  # a third of the 60 s lease
+    assert first.tick() and not second.tick()
+    first.shutdown()
+    clock.advance(second.check_interval)  # the standby's next look: 20 s at most, 10 on average
+    assert second.tick()
+
+
+def test_a_standby_takes_over_a_dead_holder_two_thirds_to_four_thirds_of_a_lease_later(
+    pair: tuple[SchedulerService, SchedulerService, Clock],
+) -> None:
+    first, second, clock = pair
+    started = clock.now
+    for moment in (0, 20, 40):  # the holder renews three times, then dies at 41 s
+        clock.now = started + timedelta(seconds=moment)
+        assert first.tick()
+    died = started + timedelta(seconds=41)
+    moment = 10.0  # the standby looks between the holder's renewals
+    while True:
+        clock.now = started + timedelta(seconds=moment)
+        if second.tick():
+            break
+        moment += second.check_interval
+    waited = (clock.now - died).total_seconds()
+    assert 40 <= waited <= 80
