@@ -116,7 +116,8 @@ def _listed_on(entry: Any, arxiv_id: object) -> date:
 
 
 def _authors(text: str) -> tuple[str, ...]:
-    return tuple(name for name in (part.strip() for part in _AUTHOR_SEPARATOR.split(text)) if name)
+    names = (collapse_whitespace(part) for part in _AUTHOR_SEPARATOR.split(text))
+    return tuple(name for name in names if name)
 
 
 def fetch_feed(
