@@ -209,4 +209,5 @@ def serve(settings: Settings, host: str, port: int) -> None:
     from app.main import create_app
 
     print(f"\nserving on http://{host}:{port} (Ctrl-C stops)")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    # No log config of uvicorn's own: its lines go to the app's handler (JSON with LOG_JSON).
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", log_config=None)
