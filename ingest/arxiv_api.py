@@ -16,10 +16,10 @@ from itertools import islice
 import arxiv
 import requests
 
-from app.arxiv_ids import parse_arxiv_id
+from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.config import Settings
 from app.names import collapse_whitespace
-from ingest.errors import FetchError, SourceError
+from ingest.errors import FeedFormatError, FetchError, SourceError
 from ingest.gate import Gate
 from ingest.http import PoliteSession
 from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
@@ -95,13 +95,24 @@ def _run(client: arxiv.Client, query: arxiv.Search, fetched: Fetched) -> None:
     except arxiv.HTTPError as error:
         message = f"HTTP {error.status} from the arXiv API: {error.url}"
         raise FetchError(message, error.status) from error
+    except ValueError as error:
+        # The package builds a whole page at once and raises on one bad entry (a date that is
+        # no date); ours are handled entry by entry in _add, so this one is the page's.
+        raise FeedFormatError(f"the arXiv API's answer could not be read: {error}") from error
 
 
 def _add(fetched: Fetched, result: arxiv.Result) -> None:
     try:
         fetched.records.append(checked(result_to_record(result)))
-    except RecordError as error:
-        fetched.rejected[parse_arxiv_id(result.entry_id).base] = str(error)
+    except (RecordError, InvalidArxivIdError) as error:
+        fetched.rejected[_short_id(result.entry_id)] = str(error)
+
+
+def _short_id(entry_id: str) -> str:
+    try:
+        return parse_arxiv_id(entry_id).base
+    except InvalidArxivIdError:
+        return entry_id
 
 
 def result_to_record(result: arxiv.Result) -> PaperRecord:

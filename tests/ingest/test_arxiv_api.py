@@ -13,7 +13,7 @@ from sqlalchemy import select
 from app.models import Paper
 from ingest import arxiv_api, live_store
 from ingest.arxiv_api import ApiQueryError
-from ingest.errors import FetchError, UnsafeXmlError
+from ingest.errors import FeedFormatError, FetchError, UnsafeXmlError
 from ingest.live import Context, enrich_day
 from ingest.records import LIMITS
 from tests.conftest import FIXTURES, Database
@@ -151,6 +151,17 @@ def test_an_api_entry_loses_its_control_characters_or_is_rejected_when_oversized
     ((arxiv_id, reason),) = fetched.rejected.items()
     assert reason == f"title: 1,665 characters, over the limit of {LIMITS.title:,}"
     assert arxiv_id not in {record.arxiv_id for record in fetched.records}
+
+
+def test_an_answer_the_package_cannot_read_is_a_source_error(
+    context: Context, server: RecordedServer
+) -> None:
+    body = (API / "id_1707.08567_s0_m100_6a1afebfc6a3.xml").read_bytes()
+    body = body.replace(b"<published>2017-07-27T08:18:33Z", b"<published>0")
+    server.add("/api/query", id_query("1707.08567"), Reply(200, body, ATOM))
+    api = arxiv_api.make_client(context.settings, context.api, 100)
+    with pytest.raises(FeedFormatError, match=r"the arXiv API's answer could not be read: .*'0'"):
+        arxiv_api.fetch_by_ids(api, ["1707.08567"])
 
 
 def test_enriching_a_day_reports_an_oversized_entry_as_rejected_not_missing(
