@@ -99,7 +99,7 @@ def edition_key(
 def key_label(period: Period, key: date) -> str:
     if period == "week":
         year, week, _ = key.isocalendar()
-        return f"{year}-W{week:02d}"
+        return f"{year:04d}-W{week:02d}"
     if period == "month":
-        return key.strftime("%Y-%m")
+        return f"{key.year:04d}-{key.month:02d}"  # strftime leaves years before 1000 unpadded
     return key.isoformat()
