@@ -170,15 +170,15 @@ def test_a_standby_takes_over_a_dead_holder_two_thirds_to_four_thirds_of_a_lease
 ) -> None:
     first, second, clock = pair
     started = clock.now
-    for moment in (0, 20, 40):  # the holder renews three times, then dies at 41 s
-        clock.now = started + timedelta(seconds=moment)
+    for renewal in (0, 20, 40):  # the holder renews three times, then dies at 41 s
+        clock.now = started + timedelta(seconds=renewal)
         assert first.tick()
     died = started + timedelta(seconds=41)
-    moment = 10.0  # the standby looks between the holder's renewals
+    look = 10.0  # the standby looks between the holder's renewals
     while True:
-        clock.now = started + timedelta(seconds=moment)
+        clock.now = started + timedelta(seconds=look)
         if second.tick():
             break
-        moment += second.check_interval
+        look += second.check_interval
     waited = (clock.now - died).total_seconds()
     assert 40 <= waited <= 80
