@@ -26,7 +26,7 @@ def parse_xml(body: bytes, what: str) -> Element:
         return fromstring(body, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as error:
         raise UnsafeXmlError(f"{what}: refused unsafe XML ({type(error).__name__})") from error
-    except ParseError as error:
+    except (ParseError, LookupError) as error:  # LookupError: an encoding Python does not know
         raise FeedFormatError(f"{what}: not well-formed XML ({error}); {_start(body)}") from error
 
 

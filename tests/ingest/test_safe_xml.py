@@ -40,6 +40,12 @@ def test_bytes_that_are_not_utf8_are_a_clear_error() -> None:
         parse_xml(body, "listing feed")
 
 
+def test_an_unknown_declared_encoding_is_a_clear_error() -> None:
+    body = b'<?xml version="1.0" encoding="ATF-8"?><feed><title>x</title></feed>'
+    with pytest.raises(FeedFormatError, match=r"not well-formed XML .*ATF-8"):
+        parse_xml(body, "listing feed")
+
+
 def test_an_html_error_page_is_reported_with_its_first_bytes() -> None:
     body = b"<!DOCTYPE html>\n<html><body><h1>Service Unavailable</h1><br></body></html>"
     with pytest.raises(FeedFormatError, match="response starts b'<!DOCTYPE html>"):
