@@ -33,6 +33,8 @@ _JSON = json.JSONEncoder(separators=(",", ":"))
 # Processes of one deployment may disagree on the time by a little; more is not a clock drift.
 MAX_CLOCK_SKEW = timedelta(seconds=60)
 MAX_TOKEN_LENGTH = 2048
+# Seconds since 1970 up to the year 10000: anything later is no time a token was issued.
+MAX_ISSUED_AT = 253_402_300_800
 
 
 class TokenError(ValueError):
@@ -100,7 +102,10 @@ def _decode(body: str) -> Claims:
     try:
         raw = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
         extra = {key[2:]: str(value) for key, value in raw.items() if key.startswith("x_")}
-        return Claims(str(raw["p"]), str(raw["s"]), int(raw["i"]), str(raw["j"]), extra)
+        issued_at = int(raw["i"])
+        if not 0 <= issued_at < MAX_ISSUED_AT:
+            raise ValueError("issue time out of range")
+        return Claims(str(raw["p"]), str(raw["s"]), issued_at, str(raw["j"]), extra)
     except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
         # Signed by us yet unreadable: only possible with a leaked key or a format change.
         raise TokenError("tampered") from error
