@@ -4,8 +4,10 @@ schemathesis fuzzes the JSON API from its schema (``.ci/schemathesis.sh``); the 
 cookies and tokens are left out of that schema, so this walk draws from the app's own route
 table instead: each path and method, with path parameters, query strings, form fields, the
 site's cookies and the headers a form's origin check reads filled with non-ASCII and control
-characters, huge integers and malformed tokens. Half the forms carry a valid CSRF pair, so the
-walk gets past the first check to what the form does.
+characters, huge integers and malformed tokens. Half the forms carry a valid CSRF pair and
+this site's origin, and valid tokens of a confirmed reader (every link of a mail, a sign-in
+link, a session cookie) are among the values drawn, so the walk gets past the first checks to
+what each form does.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import base64
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 import pytest
@@ -25,6 +28,12 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine, func, inspect, select, table
 
 from app.config import Settings
+from app.db import make_session_factory, session_scope
+from app.models import Base
+from digest import links, signin
+from digest.addresses import parse_address
+from digest.preferences import parse_preferences
+from digest.subscriptions import confirm, request_subscription
 from tests.web.conftest import HF_PAPER, HOSTILE_ID, LAST_DAY
 from tests.web.helpers import a_topic_of
 
@@ -49,6 +58,8 @@ class Walk:
     client: TestClient
     routes: list[tuple[str, str]]
     real_values: list[str]
+    reader: dict[str, str]  # a confirmed reader's token for each page that takes one
+    session: str  # and their session cookie
     csrf: tuple[str, str]  # (cookie, form field)
     site: str
 
@@ -71,6 +82,37 @@ def csrf_pair(client: TestClient) -> tuple[str, str]:
     return response.cookies["paperboy_csrf"], field[1]
 
 
+def reader_tokens(settings: Settings, engine: Engine) -> tuple[dict[str, str], str]:
+    """Every token a confirmed reader holds: their mail's links, a sign-in link, a session."""
+    now, address = datetime.now(UTC), parse_address("walker@example.org")
+    with session_scope(make_session_factory(engine)) as session:
+        preferences = parse_preferences({}, settings.categories)
+        reader = request_subscription(session, settings, address, preferences, "walk", now)
+        assert reader is not None
+        confirm(session, settings, _token(links.confirm_url(settings, reader, now)), now)
+        key = signin.key_for(session, address.key, now)
+        pages = _mailed_tokens(settings, reader, now) | {
+            "/signin/confirm": _token(links.signin_url(settings, address.delivery, key, now))
+        }
+        return pages, signin.session_token(settings, session, address.key, now)
+
+
+def _mailed_tokens(settings: Settings, reader: links.LinkHolder, now: datetime) -> dict[str, str]:
+    preferences = _token(links.preferences_url(settings, reader, now))
+    return {
+        "/subscribe/confirm": _token(links.confirm_url(settings, reader, now)),
+        "/subscriptions/preferences": preferences,
+        "/subscriptions/export": preferences,
+        "/subscriptions/delete": preferences,
+        "/unsubscribe": _token(links.unsubscribe_urls(settings, reader, now)[0]),
+        "/subscriptions/feedback": _token(links.feedback_url(settings, reader, HF_PAPER, 1, now)),
+    }
+
+
+def _token(url: str) -> str:
+    return url.split("token=", 1)[1].split("&", 1)[0]
+
+
 def rows(engine: Engine, name: str) -> int:
     with engine.connect() as connection:
         return connection.scalar(select(func.count()).select_from(table(name))) or 0
@@ -79,15 +121,19 @@ def rows(engine: Engine, name: str) -> int:
 @pytest.fixture(scope="module")
 def walk(site_settings: Settings, client: TestClient, migrated_engine: Engine) -> Iterator[Walk]:
     """The filled site, with what the walk wrote (subscribers, votes) removed after it."""
-    names = inspect(migrated_engine).get_table_names()
+    stored = set(inspect(migrated_engine).get_table_names())
+    names = [table.name for table in Base.metadata.sorted_tables if table.name in stored]
     untouched = [name for name in names if rows(migrated_engine, name) == 0]
     lenient = TestClient(client.app, raise_server_exceptions=False, follow_redirects=False)
     topic_id, _ = a_topic_of(site_settings, LAST_DAY)
     known = [HOSTILE_ID, HF_PAPER, str(topic_id), "jose-perez", "2025-12-19", "2025-W51"]
+    reader, session = reader_tokens(site_settings, migrated_engine)
+    known += [*reader.values(), session]
     routes = every_route(lenient.app)  # type: ignore[arg-type]
-    yield Walk(lenient, routes, known, csrf_pair(lenient), site_settings.public_base_url)
+    csrf, site = csrf_pair(lenient), site_settings.public_base_url
+    yield Walk(lenient, routes, known, reader, session, csrf, site)
     with migrated_engine.begin() as connection:
-        for name in reversed(names):  # table names come parents first
+        for name in reversed(names):  # children before their parents
             if name in untouched:
                 connection.execute(table(name).delete())
 
@@ -153,6 +199,10 @@ def calls(draw: st.DrawFn, walk: Walk) -> Call:
         form = dict(draw(st.dictionaries(st.sampled_from(FIELDS), values, max_size=5)))
         if draw(st.booleans()):
             form["categories"] = draw(st.lists(values, max_size=3))
+    if draw(st.booleans()):  # a reader's own link, or a page a signed-in reader sends
+        if path in walk.reader:
+            (form if form is not None else query)["token"] = walk.reader[path]
+        cookies["paperboy_session"] = walk.session
     if form is not None and draw(st.booleans()):  # sent from this site's own form
         cookies["paperboy_csrf"], form["csrf"] = walk.csrf
         headers = {"origin": walk.site, "sec-fetch-site": "same-origin"}
