@@ -12,13 +12,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_NEW_STYLE = re.compile(r"(?P<yymm>\d{4})\.(?P<number>\d{4,5})(?:v(?P<version>\d+))?")
+# re.ASCII: \d would also match other scripts' digits ("٢٥٠٣"), which no identifier has.
+_NEW_STYLE = re.compile(r"(?P<yymm>\d{4})\.(?P<number>\d{4,5})(?:v(?P<version>\d+))?", re.ASCII)
 _OLD_STYLE = re.compile(
     r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?/(?P<number>\d{7})"
-    r"(?:v(?P<version>\d+))?"
+    r"(?:v(?P<version>\d+))?",
+    re.ASCII,
 )
 # The form of every identifier since 2015, bare: most of what a bulk import reads.
-_MODERN = re.compile(r"(?P<yymm>\d\d(?:0[1-9]|1[0-2]))\.(?P<number>\d{5})(?:v(?P<version>\d+))?")
+_MODERN = re.compile(
+    r"(?P<yymm>\d\d(?:0[1-9]|1[0-2]))\.(?P<number>\d{5})(?:v(?P<version>\d+))?", re.ASCII
+)
 # Prefixes seen in the wild: "arXiv:2503.11731", "https://arxiv.org/abs/2503.11731v2",
 # "http://arxiv.org/pdf/hep-th/9901001v1", "oai:arXiv.org:2503.11731".
 _PREFIX = re.compile(

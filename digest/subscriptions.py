@@ -95,7 +95,7 @@ def _link(
 
 
 def _subscriber_id(claims: tokens.Claims) -> int:
-    if not claims.subject.isdigit() or len(claims.subject) > 18:
+    if not (claims.subject.isascii() and claims.subject.isdigit()) or len(claims.subject) > 18:
         raise tokens.TokenError("malformed")
     return int(claims.subject)
 

@@ -123,7 +123,8 @@ def _read_body(response: requests.Response, limit: int) -> None:
     chunk at a time, decompressed, so a compressed bomb is stopped as early as a plain one.
     """
     declared = response.headers.get("Content-Length", "")
-    if declared.isdigit() and int(declared) > limit:
+    # isascii: "²" is a digit to str.isdigit, and not a number to int().
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
         _refuse(response, limit)
     body = bytearray()
     for chunk in response.iter_content(_CHUNK_BYTES):
@@ -166,7 +167,7 @@ def _retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     value = headers.get("Retry-After")
     if value is None:
         return None
-    if value.strip().isdigit():
+    if value.isascii() and value.strip().isdigit():
         return float(value)
     try:
         return max((parsedate_to_datetime(value) - datetime.now(UTC)).total_seconds(), 0.0)

@@ -153,3 +153,12 @@ def test_a_response_of_exactly_the_limit_is_read_whole(
     server.add("/edge", {}, Reply(200, body, {"Content-Encoding": "gzip"}))
     with PoliteSession(settings, None) as session:
         assert session.get(f"{server.url}/edge").content == b"y" * 1000
+
+
+def test_header_numbers_in_another_script_are_not_numbers(
+    live_settings: Settings, server: RecordedServer
+) -> None:
+    # "²" (a byte of Latin-1 a server may send) is a digit to str.isdigit, but int() refuses it.
+    server.add("/odd", {}, Reply(429, b"busy", {"Retry-After": "\u00b2"}), Reply(body=b"ok"))
+    with PoliteSession(live_settings, None) as session:
+        assert get(session, f"{server.url}/odd").content == b"ok"
