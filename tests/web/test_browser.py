@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 import uvicorn
 
-from app import tokens
 from app.config import Settings
+from app.db import make_session_factory, open_engine, session_scope
 from app.main import create_app
 from app.routes.voting import SESSION_COOKIE
-from digest import links
+from digest import signin
 from tests.conftest import PROJECT_ROOT
 from tests.web.conftest import HOSTILE_ID
 
@@ -139,8 +139,9 @@ def test_a_reader_votes_from_the_trending_page_and_takes_it_back(
     page.wait_for_url("**/signin")  # not signed in: the vote leads to the sign-in page
     page.close()
     page, problems = _page(browser, 1280, 900)
-    session = tokens.issue(site_settings.secret_key, links.SESSION, "ada@example.org", _now())
-    page.context.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": base_url}])
+    page.context.add_cookies(
+        [{"name": SESSION_COOKIE, "value": _signed_in(site_settings), "url": base_url}]
+    )
     page.goto(f"{base_url}/")
     control = page.locator("ol.papers li.paper a.vote").first
     count = control.locator(".vote-count")
@@ -155,5 +156,7 @@ def test_a_reader_votes_from_the_trending_page_and_takes_it_back(
     page.close()
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
+def _signed_in(settings: Settings) -> str:
+    """The session cookie a reader gets by pressing "Sign in" in their sign-in link's page."""
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        return signin.session_token(settings, session, "ada@example.org", datetime.now(UTC))
