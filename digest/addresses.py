@@ -7,9 +7,10 @@ The rule (also in ``docs/email.md``):
 - The part before ``@`` is plain ASCII (RFC 5322 ``dot-atom``: letters, digits and
   ``!#$%&'*+/=?^_`{|}~-``, dots between them), at most 64 characters. Paperboy does not send
   with SMTPUTF8, so an internationalised local part could not be delivered: it is refused.
-- The domain may be internationalised: it is stored in its ASCII form (IDNA, ``xn--``),
-  lower-cased, with at least two labels of letters, digits and inner hyphens.
-- At most 254 characters in all.
+- The domain may be internationalised: it is stored in its ASCII form (IDNA 2008 with UTS 46
+  mapping, as registries use: ``faß.de`` is ``xn--fa-hia.de``, not ``fass.de``), lower-cased,
+  with at least two labels of letters, digits and inner hyphens.
+- At most 254 characters in all, as typed and once the domain is in its ASCII form.
 
 One mailbox is one key: :attr:`Address.key` lower-cases the whole address, so ``Bob@``,
 ``BOB@`` and ``bob@`` are one subscriber and share one rate limit, while mail goes to the
@@ -21,6 +22,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+
+import idna
 
 from app.models.subscriptions import mailbox_key
 
@@ -58,7 +61,10 @@ def parse_address(raw: str) -> Address:
     if not at or not local or not domain:
         raise BadAddressError(f"please give a valid email address, {EXAMPLE}")
     _check_local(local)
-    return Address(f"{local}@{_ascii_domain(domain)}")
+    delivery = f"{local}@{_ascii_domain(domain)}"
+    if len(delivery) > MAX_ADDRESS_LENGTH:
+        raise BadAddressError(f"an email address has at most {MAX_ADDRESS_LENGTH} characters")
+    return Address(delivery)
 
 
 def _is_control_or_space(character: str) -> bool:
@@ -77,8 +83,8 @@ def _check_local(local: str) -> None:
 
 def _ascii_domain(domain: str) -> str:
     try:
-        ascii_domain = domain.encode("idna").decode("ascii").lower()
-    except UnicodeError as error:
+        ascii_domain = idna.encode(domain, uts46=True).decode("ascii").lower()
+    except (idna.IDNAError, UnicodeError) as error:
         raise BadAddressError(f"the part after @ is not a valid domain, {EXAMPLE}") from error
     *labels, top = ascii_domain.split(".")
     if not labels or not all(_LABEL.fullmatch(label) for label in labels):

@@ -11,6 +11,10 @@ from app.names import author_key
 
 FREQUENCIES = ("daily", "weekly")
 MAX_TEXT = 2000
+# The stored column's width; IANA names are at most about 30 characters.
+MAX_TIME_ZONE = 64
+# C0 and C1 controls but the line breaks and tabs that separate phrases, and lone surrogates.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 MAX_ITEMS_LIMIT = 50
 _ARXIV_CATEGORY = re.compile(r"^[a-z-]+(\.[A-Za-z-]+)?$")
 
@@ -84,7 +88,8 @@ def _categories(values: Sequence[str]) -> list[str]:
 def _text(value: str, name: str) -> str:
     if len(value) > MAX_TEXT:
         raise BadPreferencesError(f"{name}: at most {MAX_TEXT} characters")
-    return value.strip()
+    # Control characters have no place in a phrase; PostgreSQL text cannot even hold a NUL.
+    return _CONTROL.sub("", value).strip()
 
 
 def _choice(value: str, choices: Sequence[str], name: str) -> str:
@@ -105,7 +110,10 @@ def _number(value: str, low: int, high: int, name: str) -> int:
 
 def _time_zone(value: str) -> str:
     try:
+        if len(value) > MAX_TIME_ZONE:
+            raise ValueError(value)
         ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
+    # OSError: the name is looked up as a file, and a name can be too long for one.
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         raise BadPreferencesError(f"unknown time zone: {value[:60]!r}") from None
     return value

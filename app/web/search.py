@@ -50,7 +50,7 @@ class Index:
     position: dict[str, int]
     announced: NDArray[np.int64]
     by_category: dict[str, NDArray[np.int64]]
-    terms: Any  # a fitted TfidfVectorizer
+    terms: Any  # a fitted TfidfVectorizer; None when no paper has a word yet
     keyword_matrix: Any  # papers x terms, CSC
     vectors: Matrix
     has_vector: NDArray[np.bool_]
@@ -148,6 +148,8 @@ class SearchService:
         return changed
 
     def _keyword_scores(self, index: Index, query: str) -> NDArray[np.float64]:
+        if index.terms is None:
+            return np.zeros(len(index.ids))
         weights = index.terms.transform([query])
         if weights.nnz == 0:
             return np.zeros(len(index.ids))
@@ -221,7 +223,11 @@ def _keyword_index(texts: list[str]) -> tuple[Any, Any]:
     terms = TfidfVectorizer(
         stop_words="english", sublinear_tf=True, dtype=np.float32, min_df=1, strip_accents="unicode"
     )
-    matrix = terms.fit_transform(texts or [""]).tocsc()
+    try:
+        matrix = terms.fit_transform(texts or [""]).tocsc()
+    except ValueError:
+        # No word at all: a new deployment with no papers yet. Nothing matches any query.
+        return None, None
     return terms, matrix
 
 

@@ -82,6 +82,11 @@ class SecurityMiddleware:
                 message = {**message, "headers": [*message.get("headers", ()), *extra]}
             await send(message)
 
+        if _has_nul(scope):
+            await bad_request("a NUL character has no place in a URL")(
+                scope, receive, send_with_headers
+            )
+            return
         wait = self._wait(scope, path)
         if wait is not None:
             await too_many_requests(wait)(scope, receive, send_with_headers)
@@ -94,6 +99,17 @@ class SecurityMiddleware:
         client = scope.get("client")
         # Behind a proxy, run uvicorn with --proxy-headers so this is the real client.
         return self.limiter.retry_after(client[0] if client else "unknown")
+
+
+def _has_nul(scope: Scope) -> bool:
+    """Whether the path or query holds a NUL, which no Paperboy URL has and PostgreSQL text
+    cannot even hold: refused here once, rather than by every route."""
+    query: bytes = scope.get("query_string", b"")
+    return "\x00" in scope["path"] or b"%00" in query or b"\x00" in query
+
+
+def bad_request(message: str) -> JSONResponse:
+    return JSONResponse({"error": {"status": 400, "message": message}}, status_code=400)
 
 
 def too_many_requests(wait: int) -> JSONResponse:

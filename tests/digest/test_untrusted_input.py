@@ -286,3 +286,50 @@ def test_the_subscribe_page_answers_before_the_confirmation_mail_is_sent(
                 break
             time.sleep(0.05)
     assert len(smtp.handler.to("ada@example.org")) == 1
+
+
+def test_control_characters_in_free_text_preferences_are_not_stored(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    assert "Check your inbox" in subscribe(client, interests="graph\x00 neural\x1b[31m nets\x07")
+    [ada] = stored(database)
+    assert ada.interests == "graph neural[31m nets"
+    token = links.preferences_url(mail_settings, ada, NOW).split("token=")[1]
+    saved = client.post(
+        "/subscriptions/preferences",
+        data={
+            **FORM,
+            "token": token,
+            "exclusions": "a\x00b\nsurveys\x9b",
+            "followed_authors": "Ada\x00",
+        },
+    )
+    assert saved.status_code == 200
+    [ada] = stored(database)
+    assert (ada.exclusions, ada.followed_authors) == ("ab\nsurveys", ["ada"])
+
+
+@pytest.mark.parametrize("zone", ["9" * 300, "é" * 300, "Europe/" + "x" * 70, "../../etc/passwd"])
+def test_an_impossible_time_zone_is_a_422_not_a_500(
+    client: TestClient, database: Database, zone: str
+) -> None:
+    answer = subscribe(client, time_zone=zone)
+    assert answer.startswith("422") and "unknown time zone" in answer
+    assert stored(database) == []
+
+
+def test_an_address_longer_than_the_rule_once_its_domain_is_ascii_is_refused(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    # 240 characters as typed; ASCII-encoded, the domain alone passes 300.
+    long_domain = ".".join(["\u5e73\u548c\u5e73\u548c\u5e73\u548c"] * 30) + ".org"
+    answer = subscribe(client, email=f"a@{long_domain}")
+    assert answer.startswith("422")
+    assert stored(database) == [] and smtp.handler.messages == []
+
+
+def test_an_internationalised_domain_is_read_as_registries_read_it(
+    client: TestClient, database: Database
+) -> None:
+    subscribe(client, email="bob@faß.de")
+    assert [s.email for s in stored(database)] == ["bob@xn--fa-hia.de"]
