@@ -48,4 +48,4 @@ HEALTHCHECK --interval=30s --timeout=5s \
 # uvicorn runs WEB_CONCURRENCY worker processes (its own variable), sharing the database;
 # migrate first (a no-op when the schema is current).
 ENV WEB_CONCURRENCY=2
-CMD ["sh", "-c", "paperboy migrate && exec uvicorn app.main:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers"]
+CMD ["sh", "-c", "paperboy migrate && exec uvicorn app.web.app:create_app --factory --host 0.0.0.0 --port 8000 --proxy-headers"]

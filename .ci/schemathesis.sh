@@ -21,7 +21,7 @@ examples=${SCHEMATHESIS_EXAMPLES:-100}
 budget=${SCHEMATHESIS_SECONDS:-150}  # fuzzing and stateful phases repeat until it is spent
 
 echo "-- a ranked database from the bundled sample"
-paperboy=".venv/bin/python -m app.cli"  # this tree's code, whatever the venv was installed from
+paperboy=".venv/bin/python -m app.cli.main"  # this tree's code, whatever the venv was installed from
 $paperboy migrate > /dev/null
 $paperboy import app/sample/arxiv_listings_sample.jsonl.gz --quiet
 $paperboy import-embeddings --matrix app/sample/sample_embeddings.f16.npy \
@@ -32,7 +32,7 @@ for day in 2025-12-17 2025-12-18 2025-12-19; do
 done
 
 echo "-- the server on 127.0.0.1:$port"
-.venv/bin/uvicorn app.main:create_app --factory --host 127.0.0.1 --port "$port" \
+.venv/bin/uvicorn app.web.app:create_app --factory --host 127.0.0.1 --port "$port" \
   --log-level warning > "$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 60); do

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from app.config import Settings
-from app.db import make_session_factory, open_engine, session_scope
-from app.schema import upgrade_to_head
-from ingest.bulk_import import import_file
+from app.core.config import Settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.schema import upgrade_to_head
+from ingest.bulk.importer import import_file
 from ranking.embeddings import import_matrix
 from ranking.text import embedding_text
 from ranking.vectors import Matrix, normalise

@@ -39,13 +39,13 @@ import aiosmtplib
 from aiosmtpd.controller import Controller
 from sqlalchemy import delete, select
 
-from app.config import Settings, get_settings
-from app.db import make_session_factory, open_engine, session_scope
-from app.models import Delivery, Edition, PhraseEmbedding, Subscriber
+from app.core.config import Settings, get_settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import Delivery, Edition, PhraseEmbedding, Subscriber
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vectors, vectors_of
 from digest.compose import digest_message
 from digest.ledger import Reader
-from digest.messages import OutgoingMail
+from digest.mail.messages import OutgoingMail
 from digest.selection import Pick
 from digest.store import edition_view
 from ranking.pipeline import default_scorer, rank_day
@@ -95,7 +95,7 @@ def _rank_and_titles(settings: Settings) -> dict[str, str]:
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
         _topics, publication = rank_day(session, DAY, settings, default_scorer(settings, session))
         print(f"edition: {publication.line()}")
-        from app.models import Paper, PaperEmbedding
+        from app.core.models import Paper, PaperEmbedding
 
         rows = session.execute(
             select(Paper.arxiv_id, Paper.title).join(
@@ -189,7 +189,7 @@ def _digest_run(settings: Settings) -> tuple[float, int]:
            "PAPERBOY_DATA_DIR": str(settings.data_dir)}  # fmt: skip
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "app.cli", "send-digests", "--date", DAY.isoformat()],
+        [sys.executable, "-m", "app.cli.main", "send-digests", "--date", DAY.isoformat()],
         cwd=PROJECT, env=env, check=True,
     )  # fmt: skip
     seconds = time.perf_counter() - started

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.config import get_settings
+from app.core.config import get_settings
 from benchmarks.corpus_data import CORPUS, MATRIX, read_corpus, read_vectors, vectors_of
 from ranking.embedder import OnnxInt8Embedder, TorchEmbedder, resolve_model_path
 from ranking.vectors import Matrix, normalise

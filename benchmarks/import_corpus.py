@@ -23,10 +23,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.config import get_settings
-from app.db import make_session_factory, open_engine, scratch_postgres_database
-from app.schema import upgrade_to_head
-from ingest.bulk_import import import_file
+from app.core.config import get_settings
+from app.core.db import make_session_factory, open_engine, scratch_postgres_database
+from app.core.schema import upgrade_to_head
+from ingest.bulk.importer import import_file
 
 PEER = "read and parse (gzip + json)"
 

@@ -25,9 +25,9 @@ import feedparser
 from arxiv import _feed
 from sqlalchemy import text
 
-from app.config import get_settings
-from app.db import make_engine
-from app.schema import upgrade_to_head
+from app.core.config import get_settings
+from app.core.db import make_engine
+from app.core.schema import upgrade_to_head
 from ingest.arxiv_api import result_to_record
 from ingest.gate import Gate
 from ingest.oai import parse_page

@@ -28,9 +28,9 @@ from sklearn.cluster import HDBSCAN
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings, get_settings
-from app.db import make_session_factory, open_engine, session_scope
-from app.models import Paper
+from app.core.config import Settings, get_settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import Paper
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database
 from ranking.editions import publish
 from ranking.labels import label_clusters, representatives

@@ -34,14 +34,14 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from app.config import Settings, get_settings
-from app.db import make_session_factory, open_engine, session_scope
-from app.models import Edition, Paper
-from app.schema import upgrade_to_head
+from app.core.config import Settings, get_settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import Edition, Paper
+from app.core.schema import upgrade_to_head
 from app.web.queries import plain_cards
 from app.web.search import Filters, SearchService
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
-from ingest.bulk_import import import_file
+from ingest.bulk.importer import import_file
 from ranking.embeddings import import_matrix
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 
@@ -161,7 +161,7 @@ def serve(data_dir: Path, backend: str) -> Iterator[str]:
         "PAPERBOY_API_RATE_LIMIT_PER_MINUTE": "0",
     }
     command = [
-        sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port),
+        sys.executable, "-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port),
         "--no-access-log", "--log-level", "warning",
     ]  # fmt: skip
     server = subprocess.Popen(command, env=env)

@@ -27,9 +27,9 @@ from sklearn.metrics import normalized_mutual_info_score, silhouette_score
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.config import Settings, get_settings
-from app.db import make_session_factory, open_engine, session_scope
-from app.models import Paper, PaperTopic, TopicDay
+from app.core.config import Settings, get_settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import Paper, PaperTopic, TopicDay
 from benchmarks.corpus_data import CORPUS, MATRIX, CorpusPaper, prepare_database, read_corpus
 from ranking.embeddings import load_vectors
 from ranking.pipeline import default_scorer, rank_day

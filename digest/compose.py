@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.config import Settings
-from digest import links
+from app.core.config import Settings
+from digest.accounts import links
 from digest.ledger import EditionKey, Reader
-from digest.messages import Envelope, OutgoingMail, build_message
-from digest.render import render_email
+from digest.mail.messages import Envelope, OutgoingMail, build_message
+from digest.mail.render import render_email
 from digest.selection import Pick
 
 PERIOD_NAMES = {"day": "day", "week": "week"}

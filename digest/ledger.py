@@ -20,9 +20,9 @@ from typing import Any
 from sqlalchemy import Update, bindparam, case, func, select, tuple_, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings
-from app.db import session_scope
-from app.models import Delivery, Edition, Subscriber
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.models import Delivery, Edition, Subscriber
 
 EditionKey = tuple[str, date]
 # Room for a traceback's last line, not for the traceback.
@@ -43,7 +43,7 @@ class Reader:
 
     id: int
     email: str
-    # Every signed link in the digest carries it (see digest.links).
+    # Every signed link in the digest carries it (see digest.accounts.links).
     link_key: str
     status: str
     categories: list[str]

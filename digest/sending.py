@@ -24,14 +24,14 @@ import aiosmtplib
 from sqlalchemy import Update, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings
-from app.db import insert_plain_rows, session_scope
-from app.models import Base, Edition, Subscriber
+from app.core.config import Settings
+from app.core.db import insert_plain_rows, session_scope
+from app.core.models import Base, Edition, Subscriber
 from digest import ledger
 from digest.compose import digest_message
 from digest.ledger import DeliveryStatus, EditionKey, Reader
-from digest.mailer import DeliveryError, Mailer
-from digest.messages import OutgoingMail
+from digest.mail.mailer import DeliveryError, Mailer
+from digest.mail.messages import OutgoingMail
 from digest.schedule import due
 from digest.selection import EditionView
 from digest.selection import select as select_picks

@@ -11,7 +11,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from app.models import (
+from app.core.models import (
     Edition,
     Paper,
     PaperEmbedding,

@@ -15,9 +15,9 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import DigestFeedback, PaperEmbedding, PhraseEmbedding
+from app.core.models import DigestFeedback, PaperEmbedding, PhraseEmbedding
+from digest.accounts.preferences import phrases
 from digest.ledger import Reader
-from digest.preferences import phrases
 from digest.selection import Taste
 from digest.store import Encode
 from ranking.vectors import Matrix, pack, unpack

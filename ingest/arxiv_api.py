@@ -16,9 +16,9 @@ from itertools import islice
 import arxiv
 import requests
 
-from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.config import Settings
-from app.names import collapse_whitespace
+from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.config import Settings
+from app.core.names import collapse_whitespace
 from ingest.errors import FeedFormatError, FetchError, SourceError
 from ingest.gate import Gate
 from ingest.http import PoliteSession

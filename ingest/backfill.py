@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from app.db import session_scope
+from app.core.db import session_scope
 from ingest import live_store, oai
 from ingest.live import FAILURES, MAX_LOGGED_REJECTIONS, Context
 from ingest.run_log import RunReport

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine, select, text, update
 
-from app.models import Base, RequestGate
+from app.core.models import Base, RequestGate
 
 gates = Base.metadata.tables[RequestGate.__tablename__]
 

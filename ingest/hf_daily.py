@@ -17,9 +17,9 @@ from typing import Any
 import requests
 from sqlalchemy.orm import Session
 
-from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.config import Settings
-from app.models import HfDailyPaper
+from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.config import Settings
+from app.core.models import HfDailyPaper
 from ingest.errors import FeedFormatError
 from ingest.http import get
 from ingest.records import clean_text

@@ -22,7 +22,7 @@ from typing import Any, Never
 
 import requests
 
-from app.config import Settings
+from app.core.config import Settings
 from ingest.errors import FetchError, ResponseTooLargeError
 from ingest.gate import Gate, Slot
 

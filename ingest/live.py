@@ -16,8 +16,8 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings
-from app.db import make_session_factory, session_scope
+from app.core.config import Settings
+from app.core.db import make_session_factory, session_scope
 from ingest import arxiv_api, hf_daily, live_store
 from ingest.errors import SourceError
 from ingest.gate import Gate

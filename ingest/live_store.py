@@ -14,7 +14,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from app.models import AnnouncementEntry, Base, FeedState, Paper
+from app.core.models import AnnouncementEntry, Base, FeedState, Paper
 from ingest.records import PaperRecord
 from ingest.store import StoreCounts, store_records
 

@@ -15,8 +15,8 @@ from xml.etree.ElementTree import Element
 
 import requests
 
-from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.names import collapse_whitespace
+from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.names import collapse_whitespace
 from ingest.errors import FeedFormatError, SourceError
 from ingest.http import get
 from ingest.records import PaperRecord, RecordError, arxiv_categories, checked

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import NamedTuple, Never
 
-from app.names import collapse_whitespace
+from app.core.names import collapse_whitespace
 
 # arXiv taxonomy: "cs.AI", "math.AG", "hep-th", "cond-mat.str-el". Listing pages mix in ACM and
 # MSC classes ("I.2.7", "68T50"), which are not arXiv categories and are dropped.

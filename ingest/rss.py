@@ -18,9 +18,9 @@ from typing import Any
 import feedparser
 import requests
 
-from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.config import Settings
-from app.names import collapse_whitespace
+from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.config import Settings
+from app.core.names import collapse_whitespace
 from ingest.errors import FeedFormatError, FetchError
 from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 from ingest.safe_xml import local_name, parse_xml

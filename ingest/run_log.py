@@ -21,8 +21,8 @@ from datetime import UTC, date, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db import session_scope
-from app.models import IngestRun
+from app.core.db import session_scope
+from app.core.models import IngestRun
 
 COUNTS = ("read", "new", "cross", "replaced", "updated", "enriched", "unchanged", "rejected")
 # Worse statuses win when one report collects several findings.

@@ -19,8 +19,8 @@ from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from app.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.names import collapse_each, collapse_whitespace
+from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.names import collapse_each, collapse_whitespace
 from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 
 _VERSION_LABEL = re.compile(r"v(\d+)")

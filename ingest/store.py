@@ -19,9 +19,9 @@ from sqlalchemy import String, any_, bindparam, delete, func, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
-from app.db import insert_columns, insert_plain_rows
-from app.models import Author, Base, Paper, PaperAuthor, PaperCategory
-from app.names import author_keys
+from app.core.db import insert_columns, insert_plain_rows
+from app.core.models import Author, Base, Paper, PaperAuthor, PaperCategory
+from app.core.names import author_keys
 from ingest.merge import Action, StoredState, decide, state_after
 from ingest.records import PaperRecord
 

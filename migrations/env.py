@@ -1,11 +1,11 @@
-"""Alembic environment: runs migrations on the engine handed over by ``app.schema``."""
+"""Alembic environment: runs migrations on the engine handed over by ``app.core.schema``."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import Engine
 
-from app.models import Base
+from app.core.models import Base
 
 config = context.config
 
@@ -26,5 +26,7 @@ def run_migrations(engine: Engine) -> None:
 
 engine = config.attributes.get("engine")
 if not isinstance(engine, Engine):
-    raise RuntimeError("run migrations through `paperboy migrate` (app.schema), not bare alembic")
+    raise RuntimeError(
+        "run migrations through `paperboy migrate` (app.core.schema), not bare alembic"
+    )
 run_migrations(engine)

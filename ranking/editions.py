@@ -23,8 +23,8 @@ import numpy as np
 from sqlalchemy import Row, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from app.config import Settings
-from app.models import (
+from app.core.config import Settings
+from app.core.models import (
     Edition,
     EditionItem,
     HfDailyPaper,
@@ -34,7 +34,7 @@ from app.models import (
     PaperTopic,
     TopicDay,
 )
-from app.votes import counts_by_day
+from digest.accounts.votes import counts_by_day
 from ranking.diversity import DiversityRule, diversify
 from ranking.embeddings import PAGE_SIZE, load_vectors
 from ranking.errors import RankingInputError

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from app.config import PACKAGED_MODEL_NAME, Settings
+from app.core.config import PACKAGED_MODEL_NAME, Settings
 from ranking.vectors import Matrix, normalise
 
 if TYPE_CHECKING:

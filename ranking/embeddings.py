@@ -15,7 +15,7 @@ import numpy as np
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
-from app.models import Paper, PaperEmbedding
+from app.core.models import Paper, PaperEmbedding
 from ranking.embedder import Embedder
 from ranking.text import embedding_text, text_hash
 from ranking.vectors import BadVectorsError, Matrix, normalise, pack, stack

@@ -11,7 +11,7 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from app.config import Settings
+from app.core.config import Settings
 from ranking.baseline import BaselineScorer
 from ranking.editions import Publication, latest_edition, publish
 from ranking.scoring import Scorer

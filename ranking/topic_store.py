@@ -16,8 +16,8 @@ import numpy as np
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
-from app.config import Settings
-from app.models import Paper, PaperTopic, Topic, TopicDay
+from app.core.config import Settings
+from app.core.models import Paper, PaperTopic, Topic, TopicDay
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
 from ranking.labels import label_clusters, representatives

@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings, get_settings
-from app.db import make_engine, make_session_factory, scratch_postgres_database
-from app.models import Base
-from app.schema import upgrade_to_head
+from app.core.config import Settings, get_settings
+from app.core.db import make_engine, make_session_factory, scratch_postgres_database
+from app.core.models import Base
+from app.core.schema import upgrade_to_head
 
 TEST_DATABASE_ENV = "PAPERBOY_TEST_DATABASE_URL"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

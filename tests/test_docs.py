@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.config import Settings
+from app.core.config import Settings
 from tests.conftest import PROJECT_ROOT
 
 README = (PROJECT_ROOT / "README.md").read_text()

@@ -17,8 +17,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings
-from app.models import Edition
+from app.core.config import Settings
+from app.core.models import Edition
 from app.web import queries
 from app.web.limits import RateLimiter
 from app.web.memo import Memo

@@ -14,7 +14,7 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from app.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay
+from app.core.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay
 from app.web import queries
 from app.web.api_shape import paper_json
 from app.web.views import (

@@ -14,8 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app import votes
-from app.models import (
+from app.core.models import (
     Author,
     Edition,
     EditionItem,
@@ -27,6 +26,7 @@ from app.models import (
     TopicDay,
 )
 from app.web.views import Card, PaperFacts, Signals, TopicChip, card
+from digest.accounts import votes
 
 
 def current_edition(session: Session, period: str, key: date | None) -> Edition | None:

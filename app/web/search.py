@@ -19,8 +19,8 @@ from numpy.typing import NDArray
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.config import Settings
-from app.models import Paper, PaperAuthor, PaperCategory, PaperEmbedding
+from app.core.config import Settings
+from app.core.models import Paper, PaperAuthor, PaperCategory, PaperEmbedding
 from ranking.vectors import Matrix, stack
 
 RRF_K = 60

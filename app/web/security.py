@@ -15,7 +15,7 @@ from __future__ import annotations
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.config import Settings
+from app.core.config import Settings
 from app.web.limits import RateLimiter
 
 CSP = (

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from app.names import author_key
+from app.core.names import author_key
 
 AUTHORS_SHOWN = 3
 _CODE_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com)/[\w.\-]+/[\w.\-]+", re.I)

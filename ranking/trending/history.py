@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from app.names import cached_author_key
+from app.core.names import cached_author_key
 from ranking.scoring import Candidate
 from ranking.trending.data import LabelRecord
 

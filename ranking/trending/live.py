@@ -16,8 +16,8 @@ import numpy as np
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
-from app.models import HfDailyPaper, Paper, PaperAuthor
-from app.names import author_key
+from app.core.models import HfDailyPaper, Paper, PaperAuthor
+from app.core.names import author_key
 from ranking.embeddings import load_vectors
 from ranking.scoring import Candidate, Score, ScoringContext
 from ranking.trending.data import LabelRecord

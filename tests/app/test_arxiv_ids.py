@@ -1,6 +1,6 @@
 import pytest
 
-from app.arxiv_ids import ArxivId, InvalidArxivIdError, is_arxiv_id, parse_arxiv_id
+from app.core.arxiv_ids import ArxivId, InvalidArxivIdError, is_arxiv_id, parse_arxiv_id
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.arxiv_ids import ArxivId, InvalidArxivIdError, parse_arxiv_id
+from app.core.arxiv_ids import ArxivId, InvalidArxivIdError, parse_arxiv_id
 
 MONTHS = st.integers(1, 12).map(lambda month: f"{month:02d}")
 NEW_STYLE = st.builds(

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import COMMANDS, build_parser, main
-from app.config import get_settings
+from app.cli.main import COMMANDS, build_parser, main
+from app.core.config import get_settings
 from tests.conftest import SAMPLE_PATH, Database
 
 
@@ -22,8 +22,8 @@ def test_a_command_loads_only_its_own_module() -> None:
     # Every command's module together costs seconds to import (scikit-learn for ranking);
     # send-digests, run hourly, has no use for them.
     probe = (
-        "import sys; from app.cli import build_parser; build_parser('send-digests'); "
-        "print(sorted(m for m in ('sklearn', 'app.commands.ranking') if m in sys.modules))"
+        "import sys; from app.cli.main import build_parser; build_parser('send-digests'); "
+        "print(sorted(m for m in ('sklearn', 'app.cli.ranking') if m in sys.modules))"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from app.config import Settings, get_settings
+from app.core.config import Settings, get_settings
 
 
 def test_categories_are_read_comma_separated_from_the_environment(
@@ -33,7 +33,7 @@ def test_an_explicit_database_url_wins() -> None:
 
 
 def test_production_settings_are_read_whatever_their_secret_the_entry_points_judge_it() -> None:
-    # Refusing is app/settings_check.py's, in words at each entry point, not a pydantic traceback.
+    # Refusing is app/core/settings_check.py's, in words at each entry point, not a traceback.
     assert get_settings(env="production").secret_key == "changethis"
 
 

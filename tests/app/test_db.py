@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from app.config import get_settings
-from app.db import make_engine, session_scope
-from app.models import IngestRun
+from app.core.config import get_settings
+from app.core.db import make_engine, session_scope
+from app.core.models import IngestRun
 from tests.conftest import Database
 
 

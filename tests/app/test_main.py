@@ -10,10 +10,10 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
-from app.config import get_settings
-from app.db import make_engine
-from app.main import create_app
-from app.schema import head_revision, upgrade_to_head
+from app.core.config import get_settings
+from app.core.db import make_engine
+from app.core.schema import head_revision, upgrade_to_head
+from app.web.app import create_app
 from tests.conftest import Database
 
 
@@ -36,14 +36,14 @@ def test_health_fails_loudly_before_migration(tmp_path: Path) -> None:
 
 def test_importing_the_web_app_does_not_import_torch() -> None:
     # Web workers must start fast and small; the embedding model loads only in jobs.
-    code = "import sys, app.main; sys.exit('torch' in sys.modules)"
+    code = "import sys, app.web.app; sys.exit('torch' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
 def test_the_web_app_factory_refuses_bad_production_settings_in_words(tmp_path: Path) -> None:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
     environment |= {"PAPERBOY_ENV": "production", "PAPERBOY_DATA_DIR": str(tmp_path)}
-    command = ["-m", "uvicorn", "app.main:create_app", "--factory", "--port", "0"]
+    command = ["-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", "0"]
     done = subprocess.run(
         [sys.executable, *command], env=environment, capture_output=True, text=True, timeout=60,
         check=False,
@@ -69,7 +69,7 @@ def test_with_log_json_the_web_server_logs_json_lines_only_uvicorn_included(
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
     environment |= {"PAPERBOY_DATA_DIR": str(tmp_path), "PAPERBOY_LOG_JSON": "true"}
     port = free_port()
-    command = ["-m", "uvicorn", "app.main:create_app", "--factory", "--port", str(port)]
+    command = ["-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port)]
     server = subprocess.Popen(
         [sys.executable, *command], env=environment, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,  # uvicorn logs access to stdout

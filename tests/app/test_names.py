@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from app.names import author_key, author_keys, collapse_each, collapse_whitespace
+from app.core.names import author_key, author_keys, collapse_each, collapse_whitespace
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect
 
-from app.config import get_settings
-from app.db import make_engine
-from app.models import Base
-from app.schema import (
+from app.core.config import get_settings
+from app.core.db import make_engine
+from app.core.models import Base
+from app.core.schema import (
     SchemaOutOfDateError,
     current_revision,
     head_revision,

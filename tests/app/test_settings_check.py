@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from app.config import Settings, get_settings
-from app.settings_check import Severity, production_problems
+from app.core.config import Settings, get_settings
+from app.core.settings_check import Severity, production_problems
 
 GOOD_SECRET = "kq3Vx9-ZpL2mN8rT4wYb7cHdJ6fGs1aE0uIoPxQzR5v"
 
@@ -114,7 +114,7 @@ def test_the_cli_in_production_with_default_settings_prints_one_line_per_problem
     tmp_path: Path,
 ) -> None:
     environment = clean_environment(tmp_path, PAPERBOY_ENV="production")
-    done = run_process(["-m", "app.cli", "stats"], environment)
+    done = run_process(["-m", "app.cli.main", "stats"], environment)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
@@ -127,7 +127,7 @@ def test_the_cli_in_production_with_default_settings_prints_one_line_per_problem
 
 def test_the_cli_names_a_setting_of_the_wrong_kind_in_one_line(tmp_path: Path) -> None:
     environment = clean_environment(tmp_path, PAPERBOY_SMTP_SECURITY="ssl3")
-    done = run_process(["-m", "app.cli", "stats"], environment)
+    done = run_process(["-m", "app.cli.main", "stats"], environment)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     [line] = done.stderr.splitlines()
@@ -136,7 +136,7 @@ def test_the_cli_names_a_setting_of_the_wrong_kind_in_one_line(tmp_path: Path) -
 
 def test_the_scheduler_refuses_bad_production_settings_in_words(tmp_path: Path) -> None:
     environment = clean_environment(tmp_path, PAPERBOY_ENV="production")
-    done = run_process(["-m", "app.scheduler"], environment)
+    done = run_process(["-m", "app.worker.scheduler"], environment)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "paperboy scheduler: refused: PAPERBOY_CONTACT_EMAIL" in done.stderr
@@ -148,7 +148,7 @@ def test_warnings_alone_let_the_cli_run(tmp_path: Path) -> None:
         "PAPERBOY_CONTACT_EMAIL": "ops@papers.example.org",
         "PAPERBOY_PUBLIC_BASE_URL": "https://papers.example.org",
     }  # fmt: skip
-    done = run_process(["-m", "app.cli", "migrate"], clean_environment(tmp_path, **good))
+    done = run_process(["-m", "app.cli.main", "migrate"], clean_environment(tmp_path, **good))
     assert done.returncode == 0, done.stderr
     assert "paperboy migrate: warning: PAPERBOY_ADMIN_EMAIL" in done.stderr
     assert "database is up to date" in done.stdout

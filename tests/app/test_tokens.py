@@ -2,7 +2,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app import tokens
+from app.core import tokens
 
 SECRET = "a-stable-secret-key-for-tests-0123456789"
 ISSUED = datetime(2026, 6, 2, 9, 0, tzinfo=UTC)

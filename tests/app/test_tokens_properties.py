@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app import tokens
+from app.core import tokens
 
 SECRET = "a-stable-secret-key-for-tests-0123456789"
 NOW = datetime(2026, 6, 2, 9, 0, tzinfo=UTC)

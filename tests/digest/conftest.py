@@ -19,8 +19,8 @@ from aiosmtpd.controller import Controller
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.config import Settings
-from app.routes.subscriptions import make_router
+from app.core.config import Settings
+from app.web.routes.subscriptions import make_router
 from tests.conftest import Database
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -7,8 +7,16 @@ from datetime import UTC, date, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db import session_scope
-from app.models import Author, Edition, EditionItem, Paper, PaperAuthor, PaperCategory, Subscriber
+from app.core.db import session_scope
+from app.core.models import (
+    Author,
+    Edition,
+    EditionItem,
+    Paper,
+    PaperAuthor,
+    PaperCategory,
+    Subscriber,
+)
 
 DAY = date(2026, 3, 2)
 TITLES = [

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from app.cli import main
-from app.config import Settings
-from app.models import Delivery, Subscriber
+from app.cli.main import main
+from app.core.config import Settings
+from app.core.models import Delivery, Subscriber
 from tests.conftest import PROJECT_ROOT, Database
 from tests.digest.conftest import Smtp, cli_environment
 from tests.digest.editions import DAY, add_subscriber, store_edition
@@ -32,7 +32,7 @@ def test_a_sender_killed_mid_run_then_run_again_sends_everyone_exactly_one_diges
 
     smtp.handler.on_rcpt = stop_at_the_third_recipient
     sender = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "send-digests", "--date", DAY.isoformat()],
+        [sys.executable, "-m", "app.cli.main", "send-digests", "--date", DAY.isoformat()],
         cwd=PROJECT_ROOT,
         env=cli_environment(mail_settings),
     )

@@ -1,8 +1,8 @@
 import asyncio
 import threading
 
-from app.config import Settings
-from app.db import make_engine, make_session_factory
+from app.core.config import Settings
+from app.core.db import make_engine, make_session_factory
 from digest.sending import RunSummary, send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp

@@ -1,6 +1,6 @@
 import dkim
 
-from app.config import Settings
+from app.core.config import Settings
 from digest.sending import send_digests
 from tests.conftest import FIXTURES, Database
 from tests.digest.conftest import NOW, Smtp

@@ -5,9 +5,9 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import select
 
-from app.config import Settings
-from app.db import session_scope
-from app.models import Delivery, Edition, EditionItem
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.models import Delivery, Edition, EditionItem
 from digest import ledger
 from digest.sending import send_digests
 from tests.conftest import Database

@@ -5,12 +5,12 @@ from datetime import timedelta
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.config import Settings
-from app.db import session_scope
-from app.models import DigestFeedback, Edition, EditionItem, Subscriber
-from digest import links
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.models import DigestFeedback, Edition, EditionItem, Subscriber
+from digest.accounts import links
+from digest.accounts.subscriptions import purge_unconfirmed
 from digest.sending import send_digests
-from digest.subscriptions import purge_unconfirmed
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import DAY, add_subscriber, store_edition

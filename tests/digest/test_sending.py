@@ -6,10 +6,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text, update
 
-from app.config import Settings
-from app.models import Delivery, DigestFeedback, Subscriber
-from digest.messages import Envelope, build_message
-from digest.render import RenderedEmail
+from app.core.config import Settings
+from app.core.models import Delivery, DigestFeedback, Subscriber
+from digest.mail.messages import Envelope, build_message
+from digest.mail.render import RenderedEmail
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp

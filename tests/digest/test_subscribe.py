@@ -5,9 +5,9 @@ from email.message import EmailMessage
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.config import Settings
-from app.main import create_app
-from app.models import Subscriber
+from app.core.config import Settings
+from app.core.models import Subscriber
+from app.web.app import create_app
 from tests.conftest import Database
 from tests.digest.conftest import Clock, Smtp
 from tests.digest.mail_links import press

@@ -7,9 +7,9 @@ import sys
 from email.message import EmailMessage
 from urllib.parse import parse_qs, urlsplit
 
-from app.cli import main
-from app.config import Settings
-from app.models import Subscriber
+from app.cli.main import main
+from app.core.config import Settings
+from app.core.models import Subscriber
 from tests.conftest import PROJECT_ROOT, Database
 from tests.digest.conftest import Smtp, cli_environment
 from tests.digest.editions import DAY, add_subscriber, store_edition
@@ -34,7 +34,7 @@ def status(database: Database, subscriber_id: int) -> str:
 
 def pipe_in(settings: Settings, mail: bytes) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", "unsubscribe-mail"],
+        [sys.executable, "-m", "app.cli.main", "unsubscribe-mail"],
         input=mail, cwd=PROJECT_ROOT, env=cli_environment(settings),
         capture_output=True, timeout=60,
     )  # fmt: skip

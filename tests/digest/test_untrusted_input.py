@@ -17,11 +17,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app import tokens
-from app.config import Settings
-from app.models import DigestFeedback, Subscriber, UsedToken
-from app.routes.subscriptions import make_router
-from digest import links
+from app.core import tokens
+from app.core.config import Settings
+from app.core.models import DigestFeedback, Subscriber, UsedToken
+from app.web.routes.subscriptions import make_router
+from digest.accounts import links
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp, free_port

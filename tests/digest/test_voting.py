@@ -4,8 +4,8 @@ from datetime import timedelta
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from app.votes import counts_by_day
 from app.web import queries
+from digest.accounts.votes import counts_by_day
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import store_edition

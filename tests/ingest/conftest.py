@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.config import Settings, get_settings
+from app.core.config import Settings, get_settings
 from ingest.live import Context, close, make_context
 from tests.conftest import Database
 from tests.ingest.recorded_server import RecordedServer, recorded_server

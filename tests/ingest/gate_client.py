@@ -5,8 +5,8 @@ Kept apart from the test modules so that a spawned process imports only what it 
 
 from __future__ import annotations
 
-from app.config import get_settings
-from app.db import make_engine
+from app.core.config import get_settings
+from app.core.db import make_engine
 from ingest.gate import Gate
 from ingest.http import PoliteSession, get
 

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime
 import pytest
 from sqlalchemy import select
 
-from app.models import Paper
+from app.core.models import Paper
 from ingest import arxiv_api, live_store
 from ingest.arxiv_api import ApiQueryError
 from ingest.errors import FeedFormatError, FetchError, UnsafeXmlError

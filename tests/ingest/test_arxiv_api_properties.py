@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.config import get_settings
+from app.core.config import get_settings
 from ingest import arxiv_api
 from ingest.errors import SourceError
 from ingest.records import checked

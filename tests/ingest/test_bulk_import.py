@@ -9,9 +9,9 @@ from sqlalchemy import Engine, func, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.models import Author, IngestRun, Paper, PaperAuthor
-from ingest.bulk_import import import_file
-from ingest.chunk_reader import Rejection
+from app.core.models import Author, IngestRun, Paper, PaperAuthor
+from ingest.bulk.chunk_reader import Rejection
+from ingest.bulk.importer import import_file
 from ingest.records import LIMITS
 from tests.conftest import FIXTURES, SAMPLE_PATH, Database
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.chunk_reader import ParsedChunk, parse_chunk, read_in_background
+from ingest.bulk.chunk_reader import ParsedChunk, parse_chunk, read_in_background
 from ingest.jsonl import open_lines
 from tests.conftest import SAMPLE_PATH
 
@@ -39,7 +39,7 @@ def test_the_importer_receives_every_record_as_parsed(slot_bytes: int) -> None:
 IMPORTER = """
 import multiprocessing, sys, time
 from pathlib import Path
-from ingest.chunk_reader import read_in_background
+from ingest.bulk.chunk_reader import read_in_background
 with read_in_background(Path(sys.argv[1]), 10) as chunks:
     next(chunks)
     print(*[child.pid for child in multiprocessing.active_children()], flush=True)

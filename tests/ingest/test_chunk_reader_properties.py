@@ -13,8 +13,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.commands.demo import SAMPLE
-from ingest.chunk_reader import parse_chunk
+from app.cli.demo.steps import SAMPLE
+from ingest.bulk.chunk_reader import parse_chunk
 from tests.conftest import FIXTURES
 from tests.ingest.mutations import damaged
 

@@ -7,7 +7,7 @@ import multiprocessing
 import threading
 import time
 
-from app.config import get_settings
+from app.core.config import get_settings
 from ingest.gate import Gate
 from ingest.http import PoliteSession, get
 from tests.conftest import Database

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from app.models import HfDailyPaper
+from app.core.models import HfDailyPaper
 from ingest.errors import FeedFormatError
 from ingest.hf_daily import MAX_KEYWORDS, parse_daily_page
 from ingest.live import Context, ingest_hf

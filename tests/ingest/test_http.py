@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from app.config import Settings
+from app.core.config import Settings
 from ingest.errors import FetchError
 from ingest.http import PoliteSession, get
 from tests.conftest import FIXTURES

@@ -7,9 +7,9 @@ from datetime import date
 import pytest
 from sqlalchemy import select
 
-from app.cli import main
-from app.config import Settings
-from app.models import IngestRun
+from app.cli.main import main
+from app.core.config import Settings
+from app.core.models import IngestRun
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.ingest.test_rss import feed_reply

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from app.models import Paper
+from app.core.models import Paper
 from ingest import live_store, oai
 from ingest.backfill import backfill, cross_check, harvest
 from ingest.live import Context

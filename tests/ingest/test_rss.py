@@ -14,8 +14,8 @@ from datetime import date
 import pytest
 from sqlalchemy import func, select
 
-from app.config import Settings
-from app.models import AnnouncementEntry, Paper
+from app.core.config import Settings
+from app.core.models import AnnouncementEntry, Paper
 from ingest.live import Context, close, ingest_rss, make_context
 from ingest.rss import parse_listing
 from ingest.run_log import exit_code

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.models import Author, Paper, PaperAuthor, PaperCategory
+from app.core.models import Author, Paper, PaperAuthor, PaperCategory
 from ingest.records import PaperRecord
 from ingest.store import StoreCounts, prepare_batch, store_batch, store_records
 

@@ -11,9 +11,9 @@ import pytest
 from alembic import command
 from sqlalchemy import Engine, text
 
-from app.config import get_settings
-from app.db import make_engine, scratch_postgres_database
-from app.schema import alembic_config, upgrade_to_head
+from app.core.config import get_settings
+from app.core.db import make_engine, scratch_postgres_database
+from app.core.schema import alembic_config, upgrade_to_head
 from tests.conftest import TEST_DATABASE_ENV
 
 CREATED = datetime(2026, 1, 5, tzinfo=UTC)

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from app.cli import main
+from app.cli.main import main
 from tests.conftest import FIXTURES, SAMPLE_PATH, Database
 
 SAMPLE_MATRIX = FIXTURES / "ranking" / "sample_embeddings.f16.npy"

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from app import votes
-from app.cli import main
-from app.config import Settings
-from app.jobs.table import refresh_signals
-from app.models import Edition, HfDailyPaper, Paper
+from app.cli.main import main
+from app.core.config import Settings
+from app.core.models import Edition, HfDailyPaper, Paper
+from app.worker.table import refresh_signals
+from digest.accounts import votes
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, latest_edition, publish, stored_items

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from sqlalchemy import delete, func, select, update
 
-from app.cli import main
-from app.config import Settings
-from app.models import Paper, PaperEmbedding
+from app.cli.main import main
+from app.core.config import Settings
+from app.core.models import Paper, PaperEmbedding
 from ranking.embedder import make_embedder
 from ranking.embeddings import embed_papers, load_vectors
 from ranking.text import embedding_text

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
-from app.cli import main
-from app.models import PaperTopic, Topic, TopicDay
+from app.cli.main import main
+from app.core.models import PaperTopic, Topic, TopicDay
 from ranking.labels import label_clusters
 from ranking.topics import UNASSIGNED, TopicParams, cluster, match, trend
 from tests.conftest import FIXTURES, Database

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.config import Settings
+from app.core.config import Settings
 from tests.conftest import Database
 from tests.digest.conftest import Smtp, smtp
 from tests.ingest.recorded_server import RecordedServer, recorded_server

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from app.config import get_settings
-from app.jobs.calendar import EASTERN, announces, expected_listing_days, shipped_holidays
-from app.jobs.schedules import SCHEDULES, announcement_trigger, fire_times
+from app.core.config import get_settings
+from app.worker.schedules import SCHEDULES, announcement_trigger, fire_times
+from ingest.calendar import EASTERN, announces, expected_listing_days, shipped_holidays
 
 
 def eastern(day: date, hour: int = 0) -> datetime:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.cli import main
-from app.config import get_settings
-from app.main import create_app
+from app.cli.main import main
+from app.core.config import get_settings
+from app.web.app import create_app
 
 
 @pytest.mark.model

@@ -10,13 +10,13 @@ from datetime import UTC, date, datetime
 import pytest
 from sqlalchemy import select
 
-from app.cli import main
-from app.config import Settings
-from app.jobs.logs import JsonFormatter
-from app.jobs.runs import execute, run_job
-from app.jobs.schedules import SCHEDULES
-from app.jobs.table import Job
-from app.models import Incident, JobRun
+from app.cli.main import main
+from app.core.config import Settings
+from app.core.logs import JsonFormatter
+from app.core.models import Incident, JobRun
+from app.worker.runs import execute, run_job
+from app.worker.schedules import SCHEDULES
+from app.worker.table import Job
 from tests.conftest import FIXTURES, Database
 from tests.digest.conftest import Smtp
 from tests.ingest.recorded_server import RecordedServer, Reply

@@ -14,11 +14,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from app.config import Settings
-from app.db import session_scope
-from app.jobs import lease
-from app.models import JobRun
-from app.scheduler import SchedulerService
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.models import JobRun
+from app.worker import lease
+from app.worker.scheduler import SchedulerService
 from tests.conftest import PROJECT_ROOT, Database
 
 
@@ -100,7 +100,7 @@ def start_scheduler(settings: Settings, owner: str) -> subprocess.Popen[bytes]:
         "PAPERBOY_ARXIV_MAX_RETRIES": "0",
         "PAPERBOY_SMTP_PORT": "9",
     }
-    command = [sys.executable, "-m", "app.scheduler", "--owner", owner]
+    command = [sys.executable, "-m", "app.worker.scheduler", "--owner", owner]
     return subprocess.Popen(
         command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

@@ -8,9 +8,9 @@ import sys
 # As in a job: the command line is loaded (it imports tqdm), logging is set up, then a job
 # loads the model stack, whose downloads and shards show bars unless told not to.
 PROBE = """
-import app.cli
-from app.config import get_settings
-from app.jobs.logs import configure_logging
+import app.cli.main
+from app.core.config import get_settings
+from app.core.logs import configure_logging
 configure_logging(get_settings())
 from huggingface_hub.utils import tqdm as hub_bar
 for _ in hub_bar(range(3)):

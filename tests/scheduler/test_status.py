@@ -13,16 +13,16 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.cli import main
-from app.config import Settings, get_settings
-from app.db import make_engine, session_scope
-from app.jobs.alerts import acknowledge, note_outcome
-from app.jobs.schedules import SCHEDULES
-from app.jobs.status import Status, gather
-from app.jobs.table import jobs_on
-from app.main import create_app
-from app.models import Edition, JobRun, Paper
-from app.schema import head_revision
+from app.cli.main import main
+from app.core.config import Settings, get_settings
+from app.core.db import make_engine, session_scope
+from app.core.models import Edition, JobRun, Paper
+from app.core.schema import head_revision
+from app.services.status import Status, gather
+from app.web.app import create_app
+from app.worker.alerts import acknowledge, note_outcome
+from app.worker.schedules import SCHEDULES
+from app.worker.table import jobs_on
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.ingest.test_rss import feed_reply

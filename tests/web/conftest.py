@@ -16,11 +16,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from app.cli import main
-from app.config import Settings, get_settings
-from app.db import make_session_factory, session_scope
-from app.main import create_app
-from app.models import Base, HfDailyPaper
+from app.cli.main import main
+from app.core.config import Settings, get_settings
+from app.core.db import make_session_factory, session_scope
+from app.core.models import Base, HfDailyPaper
+from app.web.app import create_app
 from ingest.records import PaperRecord
 from ingest.store import store_records
 from ranking.embeddings import import_matrix

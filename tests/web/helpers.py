@@ -6,9 +6,9 @@ from datetime import date
 
 from sqlalchemy import select
 
-from app.config import Settings
-from app.db import make_engine, make_session_factory
-from app.models import Edition, EditionItem, PaperTopic
+from app.core.config import Settings
+from app.core.db import make_engine, make_session_factory
+from app.core.models import Edition, EditionItem, PaperTopic
 
 
 def edition_ids(settings: Settings, period: str, key: date) -> list[str]:

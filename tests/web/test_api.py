@@ -3,8 +3,8 @@ from datetime import date
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
-from app.main import create_app
+from app.core.config import Settings
+from app.web.app import create_app
 from tests.web.conftest import HF_PAPER, LAST_DAY, OLD_STYLE_ID
 from tests.web.helpers import edition_ids
 

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 import uvicorn
 
-from app.config import Settings
-from app.db import make_session_factory, open_engine, session_scope
-from app.main import create_app
-from app.routes.voting import SESSION_COOKIE
-from digest import signin
+from app.core.config import Settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.web.app import create_app
+from app.web.routes.voting import SESSION_COOKIE
+from digest.accounts import signin
 from tests.conftest import PROJECT_ROOT
 from tests.web.conftest import HOSTILE_ID
 

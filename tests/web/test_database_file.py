@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings, get_settings
-from app.db import open_engine
-from app.main import create_app
-from app.schema import upgrade_to_head
+from app.core.config import Settings, get_settings
+from app.core.db import open_engine
+from app.core.schema import upgrade_to_head
+from app.web.app import create_app
 
 
 def migrated_file(data_dir: Path) -> Settings:

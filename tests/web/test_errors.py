@@ -8,9 +8,9 @@ from contextlib import nullcontext
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import get_settings
-from app.db import scratch_postgres_database
-from app.main import create_app
+from app.core.config import get_settings
+from app.core.db import scratch_postgres_database
+from app.web.app import create_app
 from tests.conftest import TEST_DATABASE_ENV
 
 ADVICE = "the database schema is missing or out of date; run `paperboy migrate`"

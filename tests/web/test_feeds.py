@@ -8,7 +8,7 @@ from defusedxml.ElementTree import fromstring
 from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
-from app.config import Settings
+from app.core.config import Settings
 from tests.conftest import FIXTURES
 from tests.web.conftest import HOSTILE_ABSTRACT, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
 from tests.web.helpers import a_topic_of, edition_ids

@@ -7,8 +7,8 @@ import pytest
 from fastapi.routing import iter_route_contexts
 from fastapi.testclient import TestClient
 
-from app.config import Settings
-from app.main import create_app
+from app.core.config import Settings
+from app.web.app import create_app
 from tests.web.conftest import HF_PAPER, LAST_DAY
 
 # A value for each path parameter of the route table, so that most routes find something.

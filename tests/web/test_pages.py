@@ -3,7 +3,7 @@ from datetime import date
 
 from fastapi.testclient import TestClient
 
-from app.config import Settings
+from app.core.config import Settings
 from tests.web.conftest import HF_PAPER, LAST_DAY, OLD_STYLE_ID
 from tests.web.helpers import a_topic_of, edition_ids
 

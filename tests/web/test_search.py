@@ -1,8 +1,8 @@
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
-from app.main import create_app
+from app.core.config import Settings
+from app.web.app import create_app
 from tests.web.conftest import HF_PAPER, OLD_STYLE_ID
 from tests.web.test_pages import listed
 

@@ -4,8 +4,8 @@
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
-from app.main import create_app
+from app.core.config import Settings
+from app.web.app import create_app
 
 HSTS = "max-age=31536000; includeSubDomains"
 URLS = ("/", "/api/daily_papers", "/feeds/daily.rss", "/papers/2512.00000", "/static/paperboy.css")

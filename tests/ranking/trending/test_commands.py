@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from app.cli import main
-from app.commands.trending import corpus_embeddings
-from app.config import get_settings
+from app.cli.main import main
+from app.cli.trending import corpus_embeddings
+from app.core.config import get_settings
 from ranking.scoring import Candidate
 from ranking.trending.evaluation import METHODS, METRICS
 from tests.ranking.trending.conftest import CORPUS_PATH, LABELS_PATH, input_arguments

@@ -11,8 +11,8 @@ import pytest
 from numpy.typing import NDArray
 from sqlalchemy.orm import Session
 
-from app.models import HfDailyPaper
-from ingest.bulk_import import import_file
+from app.core.models import HfDailyPaper
+from ingest.bulk.importer import import_file
 from ranking.editions import load_signals
 from ranking.embeddings import import_matrix
 from ranking.scoring import Candidate, Scorer, ScoringContext

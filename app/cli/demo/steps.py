@@ -1,0 +1,213 @@
+"""``paperboy demo``: the whole daily job, end to end, on the embedded default.
+
+It migrates the database (SQLite in ``DATA_DIR``), imports the bundled sample of real arXiv
+papers and their precomputed vectors, exercises live ingest against a local server replaying
+recorded arXiv and Hugging Face responses (the replayed day is embedded with the real model),
+ranks and publishes the sample's latest announcement day, subscribes and confirms a demo
+reader, mails the digest to a local mail sink that writes ``DATA_DIR/mail/*.eml``, then serves
+the site (``--no-serve`` stops before that). It reaches no network and sends no real mail; run
+again, it changes nothing already done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from app.cli import digest, ingest, ranking
+from app.cli.common import job_session
+from app.cli.demo.mailsink import mail_sink
+from app.cli.demo.replay import replay_server
+from app.core.config import Settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import AnnouncementEntry, Paper
+from app.core.schema import upgrade_to_head
+from digest.accounts import links
+from digest.accounts.addresses import parse_address
+from digest.accounts.preferences import parse_preferences
+from digest.accounts.subscriptions import confirm, request_subscription
+from digest.mail.confirmation import confirmation_message
+from digest.mail.mailer import send_one
+from ingest.bulk.importer import import_file
+
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample"
+SAMPLE = SAMPLE_DIR / "arxiv_listings_sample.jsonl.gz"
+SAMPLE_VECTORS = SAMPLE_DIR / "sample_embeddings.f16.npy"
+SAMPLE_IDS = SAMPLE_DIR / "sample_embeddings.ids.json"
+# The categories of the recorded feed (arXiv's own feed software, cs+math).
+REPLAY_CATEGORIES = ("cs", "math")
+DEMO_READER = "reader@demo.paperboy.localhost"
+
+
+@dataclass
+class Demo:
+    settings: Settings
+    replay: Settings
+    day: date | None = None
+    sent: int = 0
+
+
+Step = Callable[[Demo], int]
+
+
+def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-serve", action="store_true", help="stop before serving the site")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    parser.add_argument("--port", type=int, default=8000, help="port to serve on")
+
+
+def run_demo(args: argparse.Namespace, settings: Settings) -> int:
+    mail_dir = settings.data_dir / "mail"
+    with replay_server() as source_url, mail_sink(mail_dir) as (smtp_port, sink):
+        local = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": smtp_port})
+        demo = Demo(local, _replay_settings(local, source_url))
+        status = run_steps(demo)
+        received = sink.received
+    print_where_to_look(args, settings, demo, mail_dir, received)
+    if status != 1 and not args.no_serve:
+        serve(settings, args.host, args.port)
+    return status
+
+
+def _replay_settings(settings: Settings, url: str) -> Settings:
+    return settings.model_copy(
+        update={
+            "arxiv_rss_url": url,
+            "arxiv_api_url": f"{url}/api/query",
+            "hf_api_url": f"{url}/api",
+            # The politeness interval is for arXiv's servers; this one is ours.
+            "arxiv_min_interval_seconds": 0.0,
+            "contact_email": settings.contact_email or "demo@paperboy.localhost",
+        }
+    )
+
+
+def run_steps(demo: Demo) -> int:
+    """Each step in order; a step that fails (1) stops the demo, a partial one (2) does not."""
+    worst = 0
+    for title, step in STEPS:
+        print(f"\n== {title}")
+        status = step(demo)
+        if status == 1:
+            print(f"demo: {title} failed; stopping")
+            return 1
+        worst = max(worst, status)
+    return worst
+
+
+def migrate(demo: Demo) -> int:
+    with open_engine(demo.settings) as engine:
+        upgrade_to_head(engine)
+        print(f"database is up to date: {engine.url.render_as_string(hide_password=True)}")
+    return 0
+
+
+def import_sample(demo: Demo) -> int:
+    with open_engine(demo.settings) as engine:
+        summary = import_file(SAMPLE, make_session_factory(engine), show_progress=False)
+    print(f"imported {summary.line()}")
+    return summary.exit_code
+
+
+def import_vectors(demo: Demo) -> int:
+    args = argparse.Namespace(matrix=SAMPLE_VECTORS, ids=SAMPLE_IDS, model=None, quiet=True)
+    return ranking.run_import_embeddings(args, demo.settings)
+
+
+def live_ingest(demo: Demo) -> int:
+    print("replaying recorded arXiv RSS, arXiv API and Hugging Face responses from a local server")
+    args = argparse.Namespace(date=None, source="all", categories=REPLAY_CATEGORIES)
+    status = ingest.run_ingest(args, demo.replay)
+    # The recorded API and HF answers know none of the feed's papers: partial is expected
+    # (and /status shows those two sources red, as it should).
+    if status == 2:
+        print("partial, as expected: the recordings know none of the feed's papers")
+        return 0
+    return status
+
+
+def embed_replayed_day(demo: Demo) -> int:
+    with job_session(demo.settings) as session:
+        replayed = session.scalar(
+            select(func.min(AnnouncementEntry.announced_on)).where(
+                AnnouncementEntry.category.in_(REPLAY_CATEGORIES)
+            )
+        )
+    if replayed is None:
+        print("nothing replayed to embed")
+        return 1
+    ranking.embed_day(demo.settings, replayed)
+    return 0
+
+
+def rank_and_publish(demo: Demo) -> int:
+    with job_session(demo.settings) as session:
+        demo.day = session.scalar(select(func.max(Paper.announced_on)))
+    if demo.day is None:
+        return 1
+    args = argparse.Namespace(date=demo.day, skip_ingest=True, quiet=True)
+    return ranking.run_daily(args, demo.settings)
+
+
+def subscribe_reader(demo: Demo) -> int:
+    settings, now = demo.settings, datetime.now(UTC)
+    preferences = parse_preferences({"delivery_hour": "0"}, settings.categories)
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        reader = request_subscription(
+            session, settings, parse_address(DEMO_READER), preferences, "demo", now
+        )
+        if reader is None:
+            print(f"{DEMO_READER} is already subscribed and confirmed")
+            return 0
+        asyncio.run(send_one(settings, confirmation_message(settings, reader, now)))
+        token = links.confirm_url(settings, reader, now).rsplit("token=", 1)[1]
+        confirm(session, settings, token, now)
+    print(f"{DEMO_READER} subscribed (confirmation mailed) and confirmed")
+    return 0
+
+
+def send_digest(demo: Demo) -> int:
+    return digest.run_send_digests(argparse.Namespace(date=demo.day), demo.settings)
+
+
+STEPS: tuple[tuple[str, Step], ...] = (
+    ("migrate", migrate),
+    ("import the bundled sample of real arXiv papers", import_sample),
+    ("import their precomputed embeddings", import_vectors),
+    ("live ingest, replayed", live_ingest),
+    ("embed the replayed day with the real model", embed_replayed_day),
+    ("rank and publish the sample's latest announcement day", rank_and_publish),
+    ("subscribe and confirm a demo reader", subscribe_reader),
+    ("send the digest to the local mail sink", send_digest),
+)
+
+
+def print_where_to_look(
+    args: argparse.Namespace, settings: Settings, demo: Demo, mail_dir: Path, received: int
+) -> None:
+    site = f"http://{args.host}:{args.port}"
+    print("\n== where to look")
+    print(f"mail sink: {received} messages this run, in {mail_dir.resolve()}/")
+    for path in sorted(mail_dir.glob("*.eml"))[-3:]:
+        print(f"  {path.name}")
+    if demo.day is not None:
+        print(f"edition: {site}/?date={demo.day.isoformat()}")
+    print(f"status: {site}/status   readiness: {site}/readyz   API: {site}/api/docs")
+    if args.no_serve:
+        print("serve it: paperboy demo, or uvicorn app.web.app:create_app --factory")
+
+
+def serve(settings: Settings, host: str, port: int) -> None:
+    import uvicorn
+
+    from app.web.app import create_app
+
+    print(f"\nserving on http://{host}:{port} (Ctrl-C stops)")
+    # No log config of uvicorn's own: its lines go to the app's handler (JSON with LOG_JSON).
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", log_config=None)

@@ -1,0 +1,237 @@
+"""``paperboy send-digests | preview-digest | subscribers``: the email digest by hand.
+
+``send-digests`` purges week-old unconfirmed sign-ups, then sends edition D's digest to every
+confirmed subscriber whose local delivery hour has come and who has not had it (the ledger
+makes re-running safe). The embedding model loads only if some subscriber's interests or
+exclusions were never embedded before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.cli.common import job_session, parse_day
+from app.core.config import Settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import Delivery, Edition, Subscriber
+from app.core.models.subscriptions import mailbox_key
+from app.core.schema import require_current_schema
+from app.core.tokens import TokenError
+from digest.accounts.inbound import MAX_MESSAGE_BYTES, InboundMailError, unsubscribe_token
+from digest.accounts.links import UNSUBSCRIBE
+from digest.accounts.subscriptions import (
+    delete_everything,
+    find_subscriber,
+    purge_unconfirmed,
+    subscriber_for,
+    unsubscribe,
+)
+from digest.ledger import Reader
+from digest.mail.messages import OutgoingMail
+from digest.sending import RunSummary, build_digest, resend, send_digests
+from digest.store import Encode, edition_view, latest_edition
+from digest.tastes import Tastes
+from ranking.periods import Period, span
+from ranking.vectors import Matrix
+
+
+def lazy_encoder(settings: Settings) -> Encode:
+    """An encode function that loads the embedding model on its first call only."""
+    loaded: list[Encode] = []
+
+    def encode(texts: Sequence[str]) -> Matrix:
+        if not loaded:
+            from ranking.embedder import make_embedder
+
+            loaded.append(make_embedder(settings).encode)
+        return loaded[0](texts)
+
+    return encode
+
+
+def add_send_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--date", type=parse_day, help="edition date (default: the latest day)")
+
+
+def run_send_digests(args: argparse.Namespace, settings: Settings) -> int:
+    now = datetime.now(UTC)
+    with open_engine(settings, role="worker") as engine:
+        require_current_schema(engine)
+        sessions = make_session_factory(engine)
+        with session_scope(sessions) as session:
+            purged = purge_unconfirmed(session, settings, now)
+            day = args.date or _latest_day(session)
+        if day is None:
+            print("send-digests: no edition published yet; nothing to send")
+            return 0
+        summary = send_digests(settings, sessions, day, now, lazy_encoder(settings))
+    print(f"{summary.line()}; {purged} unconfirmed sign-ups purged")
+    return _exit_code(summary)
+
+
+def _exit_code(summary: RunSummary) -> int:
+    return 1 if summary.error else 0
+
+
+def _latest_day(session: Session) -> date | None:
+    return session.scalar(select(func.max(Edition.edition_date)).where(Edition.period == "day"))
+
+
+def add_preview_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("email", help="a subscriber's address")
+    add_send_arguments(parser)
+    parser.add_argument("--out", type=Path, help="file to write (default DATA_DIR/previews/)")
+
+
+def run_preview_digest(args: argparse.Namespace, settings: Settings) -> int:
+    now = datetime.now(UTC)
+    with job_session(settings) as session:
+        subscriber = _subscriber(session, args.email)
+        day = args.date or _latest_day(session)
+        if subscriber is None or day is None:
+            what = "no such subscriber" if subscriber is None else "no edition published yet"
+            print(f"preview-digest: {what}", file=sys.stderr)
+            return 1
+        message = _preview(settings, session, subscriber, day, now)
+    if message is None:
+        print(f"preview-digest: nothing for {args.email} in the {day} edition", file=sys.stderr)
+        return 1
+    out = args.out or settings.data_dir / "previews" / f"{args.email}-{day}.eml"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(message.raw)
+    print(f"wrote {out}")
+    return 0
+
+
+def _preview(
+    settings: Settings, session: Session, subscriber: Subscriber, day: date, now: datetime
+) -> OutgoingMail | None:
+    period: Period = "week" if subscriber.frequency == "weekly" else "day"
+    key = span(period, day).key
+    edition = latest_edition(session, period, key)
+    if edition is None:
+        return None
+    view = edition_view(session, edition, settings.embedding_model)
+    # Previewing claims no ledger row: it sends nothing and records nothing.
+    tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
+    built = build_digest(settings, session, Reader.of(subscriber), view, (period, key), now, tastes)
+    return built[0] if built else None
+
+
+def _subscriber(session: Session, email: str) -> Subscriber | None:
+    return find_subscriber(session, mailbox_key(email.strip()))
+
+
+# sysexits.h: a pipe alias's exit status tells the mail server to bounce the mail (with what
+# was printed) rather than retry it.
+EX_DATAERR = 65
+
+
+def add_unsubscribe_mail_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--file", type=Path, help="read the mail from this file instead of standard input"
+    )
+
+
+def run_unsubscribe_mail(args: argparse.Namespace, settings: Settings) -> int:
+    raw = args.file.read_bytes() if args.file else sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)
+    now = datetime.now(UTC)
+    try:
+        token = unsubscribe_token(raw)
+        with job_session(settings) as session:
+            unsubscribe(subscriber_for(session, settings, token, UNSUBSCRIBE, now), now)
+    except (InboundMailError, TokenError) as error:
+        print(f"unsubscribe-mail: refused: {error}", file=sys.stderr)
+        return EX_DATAERR
+    print("unsubscribed")
+    return 0
+
+
+def add_subscribers_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=("list", "show", "remove", "resend"))
+    parser.add_argument("email", nargs="?", help="the subscriber (show, remove, resend)")
+    add_send_arguments(parser)
+
+
+def run_subscribers(args: argparse.Namespace, settings: Settings) -> int:
+    if args.action == "list":
+        with job_session(settings) as session:
+            for line in _list_lines(session):
+                print(line)
+        return 0
+    if not args.email:
+        print(f"subscribers {args.action}: give the subscriber's EMAIL", file=sys.stderr)
+        return 2
+    if args.action == "resend":
+        return _resend(args, settings)
+    with job_session(settings) as session:
+        subscriber = _subscriber(session, args.email)
+        if subscriber is None:
+            print(f"subscribers {args.action}: no such subscriber", file=sys.stderr)
+            return 1
+        if args.action == "remove":
+            delete_everything(session, subscriber)
+            print(f"removed {args.email} and everything stored about them")
+        else:
+            print("\n".join(_show_lines(session, subscriber)))
+    return 0
+
+
+def _list_lines(session: Session) -> list[str]:
+    sent = dict(
+        session.execute(
+            select(Delivery.subscriber_id, func.count())
+            .where(Delivery.status == "sent")
+            .group_by(Delivery.subscriber_id)
+        ).all()
+    )
+    return [
+        f"{s.email}\t{s.status}\t{s.frequency}\t{sent.get(s.id, 0)} sent\t"
+        f"{s.failure_count} failures"
+        for s in session.scalars(select(Subscriber).order_by(Subscriber.email))
+    ]
+
+
+def _show_lines(session: Session, subscriber: Subscriber) -> list[str]:
+    lines = [
+        f"{subscriber.email}: {subscriber.status}, {subscriber.frequency} at "
+        f"{subscriber.delivery_hour}:00 {subscriber.time_zone}, up to {subscriber.max_items}",
+        f"categories: {', '.join(subscriber.categories) or 'all'}",
+        f"failures in a row: {subscriber.failure_count}; last: {subscriber.last_failure or '-'}",
+        "deliveries:",
+    ]
+    deliveries = session.scalars(
+        select(Delivery)
+        .where(Delivery.subscriber_id == subscriber.id)
+        .order_by(Delivery.edition_date.desc())
+    )
+    lines += [
+        f"  {d.period} {d.edition_date}: {d.status}, {d.attempts} attempts"
+        f"{', ' + d.error if d.error else ''}"
+        for d in deliveries
+    ]
+    return lines
+
+
+def _resend(args: argparse.Namespace, settings: Settings) -> int:
+    now = datetime.now(UTC)
+    with open_engine(settings, role="worker") as engine:
+        require_current_schema(engine)
+        sessions = make_session_factory(engine)
+        with session_scope(sessions) as session:
+            subscriber = _subscriber(session, args.email)
+            day = args.date or _latest_day(session)
+            subscriber_id = subscriber.id if subscriber else None
+        if subscriber_id is None or day is None:
+            print("subscribers resend: no such subscriber or no edition", file=sys.stderr)
+            return 1
+        summary = resend(settings, sessions, subscriber_id, day, now, lazy_encoder(settings))
+    print(summary.line())
+    return _exit_code(summary)

@@ -1,0 +1,280 @@
+"""The ``paperboy`` command: every step of the service, runnable by hand.
+
+``COMMANDS`` below is the one list of commands; ``paperboy --help`` prints it. A command's
+module is imported when that command runs, not for every command: together they pull in
+scikit-learn, the arXiv clients and the web stack, seconds of start-up that a
+``paperboy send-digests`` or ``paperboy stats`` has no use for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.core.config import Settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.logs import configure_logging
+from app.core.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_head
+from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.services.overview import describe_store, format_overview
+from ingest.bulk.chunk_reader import Rejection
+from ingest.bulk.importer import ImportSummary, import_file
+
+MAX_PRINTED_REJECTIONS = 20
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    handler: Handler
+    add_arguments: Callable[[argparse.ArgumentParser], None] = lambda _: None
+
+
+def _handler(module: str, name: str) -> Handler:
+    """``module.name``, imported when the command runs."""
+
+    def run(args: argparse.Namespace, settings: Settings) -> int:
+        handler: Handler = getattr(importlib.import_module(module), name)
+        return handler(args, settings)
+
+    return run
+
+
+def _arguments(module: str, name: str) -> Callable[[argparse.ArgumentParser], None]:
+    """``module.name``, imported when the command's arguments are needed."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        getattr(importlib.import_module(module), name)(parser)
+
+    return add
+
+
+def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
+    with open_engine(settings) as engine:
+        upgrade_to_head(engine)
+        print(f"database is up to date: {engine.url.render_as_string(hide_password=True)}")
+    return 0
+
+
+def run_import(args: argparse.Namespace, settings: Settings) -> int:
+    return _import(args.path, settings, quiet=args.quiet)
+
+
+def _import(path: Path, settings: Settings, *, quiet: bool) -> int:
+    if not path.is_file():
+        print(f"paperboy import: no such file: {path}", file=sys.stderr)
+        return 1
+    with open_engine(settings) as engine:
+        require_current_schema(engine)
+        summary = import_file(
+            path,
+            make_session_factory(engine),
+            show_progress=not quiet and sys.stderr.isatty() and not settings.log_json,
+            on_rejection=_rejection_printer(path),
+        )
+    _print_summary(summary)
+    return summary.exit_code
+
+
+def _rejection_printer(path: Path) -> Callable[[Rejection], None]:
+    printed = 0
+
+    def print_rejection(rejection: Rejection) -> None:
+        nonlocal printed
+        printed += 1
+        if printed <= MAX_PRINTED_REJECTIONS:
+            print(f"{path}:{rejection.line}: rejected: {rejection.reason}", file=sys.stderr)
+
+    return print_rejection
+
+
+def _print_summary(summary: ImportSummary) -> None:
+    hidden = len(summary.rejections) - MAX_PRINTED_REJECTIONS
+    if hidden > 0:
+        print(f"... and {hidden} more rejected lines", file=sys.stderr)
+    if summary.fatal:
+        print(f"paperboy import: {summary.fatal}", file=sys.stderr)
+    print(f"imported {summary.line()}")
+
+
+def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
+    with open_engine(settings) as engine:
+        require_current_schema(engine)
+        with session_scope(make_session_factory(engine)) as session:
+            print(format_overview(describe_store(session)))
+    return 0
+
+
+def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="JSON-lines file, plain or .gz")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("migrate", "create or upgrade the database schema (safe to repeat)", run_migrate),
+    Command(
+        "import",
+        "bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
+        "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",
+        run_import,
+        _add_import_arguments,
+    ),
+    Command("stats", "print what the database holds", run_stats),
+    Command(
+        "demo",
+        "the whole daily job on the embedded default: import the bundled sample, replay live "
+        "ingest from a local server, embed, rank, publish, mail a demo reader's digest to a "
+        "local sink (DATA_DIR/mail), then serve the site (--no-serve: stop before that)",
+        _handler("app.cli.demo.steps", "run_demo"),
+        _arguments("app.cli.demo.steps", "add_demo_arguments"),
+    ),
+    Command(
+        "ingest",
+        "read arXiv's latest announcement (RSS/Atom), enrich it from the arXiv API and store "
+        "Hugging Face signals; --source picks one; exit 1 if a source failed, 2 if partial/stale",
+        _handler("app.cli.ingest", "run_ingest"),
+        _arguments("app.cli.ingest", "add_ingest_arguments"),
+    ),
+    Command(
+        "backfill",
+        "harvest past days from arXiv's OAI-PMH, --from..--until inclusive, per category",
+        _handler("app.cli.ingest", "run_backfill"),
+        _arguments("app.cli.ingest", "add_backfill_arguments"),
+    ),
+    Command(
+        "embed",
+        "embed the papers of --date D (or --all) whose vector is missing or stale",
+        _handler("app.cli.ranking", "run_embed"),
+        _arguments("app.cli.ranking", "add_embed_arguments"),
+    ),
+    Command(
+        "import-embeddings",
+        "store a precomputed matrix (--matrix X.npy --ids X.ids.json) for known papers",
+        _handler("app.cli.ranking", "run_import_embeddings"),
+        _arguments("app.cli.ranking", "add_import_embeddings_arguments"),
+    ),
+    Command(
+        "rank",
+        "build the topics of --date D (with its trailing window) and publish the day's edition",
+        _handler("app.cli.ranking", "run_rank"),
+        _arguments("app.cli.ranking", "add_day_argument"),
+    ),
+    Command(
+        "publish",
+        "publish the week and month editions that hold --date D",
+        _handler("app.cli.ranking", "run_publish"),
+        _arguments("app.cli.ranking", "add_day_argument"),
+    ),
+    Command(
+        "run-daily",
+        "the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
+        "alone; --skip-ingest ranks what is stored)",
+        _handler("app.cli.ranking", "run_daily"),
+        _arguments("app.cli.ranking", "add_daily_arguments"),
+    ),
+    Command(
+        "train-ranker",
+        "train the trending model on a corpus, label files and embeddings before --until; "
+        "writes a versioned JSON artifact",
+        _handler("app.cli.trending", "run_train_ranker"),
+        _arguments("app.cli.trending", "add_train_arguments"),
+    ),
+    Command(
+        "eval-trending",
+        "replay announcement days --from..--to, rank each pool with the trending model and the "
+        "baselines, print a markdown table and write results JSON",
+        _handler("app.cli.trending", "run_eval_trending"),
+        _arguments("app.cli.trending", "add_eval_arguments"),
+    ),
+    Command(
+        "send-digests",
+        "email edition --date D (default: the latest) to every confirmed subscriber whose local "
+        "delivery hour has come and who has not had it; exit 1 if SMTP failed (re-run finishes)",
+        _handler("app.cli.digest", "run_send_digests"),
+        _arguments("app.cli.digest", "add_send_arguments"),
+    ),
+    Command(
+        "preview-digest",
+        "render EMAIL's digest of --date D to a .eml file, sending and recording nothing",
+        _handler("app.cli.digest", "run_preview_digest"),
+        _arguments("app.cli.digest", "add_preview_arguments"),
+    ),
+    Command(
+        "scheduler",
+        "run the jobs on their schedule (arXiv's calendar); with several running, one acts "
+        "(a lease in the database) and the others stand by",
+        _handler("app.cli.jobs", "run_scheduler"),
+        _arguments("app.cli.jobs", "add_scheduler_arguments"),
+    ),
+    Command(
+        "jobs",
+        "list the scheduled jobs (last run, result, next run) or run one now: jobs run NAME "
+        "[--date D]; exit 0 ok, 2 partial or stale, 1 failed",
+        _handler("app.cli.jobs", "run_jobs"),
+        _arguments("app.cli.jobs", "add_jobs_arguments"),
+    ),
+    Command(
+        "incidents",
+        "list the open incidents, or acknowledge one: incidents ack JOB (it stays open until "
+        "the job succeeds; /status shows it as acknowledged, not unhealthy)",
+        _handler("app.cli.jobs", "run_incidents"),
+        _arguments("app.cli.jobs", "add_incidents_arguments"),
+    ),
+    Command(
+        "unsubscribe-mail",
+        "unsubscribe the sender of a mail to the digests' mailto: unsubscribe address, read "
+        "from standard input (a mail server's pipe alias); exit 0 done, 65 refused",
+        _handler("app.cli.digest", "run_unsubscribe_mail"),
+        _arguments("app.cli.digest", "add_unsubscribe_mail_arguments"),
+    ),
+    Command(
+        "subscribers",
+        "list | show EMAIL (with delivery history and bounces) | remove EMAIL | resend EMAIL",
+        _handler("app.cli.digest", "run_subscribers"),
+        _arguments("app.cli.digest", "add_subscribers_arguments"),
+    ),
+)
+
+
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``chosen``, only that command's arguments (and module) are loaded."""
+    parser = argparse.ArgumentParser(
+        prog="paperboy",
+        description="Paperboy: the day's trending research papers from arXiv. "
+        "Settings come from PAPERBOY_* environment variables (see README).",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        subparser = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        if chosen is None or command.name == chosen:
+            command.add_arguments(subparser)
+        subparser.set_defaults(handler=command.handler)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    chosen = words[0] if words and words[0] in {command.name for command in COMMANDS} else None
+    args = build_parser(chosen).parse_args(words)
+    checked = startup_settings(f"paperboy {args.command}", settings)
+    if checked is None:
+        return EXIT_REFUSED
+    if checked.log_json:  # a command run by cron or a job runner logs as the services do
+        configure_logging(checked)
+    try:
+        handler: Handler = args.handler
+        return handler(args, checked)
+    except SchemaOutOfDateError as error:
+        print(f"paperboy {args.command}: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

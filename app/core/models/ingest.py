@@ -1,0 +1,80 @@
+"""What live ingest stores: community signals, listings, feed validators, the request gate."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    JSON,
+    String,
+    Text,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.models.base import Base, UTCDateTime
+
+
+class HfDailyPaper(Base):
+    """Hugging Face Daily Papers community signals: one row per paper and daily page.
+
+    Read by the ranker. ``daily_date`` is the date of the HF page (``?date=``), not arXiv's
+    announcement; counts are as fetched last (re-fetching a day updates them). ``arxiv_id`` has
+    no foreign key: a signal is kept even while the paper's arXiv metadata could not be fetched.
+    """
+
+    __tablename__ = "hf_daily_papers"
+
+    daily_date: Mapped[date] = mapped_column(primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    upvotes: Mapped[int]
+    num_comments: Mapped[int | None]
+    github_repo: Mapped[str | None] = mapped_column(Text)
+    github_stars: Mapped[int | None]
+    # Keywords HF's model extracted from the abstract (a JSON list of strings; may be empty).
+    ai_keywords: Mapped[list[str]] = mapped_column(JSON)
+    # When the paper was submitted to the daily page, and when arXiv first published it.
+    submitted_on_daily_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    published_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AnnouncementEntry(Base):
+    """A paper in arXiv's listing of a category on an announcement day, as a feed said.
+
+    Rows are only ever added, so a later, smaller (stale or truncated) feed never shrinks a
+    day's listing. ``announce_type``: ``new`` | ``cross`` (the paper is announced that day) or
+    ``replace`` | ``replace-cross`` (a new version of an older paper).
+    """
+
+    __tablename__ = "announcement_entries"
+
+    announced_on: Mapped[date] = mapped_column(primary_key=True)
+    category: Mapped[str] = mapped_column(String(40), primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    announce_type: Mapped[str] = mapped_column(String(16))
+
+
+class FeedState(Base):
+    """Validators of the last response of a feed URL, for conditional GET (ETag/Last-Modified)."""
+
+    __tablename__ = "feed_states"
+
+    url: Mapped[str] = mapped_column(String(500), primary_key=True)
+    etag: Mapped[str | None] = mapped_column(Text)
+    last_modified: Mapped[str | None] = mapped_column(Text)
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RequestGate(Base):
+    """The politeness gate shared by every process on this database (see ``ingest.gate``).
+
+    Times are Unix epoch seconds: ``held_until`` is the lease of the request in flight (0 when
+    none), ``next_request_at`` the earliest time the next request may start.
+    """
+
+    __tablename__ = "request_gates"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    held_until: Mapped[float]
+    next_request_at: Mapped[float]
+    holder: Mapped[str | None] = mapped_column(String(80))

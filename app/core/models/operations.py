@@ -1,0 +1,65 @@
+"""What the scheduler stores: job runs, its lease and incidents."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    String,
+    Text,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.models.base import Base, UTCDateTime
+
+
+class JobRun(Base):
+    """One run of a scheduled job (by the scheduler or ``paperboy jobs run``).
+
+    ``status`` is ``running`` until it ends, then ``ok``, ``warning`` (it finished with a
+    partial or stale source) or ``failed``; ``summary`` holds the lines the job printed.
+    """
+
+    __tablename__ = "job_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    job: Mapped[str] = mapped_column(String(40), index=True)
+    run_for: Mapped[date | None]
+    trigger: Mapped[str] = mapped_column(String(20))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String(20))
+    exit_code: Mapped[int | None]
+    summary: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(Text)
+
+
+class SchedulerLease(Base):
+    """Who may run jobs: one row per lease, held by ``owner`` until ``expires_at``."""
+
+    __tablename__ = "scheduler_leases"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200))
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Incident(Base):
+    """Something the operator must hear of (a failed job), open until a run of it succeeds.
+
+    ``alerted_at`` is set when the admin was mailed, so an incident is mailed once however
+    often the job fails again before it is repaired. ``acknowledged_at`` is set when an
+    operator took it on (``paperboy incidents ack JOB``): it stays open until the job
+    succeeds, but ``/status`` no longer counts it as unhealthy.
+    """
+
+    __tablename__ = "incidents"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(80), index=True)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    alerted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    acknowledged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    failures: Mapped[int] = mapped_column(default=1)
+    last_error: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,124 @@
+"""Papers, their authors and categories, and the ingest log (the foundation)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    false,
+    func,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.core.models.base import CLUSTERED_ON_KEY, Base, UTCDateTime
+
+
+class Paper(Base):
+    """One arXiv paper, keyed by its identifier without version.
+
+    ``version``, ``primary_category`` and ``announced_on`` may be unknown for a source that
+    lacks them (a daily listing has no version, a snapshot has no announcement date); a later
+    source fills them in.
+    """
+
+    __tablename__ = "papers"
+
+    arxiv_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int | None] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(Text)
+    abstract: Mapped[str] = mapped_column(Text)
+    primary_category: Mapped[str | None] = mapped_column(String(40))
+    comment: Mapped[str | None] = mapped_column(Text)
+    journal_ref: Mapped[str | None] = mapped_column(Text)
+    doi: Mapped[str | None] = mapped_column(Text)
+    license: Mapped[str | None] = mapped_column(Text)
+    submitted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The US/Eastern date on which arXiv first listed the paper.
+    announced_on: Mapped[date | None] = mapped_column(index=True)
+    # Withdrawn by its authors (live ingest, issue 3): kept and shown, but left out of editions.
+    withdrawn: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Hash of the metadata last taken from a source; an unchanged record is skipped cheaply.
+    content_hash: Mapped[str] = mapped_column(String(64))
+    first_stored_at: Mapped[datetime] = mapped_column(UTCDateTime, server_default=func.now())
+
+    authors: Mapped[list[PaperAuthor]] = relationship(
+        order_by="PaperAuthor.position", cascade="all, delete-orphan", passive_deletes=True
+    )
+    categories: Mapped[list[PaperCategory]] = relationship(
+        order_by="PaperCategory.position", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+    @property
+    def author_names(self) -> list[str]:
+        return [link.name for link in self.authors]
+
+    @property
+    def category_names(self) -> list[str]:
+        return [link.category for link in self.categories]
+
+
+class Author(Base):
+    """One row per normalised author name: same name, same key (``jose-perez``)."""
+
+    __tablename__ = "authors"
+    __table_args__ = CLUSTERED_ON_KEY
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    # Real listings hold names of any length (whole author lists glued into one "name").
+    name: Mapped[str] = mapped_column(Text)
+
+
+class PaperAuthor(Base):
+    """A paper's author at a position, with the name as that paper writes it."""
+
+    __tablename__ = "paper_authors"
+    __table_args__ = CLUSTERED_ON_KEY
+
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(primary_key=True)
+    author_key: Mapped[str] = mapped_column(ForeignKey("authors.key"), index=True)
+    name: Mapped[str] = mapped_column(Text)
+
+
+class PaperCategory(Base):
+    """A paper's arXiv category; which one is primary is ``Paper.primary_category``."""
+
+    __tablename__ = "paper_categories"
+    __table_args__ = CLUSTERED_ON_KEY
+
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    category: Mapped[str] = mapped_column(String(40), primary_key=True, index=True)
+    position: Mapped[int]
+
+
+class IngestRun(Base):
+    """The ingest log: one row per run of a source for a category and announcement date."""
+
+    __tablename__ = "ingest_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    source: Mapped[str] = mapped_column(String(40), index=True)
+    category: Mapped[str | None] = mapped_column(String(40))
+    announced_on: Mapped[date | None]
+    detail: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    read_count: Mapped[int] = mapped_column(default=0)
+    new_count: Mapped[int] = mapped_column(default=0)
+    cross_count: Mapped[int] = mapped_column(default=0)
+    replaced_count: Mapped[int] = mapped_column(default=0)
+    updated_count: Mapped[int] = mapped_column(default=0)
+    enriched_count: Mapped[int] = mapped_column(default=0)
+    unchanged_count: Mapped[int] = mapped_column(default=0)
+    rejected_count: Mapped[int] = mapped_column(default=0)
+    error: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,118 @@
+"""What the ranking pipeline stores: embeddings, topics and published editions."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    Float,
+    ForeignKey,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.core.models.base import Base, UTCDateTime
+
+
+class PaperEmbedding(Base):
+    """A paper's vector under one model, for the text whose hash is ``text_hash``.
+
+    One row per (paper, model): when the text changes (a replaced version with a new abstract)
+    the row is overwritten; while the hash matches it is never recomputed.
+    """
+
+    __tablename__ = "paper_embeddings"
+
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    model: Mapped[str] = mapped_column(String(200), primary_key=True)
+    text_hash: Mapped[str] = mapped_column(String(64))
+    # L2-normalised float32, little-endian, ``dimensions`` values.
+    dimensions: Mapped[int]
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Topic(Base):
+    """A topic with a stable identity: the same id while its centroid stays close day to day."""
+
+    __tablename__ = "topics"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    model: Mapped[str] = mapped_column(String(200))
+    first_seen_on: Mapped[date] = mapped_column(index=True)
+
+
+class TopicDay(Base):
+    """A topic as seen on one announcement day: its size, trend, label and centroid."""
+
+    __tablename__ = "topic_days"
+
+    topic_id: Mapped[int] = mapped_column(
+        ForeignKey("topics.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[date] = mapped_column(primary_key=True, index=True)
+    size: Mapped[int]
+    window_size: Mapped[int]
+    baseline: Mapped[float] = mapped_column(Float)
+    momentum: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(Text)
+    centroid: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class PaperTopic(Base):
+    """The topic a paper was put in on its announcement day."""
+
+    __tablename__ = "paper_topics"
+
+    day: Mapped[date] = mapped_column(primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    topic_id: Mapped[int] = mapped_column(ForeignKey("topics.id", ondelete="CASCADE"), index=True)
+
+
+class Edition(Base):
+    """A published ranked list for a period (day, week, month) and date, in a version.
+
+    Downstream keys on (period, edition_date); a later version is a refresh of the same edition.
+    """
+
+    __tablename__ = "editions"
+    __table_args__ = (UniqueConstraint("period", "edition_date", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    period: Mapped[str] = mapped_column(String(8))
+    edition_date: Mapped[date]
+    version: Mapped[int]
+    scorer: Mapped[str] = mapped_column(String(80))
+    scorer_version: Mapped[str] = mapped_column(String(40))
+    algorithm_version: Mapped[str] = mapped_column(String(40))
+    diversity_rule: Mapped[str] = mapped_column(Text)
+    pool_size: Mapped[int]
+    published_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    items: Mapped[list[EditionItem]] = relationship(
+        order_by="EditionItem.position", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class EditionItem(Base):
+    """One paper at a position of an edition, with its score and the named parts of it."""
+
+    __tablename__ = "edition_items"
+
+    edition_id: Mapped[int] = mapped_column(
+        ForeignKey("editions.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(ForeignKey("papers.arxiv_id"), index=True)
+    score: Mapped[float] = mapped_column(Float)
+    # JSON object of component name to value.
+    components: Mapped[str] = mapped_column(Text)
+    topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))

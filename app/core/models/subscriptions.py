@@ -1,0 +1,184 @@
+"""Subscribers, their tokens, feedback and votes, and the delivery ledger of the digest."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date, datetime
+
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
+from sqlalchemy.engine.default import DefaultExecutionContext
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.models.base import Base, UTCDateTime
+
+
+def mailbox_key(address: str) -> str:
+    """One key per mailbox: ``Bob@example.org`` and ``bob@example.org`` are one reader.
+
+    Local parts are ASCII (``digest.accounts.addresses``), where lower-casing is what every mail
+    provider in practice does."""
+    return address.lower()
+
+
+def new_link_key() -> str:
+    return secrets.token_hex(16)
+
+
+def _email_key_of_row(context: DefaultExecutionContext) -> str:
+    return mailbox_key(str(context.get_current_parameters()["email"]))  # type: ignore[no-untyped-call]
+
+
+class Subscriber(Base):
+    """A person who asked for the digest, and what they asked for.
+
+    ``status``: ``pending`` (not confirmed; nothing but the confirmation is ever sent),
+    ``active``, ``paused`` (by themselves, or after repeated permanent delivery failures) or
+    ``unsubscribed`` (kept so an unsubscribe link of an old mail keeps answering).
+
+    ``email`` is the address as typed (the domain lower-cased), used to deliver; ``email_key``
+    is the mailbox (the whole address lower-cased), unique, so ``Bob@`` and ``bob@`` are one
+    subscriber. Every signed link carries ``link_key``, a random value that dies with the row
+    and is renewed when an unsubscribed address subscribes again: a link never acts on a later
+    subscriber, even one given the same id (ids are never reused either: AUTOINCREMENT).
+    """
+
+    __tablename__ = "subscribers"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    email: Mapped[str] = mapped_column(String(320))
+    email_key: Mapped[str] = mapped_column(String(320), unique=True, default=_email_key_of_row)
+    link_key: Mapped[str] = mapped_column(String(32), default=new_link_key)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    # Lists as JSON: categories, followed/muted topic ids and author keys.
+    categories: Mapped[list[str]] = mapped_column(JSON)
+    interests: Mapped[str] = mapped_column(Text, default="")
+    exclusions: Mapped[str] = mapped_column(Text, default="")
+    followed_topics: Mapped[list[int]] = mapped_column(JSON)
+    muted_topics: Mapped[list[int]] = mapped_column(JSON)
+    followed_authors: Mapped[list[str]] = mapped_column(JSON)
+    muted_authors: Mapped[list[str]] = mapped_column(JSON)
+    frequency: Mapped[str] = mapped_column(String(8))
+    # Monday is 0, as ``date.weekday()``; read for the weekly digest only.
+    weekday: Mapped[int]
+    delivery_hour: Mapped[int]
+    time_zone: Mapped[str] = mapped_column(String(64))
+    max_items: Mapped[int]
+    send_empty: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Permanent delivery failures in a row; reaching the limit pauses the subscriber.
+    failure_count: Mapped[int] = mapped_column(default=0)
+    last_failure: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    unsubscribed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class SignInKey(Base):
+    """The key every sign-in link and session cookie of an address carries.
+
+    Made when the address first asks for a sign-in link; deleting the address's data deletes
+    it, which signs that address out everywhere and voids every sign-in link already mailed.
+    """
+
+    __tablename__ = "sign_in_keys"
+
+    email_key: Mapped[str] = mapped_column(String(320), primary_key=True)
+    key: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class UsedToken(Base):
+    """A single-use token (confirmation, sign-in) that was spent: it is refused from then on."""
+
+    __tablename__ = "used_tokens"
+
+    token_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    used_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class SubscribeAttempt(Base):
+    """One subscribe request, counted per key (``email:...`` or ``client:...``) to rate-limit."""
+
+    __tablename__ = "subscribe_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(400), index=True)
+    attempted_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Delivery(Base):
+    """The ledger: one digest for a subscriber and an edition (period, date), whatever version.
+
+    ``status`` (``digest.ledger.DeliveryStatus``): ``pending`` (due, not sent yet; ``error``
+    says why when the recipient was refused for now), ``sent``, ``failed`` (a permanent refusal,
+    or an error of this delivery's own: ``error`` holds the answer, or the error's type and
+    message), ``skipped`` (nothing to send and the subscriber wants no empty digest) or
+    ``expired`` (a newer edition of its period came first: never sent).
+    """
+
+    __tablename__ = "deliveries"
+    __table_args__ = (UniqueConstraint("subscriber_id", "period", "edition_date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), index=True
+    )
+    period: Mapped[str] = mapped_column(String(8))
+    edition_date: Mapped[date]
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    attempts: Mapped[int] = mapped_column(default=0)
+    error: Mapped[str | None] = mapped_column(Text)
+    message_id: Mapped[str | None] = mapped_column(String(200))
+    item_count: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class DigestFeedback(Base):
+    """A subscriber's thumbs up (+1) or down (-1) on a paper from a digest; the latest counts."""
+
+    __tablename__ = "digest_feedback"
+
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), primary_key=True
+    )
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    value: Mapped[int]
+    given_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Vote(Base):
+    """An upvote by a signed-in person (an email address) on a paper, once per paper.
+
+    Counted per paper and ``voted_on`` day for the ranker.
+    """
+
+    __tablename__ = "votes"
+
+    voter: Mapped[str] = mapped_column(String(320), primary_key=True)
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    voted_on: Mapped[date] = mapped_column(index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PhraseEmbedding(Base):
+    """A subscriber's interest or exclusion phrase embedded once per model (by text hash)."""
+
+    __tablename__ = "phrase_embeddings"
+
+    model: Mapped[str] = mapped_column(String(200), primary_key=True)
+    text_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    vector: Mapped[bytes] = mapped_column(LargeBinary)

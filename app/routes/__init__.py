@@ -1,1 +1,0 @@
-"""HTTP routers, one module per area; ``app.main.create_app`` includes each."""

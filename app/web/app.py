@@ -1,0 +1,144 @@
+"""The web app's entry point: ``create_app(settings)``, served by uvicorn.
+
+It builds what requests share (sessions, templates, the search index, the rate limiter),
+adds the middleware (security headers, rate limit, CORS for read-only cross-origin use, HEAD
+on every GET route) and includes one router per area from ``app/web/routes``. Nothing here loads
+the embedding model: search loads it on the first query.
+
+As uvicorn's factory (``uvicorn app.web.app:create_app --factory``) it reads the settings itself
+and refuses bad production settings in words (``app/core/settings_check``), exiting 1; given
+settings, it trusts its caller to have checked them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import version as package_version
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.core.config import Settings
+from app.core.db import make_engine, make_session_factory
+from app.core.logs import configure_logging
+from app.core.schema import current_revision, head_revision
+from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.web.context import STATIC_DIR, WebContext, make_templates
+from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
+from app.web.errors import database_error, http_error, validation_error
+from app.web.head import HeadAsGetMiddleware
+from app.web.limits import RateLimiter
+from app.web.memo import Memo
+from app.web.routes import api, feeds, pages, search, status
+from app.web.routes.subscriptions import make_router as subscription_pages
+from app.web.search import SearchService
+from app.web.security import SecurityMiddleware
+
+VERSION = package_version("paperboy")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or _factory_settings()
+    configure_logging(settings)
+    engine = make_engine(settings, role="web")
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Again: a server started with an app object (the demo) set its loggers up since.
+        configure_logging(settings)
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="Paperboy",
+        summary="The day's trending arXiv papers: pages, a JSON API in HF's shape, feeds.",
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+        lifespan=lifespan,
+        dependencies=[Depends(refuse_writes_to_a_lost_file)],
+    )
+    app.state.web = _context(settings, engine)
+    app.state.database_file = DatabaseFile.of(engine)
+    _add_middleware(app, settings, app.state.web.limiter)
+    _add_error_handlers(app)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    for router in (pages.router, api.router, feeds.router, search.router):
+        app.include_router(router)
+    app.include_router(subscription_pages(settings, app.state.web.sessions))
+    app.include_router(status.router)
+
+    @app.get("/api/version", tags=["api"])
+    def version() -> dict[str, str]:
+        """Which Paperboy answers (the cheapest endpoint: no database)."""
+        return {"name": "paperboy", "version": VERSION}
+
+    @app.get("/healthz", include_in_schema=False)
+    def health() -> JSONResponse:
+        return _health(engine)
+
+    return app
+
+
+def _factory_settings() -> Settings:
+    settings = startup_settings("paperboy web")
+    if settings is None:
+        raise SystemExit(EXIT_REFUSED)  # the lines above say why; no traceback
+    return settings
+
+
+def _context(settings: Settings, engine: Engine) -> WebContext:
+    sessions = make_session_factory(engine)
+    limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
+    search = SearchService(settings, sessions)
+    memo = Memo(settings.web_cache_seconds)
+    return WebContext(settings, sessions, make_templates(), search, limiter, memo)
+
+
+def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:
+    app.add_middleware(SecurityMiddleware, limiter=limiter, settings=settings)
+    # Outside the rate limit, so that even a 429 carries CORS headers a browser client can read.
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=["*"],
+        allow_methods=["GET", "HEAD", "OPTIONS"],
+        allow_headers=["If-None-Match", "If-Modified-Since"],
+        expose_headers=["ETag", "Last-Modified", "Retry-After"],
+        max_age=86400,
+    )
+    # Outermost: everything inside serves a HEAD as the GET it mirrors.
+    app.add_middleware(HeadAsGetMiddleware)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def on_http(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        return http_error(request, exc)
+
+    async def on_validation(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return validation_error(request, exc)
+
+    async def on_database(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, DBAPIError)
+        return database_error(request, exc)
+
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    # SQLite reports a missing table as OperationalError, PostgreSQL as ProgrammingError.
+    app.add_exception_handler(OperationalError, on_database)
+    app.add_exception_handler(ProgrammingError, on_database)
+
+
+def _health(engine: Engine) -> JSONResponse:
+    current, head = current_revision(engine), head_revision(engine)
+    healthy = current == head
+    body = {"status": "ok" if healthy else "schema out of date", "schema": current, "head": head}
+    return JSONResponse(body, status_code=200 if healthy else 503)

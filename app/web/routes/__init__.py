@@ -1,0 +1,1 @@
+"""HTTP routers, one module per area; ``app.web.app.create_app`` includes each."""

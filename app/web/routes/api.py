@@ -1,0 +1,130 @@
+"""The JSON API: daily papers in Hugging Face's shape, papers, topics and authors.
+
+Published editions never change, so every answer carries an ETag (and Last-Modified for
+editions) and a repeated request with ``If-None-Match`` gets 304.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+
+from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.web import profiles, queries
+from app.web.api_shape import daily_item, page_of, paper_json, sort_cards, topic_json
+from app.web.caching import Rendered, cached, cached_json, json_bytes, rendered
+from app.web.context import ContextDep, SessionDep
+from app.web.params import BadInputError, TopicId, edition_key, key_label
+from app.web.routes.search import run_search
+from app.web.views import Signals, code_url
+from ranking.periods import Period
+
+router = APIRouter(prefix="/api", tags=["api"])
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "A parameter is invalid; `error.message` says which and why."},
+    404: {"description": "Nothing is stored under that key."},
+    429: {"description": "Rate limit exceeded; retry after `Retry-After` seconds."},
+}
+
+
+@router.get("/daily_papers", responses=ERRORS)
+def daily_papers(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    date: Annotated[str | None, Query(description="Day edition, YYYY-MM-DD", max_length=10)] = None,
+    week: Annotated[str | None, Query(description="Week edition, YYYY-Www", max_length=8)] = None,
+    month: Annotated[str | None, Query(description="Month edition, YYYY-MM", max_length=7)] = None,
+    sort: Literal["trending", "publishedAt"] = "trending",
+    p: Annotated[int, Query(ge=0, le=10_000, description="Page, from 0")] = 0,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+) -> Response:
+    """The papers of an edition (the latest day edition by default), HF's item shape."""
+    try:
+        period, key = edition_key(date, week, month)
+    except BadInputError as error:
+        raise HTTPException(400, str(error)) from None
+    edition = context.edition(session, period, key)
+    if edition is None:
+        raise HTTPException(404, _missing(period, key))
+
+    def build() -> Rendered:
+        cards = sort_cards(queries.edition_cards(session, edition), sort)
+        return rendered(json_bytes([daily_item(c) for c in page_of(cards, p, limit)]))
+
+    body = context.memo.get(("daily_papers", edition.id, sort, p, limit), build)
+    return cached(request, body, "application/json", edition.published_at)
+
+
+def _missing(period: Period, key: date | None) -> str:
+    return (
+        "no edition is published"
+        if key is None
+        else f"no {period} edition for {key_label(period, key)}"
+    )
+
+
+@router.get("/papers/search", responses=ERRORS)
+def search_papers(
+    request: Request,
+    context: ContextDep,
+    q: Annotated[str, Query(min_length=1, max_length=1000)],
+    since: Annotated[str | None, Query(description="Announced on or after, YYYY-MM-DD")] = None,
+    until: Annotated[str | None, Query(description="Announced on or before, YYYY-MM-DD")] = None,
+    category: Annotated[str | None, Query(max_length=40, description="e.g. cs.LG")] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> Response:
+    """Hybrid (keyword and semantic) search over every stored paper, best match first."""
+    ids = run_search(request, q, since, until, category, limit)
+    with context.sessions() as lookup:  # short: see the search page
+        cards = queries.plain_cards(lookup, ids)
+    return cached_json(request, [paper_json(c.paper) for c in cards])
+
+
+@router.get("/papers/{arxiv_id:path}", responses=ERRORS)
+def paper(request: Request, session: SessionDep, arxiv_id: str) -> Response:
+    """One paper, with its topic, community signals and its places in editions."""
+    try:
+        parsed = parse_arxiv_id(arxiv_id)
+    except InvalidArxivIdError as error:
+        raise HTTPException(400, str(error)) from None
+    found = queries.papers(session, [parsed.base]).get(parsed.base)
+    if found is None:
+        raise HTTPException(404, f"paper {parsed.base} is not stored here")
+    signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
+    body = paper_json(found) | {
+        "upvotes": signals.upvotes,
+        "ai_keywords": list(signals.ai_keywords),
+        "githubRepo": code_url(found, signals),
+        "topic": topic_json(queries.paper_topic(session, found.arxiv_id)),
+        "editions": profiles.appearances_json(session, found.arxiv_id),
+    }
+    return cached_json(request, body)
+
+
+@router.get("/topics", responses=ERRORS)
+def topics(request: Request, session: SessionDep) -> Response:
+    """Every topic with its latest label, size and trend."""
+    return cached_json(request, profiles.topics_json(session))
+
+
+@router.get("/topics/{topic_id}", responses=ERRORS)
+def topic(request: Request, session: SessionDep, topic_id: TopicId) -> Response:
+    """One topic: label, key phrases, size per day, papers by day, related topics."""
+    body = profiles.topic_json(session, topic_id)
+    if body is None:
+        raise HTTPException(404, f"topic {topic_id} is not stored here")
+    return cached_json(request, body)
+
+
+@router.get("/authors/{key}", responses=ERRORS)
+def author(
+    request: Request, session: SessionDep, key: Annotated[str, Path(max_length=200)]
+) -> Response:
+    """An author key's works (newest first), topics and close collaborators."""
+    body = profiles.author_json(session, key)
+    if body is None:
+        raise HTTPException(404, f"no author with key {key[:80]!r} is stored here")
+    return cached_json(request, body)

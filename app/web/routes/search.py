@@ -1,0 +1,123 @@
+"""Search (``/search``) and the author and topic pages it leads to.
+
+An arXiv identifier goes straight to its paper, an author's full name to the author page;
+anything else is a hybrid search (see :mod:`app.web.search`). Redirects only ever go to a path
+on this site, built from a parsed identifier or a stored author key.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy.orm import Session
+
+from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.names import author_key, collapse_whitespace
+from app.web import profiles, queries
+from app.web.context import ContextDep, SessionDep, WebContext
+from app.web.params import BadInputError, TopicId, parse_day
+from app.web.search import Filters, SearchBusyError
+
+router = APIRouter(include_in_schema=False)
+RESULTS = 30
+
+
+def run_search(
+    request: Request,
+    q: str,
+    since: str | None,
+    until: str | None,
+    category: str | None,
+    limit: int,
+) -> list[str]:
+    context: WebContext = request.app.state.web
+    query = collapse_whitespace(q)
+    if len(query) > context.settings.search_max_query_length:
+        raise HTTPException(
+            400, f"the query is longer than {context.settings.search_max_query_length} characters"
+        )
+    try:
+        filters = Filters(
+            parse_day(since, "since") if since else None,
+            parse_day(until, "until") if until else None,
+            category or None,
+        )
+    except BadInputError as error:
+        raise HTTPException(400, str(error)) from None
+    if not query:
+        return []
+    try:
+        return context.search.search(query, filters, limit)
+    except SearchBusyError as error:
+        raise HTTPException(503, str(error), headers={"Retry-After": "2"}) from None
+
+
+def direct_target(session: Session, query: str) -> str | None:
+    """The page a query names outright: a stored paper's id or a stored author's full name."""
+    try:
+        parsed = parse_arxiv_id(query)
+        if queries.papers(session, [parsed.base]):
+            return f"/papers/{parsed.base}"
+    except InvalidArxivIdError:
+        pass
+    key = author_key(query)
+    if " " in query.strip() and key and queries.author_name(session, key) is not None:
+        return f"/authors/{key}"
+    return None
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search_page(
+    request: Request,
+    context: ContextDep,
+    q: Annotated[str, Query(max_length=1000)] = "",
+    since: Annotated[str | None, Query(max_length=10)] = None,
+    until: Annotated[str | None, Query(max_length=10)] = None,
+    category: Annotated[str | None, Query(max_length=40)] = None,
+) -> Response:
+    # Two short read-only sessions instead of the request's: no database connection is held
+    # while the search computes or waits for a slot (under load the pool would run dry, and
+    # the request's end would wait for a thread held by a waiting search).
+    query = collapse_whitespace(q)
+    if query and len(query) <= context.settings.search_max_query_length:
+        with context.sessions() as lookup:
+            target = direct_target(lookup, query)
+        if target is not None:
+            return RedirectResponse(target, status_code=303)
+    ids = run_search(request, q, since, until, category, RESULTS)
+    with context.sessions() as lookup:
+        cards = queries.plain_cards(lookup, ids)
+    page = {
+        "q": query,
+        "since": since or "",
+        "until": until or "",
+        "category": category or "",
+        "cards": cards,
+        "max_length": context.settings.search_max_query_length,
+    }
+    return context.templates.TemplateResponse(request, "pages/search.html", page)
+
+
+@router.get("/authors/{key}", response_class=HTMLResponse)
+def author_page(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    key: Annotated[str, Path(max_length=200)],
+) -> Response:
+    page = profiles.author_page(session, key)
+    if page is None:
+        raise HTTPException(404, "no author with this key is stored here")
+    return context.templates.TemplateResponse(request, "pages/author.html", {"a": page})
+
+
+@router.get("/topics/{topic_id}", response_class=HTMLResponse)
+def topic_page(
+    request: Request, context: ContextDep, session: SessionDep, topic_id: TopicId
+) -> Response:
+    page = profiles.topic_page(session, topic_id)
+    if page is None:
+        raise HTTPException(404, f"topic {topic_id} is not stored here")
+    return context.templates.TemplateResponse(request, "pages/topic.html", {"t": page})

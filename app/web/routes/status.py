@@ -1,0 +1,124 @@
+"""Operations endpoints: ``/readyz`` (ready to serve), ``/status`` (the operator's page, also
+as JSON) and ``/metrics`` (Prometheus text format). ``/healthz`` (alive) is in ``app/web/app``."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.core.schema import current_revision, head_revision
+from app.services.status import Status, gather
+from app.web.context import ContextDep, SessionDep
+from app.web.database_file import DatabaseFile
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/readyz")
+def ready(request: Request, context: ContextDep) -> JSONResponse:
+    """Ready when the database answers, its schema is at the newest migration and (SQLite) its
+    file is still the one this process opened."""
+    watched: DatabaseFile = request.app.state.database_file
+    trouble = watched.trouble()
+    if trouble is not None:
+        lost = {"status": trouble.value, "error": watched.explain(trouble)}
+        return JSONResponse(lost, status_code=503)
+    engine = context.sessions.kw["bind"]
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        current, head = current_revision(engine), head_revision(engine)
+    except SQLAlchemyError as error:
+        body = {"status": "database unreachable", "error": type(error).__name__}
+        return JSONResponse(body, status_code=503)
+    if current != head:
+        stale = {"status": "schema out of date", "schema": current, "head": head}
+        return JSONResponse(stale, status_code=503)
+    return JSONResponse({"status": "ready", "schema": current})
+
+
+@router.get("/status", response_class=HTMLResponse)
+def status_page(request: Request, context: ContextDep, session: SessionDep) -> HTMLResponse:
+    status = gather(session, context.settings, datetime.now(UTC))
+    page = {"status": status, "request": request, "utc": UTC}
+    body = context.render("pages/status.html", page)
+    # 503 when something needs the operator, so an uptime checker can watch this page too.
+    return HTMLResponse(body, status_code=200 if status.healthy else 503)
+
+
+@router.get("/status.json")
+def status_json(context: ContextDep, session: SessionDep) -> JSONResponse:
+    status = gather(session, context.settings, datetime.now(UTC))
+    return JSONResponse(_as_json(status), status_code=200 if status.healthy else 503)
+
+
+@router.get("/metrics", response_class=PlainTextResponse)
+def metrics(context: ContextDep, session: SessionDep) -> PlainTextResponse:
+    status = gather(session, context.settings, datetime.now(UTC))
+    return PlainTextResponse(prometheus_text(status), media_type="text/plain; version=0.0.4")
+
+
+def prometheus_text(status: Status) -> str:
+    """Prometheus text format, every metric with its HELP and TYPE. A job that never succeeded
+    has no last-success sample (a 0 would read as 1970): ``job_never_succeeded`` says so."""
+    jobs = status.jobs
+    metrics: list[tuple[str, str, list[tuple[str, float]]]] = [
+        ("items", "Stored items by kind.",
+         [(_label("kind", name), value) for name, value in status.counts.items()]),
+        ("job_last_success_timestamp_seconds", "Unix time of each job's last ok run.",
+         [(_label("job", j.name), j.last_success.timestamp()) for j in jobs if j.last_success]),
+        ("job_never_succeeded", "1 if the job has no ok run yet.",
+         [(_label("job", j.name), int(j.last_success is None)) for j in jobs]),
+        ("job_overdue", "1 if the job never succeeded although it was due.",
+         [(_label("job", j.name), int(j.overdue)) for j in jobs]),
+        ("open_incidents", "Open incidents nobody acknowledged.",
+         [("", len(status.unacknowledged))]),
+        ("acknowledged_incidents", "Open incidents an operator acknowledged.",
+         [("", len(status.acknowledged))]),
+        ("edition_published", "1 if the newest announcement day's edition is published.",
+         [("", int(status.edition_published))]),
+        ("data_stale", "1 if the newest stored day is older than arXiv's calendar allows.",
+         [("", int(status.stale_before is not None))]),
+        ("healthy", "1 if the status page has no red line.", [("", int(status.healthy))]),
+    ]  # fmt: skip
+    lines = [line for metric in metrics for line in _metric_lines(*metric)]
+    return "\n".join(lines) + "\n"
+
+
+def _label(name: str, value: str) -> str:
+    return f'{{{name}="{value}"}}'
+
+
+def _metric_lines(name: str, description: str, samples: list[tuple[str, float]]) -> list[str]:
+    full = f"paperboy_{name}"
+    header = [f"# HELP {full} {description}", f"# TYPE {full} gauge"]
+    return header + [f"{full}{labels} {value}" for labels, value in samples]
+
+
+def _as_json(status: Status) -> dict[str, Any]:
+    return {
+        "healthy": status.healthy,
+        "offline": status.offline,
+        "jobs": [_plain(asdict(job)) for job in status.jobs],
+        "latest_day": status.latest_day and status.latest_day.isoformat(),
+        "stale_before": status.stale_before and status.stale_before.isoformat(),
+        "edition_published": status.edition_published,
+        "sources": [_plain(asdict(s)) | {"troubled": s.troubled} for s in status.sources],
+        "counts": status.counts,
+        "incidents": [
+            {"job": i.key, "opened_at": i.opened_at.isoformat(), "failures": i.failures,
+             "last_error": i.last_error, "acknowledged": i.acknowledged_at is not None}
+            for i in status.incidents
+        ],
+    }  # fmt: skip
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: value.isoformat() if hasattr(value, "isoformat") else value
+            for key, value in values.items()}  # fmt: skip

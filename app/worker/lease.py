@@ -1,0 +1,57 @@
+"""The scheduler lease: one row in the database says which scheduler may run jobs.
+
+A scheduler renews its lease well before it expires; another takes it only once it has
+expired, so exactly one acts and a standby takes over within a lease's length after the
+active one dies. The conditional UPDATE is atomic on SQLite (one writer) and PostgreSQL (the
+row lock, re-checked after the other's commit), so no advisory lock is needed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from app.core.models import SchedulerLease
+
+LEASE_NAME = "scheduler"
+_NOBODY = ""
+
+
+def acquire(session: Session, owner: str, now: datetime, length: timedelta) -> bool:
+    """Take or renew the lease for ``owner``; False if another holds an unexpired one."""
+    _ensure_row(session, now)
+    result = session.execute(
+        update(SchedulerLease)
+        .where(
+            SchedulerLease.name == LEASE_NAME,
+            or_(SchedulerLease.owner == owner, SchedulerLease.expires_at <= now),
+        )
+        .values(owner=owner, expires_at=now + length)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def release(session: Session, owner: str, now: datetime) -> None:
+    """Give the lease up at once (a clean shutdown), so a standby need not wait it out."""
+    session.execute(
+        update(SchedulerLease)
+        .where(SchedulerLease.name == LEASE_NAME, SchedulerLease.owner == owner)
+        .values(expires_at=now)
+    )
+
+
+def holder(session: Session, now: datetime) -> str | None:
+    lease = session.scalars(select(SchedulerLease).where(SchedulerLease.name == LEASE_NAME)).first()
+    if lease is None or lease.expires_at <= now or lease.owner == _NOBODY:
+        return None
+    return lease.owner
+
+
+def _ensure_row(session: Session, now: datetime) -> None:
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = insert(SchedulerLease).values(name=LEASE_NAME, owner=_NOBODY, expires_at=now)
+    session.execute(statement.on_conflict_do_nothing())

@@ -1,0 +1,104 @@
+"""Signed links in emails and pages: which token each link carries and how long it works.
+
+A subscriber's link names the subscriber's id and carries its ``link_key``: a link acts only
+on the subscription it was made for, never on a later row (see ``Subscriber``). Sign-in links
+and session cookies name the address and carry the address's :class:`SignInKey`.
+
+Every link in a mail is safe to open: following it shows a page whose one button does what
+the link offers (the RFC 8058 one-click unsubscribe POST excepted), so a mail scanner that
+opens every link changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from app.core import tokens
+from app.core.config import Settings
+from digest.mail.messages import sender_domain
+
+CONFIRM = "confirm"
+PREFERENCES = "preferences"
+UNSUBSCRIBE = "unsubscribe"
+FEEDBACK = "feedback"
+SIGNIN = "signin"
+SESSION = "session"
+SESSION_DAYS = 30
+
+
+def max_age(settings: Settings, purpose: str) -> timedelta | None:
+    """How long a link works; unsubscribe links never stop working for a mail that was sent."""
+    if purpose == CONFIRM:
+        return timedelta(hours=settings.digest_confirm_hours)
+    if purpose == UNSUBSCRIBE:
+        return None
+    if purpose == SIGNIN:
+        return timedelta(minutes=settings.digest_signin_minutes)
+    if purpose == SESSION:
+        return timedelta(days=SESSION_DAYS)
+    return timedelta(days=settings.digest_link_days)
+
+
+class LinkHolder(Protocol):
+    """A subscriber, stored or as read for a digest: what its links are bound to."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def link_key(self) -> str: ...
+
+
+def subscriber_token(
+    settings: Settings, purpose: str, holder: LinkHolder, now: datetime, **extra: str
+) -> str:
+    return tokens.issue(
+        settings.secret_key, purpose, str(holder.id), now, key=holder.link_key, **extra
+    )
+
+
+def url(settings: Settings, path: str, token: str) -> str:
+    # A token is base64url and dots, all unreserved in a URL (RFC 3986): nothing to quote.
+    return f"{settings.public_base_url.rstrip('/')}{path}?token={token}"
+
+
+def confirm_url(settings: Settings, holder: LinkHolder, now: datetime) -> str:
+    return url(settings, "/subscribe/confirm", subscriber_token(settings, CONFIRM, holder, now))
+
+
+def preferences_url(settings: Settings, holder: LinkHolder, now: datetime) -> str:
+    token = subscriber_token(settings, PREFERENCES, holder, now)
+    return url(settings, "/subscriptions/preferences", token)
+
+
+def unsubscribe_urls(settings: Settings, holder: LinkHolder, now: datetime) -> tuple[str, str]:
+    """The one-click HTTPS link and the mailto alternative (RFC 2369 / RFC 8058)."""
+    token = subscriber_token(settings, UNSUBSCRIBE, holder, now)
+    mailto = f"mailto:unsubscribe@{sender_domain(settings.mail_from)}?subject=unsubscribe-{token}"
+    return url(settings, "/unsubscribe", token), mailto
+
+
+def feedback_url(
+    settings: Settings, holder: LinkHolder, arxiv_id: str, value: int, now: datetime
+) -> str:
+    up, down = feedback_urls(settings, holder, arxiv_id, now)
+    return up if value > 0 else down
+
+
+def feedback_urls(
+    settings: Settings, holder: LinkHolder, arxiv_id: str, now: datetime
+) -> tuple[str, str]:
+    """Thumbs up and down for a paper: one token (subscriber and paper), the choice beside it.
+
+    The choice needs no signature: both links go to the same person, who may pick either.
+    """
+    token = subscriber_token(settings, FEEDBACK, holder, now, paper=arxiv_id)
+    base = url(settings, "/subscriptions/feedback", token)
+    return f"{base}&value=1", f"{base}&value=-1"
+
+
+def signin_url(settings: Settings, email: str, key: str, now: datetime) -> str:
+    """A sign-in link for ``email`` (as typed), bound to its mailbox's current sign-in key."""
+    token = tokens.issue(settings.secret_key, SIGNIN, email, now, key=key)
+    return url(settings, "/signin/confirm", token)

@@ -1,0 +1,180 @@
+"""Subscribing, confirming, changing preferences and leaving: the stored side of consent.
+
+Double opt-in: a new address is stored ``pending`` and gets one confirmation mail; only a
+confirmed (``active``) subscriber is ever sent a digest. The caller commits; mail goes out
+after the commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from app.core import tokens
+from app.core.config import Settings
+from app.core.models import DigestFeedback, SignInKey, SubscribeAttempt, Subscriber, Vote
+from app.core.models.subscriptions import new_link_key
+from digest.accounts import links
+from digest.accounts.addresses import Address
+from digest.accounts.preferences import Preferences
+
+RATE_WINDOW = timedelta(hours=1)
+
+
+class RateLimitedError(Exception):
+    """Too many subscribe requests for an address or from a client in the last hour."""
+
+
+GONE = "no longer valid: the subscription it was sent for was deleted or started again"
+
+
+def request_subscription(
+    session: Session, settings: Settings, address: Address, preferences: Preferences,
+    client: str, now: datetime,
+) -> Subscriber | None:  # fmt: skip
+    """Record a request; the subscriber to send a confirmation to, or None (already active).
+
+    The caller answers the same whatever this returns, so an address cannot be probed. An
+    address that had unsubscribed starts a new subscription: links of the old one stop working.
+    """
+    check_rate(session, settings, f"email:{address.key}", client, now)
+    subscriber = find_subscriber(session, address.key)
+    if subscriber is not None and subscriber.status in ("active", "paused"):
+        return None
+    if subscriber is None:
+        subscriber = Subscriber(email_key=address.key, created_at=now, link_key=new_link_key())
+        session.add(subscriber)
+    elif subscriber.status == "unsubscribed":
+        subscriber.link_key, subscriber.created_at = new_link_key(), now
+    subscriber.email = address.delivery
+    apply_preferences(subscriber, preferences)
+    subscriber.status = "pending"
+    session.flush()
+    return subscriber
+
+
+def find_subscriber(session: Session, email_key: str) -> Subscriber | None:
+    return session.scalars(select(Subscriber).where(Subscriber.email_key == email_key)).first()
+
+
+def confirm(session: Session, settings: Settings, token: str, now: datetime) -> Subscriber:
+    """Spend a confirmation token and activate its subscriber; :class:`TokenError` if refused."""
+    claims, subscriber = _link(session, settings, token, links.CONFIRM, now)
+    tokens.spend(session, claims, now)
+    subscriber.status, subscriber.confirmed_at = "active", now
+    subscriber.failure_count = 0
+    return subscriber
+
+
+def check_confirmation(session: Session, settings: Settings, token: str, now: datetime) -> None:
+    """Refuse a confirmation link that would be refused, without spending it (a page view)."""
+    claims, _subscriber = _link(session, settings, token, links.CONFIRM, now)
+    tokens.refuse_if_used(session, claims)
+
+
+def subscriber_for(
+    session: Session, settings: Settings, token: str, purpose: str, now: datetime
+) -> Subscriber:
+    """The subscriber a signed link is about; :class:`TokenError` if refused or gone."""
+    return _link(session, settings, token, purpose, now)[1]
+
+
+def _link(
+    session: Session, settings: Settings, token: str, purpose: str, now: datetime
+) -> tuple[tokens.Claims, Subscriber]:
+    claims = tokens.verify(
+        settings.secret_key, token, purpose, now, links.max_age(settings, purpose)
+    )
+    subscriber = session.get(Subscriber, _subscriber_id(claims))
+    if subscriber is None or not _bound_to(claims, subscriber):
+        raise tokens.TokenError(GONE)
+    return claims, subscriber
+
+
+def _subscriber_id(claims: tokens.Claims) -> int:
+    if not (claims.subject.isascii() and claims.subject.isdigit()) or len(claims.subject) > 18:
+        raise tokens.TokenError("malformed")
+    return int(claims.subject)
+
+
+def _bound_to(claims: tokens.Claims, subscriber: Subscriber) -> bool:
+    """Whether a link was made for this very subscription.
+
+    Links mailed before links carried a key name only the id: such a link is taken only if
+    it was issued after the row was made (a link of an earlier row with the same id is older).
+    """
+    key = claims.extra.get("key")
+    if key is None:
+        return claims.issued_at >= int(subscriber.created_at.timestamp())
+    return tokens.same_text(key, subscriber.link_key)
+
+
+def delete_everything(session: Session, subscriber: Subscriber) -> None:
+    """Delete a subscriber and all Paperboy holds about that mailbox (votes, sign-in key).
+
+    Every link mailed to them and every signed-in session of the address stop working.
+    """
+    email_key = subscriber.email_key
+    session.execute(delete(Vote).where(Vote.voter == email_key))
+    session.execute(delete(SignInKey).where(SignInKey.email_key == email_key))
+    session.delete(subscriber)
+
+
+def unsubscribe(subscriber: Subscriber, now: datetime) -> None:
+    if subscriber.status != "unsubscribed":
+        subscriber.status, subscriber.unsubscribed_at = "unsubscribed", now
+
+
+def apply_preferences(subscriber: Subscriber, preferences: Preferences) -> None:
+    for name, value in asdict(preferences).items():
+        setattr(subscriber, name, value)
+
+
+def record_feedback(
+    session: Session, subscriber: Subscriber, arxiv_id: str, value: int, now: datetime
+) -> None:
+    row = session.get(DigestFeedback, (subscriber.id, arxiv_id))
+    if row is None:
+        session.add(
+            DigestFeedback(
+                subscriber_id=subscriber.id, arxiv_id=arxiv_id, value=value, given_at=now
+            )
+        )
+    else:
+        row.value, row.given_at = value, now
+
+
+def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> int:
+    """Delete sign-ups never confirmed within ``digest_unconfirmed_days``; returns how many."""
+    cutoff = now - timedelta(days=settings.digest_unconfirmed_days)
+    result = session.execute(
+        delete(Subscriber).where(
+            Subscriber.status == "pending", Subscriber.confirmed_at.is_(None),
+            Subscriber.created_at < cutoff,
+        )
+    )  # fmt: skip
+    session.execute(
+        delete(SubscribeAttempt).where(SubscribeAttempt.attempted_at < now - RATE_WINDOW)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def check_rate(session: Session, settings: Settings, key: str, client: str, now: datetime) -> None:
+    """Count a request for ``key`` (an address) and ``client``; refuse one over the limits."""
+    limits = {
+        key: settings.digest_rate_per_address,
+        f"client:{client}": settings.digest_rate_per_client,
+    }
+    for name, limit in limits.items():
+        count = session.scalar(
+            select(func.count()).where(
+                SubscribeAttempt.key == name, SubscribeAttempt.attempted_at > now - RATE_WINDOW
+            )
+        )
+        if (count or 0) >= limit:
+            raise RateLimitedError(name.partition(":")[0])
+    session.add_all(SubscribeAttempt(key=name, attempted_at=now) for name in limits)
+    session.flush()

@@ -1,0 +1,229 @@
+"""``paperboy import``: stream a bulk JSON-lines file into the database.
+
+Memory stays constant (a few chunks in flight) and each chunk is committed, so a fatal error
+half-way (a truncated download) keeps every paper stored before it. Bad lines are reported
+with their number and skipped; the run is recorded in the ingest log.
+
+Parsing and storing each take about half of a first import, so a reader process
+(:mod:`ingest.bulk.chunk_reader`) decompresses and parses the next chunks while this one stores.
+A first import (no papers stored yet) also builds the secondary indexes of the tables it fills
+once at the end, a sort, instead of growing them row by row (and on PostgreSQL adds the link
+tables' foreign keys back at the end, checked in one pass); an import killed before the end
+leaves them for the next import to build.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Never
+
+from sqlalchemy import Connection, ForeignKeyConstraint, Index, inspect, select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.schema import AddConstraint, DropConstraint
+from tqdm import tqdm
+
+from app.core.db import bulk_load_sessions, session_scope
+from app.core.models import IngestRun, Paper
+from ingest.bulk.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
+from ingest.jsonl import TruncatedFileError
+from ingest.store import StoreCounts, paper_authors, paper_categories, papers, store_batch
+
+CHUNK_SIZE = 10_000
+SOURCE = "import"
+MAX_LOGGED_REJECTIONS = 20
+
+
+@dataclass
+class ImportSummary:
+    path: Path
+    read: int = 0
+    counts: StoreCounts = field(default_factory=StoreCounts)
+    rejections: list[Rejection] = field(default_factory=list)
+    fatal: str | None = None
+
+    @property
+    def status(self) -> str:
+        if self.fatal:
+            return "failed"
+        return "partial" if self.rejections else "ok"
+
+    @property
+    def exit_code(self) -> int:
+        """0: every line taken; 2: some lines rejected; 1: the import stopped early."""
+        if self.fatal:
+            return 1
+        return 2 if self.rejections else 0
+
+    def line(self) -> str:
+        counts = self.counts
+        text = (
+            f"{self.path.name}: read {self.read}, new {counts.new}, updated {counts.updated}, "
+            f"unchanged {counts.unchanged}, rejected {len(self.rejections)}"
+        )
+        return f"{text}; stopped: {self.fatal}" if self.fatal else text
+
+
+def import_file(
+    path: Path,
+    sessions: sessionmaker[Session],
+    *,
+    chunk_size: int = CHUNK_SIZE,
+    show_progress: bool = False,
+    on_rejection: Callable[[Rejection], None] = lambda _: None,
+) -> ImportSummary:
+    """Import ``path``; the summary tells what happened (it raises only for a missing file)."""
+    summary = ImportSummary(path)
+    run_id = _start_run(sessions, path)
+    _restore_missing_constraints(sessions)
+    first_load = _holds_no_papers(sessions)
+    authors_stored: set[str] = set()
+    try:
+        with (
+            _no_cycle_collection(),
+            bulk_load_sessions(sessions, first_load=first_load) as loader_sessions,
+            _constraints_restored_at_end(loader_sessions, first_load),
+            read_in_background(path, chunk_size) as chunks,
+            _progress(path, show_progress) as bar,
+        ):
+            for chunk in chunks:
+                _store_chunk(loader_sessions, chunk, summary, on_rejection, authors_stored)
+                bar.update(chunk.position - bar.n)
+    except (TruncatedFileError, ReaderError) as error:
+        summary.fatal = str(error)
+    except SQLAlchemyError as error:
+        # Chunks stored before this one stay; the failing chunk was rolled back whole.
+        summary.fatal = f"the database refused a chunk after line {summary.read}: {error}"
+    _finish_run(sessions, run_id, summary)
+    return summary
+
+
+def _store_chunk(
+    sessions: sessionmaker[Session],
+    chunk: ParsedChunk,
+    summary: ImportSummary,
+    on_rejection: Callable[[Rejection], None],
+    authors_stored: set[str],
+) -> None:
+    if chunk.batch.size:
+        with session_scope(sessions) as session:
+            summary.counts += store_batch(session, chunk.batch, authors_stored)
+    summary.read += chunk.read
+    summary.rejections.extend(chunk.rejections)
+    for rejection in chunk.rejections:
+        on_rejection(rejection)
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause the cyclic garbage collector: unpickling a chunk makes some hundred thousand tuples,
+    and each of them would trigger rescans of everything alive (a fifth of storing a chunk).
+    The few cycles made meanwhile are collected once it resumes."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# The secondary indexes of the tables an import fills (primary keys stay: inserts need them).
+_DEFERRED_INDEXES: tuple[Index, ...] = tuple(
+    index for table in (papers, paper_authors, paper_categories) for index in table.indexes
+)
+# The link tables' foreign keys, on PostgreSQL: checking each link's keys row by row took most of
+# a first import there; added back at the end, they are checked in one pass. (SQLite's bulk
+# connection turns the checks off instead: its constraints cannot be dropped.)
+_DEFERRED_FOREIGN_KEYS: tuple[ForeignKeyConstraint, ...] = tuple(
+    key for table in (paper_authors, paper_categories) for key in table.foreign_key_constraints
+)
+
+
+def _holds_no_papers(sessions: sessionmaker[Session]) -> bool:
+    with session_scope(sessions) as session:
+        return session.scalar(select(Paper.arxiv_id).limit(1)) is None
+
+
+@contextmanager
+def _constraints_restored_at_end(sessions: sessionmaker[Session], defer: bool) -> Iterator[None]:
+    """Drop the deferred indexes (and foreign keys) for the block, and restore them after it."""
+    if not defer:
+        yield
+        return
+    with session_scope(sessions) as session:
+        connection = session.connection()
+        for key in _foreign_keys_to_defer(connection):
+            connection.execute(DropConstraint(key))
+        for index in _DEFERRED_INDEXES:
+            index.drop(connection, checkfirst=True)
+    try:
+        yield
+    finally:
+        _restore_missing_constraints(sessions)
+
+
+def _restore_missing_constraints(sessions: sessionmaker[Session]) -> None:
+    """Build what a first import deferred, if missing (after one that was killed mid-way)."""
+    with session_scope(sessions) as session:
+        connection = session.connection()
+        for index in _DEFERRED_INDEXES:
+            index.create(connection, checkfirst=True)
+        present = _foreign_key_names(connection)
+        for key in _foreign_keys_to_defer(connection):
+            if key.name not in present:
+                connection.execute(AddConstraint(key))
+
+
+def _foreign_keys_to_defer(connection: Connection) -> tuple[ForeignKeyConstraint, ...]:
+    return _DEFERRED_FOREIGN_KEYS if connection.dialect.name == "postgresql" else ()
+
+
+def _foreign_key_names(connection: Connection) -> set[str | None]:
+    tables = {key.table.name for key in _DEFERRED_FOREIGN_KEYS}
+    inspector = inspect(connection)
+    return {key["name"] for table in tables for key in inspector.get_foreign_keys(table)}
+
+
+def _progress(path: Path, show: bool) -> tqdm[Never]:
+    size = path.stat().st_size
+    return tqdm(total=size, unit="B", unit_scale=True, desc=path.name, disable=not show)
+
+
+def _start_run(sessions: sessionmaker[Session], path: Path) -> int:
+    with session_scope(sessions) as session:
+        run = IngestRun(source=SOURCE, detail=str(path), status="running", started_at=_now())
+        session.add(run)
+        session.flush()
+        return run.id
+
+
+def _finish_run(sessions: sessionmaker[Session], run_id: int, summary: ImportSummary) -> None:
+    with session_scope(sessions) as session:
+        run = session.get_one(IngestRun, run_id)
+        run.status = summary.status
+        run.finished_at = _now()
+        run.read_count = summary.read
+        run.new_count = summary.counts.new
+        run.updated_count = summary.counts.updated
+        run.unchanged_count = summary.counts.unchanged
+        run.rejected_count = len(summary.rejections)
+        run.error = _error_text(summary)
+
+
+def _error_text(summary: ImportSummary) -> str | None:
+    notes = [str(rejection) for rejection in summary.rejections[:MAX_LOGGED_REJECTIONS]]
+    if len(summary.rejections) > MAX_LOGGED_REJECTIONS:
+        notes.append(f"... and {len(summary.rejections) - MAX_LOGGED_REJECTIONS} more rejected")
+    if summary.fatal:
+        notes.insert(0, summary.fatal)
+    return "\n".join(notes) or None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
