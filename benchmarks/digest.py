@@ -42,6 +42,7 @@ from sqlalchemy import delete, select
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Delivery, Edition, PhraseEmbedding, Subscriber
+from app.core.vectors import pack
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vectors, vectors_of
 from digest.compose import digest_message
 from digest.ledger import Reader
@@ -49,7 +50,6 @@ from digest.mail.messages import OutgoingMail
 from digest.selection import Pick
 from digest.store import edition_view
 from ranking.pipeline import default_scorer, rank_day
-from ranking.vectors import pack
 
 DAY = date(2026, 6, 2)
 CATEGORIES = ["cs.AI", "cs.CL", "cs.CV", "cs.LG", "cs.RO", "stat.ML"]

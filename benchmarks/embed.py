@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from app.core.config import get_settings
+from app.core.vectors import Matrix, normalise
 from benchmarks.corpus_data import CORPUS, MATRIX, read_corpus, read_vectors, vectors_of
 from ranking.embedder import OnnxInt8Embedder, TorchEmbedder, resolve_model_path
-from ranking.vectors import Matrix, normalise
 
 
 def timed(label: str, work: Callable[[], Matrix], peer: float | None) -> tuple[Matrix, float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from ranking.periods import span
+from app.core.periods import span
 
 
 def due(

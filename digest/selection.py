@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ranking.vectors import Matrix
+from app.core.vectors import Matrix
 
 INTEREST_WEIGHT = 1.0
 FEEDBACK_WEIGHT = 0.3

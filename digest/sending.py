@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.config import Settings
 from app.core.db import insert_plain_rows, session_scope
 from app.core.models import Base, Edition, Subscriber
+from app.core.periods import span
 from digest import ledger
 from digest.compose import digest_message
 from digest.ledger import DeliveryStatus, EditionKey, Reader
@@ -37,7 +38,6 @@ from digest.selection import EditionView
 from digest.selection import select as select_picks
 from digest.store import Encode, edition_view, latest_edition
 from digest.tastes import Tastes
-from ranking.periods import span
 
 Views = dict[EditionKey, EditionView]
 # A run's outcomes besides the ledger's statuses: a delivery left pending for the next run, and

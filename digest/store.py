@@ -18,8 +18,8 @@ from app.core.models import (
     PhraseEmbedding,
     TopicDay,
 )
+from app.core.vectors import Matrix, pack, stack, unpack
 from digest.selection import EditionPaper, EditionView
-from ranking.vectors import Matrix, pack, stack, unpack
 
 Encode = Callable[[Sequence[str]], Matrix]
 DIMENSIONS = 384

@@ -16,11 +16,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.models import DigestFeedback, PaperEmbedding, PhraseEmbedding
+from app.core.vectors import Matrix, pack, unpack
 from digest.accounts.preferences import phrases
 from digest.ledger import Reader
 from digest.selection import Taste
 from digest.store import Encode
-from ranking.vectors import Matrix, pack, unpack
 
 
 class Tastes:

@@ -27,20 +27,19 @@ from app.core.config import Settings
 from app.core.models import (
     Edition,
     EditionItem,
-    HfDailyPaper,
     Paper,
     PaperAuthor,
     PaperCategory,
     PaperTopic,
     TopicDay,
 )
-from digest.accounts.votes import counts_by_day
+from app.core.periods import Period, Span, span
+from app.core.vectors import Matrix
 from ranking.diversity import DiversityRule, diversify
-from ranking.embeddings import PAGE_SIZE, load_vectors
+from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
-from ranking.periods import Period, Span, span
-from ranking.scoring import Candidate, Score, Scorer, ScoringContext, Signal
-from ranking.vectors import Matrix
+from ranking.scoring import Candidate, Score, Scorer, ScoringContext
+from ranking.signals import load_signals
 
 # Bump when the way editions are built (pool, ordering, diversity) changes.
 ALGORITHM_VERSION = "editions-1"
@@ -280,31 +279,6 @@ def _names(
     for arxiv_id, value in rows:
         grouped.setdefault(arxiv_id, []).append(value)
     return {arxiv_id: tuple(values) for arxiv_id, values in grouped.items()}
-
-
-def load_signals(session: Session, arxiv_ids: Sequence[str], day: date) -> list[Signal]:
-    """The community signals of these papers up to ``day``: Hugging Face upvotes on daily pages
-    (as last fetched) and votes on Paperboy, per day voted.
-
-    New upvotes or votes change the scores, and so make the next build of the edition a new
-    version.
-    """
-    found: list[Signal] = []
-    for start in range(0, len(arxiv_ids), PAGE_SIZE):
-        page = arxiv_ids[start : start + PAGE_SIZE]
-        rows = session.execute(
-            select(HfDailyPaper.arxiv_id, HfDailyPaper.upvotes, HfDailyPaper.daily_date)
-            .where(HfDailyPaper.arxiv_id.in_(page))
-            .where(HfDailyPaper.daily_date <= day)
-            .order_by(HfDailyPaper.daily_date, HfDailyPaper.arxiv_id)
-        )
-        found += [Signal(r.arxiv_id, "hf_upvotes", float(r.upvotes), r.daily_date) for r in rows]
-        votes = sorted(counts_by_day(session, page, day).items())
-        found += [
-            Signal(arxiv_id, "paperboy_votes", float(count), voted_on)
-            for (arxiv_id, voted_on), count in votes
-        ]
-    return found
 
 
 def _topics(session: Session, bounds: Span) -> dict[str, tuple[int, float]]:

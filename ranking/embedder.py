@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from app.core.config import PACKAGED_MODEL_NAME, Settings
-from ranking.vectors import Matrix, normalise
+from app.core.vectors import Matrix, normalise
 
 if TYPE_CHECKING:
     from ranking.onnx_model import OnnxEncoder

@@ -16,9 +16,9 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from app.core.models import Paper, PaperEmbedding
+from app.core.vectors import BadVectorsError, Matrix, normalise, pack, stack
 from ranking.embedder import Embedder
 from ranking.text import embedding_text, text_hash
-from ranking.vectors import BadVectorsError, Matrix, normalise, pack, stack
 
 PAGE_SIZE = 1_000
 Progress = Callable[[int], None]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
 
+from app.core.vectors import Matrix
 from ranking.topics import Labels
-from ranking.vectors import Matrix
 
 PHRASES_PER_LABEL = 4
 REPRESENTATIVES = 10

@@ -23,7 +23,7 @@ import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import AutoModel, AutoTokenizer
 
-from ranking.vectors import Matrix, normalise
+from app.core.vectors import Matrix, normalise
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 OPSET = 17

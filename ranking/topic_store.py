@@ -18,12 +18,12 @@ from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from app.core.models import Paper, PaperTopic, Topic, TopicDay
+from app.core.vectors import Matrix, pack, stack
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
 from ranking.labels import label_clusters, representatives
 from ranking.text import embedding_text
 from ranking.topics import Labels, TopicParams, centroids, cluster, match, trend
-from ranking.vectors import Matrix, pack, stack
 
 # How far back a topic may have last been seen and still be continued.
 MEMORY_DAYS = 14

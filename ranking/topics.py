@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from sklearn.cluster import KMeans, kmeans_plusplus
 from threadpoolctl import threadpool_limits
 
-from ranking.vectors import Matrix, normalise
+from app.core.vectors import Matrix, normalise
 
 UNASSIGNED = -1
 REDUCED_DIMENSIONS = 32

@@ -22,8 +22,10 @@ from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Delivery, Edition, Subscriber
 from app.core.models.subscriptions import mailbox_key
+from app.core.periods import Period, span
 from app.core.schema import require_current_schema
 from app.core.tokens import TokenError
+from app.core.vectors import Matrix
 from digest.accounts.inbound import MAX_MESSAGE_BYTES, InboundMailError, unsubscribe_token
 from digest.accounts.links import UNSUBSCRIBE
 from digest.accounts.subscriptions import (
@@ -38,8 +40,6 @@ from digest.mail.messages import OutgoingMail
 from digest.sending import RunSummary, build_digest, resend, send_digests
 from digest.store import Encode, edition_view, latest_edition
 from digest.tastes import Tastes
-from ranking.periods import Period, span
-from ranking.vectors import Matrix
 
 
 def lazy_encoder(settings: Settings) -> Encode:

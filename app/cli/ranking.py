@@ -21,13 +21,13 @@ from tqdm import tqdm
 from app.cli import ingest as ingest_commands
 from app.cli.common import job_session, parse_day
 from app.core.config import Settings
+from app.core.vectors import BadVectorsError
 from ranking.editions import Publication
 from ranking.embedder import make_embedder
 from ranking.embeddings import check_matrix, count_papers, embed_papers, import_matrix
 from ranking.errors import RankingInputError
 from ranking.pipeline import default_scorer, publish_periods, rank_day, refresh_editions
 from ranking.scoring import Scorer
-from ranking.vectors import BadVectorsError
 
 
 @contextmanager

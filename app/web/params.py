@@ -12,7 +12,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path
 
-from ranking.periods import Period
+from app.core.periods import Period
 
 _WEEK = re.compile(r"(\d{4})-W(\d{2})")
 _MONTH = re.compile(r"(\d{4})-(\d{2})")

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from app.core.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay
+from app.core.vectors import unpack
 from app.web import queries
 from app.web.api_shape import paper_json
 from app.web.views import (
@@ -26,7 +27,6 @@ from app.web.views import (
     key_phrases,
     parse_components,
 )
-from ranking.vectors import unpack
 
 WORKS_SHOWN = 100
 RELATED = 5

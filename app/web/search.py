@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.models import Paper, PaperAuthor, PaperCategory, PaperEmbedding
-from ranking.vectors import Matrix, stack
+from app.core.vectors import Matrix, stack
 
 RRF_K = 60
 CANDIDATES = 200

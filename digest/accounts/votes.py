@@ -1,13 +1,12 @@
 """Votes: a signed-in person's upvote on a paper, once per paper, counted per paper and day.
 
-Shared by the web app (casting, taking back) and the ranker (:func:`counts_by_day` is the
-community signal it may read).
+Cast and taken back from the web app; the ranker counts them itself (``ranking.signals``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import datetime
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -46,16 +45,3 @@ def totals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, int]:
         .group_by(Vote.arxiv_id)
     )
     return {arxiv_id: int(count) for arxiv_id, count in rows}
-
-
-def counts_by_day(
-    session: Session, arxiv_ids: Sequence[str], last: date
-) -> dict[tuple[str, date], int]:
-    """Votes per (paper, day voted) for these papers on days up to ``last``: the ranker's
-    signal."""
-    rows = session.execute(
-        select(Vote.arxiv_id, Vote.voted_on, func.count())
-        .where(Vote.arxiv_id.in_(arxiv_ids), Vote.voted_on <= last)
-        .group_by(Vote.arxiv_id, Vote.voted_on)
-    )
-    return {(arxiv_id, day): int(count) for arxiv_id, day, count in rows}

@@ -4,7 +4,7 @@
 from stored rows dated before the day: Hugging Face Daily Papers records (``hf_daily_papers``,
 authors taken from the stored papers), earlier papers and their stored embeddings. The edition
 builder passes them on (``TrendingScorer(load_model(), extras=live_extras(...))``) with the
-community signals observed up to the day (:func:`ranking.editions.load_signals`).
+community signals observed up to the day (:func:`ranking.signals.load_signals`).
 """
 
 from __future__ import annotations

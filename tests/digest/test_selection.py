@@ -2,10 +2,10 @@
 import numpy as np
 import pytest
 
+from app.core.vectors import normalise
 from digest.latex import readable
 from digest.selection import EditionPaper, EditionView, Taste, select
 from digest.store import phrase_vectors
-from ranking.vectors import normalise
 from tests.conftest import Database
 
 

@@ -5,7 +5,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from app.web import queries
-from digest.accounts.votes import counts_by_day
+from ranking.signals import votes_by_day
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import store_edition
@@ -33,7 +33,7 @@ def test_a_signed_in_person_upvotes_once_and_can_take_it_back(
     }
     assert client.post("/votes/2603.00001").json()["votes"] == 1
     with Session(database.engine) as session:
-        assert counts_by_day(session, ["2603.00001"], NOW.date()) == {("2603.00001", NOW.date()): 1}
+        assert votes_by_day(session, ["2603.00001"], NOW.date()) == {("2603.00001", NOW.date()): 1}
     assert client.delete("/votes/2603.00001").json()["votes"] == 0
 
 

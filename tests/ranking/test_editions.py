@@ -10,12 +10,12 @@ from sqlalchemy import select
 from app.cli.main import main
 from app.core.config import Settings
 from app.core.models import Edition, HfDailyPaper, Paper
+from app.core.periods import span
 from app.worker.table import refresh_signals
 from digest.accounts import votes
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, latest_edition, publish, stored_items
-from ranking.periods import span
 from ranking.pipeline import default_scorer
 from ranking.scoring import Candidate, Score, ScoringContext
 from ranking.trending.model import load_model

@@ -8,6 +8,7 @@ from datetime import date
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.core.periods import span
 from app.web.params import (
     BadInputError,
     edition_key,
@@ -17,7 +18,6 @@ from app.web.params import (
     parse_period,
     parse_week,
 )
-from ranking.periods import span
 
 DAYS = st.dates(date(1, 1, 1), date(9999, 12, 31))
 SPELLED = DAYS.flatmap(

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.periods import Period
 from app.web import profiles, queries
 from app.web.api_shape import daily_item, page_of, paper_json, sort_cards, topic_json
 from app.web.caching import Rendered, cached, cached_json, json_bytes, rendered
@@ -19,7 +20,6 @@ from app.web.context import ContextDep, SessionDep
 from app.web.params import BadInputError, TopicId, edition_key, key_label
 from app.web.routes.search import run_search
 from app.web.views import Signals, code_url
-from ranking.periods import Period
 
 router = APIRouter(prefix="/api", tags=["api"])
 ERRORS: dict[int | str, dict[str, Any]] = {

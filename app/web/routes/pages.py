@@ -11,12 +11,12 @@ from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.models import Edition
+from app.core.periods import Period, span
 from app.web import queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.params import MAX_ID, BadInputError, key_label, parse_day, parse_period
 from app.web.views import Card, Signals, author_links, card, parse_components
-from ranking.periods import Period, span
 
 router = APIRouter(include_in_schema=False)
 CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")

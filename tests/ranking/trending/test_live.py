@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session
 
 from app.core.models import HfDailyPaper
 from ingest.bulk.importer import import_file
-from ranking.editions import load_signals
 from ranking.embeddings import import_matrix
 from ranking.scoring import Candidate, Scorer, ScoringContext
+from ranking.signals import load_signals
 from ranking.trending.data import LabelRecord
 from ranking.trending.evaluation import paperboy
 from ranking.trending.live import LiveTrendingScorer, live_extras

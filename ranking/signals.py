@@ -1,0 +1,54 @@
+"""Community signals as the ranker reads them: Hugging Face upvotes and votes cast on Paperboy.
+
+The one place that reads them (votes are cast in ``digest.accounts.votes``; the ranker only
+counts them, per paper and day voted, so an edition sees only what was known by its day).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.core.models import HfDailyPaper, Vote
+from ranking.embeddings import PAGE_SIZE
+from ranking.scoring import Signal
+
+
+def load_signals(session: Session, arxiv_ids: Sequence[str], day: date) -> list[Signal]:
+    """The community signals of these papers up to ``day``: Hugging Face upvotes on daily pages
+    (as last fetched) and votes on Paperboy, per day voted.
+
+    New upvotes or votes change the scores, and so make the next build of the edition a new
+    version.
+    """
+    found: list[Signal] = []
+    for start in range(0, len(arxiv_ids), PAGE_SIZE):
+        page = arxiv_ids[start : start + PAGE_SIZE]
+        rows = session.execute(
+            select(HfDailyPaper.arxiv_id, HfDailyPaper.upvotes, HfDailyPaper.daily_date)
+            .where(HfDailyPaper.arxiv_id.in_(page))
+            .where(HfDailyPaper.daily_date <= day)
+            .order_by(HfDailyPaper.daily_date, HfDailyPaper.arxiv_id)
+        )
+        found += [Signal(r.arxiv_id, "hf_upvotes", float(r.upvotes), r.daily_date) for r in rows]
+        votes = sorted(votes_by_day(session, page, day).items())
+        found += [
+            Signal(arxiv_id, "paperboy_votes", float(count), voted_on)
+            for (arxiv_id, voted_on), count in votes
+        ]
+    return found
+
+
+def votes_by_day(
+    session: Session, arxiv_ids: Sequence[str], last: date
+) -> dict[tuple[str, date], int]:
+    """Votes per (paper, day voted) for these papers on days up to ``last``."""
+    rows = session.execute(
+        select(Vote.arxiv_id, Vote.voted_on, func.count())
+        .where(Vote.arxiv_id.in_(arxiv_ids), Vote.voted_on <= last)
+        .group_by(Vote.arxiv_id, Vote.voted_on)
+    )
+    return {(arxiv_id, day): int(count) for arxiv_id, day, count in rows}
