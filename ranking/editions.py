@@ -169,15 +169,14 @@ def _kept(latest: Edition, bounds: Span, header: Header, items: list[Item]) -> P
     return None
 
 
-def latest_edition(session: Session, period: str, key: date) -> Edition | None:
-    """The newest version of an edition: what the API serves."""
-    query = (
-        select(Edition)
-        .where(Edition.period == period, Edition.edition_date == key)
-        .order_by(Edition.version.desc())
-        .limit(1)
-    )
-    return session.scalars(query).first()
+def latest_edition(session: Session, period: str, key: date | None) -> Edition | None:
+    """The newest version of the (period, key) edition, or of the period's newest edition when
+    ``key`` is None: what the pages, the API and the feeds serve."""
+    query = select(Edition).where(Edition.period == period)
+    if key is not None:
+        query = query.where(Edition.edition_date == key)
+    newest = query.order_by(Edition.edition_date.desc(), Edition.version.desc()).limit(1)
+    return session.scalars(newest).first()
 
 
 def stored_items(edition: Edition) -> list[Item]:
