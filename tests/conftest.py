@@ -17,9 +17,10 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings, get_settings
-from app.core.db import make_engine, make_session_factory, scratch_postgres_database
+from app.core.db import make_engine, make_session_factory
 from app.core.models import Base
 from app.core.schema import upgrade_to_head
+from tests.postgres import scratch_postgres_database
 
 TEST_DATABASE_ENV = "PAPERBOY_TEST_DATABASE_URL"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

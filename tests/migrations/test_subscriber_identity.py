@@ -12,9 +12,10 @@ from alembic import command
 from sqlalchemy import Engine, text
 
 from app.core.config import get_settings
-from app.core.db import make_engine, scratch_postgres_database
+from app.core.db import make_engine
 from app.core.schema import alembic_config, upgrade_to_head
 from tests.conftest import TEST_DATABASE_ENV
+from tests.postgres import scratch_postgres_database
 
 CREATED = datetime(2026, 1, 5, tzinfo=UTC)
 SUBSCRIBER_COLUMNS = (

@@ -9,9 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import get_settings
-from app.core.db import scratch_postgres_database
 from app.web.app import create_app
 from tests.conftest import TEST_DATABASE_ENV
+from tests.postgres import scratch_postgres_database
 
 ADVICE = "the database schema is missing or out of date; run `paperboy migrate`"
 
