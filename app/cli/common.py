@@ -1,4 +1,5 @@
-"""What several commands share: the ``--date`` parser and one unit of work for a step.
+"""What several commands share: the ``--date`` parser, the database a command works on
+(one engine, its schema checked), and printing a use case's report.
 
 Kept apart from the command modules so that importing one command does not import another's
 dependencies (the ranking commands pull in scikit-learn: seconds at every start).
@@ -7,15 +8,17 @@ dependencies (the ranking commands pull in scikit-learn: seconds at every start)
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
-from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.db import Role, make_session_factory, open_engine, session_scope
 from app.core.schema import require_current_schema
+from app.services.reports import Report
 
 
 def parse_day(text: str) -> date:
@@ -32,3 +35,24 @@ def job_session(settings: Settings) -> Iterator[Session]:
         require_current_schema(engine)
         with session_scope(make_session_factory(engine)) as session:
             yield session
+
+
+@contextmanager
+def command_sessions(settings: Settings, role: Role = "cli") -> Iterator[sessionmaker[Session]]:
+    """The session factory of one command: one engine, closed afterwards, its schema current."""
+    with open_engine(settings, role) as engine:
+        require_current_schema(engine)
+        yield make_session_factory(engine)
+
+
+def print_report(report: Report) -> int:
+    """Print the report's lines; its outcome's exit code."""
+    for line in report.lines():
+        print(line)
+    return report.outcome.exit_code
+
+
+def print_error(command: str, message: object) -> int:
+    """``paperboy COMMAND: message`` on standard error; exit code 1."""
+    print(f"paperboy {command}: {message}", file=sys.stderr)
+    return 1

@@ -1,59 +1,47 @@
 """``paperboy send-digests | preview-digest | subscribers``: the email digest by hand.
 
-``send-digests`` purges week-old unconfirmed sign-ups, then sends edition D's digest to every
-confirmed subscriber whose local delivery hour has come and who has not had it (the ledger
-makes re-running safe). The embedding model loads only if some subscriber's interests or
-exclusions were never embedded before.
+``send-digests`` runs the digests use case (``app.services.digests``: purge week-old
+unconfirmed sign-ups, then mail edition D's digest to everyone due who has not had it) and
+prints its report; the others are operator tools on one subscriber.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.cli.common import job_session, parse_day
+from app.cli.common import command_sessions, job_session, parse_day, print_report
+from app.core.clock import utc_now
 from app.core.config import Settings
-from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.models import Delivery, Edition, Subscriber
+from app.core.db import session_scope
+from app.core.models import Delivery, Subscriber
 from app.core.models.subscriptions import mailbox_key
 from app.core.periods import Period, span
-from app.core.schema import require_current_schema
 from app.core.tokens import TokenError
-from app.core.vectors import Matrix
+from app.services.digests import (
+    delivery_failure,
+    latest_day_edition,
+    lazy_encoder,
+    send_due_digests,
+)
 from digest.accounts.inbound import MAX_MESSAGE_BYTES, InboundMailError, unsubscribe_token
 from digest.accounts.links import UNSUBSCRIBE
 from digest.accounts.subscriptions import (
     delete_everything,
     find_subscriber,
-    purge_unconfirmed,
     subscriber_for,
     unsubscribe,
 )
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
-from digest.sending import RunSummary, build_digest, resend, send_digests
-from digest.store import Encode, edition_view, latest_edition
+from digest.sending import build_digest, resend
+from digest.store import edition_view, latest_edition
 from digest.tastes import Tastes
-
-
-def lazy_encoder(settings: Settings) -> Encode:
-    """An encode function that loads the embedding model on its first call only."""
-    loaded: list[Encode] = []
-
-    def encode(texts: Sequence[str]) -> Matrix:
-        if not loaded:
-            from ranking.embedder import make_embedder
-
-            loaded.append(make_embedder(settings).encode)
-        return loaded[0](texts)
-
-    return encode
 
 
 def add_send_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,27 +49,9 @@ def add_send_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_send_digests(args: argparse.Namespace, settings: Settings) -> int:
-    now = datetime.now(UTC)
-    with open_engine(settings, role="worker") as engine:
-        require_current_schema(engine)
-        sessions = make_session_factory(engine)
-        with session_scope(sessions) as session:
-            purged = purge_unconfirmed(session, settings, now)
-            day = args.date or _latest_day(session)
-        if day is None:
-            print("send-digests: no edition published yet; nothing to send")
-            return 0
-        summary = send_digests(settings, sessions, day, now, lazy_encoder(settings))
-    print(f"{summary.line()}; {purged} unconfirmed sign-ups purged")
-    return _exit_code(summary)
-
-
-def _exit_code(summary: RunSummary) -> int:
-    return 1 if summary.error else 0
-
-
-def _latest_day(session: Session) -> date | None:
-    return session.scalar(select(func.max(Edition.edition_date)).where(Edition.period == "day"))
+    with command_sessions(settings, "worker") as sessions:
+        report = send_due_digests(settings, sessions, utc_now(), args.date)
+    return print_report(report)
 
 
 def add_preview_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,10 +61,10 @@ def add_preview_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_preview_digest(args: argparse.Namespace, settings: Settings) -> int:
-    now = datetime.now(UTC)
+    now = utc_now()
     with job_session(settings) as session:
         subscriber = _subscriber(session, args.email)
-        day = args.date or _latest_day(session)
+        day = args.date or latest_day_edition(session)
         if subscriber is None or day is None:
             what = "no such subscriber" if subscriber is None else "no edition published yet"
             print(f"preview-digest: {what}", file=sys.stderr)
@@ -142,7 +112,7 @@ def add_unsubscribe_mail_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_unsubscribe_mail(args: argparse.Namespace, settings: Settings) -> int:
     raw = args.file.read_bytes() if args.file else sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)
-    now = datetime.now(UTC)
+    now = utc_now()
     try:
         token = unsubscribe_token(raw)
         with job_session(settings) as session:
@@ -221,17 +191,15 @@ def _show_lines(session: Session, subscriber: Subscriber) -> list[str]:
 
 
 def _resend(args: argparse.Namespace, settings: Settings) -> int:
-    now = datetime.now(UTC)
-    with open_engine(settings, role="worker") as engine:
-        require_current_schema(engine)
-        sessions = make_session_factory(engine)
+    now = utc_now()
+    with command_sessions(settings, "worker") as sessions:
         with session_scope(sessions) as session:
             subscriber = _subscriber(session, args.email)
-            day = args.date or _latest_day(session)
+            day = args.date or latest_day_edition(session)
             subscriber_id = subscriber.id if subscriber else None
         if subscriber_id is None or day is None:
             print("subscribers resend: no such subscriber or no edition", file=sys.stderr)
             return 1
         summary = resend(settings, sessions, subscriber_id, day, now, lazy_encoder(settings))
     print(summary.line())
-    return _exit_code(summary)
+    return 1 if delivery_failure(summary) else 0

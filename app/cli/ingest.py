@@ -8,26 +8,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import date
 
+from app.cli.common import command_sessions, print_report
+from app.core.clock import utc_now
 from app.core.config import Settings
-from app.core.db import open_engine, session_scope
-from app.core.schema import require_current_schema
-from ingest.backfill import backfill, cross_check
-from ingest.live import Context, close, enrich_day, ingest_hf, ingest_rss, make_context
-from ingest.live_store import latest_listing_day
+from app.services.ingest import Source, backfill, ingest
 from ingest.records import arxiv_categories
-from ingest.run_log import RunReport, exit_code, save_reports
 
-SOURCES = ("rss", "api", "oai", "hf", "all")
+SOURCES = tuple(source.value for source in Source)
 
 
 def add_ingest_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--date", type=_day, help="announcement day YYYY-MM-DD (RSS: only the latest one)"
     )
-    parser.add_argument("--source", choices=SOURCES, default="all", help="default: all")
+    parser.add_argument("--source", choices=SOURCES, default=Source.ALL.value, help="default: all")
     _add_categories(parser)
 
 
@@ -38,12 +34,15 @@ def add_backfill_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    categories = args.categories or settings.categories
-    return _run(settings, lambda context: _ingest(context, args.source, categories, args.date))
+    with command_sessions(settings, "worker") as sessions:
+        source, day, categories = Source(args.source), args.date, args.categories
+        report = ingest(
+            settings, sessions, utc_now(), source=source, day=day, categories=categories
+        )
+    return print_report(report)
 
 
 def run_backfill(args: argparse.Namespace, settings: Settings) -> int:
-    categories = args.categories or settings.categories
     until_day = args.until_day or args.from_day
     if until_day < args.from_day:
         print(
@@ -51,44 +50,9 @@ def run_backfill(args: argparse.Namespace, settings: Settings) -> int:
             file=sys.stderr,
         )
         return 1
-    return _run(settings, lambda context: backfill(context, categories, args.from_day, until_day))
-
-
-def _run(settings: Settings, job: Callable[[Context], list[RunReport]]) -> int:
-    with open_engine(settings, "worker") as engine:
-        require_current_schema(engine)
-        context = make_context(settings, engine)
-        try:
-            reports = job(context)
-        finally:
-            close(context)
-        save_reports(context.sessions, reports)
-    for report in reports:
-        print(report.line())
-    return exit_code(reports)
-
-
-def _ingest(
-    context: Context, source: str, categories: tuple[str, ...], day: date | None
-) -> list[RunReport]:
-    reports: list[RunReport] = []
-    if source in ("rss", "all"):
-        reports += ingest_rss(context, categories, day)
-        day = day or max((r.announced_on for r in reports if r.announced_on), default=None)
-    target = day or _latest_listing_day(context) or datetime.now(UTC).date()
-    if source in ("api", "all"):
-        reports += enrich_day(context, target, categories)
-    if source == "oai":
-        reports += cross_check(context, categories, target)
-    if source in ("hf", "all"):
-        reports += ingest_hf(context, target)
-    return reports
-
-
-def _latest_listing_day(context: Context) -> date | None:
-    """Without --date, API and HF work on the newest day a listing is stored for."""
-    with session_scope(context.sessions) as session:
-        return latest_listing_day(session)
+    with command_sessions(settings, "worker") as sessions:
+        report = backfill(settings, sessions, args.from_day, until_day, args.categories)
+    return print_report(report)
 
 
 def _day(text: str) -> date:

@@ -17,17 +17,16 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.cli.common import parse_day
+from app.cli.common import command_sessions, parse_day
+from app.core.clock import utc_now
 from app.core.config import Settings
-from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.db import session_scope
 from app.core.logs import configure_logging
 from app.core.models import Incident, JobRun
-from app.core.schema import require_current_schema
-from app.worker.alerts import acknowledge, open_incidents
-from app.worker.runs import run_job
-from app.worker.scheduler import serve
-from app.worker.schedules import next_run
-from app.worker.table import JOBS, JOBS_BY_NAME
+from app.services.jobs.alerts import acknowledge, open_incidents
+from app.services.jobs.runs import run_job
+from app.services.jobs.schedules import next_run
+from app.services.jobs.table import JOBS, JOBS_BY_NAME
 
 
 def add_jobs_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,14 +42,14 @@ def run_jobs(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "run" and JOBS_BY_NAME[args.name].schedule.off(settings):
         print(f"paperboy jobs: {args.name} reads arXiv and is off in offline mode", file=sys.stderr)
         return 1
-    with open_engine(settings, "worker") as engine:
-        require_current_schema(engine)
-        sessions = make_session_factory(engine)
+    with command_sessions(settings, "worker") as sessions:
         if args.action == "list":
             with session_scope(sessions) as session:
-                print("\n".join(job_lines(session, settings, datetime.now(UTC))))
+                print("\n".join(job_lines(session, settings, utc_now())))
             return 0
         outcome = run_job(JOBS_BY_NAME[args.name], settings, sessions, args.date)
+    if outcome.summary:
+        print(outcome.summary)
     return outcome.exit_code
 
 
@@ -80,6 +79,10 @@ def add_scheduler_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_scheduler(args: argparse.Namespace, settings: Settings) -> int:
+    """Become the scheduler process (``app.worker``): the one place the command line starts
+    another process role, so its module is imported here, when the command runs."""
+    from app.worker.scheduler import serve
+
     return serve(settings, args.owner)
 
 
@@ -91,13 +94,11 @@ def add_incidents_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_incidents(args: argparse.Namespace, settings: Settings) -> int:
-    with open_engine(settings, "worker") as engine:
-        require_current_schema(engine)
-        with session_scope(make_session_factory(engine)) as session:
-            if args.action == "list":
-                print("\n".join(incident_lines(open_incidents(session))))
-                return 0
-            incident = acknowledge(session, args.job, datetime.now(UTC))
+    with command_sessions(settings, "worker") as sessions, session_scope(sessions) as session:
+        if args.action == "list":
+            print("\n".join(incident_lines(open_incidents(session))))
+            return 0
+        incident = acknowledge(session, args.job, utc_now())
     if incident is None:
         print(f"paperboy incidents: no open incident for {args.job!r}", file=sys.stderr)
         return 1

@@ -1,7 +1,8 @@
 """``paperboy embed | import-embeddings | rank | publish | run-daily``: the ranking pipeline.
 
-Each handler opens one engine and one session scope per step, so a step commits only when it
-has finished and a crash leaves the database as it was before that step.
+Each command calls its use case (``app.services.editions``, ``app.services.daily``), prints
+the report and exits with its outcome; unusable ranking input is one line on standard error
+and exit 1. Every step is one unit of work, so a crash leaves the database as it was before.
 """
 
 from __future__ import annotations
@@ -10,28 +11,28 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from datetime import date
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
-from app.cli import ingest as ingest_commands
-from app.cli.common import job_session, parse_day
+from app.cli.common import command_sessions, parse_day, print_error, print_report
+from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.vectors import BadVectorsError
-from ranking.editions import Publication
-from ranking.embedder import make_embedder
-from ranking.embeddings import check_matrix, count_papers, embed_papers, import_matrix
+from app.services import editions
+from app.services.daily import DailyReport
+from app.services.daily import run_daily as daily_chain
+from app.services.editions import Advance, Progress
+from app.services.reports import Report
+from ranking.embeddings import check_matrix
 from ranking.errors import RankingInputError
-from ranking.pipeline import default_scorer, publish_periods, rank_day, refresh_editions
-from ranking.scoring import Scorer
 
 
 @contextmanager
-def progress_bar(total: int, unit: str, quiet: bool) -> Iterator[Callable[[int], None]]:
+def progress_bar(total: int, unit: str, quiet: bool) -> Iterator[Advance]:
     show = not quiet and sys.stderr.isatty()
     with tqdm(total=total, unit=unit, disable=not show, file=sys.stderr) as bar:
 
@@ -39,6 +40,13 @@ def progress_bar(total: int, unit: str, quiet: bool) -> Iterator[Callable[[int],
             bar.update(done)
 
         yield advance
+
+
+def progress_of(unit: str, quiet: bool) -> Progress:
+    def start(total: int) -> AbstractContextManager[Advance]:
+        return progress_bar(total, unit, quiet)
+
+    return start
 
 
 def add_embed_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,17 +57,9 @@ def add_embed_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_embed(args: argparse.Namespace, settings: Settings) -> int:
-    embed_day(settings, None if args.all else args.date, quiet=args.quiet)
-    return 0
-
-
-def embed_day(settings: Settings, day: date | None, *, quiet: bool = True) -> None:
-    embedder = make_embedder(settings)
-    with job_session(settings) as session:
-        total = count_papers(session, day)
-        with progress_bar(total, "paper", quiet) as update:
-            summary = embed_papers(session, embedder, day=day, progress=update)
-    print(f"embedded ({embedder.model}) {summary.line()}")
+    day, progress = None if args.all else args.date, progress_of("paper", args.quiet)
+    with command_sessions(settings) as sessions:
+        return print_report(editions.embed(settings, sessions, day, progress))
 
 
 def add_import_embeddings_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,16 +70,22 @@ def add_import_embeddings_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_import_embeddings(args: argparse.Namespace, settings: Settings) -> int:
+    return import_embeddings(
+        settings, args.matrix, args.ids, args.model or settings.embedding_model, quiet=args.quiet
+    )
+
+
+def import_embeddings(
+    settings: Settings, matrix: Path, ids_file: Path, model: str, *, quiet: bool = True
+) -> int:
+    """Check the matrix and its ids, then store them (the demo imports the sample's so)."""
     try:
-        vectors, ids = check_matrix(_read_matrix(args.matrix), _read_ids(args.ids))
+        vectors, ids = check_matrix(_read_matrix(matrix), _read_ids(ids_file))
     except (BadVectorsError, OSError) as error:
-        print(f"paperboy import-embeddings: {error}", file=sys.stderr)
-        return 1
-    model = args.model or settings.embedding_model
-    with job_session(settings) as session, progress_bar(len(ids), "vector", args.quiet) as update:
-        summary = import_matrix(session, vectors, ids, model, update)
-    print(f"imported embeddings ({model}) {summary.line()}")
-    return 0
+        return print_error("import-embeddings", error)
+    progress = progress_of("vector", quiet)
+    with command_sessions(settings) as sessions:
+        return print_report(editions.import_embeddings(sessions, vectors, ids, model, progress))
 
 
 def _read_matrix(path: Path) -> np.ndarray:
@@ -102,40 +108,22 @@ def add_day_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def run_rank(args: argparse.Namespace, settings: Settings) -> int:
-    return _reporting_input_errors("rank", lambda: rank(settings, args.date))
-
-
-def rank(settings: Settings, day: date) -> None:
-    with job_session(settings) as session:
-        topics, edition = rank_day(session, day, settings, default_scorer(settings, session))
-    print(topics.line())
-    print(edition.line())
+    return _step("rank", settings, lambda sessions: editions.rank(settings, sessions, args.date))
 
 
 def run_publish(args: argparse.Namespace, settings: Settings) -> int:
-    return _reporting_input_errors("publish", lambda: publish_day(settings, args.date))
-
-
-def publish_day(settings: Settings, day: date) -> None:
-    _print_editions(settings, day, publish_periods)
-
-
-def run_refresh_editions(args: argparse.Namespace, settings: Settings) -> int:
-    """Rebuild the day's editions with the signals seen so far (the scheduler's signals job)."""
-    return _reporting_input_errors(
-        "refresh-editions", lambda: _print_editions(settings, args.date, refresh_editions)
+    return _step(
+        "publish", settings, lambda sessions: editions.publish(settings, sessions, args.date)
     )
 
 
-def _print_editions(
-    settings: Settings,
-    day: date,
-    build: Callable[[Session, date, Settings, Scorer], list[Publication]],
-) -> None:
-    with job_session(settings) as session:
-        editions = build(session, day, settings, default_scorer(settings, session))
-    for edition in editions:
-        print(edition.line())
+def _step(command: str, settings: Settings, step: Callable[[sessionmaker[Session]], Report]) -> int:
+    """Run one ranking step; unusable input is one line on standard error and exit 1."""
+    with command_sessions(settings) as sessions:
+        try:
+            return print_report(step(sessions))
+        except RankingInputError as error:
+            return print_error(command, error)
 
 
 def add_daily_arguments(parser: argparse.ArgumentParser) -> None:
@@ -147,31 +135,26 @@ def add_daily_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_daily(args: argparse.Namespace, settings: Settings) -> int:
-    """Ingest, embed, rank, publish: in order, each step its own unit of work.
-
-    A failed ingest stops the chain (nothing is published from a day that failed to arrive);
-    a partial or stale one lets it go on and sets the exit status to 2.
-    """
-    status = 0
-    if not args.skip_ingest:
-        ingest_args = argparse.Namespace(date=args.date, source="all", categories=None)
-        status = ingest_commands.run_ingest(ingest_args, settings)
-        if status == 1:
-            print("paperboy run-daily: ingest failed; nothing ranked", file=sys.stderr)
-            return 1
-
-    def steps() -> None:
-        embed_day(settings, args.date, quiet=args.quiet)
-        rank(settings, args.date)
-        publish_day(settings, args.date)
-
-    return _reporting_input_errors("run-daily", steps) or status
+    """Ingest, embed, rank, publish (``app.services.daily``); exit 1 if a step failed, 2 if
+    ingest was partial or stale."""
+    with command_sessions(settings, "worker") as sessions:
+        report = daily_chain(
+            settings,
+            sessions,
+            utc_now(),
+            args.date,
+            skip_ingest=args.skip_ingest,
+            progress=progress_of("paper", args.quiet),
+        )
+    return print_daily(report)
 
 
-def _reporting_input_errors(command: str, step: Callable[[], None]) -> int:
-    try:
-        step()
-    except RankingInputError as error:
-        print(f"paperboy {command}: {error}", file=sys.stderr)
-        return 1
-    return 0
+def print_daily(report: DailyReport) -> int:
+    """What each step did; why the chain stopped on standard error; its exit code."""
+    for line in report.step_lines():
+        print(line)
+    if report.ingest_failed:
+        return print_error("run-daily", "ingest failed; nothing ranked")
+    if report.ranking_failure is not None:
+        return print_error("run-daily", report.ranking_failure.message)
+    return report.outcome.exit_code

@@ -32,8 +32,9 @@ from app.core.models import (
     Paper,
     Subscriber,
 )
-from app.worker.alerts import open_incidents
-from app.worker.schedules import SCHEDULES, Schedule, next_run
+from app.services.jobs.alerts import open_incidents
+from app.services.jobs.runs import RunStatus
+from app.services.jobs.schedules import SCHEDULES, Schedule, next_run
 from ingest.calendar import expected_listing_days, holidays
 
 TROUBLED_SOURCE_STATUSES = frozenset({"failed", "stale", "partial"})
@@ -139,7 +140,7 @@ def job_status(
     runs = select(JobRun).where(JobRun.job == schedule.name).order_by(JobRun.id.desc()).limit(1)
     last = session.scalars(runs).first()
     success = select(func.max(JobRun.finished_at)).where(
-        JobRun.job == schedule.name, JobRun.status == "ok"
+        JobRun.job == schedule.name, JobRun.status == RunStatus.OK
     )
     last_success = session.scalar(success)
     off = schedule.off(settings)

@@ -17,7 +17,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -25,26 +25,22 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.logs import configure_logging
 from app.core.models import JobRun
 from app.core.schema import require_current_schema
 from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.services.jobs.runs import Trigger, run_job
+from app.services.jobs.table import JOBS, Job, jobs_on
 from app.worker import lease
-from app.worker.runs import run_job
-from app.worker.table import JOBS, Job, jobs_on
 
-Clock = Callable[[], datetime]
 logger = logging.getLogger("paperboy.scheduler")
 
 
 def default_owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class SchedulerService:
@@ -109,12 +105,16 @@ class SchedulerService:
             with session_scope(self.sessions) as session:
                 lease.release(session, self.owner, self.clock())
 
-    def run_now(self, job: Job, trigger: str = "schedule") -> None:
+    def run_now(self, job: Job, trigger: Trigger = Trigger.SCHEDULE) -> None:
         """What a scheduled fire does: run the job if this scheduler still holds the lease."""
         if not self.renew():
             logger.warning("scheduler %s skipped %s: lease lost", self.owner, job.name)
             return
-        run_job(job, self.settings, self.sessions, None, trigger=trigger, clock=self.clock)
+        outcome = run_job(
+            job, self.settings, self.sessions, None, trigger=trigger, clock=self.clock
+        )
+        if outcome.summary:
+            print(outcome.summary)  # noqa: T201 (the run's report, as ``paperboy jobs run`` shows it)
 
     def _start(self) -> None:
         scheduler = BackgroundScheduler(

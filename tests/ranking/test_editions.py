@@ -11,7 +11,8 @@ from app.cli.main import main
 from app.core.config import Settings
 from app.core.models import Edition, HfDailyPaper, Paper
 from app.core.periods import span
-from app.worker.table import refresh_signals
+from app.services.reports import Outcome
+from app.services.signals import refresh_signals
 from digest.accounts import votes
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
@@ -293,7 +294,8 @@ def test_the_signals_job_rebuilds_the_days_editions_with_new_votes(
         last = stored_items(day_edition)[-1]
     cast_votes(embedded_db, last.arxiv_id, 30, DAY)
     # Hugging Face cannot be read; the votes are still taken in.
-    assert refresh_signals(offline(embedded_db), DAY) == 1
+    report = refresh_signals(offline(embedded_db), embedded_db.sessions, datetime.now(UTC), DAY)
+    assert report.outcome is Outcome.FAILED
     with embedded_db.sessions() as session:
         rebuilt = latest_edition(session, "day", DAY)
         assert rebuilt is not None

@@ -20,14 +20,19 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from app.cli import digest, ingest, ranking
-from app.cli.common import job_session
+from app.cli.common import command_sessions, job_session, print_report
 from app.cli.demo.mailsink import mail_sink
 from app.cli.demo.replay import replay_server
+from app.cli.ranking import import_embeddings, print_daily
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import AnnouncementEntry, Paper
 from app.core.schema import upgrade_to_head
+from app.services import editions
+from app.services.daily import run_daily
+from app.services.digests import send_due_digests
+from app.services.ingest import ingest
+from app.services.reports import Outcome
 from digest.accounts import links
 from digest.accounts.addresses import parse_address
 from digest.accounts.preferences import parse_preferences
@@ -116,17 +121,18 @@ def import_sample(demo: Demo) -> int:
 
 
 def import_vectors(demo: Demo) -> int:
-    args = argparse.Namespace(matrix=SAMPLE_VECTORS, ids=SAMPLE_IDS, model=None, quiet=True)
-    return ranking.run_import_embeddings(args, demo.settings)
+    settings = demo.settings
+    return import_embeddings(settings, SAMPLE_VECTORS, SAMPLE_IDS, settings.embedding_model)
 
 
 def live_ingest(demo: Demo) -> int:
     print("replaying recorded arXiv RSS, arXiv API and Hugging Face responses from a local server")
-    args = argparse.Namespace(date=None, source="all", categories=REPLAY_CATEGORIES)
-    status = ingest.run_ingest(args, demo.replay)
+    with command_sessions(demo.replay, "worker") as sessions:
+        report = ingest(demo.replay, sessions, datetime.now(UTC), categories=REPLAY_CATEGORIES)
+    status = print_report(report)
     # The recorded API and HF answers know none of the feed's papers: partial is expected
     # (and /status shows those two sources red, as it should).
-    if status == 2:
+    if report.outcome is Outcome.WARNING:
         print("partial, as expected: the recordings know none of the feed's papers")
         return 0
     return status
@@ -142,8 +148,8 @@ def embed_replayed_day(demo: Demo) -> int:
     if replayed is None:
         print("nothing replayed to embed")
         return 1
-    ranking.embed_day(demo.settings, replayed)
-    return 0
+    with command_sessions(demo.settings) as sessions:
+        return print_report(editions.embed(demo.settings, sessions, replayed))
 
 
 def rank_and_publish(demo: Demo) -> int:
@@ -151,8 +157,9 @@ def rank_and_publish(demo: Demo) -> int:
         demo.day = session.scalar(select(func.max(Paper.announced_on)))
     if demo.day is None:
         return 1
-    args = argparse.Namespace(date=demo.day, skip_ingest=True, quiet=True)
-    return ranking.run_daily(args, demo.settings)
+    with command_sessions(demo.settings, "worker") as sessions:
+        report = run_daily(demo.settings, sessions, datetime.now(UTC), demo.day, skip_ingest=True)
+    return print_daily(report)
 
 
 def subscribe_reader(demo: Demo) -> int:
@@ -173,7 +180,8 @@ def subscribe_reader(demo: Demo) -> int:
 
 
 def send_digest(demo: Demo) -> int:
-    return digest.run_send_digests(argparse.Namespace(date=demo.day), demo.settings)
+    with command_sessions(demo.settings, "worker") as sessions:
+        return print_report(send_due_digests(demo.settings, sessions, datetime.now(UTC), demo.day))
 
 
 STEPS: tuple[tuple[str, Step], ...] = (

@@ -18,11 +18,12 @@ from app.core.config import Settings, get_settings
 from app.core.db import make_engine, session_scope
 from app.core.models import Edition, JobRun, Paper
 from app.core.schema import head_revision
+from app.services.jobs.alerts import acknowledge, note_outcome
+from app.services.jobs.schedules import SCHEDULES
+from app.services.jobs.table import jobs_on
+from app.services.reports import Outcome
 from app.services.status import Status, gather
 from app.web.app import create_app
-from app.worker.alerts import acknowledge, note_outcome
-from app.worker.schedules import SCHEDULES
-from app.worker.table import jobs_on
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.ingest.test_rss import feed_reply
@@ -251,7 +252,7 @@ def test_an_acknowledged_incident_is_listed_as_such_and_is_not_unhealthy(
 ) -> None:  # fmt: skip
     healthy_deployment(database)
     with session_scope(database.sessions) as session:
-        note_outcome(session, "digests", "failed", "SMTP refused", NOW)
+        note_outcome(session, "digests", Outcome.FAILED, "SMTP refused", NOW)
     assert not status_at(database, ops_settings).healthy
     assert main(["incidents", "ack", "digests"], ops_settings) == 0
     assert "acknowledged" in capsys.readouterr().out
@@ -276,8 +277,8 @@ def test_a_new_failure_after_recovery_needs_a_new_acknowledgement(
     ops_settings: Settings, database: Database
 ) -> None:
     with session_scope(database.sessions) as session:
-        note_outcome(session, "digests", "failed", "SMTP refused", NOW)
+        note_outcome(session, "digests", Outcome.FAILED, "SMTP refused", NOW)
         acknowledge(session, "digests", NOW)
-        note_outcome(session, "digests", "ok", None, NOW + timedelta(hours=1))
-        note_outcome(session, "digests", "failed", "SMTP refused", NOW + timedelta(hours=2))
+        note_outcome(session, "digests", Outcome.OK, None, NOW + timedelta(hours=1))
+        note_outcome(session, "digests", Outcome.FAILED, "SMTP refused", NOW + timedelta(hours=2))
     assert [i.key for i in status_at(database, ops_settings).unacknowledged] == ["digests"]

@@ -2,8 +2,9 @@
 
 An incident is keyed by job name. A failed or warning (partial, stale source) run opens one,
 or counts another failure on the open one; the first ok run closes it. The admin
-(``PAPERBOY_ADMIN_EMAIL``) is mailed once per incident through the digest's SMTP sender; if
-that mail cannot go out, the incident stays unalerted and the next failing run tries again.
+(``PAPERBOY_ADMIN_EMAIL``) is mailed once per incident (``templates/email/job_alert/``, sent
+through the digest's SMTP sender like every other mail); if that mail cannot go out, the
+incident stays unalerted and the next failing run tries again.
 An operator acknowledges an open incident (``paperboy incidents ack JOB``): it stays open
 until the job succeeds, and ``/status`` shows it as acknowledged rather than unhealthy.
 """
@@ -12,27 +13,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from datetime import datetime
-from email.message import EmailMessage
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.clock import Clock
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import Incident
+from app.services.reports import Outcome
 from digest.mail.mailer import DeliveryError, send_one
+from digest.mail.messages import Envelope, OutgoingMail, build_message
+from digest.mail.render import render_email
 
 logger = logging.getLogger("paperboy.alerts")
 
 
 def note_outcome(
-    session: Session, key: str, status: str, error: str | None, now: datetime
+    session: Session, key: str, outcome: Outcome, error: str | None, now: datetime
 ) -> int | None:
-    """Update the incidents for a run's status; the id of one that still needs its alert."""
+    """Update the incidents for a run's outcome; the id of one that still needs its alert."""
     incident = open_incident(session, key)
-    if status == "ok":
+    if outcome is Outcome.OK:
         if incident is not None:
             incident.closed_at = now
         return None
@@ -68,31 +71,27 @@ def alert_if_new(
     settings: Settings,
     sessions: sessionmaker[Session],
     incident_id: int | None,
-    clock: Callable[[], datetime],
+    clock: Clock,
 ) -> None:
     if incident_id is None or not settings.admin_email:
         return
+    now = clock()
     with session_scope(sessions) as session:
         incident = session.get_one(Incident, incident_id)
         try:
-            asyncio.run(send_one(settings, alert_message(settings, incident)))
+            asyncio.run(send_one(settings, alert_message(settings, incident, now)))
         except DeliveryError as error:
             logger.warning("alert for %s not sent: %s", incident.key, error)
             return
-        incident.alerted_at = clock()
+        incident.alerted_at = now
 
 
-def alert_message(settings: Settings, incident: Incident) -> EmailMessage:
-    message = EmailMessage()
-    message["From"] = settings.mail_from
-    message["To"] = settings.admin_email
-    message["Subject"] = f"[Paperboy] job {incident.key} is failing"
-    status_url = settings.public_base_url.rstrip("/") + "/status"
-    message.set_content(
-        f"The Paperboy job {incident.key!r} failed at {incident.opened_at:%Y-%m-%d %H:%M} UTC.\n\n"
-        f"{incident.last_error or 'no error text'}\n\n"
-        "You get this once per incident; it closes when the job next succeeds.\n"
-        f"Status: {status_url}\n"
-        f"Re-run by hand: paperboy jobs run {incident.key}\n"
-    )
-    return message
+def alert_message(settings: Settings, incident: Incident, now: datetime) -> OutgoingMail:
+    context = {
+        "job": incident.key,
+        "opened_at": f"{incident.opened_at:%Y-%m-%d %H:%M}",
+        "error": incident.last_error or "no error text",
+        "status_url": settings.public_base_url.rstrip("/") + "/status",
+    }
+    envelope = Envelope(settings.mail_from, settings.admin_email, now)
+    return build_message(envelope, render_email("job_alert", context))

@@ -1,4 +1,6 @@
-"""``paperboy jobs run|list``: job-run rows, exit status, and the alert once per incident."""
+"""``paperboy jobs run|list`` and the job runner: job-run rows hold the use case's report
+(its lines as the summary, its failure with its type as the error), the exit status, and the
+alert once per incident, built from its template and received by a real SMTP server."""
 
 from __future__ import annotations
 
@@ -6,21 +8,27 @@ import json
 import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from email.message import EmailMessage
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.cli.main import main
 from app.core.config import Settings
 from app.core.logs import JsonFormatter
 from app.core.models import Incident, JobRun
-from app.worker.runs import execute, run_job
-from app.worker.schedules import SCHEDULES
-from app.worker.table import Job
+from app.services.digests import DigestsReport
+from app.services.jobs.runs import RunStatus, Trigger, run_job
+from app.services.jobs.schedules import SCHEDULES
+from app.services.jobs.table import JOBS_BY_NAME, Job
+from app.services.reports import Report
+from app.services.signals import SignalsReport
+from digest.sending import RunSummary
 from tests.conftest import FIXTURES, Database
 from tests.digest.conftest import Smtp
 from tests.ingest.recorded_server import RecordedServer, Reply
-from tests.scheduler.conftest import ADMIN
+from tests.services.conftest import ADMIN
 
 HF_DAY = "2025-11-03"
 EMPTY_API = (FIXTURES / "arxiv_api" / "id_0000.0000_s0_m100_8b51d9633a68.xml").read_bytes()
@@ -63,7 +71,7 @@ def test_a_failing_job_writes_a_failed_run_exits_1_and_mails_the_admin_once(
     assert "hf" in str(failed[0].error)
     (alert,) = smtp.handler.to(ADMIN)
     assert alert["Subject"] == "[Paperboy] job signals is failing"
-    assert "paperboy jobs run signals" in alert.get_content()
+    assert "paperboy jobs run signals" in text_body(alert)
     (incident,) = incidents(database)
     assert (incident.failures, incident.closed_at) == (2, None)
     assert incident.alerted_at is not None
@@ -87,10 +95,12 @@ def test_a_partial_run_keeps_the_incident_open_without_a_second_mail(
 def test_a_successful_run_closes_the_incident_and_a_new_failure_is_a_new_incident(
     ops_settings: Settings, database: Database, smtp: Smtp
 ) -> None:
-    results = iter([1, 0, 1])
+    refusals = iter(["450 mailbox busy", None, "450 mailbox busy"])
 
-    def flaky(_settings: Settings, _day: date | None) -> int:
-        return next(results)
+    def flaky(
+        _settings: Settings, _sessions: sessionmaker[Session], now: datetime, _day: date | None
+    ) -> Report:
+        return DigestsReport(0, RunSummary(now.date(), error=next(refusals)))
 
     job = Job(SCHEDULES[0], flaky)
     statuses = [
@@ -168,13 +178,67 @@ def test_bad_job_commands_are_refused_and_record_nothing(
     assert runs(database) == []
 
 
-def test_a_job_that_raises_is_a_failed_run_with_its_error() -> None:
-    def broken(_settings: Settings, _day: date | None) -> int:
-        raise RuntimeError("disk full")
+def broken(
+    _settings: Settings, _sessions: sessionmaker[Session], _now: datetime, _day: date | None
+) -> Report:
+    raise RuntimeError("disk full")
 
-    outcome = execute(Job(SCHEDULES[0], broken), Settings(), None)
-    assert (outcome.status, outcome.exit_code) == ("failed", 1)
-    assert outcome.error == "RuntimeError: disk full"
+
+def test_a_job_that_raises_is_a_failed_run_with_the_exceptions_type_and_prints_nothing(
+    ops_settings: Settings, database: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outcome = run_job(Job(SCHEDULES[0], broken), ops_settings, database.sessions, clock=at(9))
+    assert (outcome.status, outcome.exit_code) == (RunStatus.FAILED, 1)
+    (run,) = runs(database)
+    assert (run.status, run.exit_code, run.summary) == ("failed", 1, None)
+    assert run.error == "RuntimeError: disk full"
+    assert capsys.readouterr().out == ""
+
+
+def test_a_recorded_run_holds_the_use_cases_report_and_nothing_is_read_from_stdout(
+    ops_settings: Settings,
+    database: Database,
+    server: RecordedServer,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    serve_hf(server)
+    signals = JOBS_BY_NAME["signals"]
+    outcome = run_job(signals, ops_settings, database.sessions, date(2025, 11, 3), clock=at(9))
+    report = outcome.report
+    assert isinstance(report, SignalsReport) and report.hf is not None
+    (hf,) = report.hf.sources
+    assert hf.counts["read"] == len(json.loads(HF_PAGE))
+    (run,) = runs(database)
+    assert (run.status, run.exit_code, run.trigger) == ("warning", 2, Trigger.MANUAL)
+    assert run.summary == hf.line()
+    assert f"read {hf.counts['read']}" in str(run.summary)
+    assert capsys.readouterr().out == ""
+
+
+def test_the_alert_is_the_job_alert_template_with_the_exact_text_body(
+    ops_settings: Settings, database: Database, smtp: Smtp
+) -> None:
+    run_job(Job(SCHEDULES[0], broken), ops_settings, database.sessions, clock=at(9))
+    (alert,) = smtp.handler.to(ADMIN)
+    assert alert["Subject"] == "[Paperboy] job daily is failing"
+    assert alert["From"] == ops_settings.mail_from
+    assert text_body(alert) == (
+        "The Paperboy job 'daily' failed at 2026-11-02 09:00 UTC.\n"
+        "\n"
+        "RuntimeError: disk full\n"
+        "\n"
+        "You get this once per incident; it closes when the job next succeeds.\n"
+        "Status: https://paperboy.test/status\n"
+        "Re-run by hand: paperboy jobs run daily\n"
+    )
+    html = alert.get_body(("html",))
+    assert html is not None and "RuntimeError: disk full" in html.get_content()
+
+
+def text_body(mail: EmailMessage) -> str:
+    part = mail.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
 
 
 def test_a_job_run_log_line_can_be_json_with_its_fields() -> None:

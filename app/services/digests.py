@@ -1,0 +1,83 @@
+"""Sending the digests: purge week-old unconfirmed sign-ups, then mail edition D's digest to
+every confirmed subscriber whose local delivery hour has come and who has not had it (the
+digests job and ``paperboy send-digests``; the ledger makes re-running safe).
+
+The embedding model loads only if some subscriber's interests or exclusions were never
+embedded before (:func:`lazy_encoder`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.models import Edition
+from app.core.vectors import Matrix
+from app.services.reports import Failure, Outcome
+from digest.accounts.subscriptions import purge_unconfirmed
+from digest.sending import RunSummary, send_digests
+from digest.store import Encode
+
+NOTHING_PUBLISHED = "send-digests: no edition published yet; nothing to send"
+
+
+@dataclass(frozen=True)
+class DigestsReport:
+    purged: int
+    # None when no edition is published yet.
+    sent: RunSummary | None
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.FAILED if self.failure else Outcome.OK
+
+    @property
+    def failure(self) -> Failure | None:
+        return delivery_failure(self.sent) if self.sent else None
+
+    def lines(self) -> list[str]:
+        if self.sent is None:
+            return [NOTHING_PUBLISHED]
+        return [f"{self.sent.line()}; {self.purged} unconfirmed sign-ups purged"]
+
+
+def delivery_failure(summary: RunSummary) -> Failure | None:
+    """The mail server's refusal that stopped a run (it is retried by running again)."""
+    return Failure("DeliveryError", summary.error) if summary.error else None
+
+
+def send_due_digests(
+    settings: Settings, sessions: sessionmaker[Session], now: datetime, day: date | None = None
+) -> DigestsReport:
+    """Edition ``day``'s digests (None: the latest day's) to everyone due at ``now``."""
+    with session_scope(sessions) as session:
+        purged = purge_unconfirmed(session, settings, now)
+        day = day or latest_day_edition(session)
+    if day is None:
+        return DigestsReport(purged, None)
+    return DigestsReport(purged, send_digests(settings, sessions, day, now, lazy_encoder(settings)))
+
+
+def latest_day_edition(session: Session) -> date | None:
+    """The newest day a day edition is published for."""
+    return session.scalar(select(func.max(Edition.edition_date)).where(Edition.period == "day"))
+
+
+def lazy_encoder(settings: Settings) -> Encode:
+    """An encode function that loads the embedding model on its first call only."""
+    loaded: list[Encode] = []
+
+    def encode(texts: Sequence[str]) -> Matrix:
+        if not loaded:
+            from ranking.embedder import make_embedder
+
+            loaded.append(make_embedder(settings).encode)
+        return loaded[0](texts)
+
+    return encode

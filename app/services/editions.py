@@ -1,0 +1,130 @@
+"""The ranking steps as use cases: embed a day's papers, store precomputed vectors, rank a
+day (topics and its edition), publish its week and month, rebuild its editions with new signals.
+
+Each step is one unit of work (it commits only once it has finished, so a crash leaves the
+database as it was before the step) and returns a report of what it stored. A step whose
+input is unusable raises :class:`ranking.errors.RankingInputError`; its caller decides what
+that means (the command line prints it, the daily chain stops).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.vectors import Matrix
+from app.services.reports import Completed
+from ranking.editions import Publication
+from ranking.embedder import make_embedder
+from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, embed_papers
+from ranking.embeddings import import_matrix as store_matrix
+from ranking.pipeline import default_scorer, publish_periods, rank_day
+from ranking.pipeline import refresh_editions as rebuild_editions
+from ranking.scoring import Scorer
+from ranking.topic_store import TopicsSummary
+
+Advance = Callable[[int], None]
+# Given the number of items to come, a context yielding the function told of each batch done
+# (the command line's progress bar); jobs show none.
+Progress = Callable[[int], AbstractContextManager[Advance]]
+
+
+def no_progress(_total: int) -> AbstractContextManager[Advance]:
+    return nullcontext(lambda _done: None)
+
+
+@dataclass(frozen=True)
+class EmbedReport(Completed):
+    model: str
+    summary: EmbedSummary
+
+    def lines(self) -> list[str]:
+        return [f"embedded ({self.model}) {self.summary.line()}"]
+
+
+@dataclass(frozen=True)
+class MatrixImportReport(Completed):
+    model: str
+    summary: MatrixImportSummary
+
+    def lines(self) -> list[str]:
+        return [f"imported embeddings ({self.model}) {self.summary.line()}"]
+
+
+@dataclass(frozen=True)
+class RankReport(Completed):
+    topics: TopicsSummary
+    edition: Publication
+
+    def lines(self) -> list[str]:
+        return [self.topics.line(), self.edition.line()]
+
+
+@dataclass(frozen=True)
+class EditionsReport(Completed):
+    editions: tuple[Publication, ...]
+
+    def lines(self) -> list[str]:
+        return [edition.line() for edition in self.editions]
+
+
+def embed(
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    day: date | None,
+    progress: Progress = no_progress,
+) -> EmbedReport:
+    """Embed the papers of ``day`` (None: every paper) whose vector is missing or stale."""
+    embedder = make_embedder(settings)
+    with session_scope(sessions) as session, progress(count_papers(session, day)) as advance:
+        summary = embed_papers(session, embedder, day=day, progress=advance)
+    return EmbedReport(embedder.model, summary)
+
+
+def import_embeddings(
+    sessions: sessionmaker[Session],
+    vectors: Matrix,
+    ids: list[str],
+    model: str,
+    progress: Progress = no_progress,
+) -> MatrixImportReport:
+    """Store checked precomputed vectors (one row per id) for the papers already known."""
+    with session_scope(sessions) as session, progress(len(ids)) as advance:
+        summary = store_matrix(session, vectors, ids, model, advance)
+    return MatrixImportReport(model, summary)
+
+
+def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> RankReport:
+    """The day's topics (with its trailing window), then the day's edition."""
+    with session_scope(sessions) as session:
+        topics, edition = rank_day(session, day, settings, default_scorer(settings, session))
+    return RankReport(topics, edition)
+
+
+def publish(settings: Settings, sessions: sessionmaker[Session], day: date) -> EditionsReport:
+    """The week and month editions that hold ``day``, rebuilt with it."""
+    return _editions(settings, sessions, day, publish_periods)
+
+
+def refresh_editions(
+    settings: Settings, sessions: sessionmaker[Session], day: date
+) -> EditionsReport:
+    """The day's published editions rebuilt with the signals seen so far."""
+    return _editions(settings, sessions, day, rebuild_editions)
+
+
+def _editions(
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    day: date,
+    build: Callable[[Session, date, Settings, Scorer], list[Publication]],
+) -> EditionsReport:
+    with session_scope(sessions) as session:
+        editions = build(session, day, settings, default_scorer(settings, session))
+    return EditionsReport(tuple(editions))
