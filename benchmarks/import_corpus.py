@@ -20,11 +20,16 @@ import json
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from sqlalchemy import create_engine
+from sqlalchemy.engine import make_url
+
 from app.core.config import get_settings
-from app.core.db import make_session_factory, open_engine, scratch_postgres_database
+from app.core.db import make_session_factory, open_engine
 from app.core.schema import upgrade_to_head
 from ingest.bulk.importer import import_file
 
@@ -56,6 +61,25 @@ def import_twice(database_url: str, path: Path) -> tuple[float, float]:
         return timed(run)[1], timed(run)[1]
 
 
+@contextmanager
+def scratch_postgres_database(server_url: str) -> Iterator[str]:
+    """A fresh database on the server for one round, dropped afterwards; yields its URL.
+
+    The test suite has its own (``tests/postgres.py``): this script runs by path, where neither
+    ``tests`` nor ``benchmarks`` is importable, and it is the only benchmark on PostgreSQL.
+    """
+    name = f"paperboy_bench_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
 def one_round(path: Path, postgres_url: str | None) -> tuple[int, dict[str, float]]:
     papers, peer = timed(lambda: read_and_parse(path))
     seconds = {PEER: peer}
@@ -63,7 +87,7 @@ def one_round(path: Path, postgres_url: str | None) -> tuple[int, dict[str, floa
         url = f"sqlite:///{directory}/bench.sqlite3"
         seconds["SQLite: first import"], seconds["SQLite: re-import"] = import_twice(url, path)
     if postgres_url:
-        with scratch_postgres_database(postgres_url, "paperboy_bench") as url:
+        with scratch_postgres_database(postgres_url) as url:
             first, again = import_twice(url, path)
             seconds["PostgreSQL: first import"], seconds["PostgreSQL: re-import"] = first, again
     return papers, seconds

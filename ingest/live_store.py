@@ -1,7 +1,8 @@
 """What live ingest writes besides papers: day listings, feed validators, withdrawn flags.
 
 Papers themselves go through :func:`ingest.store.store_records`, which decides new, updated
-or unchanged; this module adds what only live sources know.
+or unchanged and writes them with plain statements; this module adds what only live sources
+know.
 """
 
 from __future__ import annotations
@@ -11,15 +12,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime
 
 from sqlalchemy import func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from app.core.db import insert_plain_rows
 from app.core.models import AnnouncementEntry, Base, FeedState, Paper
 from ingest.records import PaperRecord
 from ingest.store import StoreCounts, store_records
 
 entries = Base.metadata.tables[AnnouncementEntry.__tablename__]
 papers = Base.metadata.tables[Paper.__tablename__]
+_ENTRY_COLUMNS = ("announced_on", "category", "arxiv_id", "announce_type")
 
 # arXiv marks a withdrawal in the comment ("This paper has been withdrawn by the author") and
 # often replaces the abstract with the same sentence. An abstract only counts when it opens so:
@@ -56,13 +58,8 @@ def add_listing(
     Existing entries are never removed or changed, so a smaller feed never shrinks a listing.
     """
     before = listing_size(session, day, category)
-    rows = [
-        {"announced_on": day, "category": category, "arxiv_id": arxiv_id, "announce_type": kind}
-        for arxiv_id, kind in announce_types.items()
-    ]
-    if rows:
-        dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-        session.execute(dialect.insert(entries).on_conflict_do_nothing(), rows)
+    rows = [(day, category, arxiv_id, kind) for arxiv_id, kind in announce_types.items()]
+    insert_plain_rows(session, entries, _ENTRY_COLUMNS, rows, skip_duplicates=True)
     return before
 
 

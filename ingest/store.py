@@ -1,25 +1,24 @@
-"""Write batches of :class:`PaperRecord` into the database: insert, update or skip each.
+"""Write batches of :class:`PaperRecord` into the database: insert, update or skip each paper.
 
-The decision is :mod:`ingest.merge`'s; this module only reads the stored state of a batch in
-one query and writes the outcome with a handful of set-based statements, because a bulk
-import stores tens of thousands of papers a minute. A batch is held column by column
-(:class:`PreparedBatch`), so that each table's rows are zipped from its columns in C.
+The decision is :mod:`ingest.merge`'s; this module reads the stored state of a batch in one
+query, plans the batch record by record (:func:`plan_batch`) and writes the plan with plain
+SQLAlchemy Core statements. Every source stores papers through :func:`store_records` (the RSS
+listing, the arXiv API, OAI-PMH, Hugging Face's missing papers). A bulk import stores through
+:mod:`ingest.bulk.store`, which shares the plan and the update statements and writes new rows
+faster; both give the same rows.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from itertools import chain, repeat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import orjson
-from sqlalchemy import String, any_, bindparam, delete, func, select, update
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from app.core.db import insert_columns, insert_plain_rows
+from app.core.db import insert_plain_rows
 from app.core.models import Author, Base, Paper, PaperAuthor, PaperCategory
 from app.core.names import author_keys
 from ingest.merge import Action, StoredState, decide, state_after
@@ -31,16 +30,12 @@ paper_authors = Base.metadata.tables[PaperAuthor.__tablename__]
 paper_categories = Base.metadata.tables[PaperCategory.__tablename__]
 
 # Fields a record may lack; the stored value is kept then (see ingest.merge).
-_FILLABLE = ("primary_category", "comment", "journal_ref", "doi", "license",
-             "submitted_at", "updated_at")  # fmt: skip
+FILLABLE = ("primary_category", "comment", "journal_ref", "doi", "license",
+            "submitted_at", "updated_at")  # fmt: skip
 # The columns of a new paper's row that come straight from a record field of the same name.
-_PAPER_FIELDS = ("arxiv_id", "version", "title", "abstract", "primary_category", "comment",
-                 "journal_ref", "doi", "license", "submitted_at", "updated_at",
-                 "announced_on")  # fmt: skip
-_FIELD = {name: index for index, name in enumerate(PaperRecord._fields)}
-# Author keys a loader remembers having stored, at most (about 80 bytes each).
-MAX_REMEMBERED_AUTHORS = 500_000
-_NO_COLUMNS: tuple[tuple[Any, ...], ...] = tuple(() for _ in PaperRecord._fields)
+PAPER_FIELDS = ("arxiv_id", "version", "title", "abstract", "primary_category", "comment",
+                "journal_ref", "doi", "license", "submitted_at", "updated_at",
+                "announced_on")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,122 +58,62 @@ class PreparedRecord(NamedTuple):
     author_keys: tuple[str, ...]
 
 
-class PreparedBatch(NamedTuple):
-    """Records with what storing them needs, held column by column.
-
-    A bulk import's reader process builds it and sends it to the importer: a few tuples of
-    plain values pickle with no object per record, and each table's rows are zipped from the
-    columns in C, where building them record by record took a fifth of a first import.
-    """
-
-    columns: tuple[tuple[Any, ...], ...]  # one per PaperRecord field, in field order
-    content_hashes: tuple[str, ...]
-    author_keys: tuple[tuple[str, ...], ...]  # each record's, one key per author
-
-    @property
-    def size(self) -> int:
-        return len(self.content_hashes)
-
-    @property
-    def arxiv_ids(self) -> tuple[str, ...]:
-        return self.columns[_FIELD["arxiv_id"]]
-
-    def column(self, field: str) -> tuple[Any, ...]:
-        return self.columns[_FIELD[field]]
-
-    def items(self) -> Iterator[PreparedRecord]:
-        """Record by record, for the merge decisions."""
-        records = map(PaperRecord._make, zip(*self.columns, strict=True))
-        return map(PreparedRecord, records, self.content_hashes, self.author_keys)
+def prepare(record: PaperRecord) -> PreparedRecord:
+    return PreparedRecord(record, record.content_hash(), author_keys(record.authors))
 
 
-def prepare_batch(records: Iterable[PaperRecord]) -> PreparedBatch:
-    records = list(records)
-    hashes = tuple([record.content_hash() for record in records])
-    keys = tuple([author_keys(record.authors) for record in records])
-    return PreparedBatch(_columns(records), hashes, keys)
+@dataclass(frozen=True, slots=True)
+class Updates:
+    """Changes to papers already stored: rows for :data:`UPDATE_PAPER` and
+    :data:`UPDATE_ANNOUNCEMENT`."""
+
+    papers: list[dict[str, Any]] = field(default_factory=list)
+    announcements: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _batch_of(items: Iterable[PreparedRecord]) -> PreparedBatch:
-    records, hashes, keys = tuple(zip(*items, strict=True)) or ((), (), ())
-    return PreparedBatch(_columns(records), hashes, keys)
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What storing a batch writes, and the counts it reports."""
 
-
-def _columns(records: Sequence[PaperRecord]) -> tuple[tuple[Any, ...], ...]:
-    return tuple(zip(*records, strict=True)) or _NO_COLUMNS
-
-
-@dataclass
-class _Plan:
-    new: PreparedBatch
-    updates: list[dict[str, Any]]
-    announcement_updates: list[dict[str, Any]]
+    new: list[PreparedRecord]
+    updates: Updates
     # The last accepted record of each paper whose author and category lists are written.
-    lists: PreparedBatch
+    lists: list[PreparedRecord]
+    counts: StoreCounts
 
 
 def store_records(session: Session, records: Sequence[PaperRecord]) -> StoreCounts:
     """Store one batch; returns how many papers were new, updated and unchanged."""
-    return store_batch(session, prepare_batch(records))
-
-
-def store_batch(
-    session: Session, batch: PreparedBatch, authors_stored: set[str] | None = None
-) -> StoreCounts:
-    """Store one prepared batch.
-
-    ``authors_stored``, for a loader that stores many batches, holds the author keys its earlier
-    batches stored; this batch adds its own, and skips them rather than asking the database
-    again (a rolled-back batch must not be followed by another with the same set).
-    """
-    states = load_states(session, batch.arxiv_ids)
+    items = [prepare(record) for record in records]
+    states = load_states(session, [item.record.arxiv_id for item in items])
     stored_before = set(states)
-    if not states and len(set(batch.arxiv_ids)) == batch.size:
-        plan, actions = _all_new(batch)
-    else:
-        plan, actions = _plan(states, batch.items())
-    _write(session, plan, stored_before, set() if authors_stored is None else authors_stored)
-    return StoreCounts(
-        new=actions[Action.NEW],
-        updated=actions[Action.UPDATE] + actions[Action.EARLIER_ANNOUNCEMENT],
-        unchanged=actions[Action.UNCHANGED],
-    )
+    plan = plan_batch(states, items)
+    _insert(session, papers, [_paper_row(item) for item in plan.new])
+    write_updates(session, plan.updates)
+    if plan.lists:
+        delete_lists(session, [item.record.arxiv_id for item in plan.lists], stored_before)
+        _insert_lists(session, plan.lists)
+    return plan.counts
 
 
-# A batch's ids go in as one parameter, a JSON array on SQLite and an array on PostgreSQL: as
-# one bound value per id (10,000 a chunk), SQLAlchemy took longer to render them than the query
-# took to run.
-_STATE_COLUMNS = (papers.c.arxiv_id, papers.c.version, papers.c.content_hash, papers.c.announced_on)
-_STATES = {
-    "sqlite": select(*_STATE_COLUMNS).where(
-        papers.c.arxiv_id.in_(
-            select(func.json_each(bindparam("ids")).table_valued("value").c.value)
-        )
-    ),
-    "postgresql": select(*_STATE_COLUMNS).where(
-        papers.c.arxiv_id == any_(bindparam("ids", type_=ARRAY(String)))
-    ),
-}
-
-
-def load_states(session: Session, arxiv_ids: Iterable[str]) -> dict[str, StoredState]:
-    dialect = session.get_bind().dialect.name
-    ids = list(arxiv_ids)
-    rows = session.execute(
-        _STATES[dialect], {"ids": orjson.dumps(ids).decode() if dialect == "sqlite" else ids}
-    )
+def load_states(session: Session, arxiv_ids: Sequence[str]) -> dict[str, StoredState]:
+    if not arxiv_ids:
+        return {}
+    query = select(
+        papers.c.arxiv_id, papers.c.version, papers.c.content_hash, papers.c.announced_on
+    ).where(papers.c.arxiv_id.in_(set(arxiv_ids)))
     return {
-        row.arxiv_id: StoredState(row.version, row.content_hash, row.announced_on) for row in rows
+        row.arxiv_id: StoredState(row.version, row.content_hash, row.announced_on)
+        for row in session.execute(query)
     }
 
 
-def _plan(
-    states: dict[str, StoredState], items: Iterable[PreparedRecord]
-) -> tuple[_Plan, Counter[Action]]:
+def plan_batch(states: dict[str, StoredState], items: Iterable[PreparedRecord]) -> Plan:
+    """Decide each record in order, against the stored state and the batch's earlier records
+    (a paper may come twice: ``states`` is updated as it goes)."""
     new: dict[str, PreparedRecord] = {}
     lists: dict[str, PreparedRecord] = {}
-    updates: list[dict[str, Any]] = []
-    announcement_updates: list[dict[str, Any]] = []
+    updates = Updates()
     actions: Counter[Action] = Counter()
     for item in items:
         record, record_hash = item.record, item.content_hash
@@ -189,26 +124,24 @@ def _plan(
         if action is Action.NEW:
             new[record.arxiv_id] = item
         elif action is Action.UPDATE:
-            updates.append(_update_row(record, record_hash, state))
+            updates.papers.append(_update_row(record, record_hash, state))
         elif action is Action.EARLIER_ANNOUNCEMENT:
-            announcement_updates.append(
+            updates.announcements.append(
                 {"b_id": record.arxiv_id, "b_announced_on": state.announced_on}
             )
         # An update from a source without authors leaves the stored lists as they are.
         if action is Action.NEW or (action is Action.UPDATE and record.authors):
             lists[record.arxiv_id] = item
-    plan = _Plan(_batch_of(new.values()), updates, announcement_updates, _batch_of(lists.values()))
-    return plan, actions
-
-
-def _all_new(batch: PreparedBatch) -> tuple[_Plan, Counter[Action]]:
-    """The plan when no paper of a batch is stored and none repeats: what ``decide`` would
-    say of each record (new), without asking it record by record (most of a first import)."""
-    return _Plan(batch, [], [], batch), Counter({Action.NEW: batch.size})
+    counts = StoreCounts(
+        new=actions[Action.NEW],
+        updated=actions[Action.UPDATE] + actions[Action.EARLIER_ANNOUNCEMENT],
+        unchanged=actions[Action.UNCHANGED],
+    )
+    return Plan(list(new.values()), updates, list(lists.values()), counts)
 
 
 def _update_row(record: PaperRecord, record_hash: str, state: StoredState) -> dict[str, Any]:
-    row = {f"b_{name}": getattr(record, name) for name in _FILLABLE}
+    row = {f"b_{name}": getattr(record, name) for name in FILLABLE}
     row.update(
         b_id=record.arxiv_id, b_title=record.title, b_abstract=record.abstract or None,
         b_version=state.version, b_announced_on=state.announced_on, b_content_hash=record_hash,
@@ -216,7 +149,7 @@ def _update_row(record: PaperRecord, record_hash: str, state: StoredState) -> di
     return row
 
 
-_UPDATE_PAPER = (
+UPDATE_PAPER = (
     update(papers)
     .where(papers.c.arxiv_id == bindparam("b_id"))
     .values(
@@ -227,94 +160,79 @@ _UPDATE_PAPER = (
         content_hash=bindparam("b_content_hash"),
         **{
             name: func.coalesce(bindparam(f"b_{name}", type_=papers.c[name].type), papers.c[name])
-            for name in _FILLABLE
+            for name in FILLABLE
         },
     )
 )
-_UPDATE_ANNOUNCEMENT = (
+UPDATE_ANNOUNCEMENT = (
     update(papers)
     .where(papers.c.arxiv_id == bindparam("b_id"))
     .values(announced_on=bindparam("b_announced_on"))
 )
 
 
-def _write(
-    session: Session, plan: _Plan, stored_before: set[str], authors_stored: set[str]
-) -> None:
-    if plan.new.size:
-        columns = {name: plan.new.column(name) for name in _PAPER_FIELDS}
-        insert_columns(session, papers, {**columns, "content_hash": plan.new.content_hashes})
-    if plan.updates:
-        session.execute(_UPDATE_PAPER, plan.updates)
-    if plan.announcement_updates:
-        session.execute(_UPDATE_ANNOUNCEMENT, plan.announcement_updates)
-    if plan.lists.size:
-        _replace_lists(session, plan.lists, stored_before, authors_stored)
+def write_updates(session: Session, updates: Updates) -> None:
+    if updates.papers:
+        session.execute(UPDATE_PAPER, updates.papers)
+    if updates.announcements:
+        session.execute(UPDATE_ANNOUNCEMENT, updates.announcements)
 
 
-def _replace_lists(
-    session: Session, batch: PreparedBatch, stored_before: set[str], authors_stored: set[str]
-) -> None:
-    replaced = [arxiv_id for arxiv_id in batch.arxiv_ids if arxiv_id in stored_before]
+def delete_lists(session: Session, arxiv_ids: Iterable[str], stored: set[str]) -> None:
+    """Delete the author and category lists of the papers of ``arxiv_ids`` that were
+    ``stored`` before this batch (the others have none)."""
+    replaced = [arxiv_id for arxiv_id in arxiv_ids if arxiv_id in stored]
     if replaced:
         session.execute(delete(paper_authors).where(paper_authors.c.arxiv_id.in_(replaced)))
         session.execute(delete(paper_categories).where(paper_categories.c.arxiv_id.in_(replaced)))
-    names = list(chain.from_iterable(batch.column("authors")))
-    keys = list(chain.from_iterable(batch.author_keys))
-    _insert_new_authors(session, dict(zip(keys, names, strict=True)), authors_stored)
-    insert_plain_rows(
-        session, paper_authors, ("arxiv_id", "position", "author_key", "name"),
-        _author_links(batch, keys, names),
-    )  # fmt: skip
-    insert_plain_rows(
-        session, paper_categories, ("arxiv_id", "category", "position"), _category_links(batch)
-    )
 
 
-def _insert_new_authors(
-    session: Session, names_by_key: dict[str, str], authors_stored: set[str]
-) -> None:
-    """Insert the authors not stored yet, in key order: each insert lands next to the previous
-    one in the B-tree."""
-    names_by_key.pop("", None)  # a name with no letter or digit (rare) has no key
-    new_keys = sorted(names_by_key.keys() - authors_stored)
-    new_authors = list(zip(new_keys, map(names_by_key.__getitem__, new_keys), strict=True))
-    insert_plain_rows(session, authors, ("key", "name"), new_authors, skip_duplicates=True)
-    authors_stored.update(new_keys)
-    if len(authors_stored) > MAX_REMEMBERED_AUTHORS:
-        authors_stored.clear()  # memory stays bounded; the insert skips a repeated key anyway
-
-
-def _author_links(
-    batch: PreparedBatch, keys: list[str], names: list[str]
-) -> list[tuple[str, int, str, str]]:
-    """The paper_authors rows of ``batch``, whose authors' names and keys are given flat."""
-    arxiv_ids, positions = _repeated_by_list(batch.arxiv_ids, batch.column("authors"))
-    links = list(zip(arxiv_ids, positions, keys, names, strict=True))
-    # A name without a key has no link; positions still count it.
-    return [link for link in links if link[2]] if "" in keys else links
-
-
-def _category_links(batch: PreparedBatch) -> list[tuple[str, str, int]]:
-    """The paper_categories rows of ``batch``: a record's primary category comes first when
-    its list lacks it (a listing's list holds it; a source may name it apart)."""
-    lists = batch.column("categories")
-    if any(batch.column("primary_category")):
-        lists = tuple(map(_with_primary, lists, batch.column("primary_category")))
-    arxiv_ids, positions = _repeated_by_list(batch.arxiv_ids, lists)
-    return list(zip(arxiv_ids, chain.from_iterable(lists), positions, strict=True))
-
-
-def _repeated_by_list(
-    arxiv_ids: Sequence[str], lists: Sequence[Sequence[str]]
-) -> tuple[Iterator[str], Iterator[int]]:
-    """For the items of each paper's list, in order: the paper's id, and the item's position."""
-    sizes = list(map(len, lists))
-    return (
-        chain.from_iterable(map(repeat, arxiv_ids, sizes)),
-        chain.from_iterable(map(range, sizes)),
-    )
-
-
-def _with_primary(categories: tuple[str, ...], primary: str | None) -> tuple[str, ...]:
+def with_primary(categories: tuple[str, ...], primary: str | None) -> tuple[str, ...]:
+    """A record's categories, its primary one first when the list lacks it (a listing's list
+    holds it; a source may name it apart)."""
     return categories if not primary or primary in categories else (primary, *categories)
+
+
+def _paper_row(item: PreparedRecord) -> dict[str, Any]:
+    row = {name: getattr(item.record, name) for name in PAPER_FIELDS}
+    row["content_hash"] = item.content_hash
+    return row
+
+
+def _insert_lists(session: Session, items: Sequence[PreparedRecord]) -> None:
+    # A later spelling of a name wins, as in the bulk store; a name with no letter or digit
+    # (rare) has no key, so no author row and no link, but it keeps its position.
+    names_by_key = {
+        key: name
+        for item in items
+        for key, name in zip(item.author_keys, item.record.authors, strict=True)
+        if key
+    }
+    insert_plain_rows(
+        session, authors, ("key", "name"), sorted(names_by_key.items()), skip_duplicates=True
+    )
+    _insert(session, paper_authors, [link for item in items for link in _author_links(item)])
+    _insert(session, paper_categories, [link for item in items for link in _category_links(item)])
+
+
+def _insert(session: Session, table: Table, rows: list[dict[str, Any]]) -> None:
+    if rows:  # an insert with no rows would insert one row of defaults
+        session.execute(insert(table), rows)
+
+
+def _author_links(item: PreparedRecord) -> list[dict[str, Any]]:
+    named = zip(item.record.authors, item.author_keys, strict=True)
+    return [
+        {"arxiv_id": item.record.arxiv_id, "position": position, "author_key": key, "name": name}
+        for position, (name, key) in enumerate(named)
+        if key
+    ]
+
+
+def _category_links(item: PreparedRecord) -> list[dict[str, Any]]:
+    record = item.record
+    categories = with_primary(record.categories, record.primary_category)
+    return [
+        {"arxiv_id": record.arxiv_id, "category": category, "position": position}
+        for position, category in enumerate(categories)
+    ]

@@ -7,9 +7,9 @@ with their number and skipped; the run is recorded in the ingest log.
 Parsing and storing each take about half of a first import, so a reader process
 (:mod:`ingest.bulk.chunk_reader`) decompresses and parses the next chunks while this one stores.
 A first import (no papers stored yet) also builds the secondary indexes of the tables it fills
-once at the end, a sort, instead of growing them row by row (and on PostgreSQL adds the link
-tables' foreign keys back at the end, checked in one pass); an import killed before the end
-leaves them for the next import to build.
+once at the end (:mod:`ingest.bulk.deferred`) and writes through a connection set for loading
+(:mod:`ingest.bulk.connection`); chunks are stored by :mod:`ingest.bulk.store`, which gives
+the rows live ingest's plain :mod:`ingest.store` gives.
 """
 
 from __future__ import annotations
@@ -22,17 +22,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Never
 
-from sqlalchemy import Connection, ForeignKeyConstraint, Index, inspect, select
+from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.schema import AddConstraint, DropConstraint
 from tqdm import tqdm
 
-from app.core.db import bulk_load_sessions, session_scope
+from app.core.db import session_scope
 from app.core.models import IngestRun, Paper
 from ingest.bulk.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
+from ingest.bulk.connection import bulk_load_sessions
+from ingest.bulk.deferred import constraints_restored_at_end, restore_missing_constraints
+from ingest.bulk.store import store_batch
 from ingest.jsonl import TruncatedFileError
-from ingest.store import StoreCounts, paper_authors, paper_categories, papers, store_batch
+from ingest.store import StoreCounts
 
 CHUNK_SIZE = 10_000
 SOURCE = "import"
@@ -80,14 +82,14 @@ def import_file(
     """Import ``path``; the summary tells what happened (it raises only for a missing file)."""
     summary = ImportSummary(path)
     run_id = _start_run(sessions, path)
-    _restore_missing_constraints(sessions)
+    restore_missing_constraints(sessions)
     first_load = _holds_no_papers(sessions)
     authors_stored: set[str] = set()
     try:
         with (
             _no_cycle_collection(),
             bulk_load_sessions(sessions, first_load=first_load) as loader_sessions,
-            _constraints_restored_at_end(loader_sessions, first_load),
+            constraints_restored_at_end(loader_sessions, first_load),
             read_in_background(path, chunk_size) as chunks,
             _progress(path, show_progress) as bar,
         ):
@@ -133,61 +135,9 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-# The secondary indexes of the tables an import fills (primary keys stay: inserts need them).
-_DEFERRED_INDEXES: tuple[Index, ...] = tuple(
-    index for table in (papers, paper_authors, paper_categories) for index in table.indexes
-)
-# The link tables' foreign keys, on PostgreSQL: checking each link's keys row by row took most of
-# a first import there; added back at the end, they are checked in one pass. (SQLite's bulk
-# connection turns the checks off instead: its constraints cannot be dropped.)
-_DEFERRED_FOREIGN_KEYS: tuple[ForeignKeyConstraint, ...] = tuple(
-    key for table in (paper_authors, paper_categories) for key in table.foreign_key_constraints
-)
-
-
 def _holds_no_papers(sessions: sessionmaker[Session]) -> bool:
     with session_scope(sessions) as session:
         return session.scalar(select(Paper.arxiv_id).limit(1)) is None
-
-
-@contextmanager
-def _constraints_restored_at_end(sessions: sessionmaker[Session], defer: bool) -> Iterator[None]:
-    """Drop the deferred indexes (and foreign keys) for the block, and restore them after it."""
-    if not defer:
-        yield
-        return
-    with session_scope(sessions) as session:
-        connection = session.connection()
-        for key in _foreign_keys_to_defer(connection):
-            connection.execute(DropConstraint(key))
-        for index in _DEFERRED_INDEXES:
-            index.drop(connection, checkfirst=True)
-    try:
-        yield
-    finally:
-        _restore_missing_constraints(sessions)
-
-
-def _restore_missing_constraints(sessions: sessionmaker[Session]) -> None:
-    """Build what a first import deferred, if missing (after one that was killed mid-way)."""
-    with session_scope(sessions) as session:
-        connection = session.connection()
-        for index in _DEFERRED_INDEXES:
-            index.create(connection, checkfirst=True)
-        present = _foreign_key_names(connection)
-        for key in _foreign_keys_to_defer(connection):
-            if key.name not in present:
-                connection.execute(AddConstraint(key))
-
-
-def _foreign_keys_to_defer(connection: Connection) -> tuple[ForeignKeyConstraint, ...]:
-    return _DEFERRED_FOREIGN_KEYS if connection.dialect.name == "postgresql" else ()
-
-
-def _foreign_key_names(connection: Connection) -> set[str | None]:
-    tables = {key.table.name for key in _DEFERRED_FOREIGN_KEYS}
-    inspector = inspect(connection)
-    return {key["name"] for table in tables for key in inspector.get_foreign_keys(table)}
 
 
 def _progress(path: Path, show: bool) -> tqdm[Never]:

@@ -1,17 +1,34 @@
-"""Storing batches of records: the rows each table gets, on the bulk path (a batch of new
-papers, zipped column by column) and on the merge path (papers already stored)."""
+"""Storing batches of records: the rows each table gets for new papers and papers already
+stored. Each test runs on both ways of storing: live ingest's plain one
+(:func:`ingest.store.store_records`) and a bulk import's (:func:`ingest.bulk.store.store_batch`),
+which must give the same rows."""
 
 from __future__ import annotations
 
-import pickle
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.models import Author, Paper, PaperAuthor, PaperCategory
+from ingest.bulk.store import prepare_batch, store_batch
 from ingest.records import PaperRecord
-from ingest.store import StoreCounts, prepare_batch, store_batch, store_records
+from ingest.store import StoreCounts
+from ingest.store import store_records as store_plainly
+
+Store = Callable[[Session, Sequence[PaperRecord]], StoreCounts]
+
+
+def store_in_bulk(session: Session, records: Sequence[PaperRecord]) -> StoreCounts:
+    return store_batch(session, prepare_batch(records))
+
+
+@pytest.fixture(params=[store_plainly, store_in_bulk], ids=["plain", "bulk"])
+def store_records(request: pytest.FixtureRequest) -> Store:
+    store: Store = request.param
+    return store
 
 
 def record(arxiv_id: str, **fields: object) -> PaperRecord:
@@ -40,7 +57,7 @@ def stored_links(
 
 
 def test_a_batch_of_new_papers_stores_every_column_and_link(
-    sessions: sessionmaker[Session],
+    sessions: sessionmaker[Session], store_records: Store
 ) -> None:
     submitted = datetime(2025, 3, 17, 14, 5, tzinfo=UTC)
     records = [
@@ -72,7 +89,7 @@ def test_a_batch_of_new_papers_stores_every_column_and_link(
 
 
 def test_a_primary_category_missing_from_the_list_is_stored_first(
-    sessions: sessionmaker[Session],
+    sessions: sessionmaker[Session], store_records: Store
 ) -> None:
     with sessions.begin() as session:
         store_records(
@@ -82,7 +99,7 @@ def test_a_primary_category_missing_from_the_list_is_stored_first(
 
 
 def test_a_name_without_letters_gets_no_link_and_the_next_author_keeps_his_position(
-    sessions: sessionmaker[Session],
+    sessions: sessionmaker[Session], store_records: Store
 ) -> None:
     with sessions.begin() as session:
         store_records(session, [record("2503.00004", authors=("Ann Lee", "--", "Bo Chen"))])
@@ -92,7 +109,7 @@ def test_a_name_without_letters_gets_no_link_and_the_next_author_keeps_his_posit
 
 
 def test_a_new_paper_without_authors_still_gets_its_categories(
-    sessions: sessionmaker[Session],
+    sessions: sessionmaker[Session], store_records: Store
 ) -> None:
     with sessions.begin() as session:
         store_records(session, [record("2503.00005", authors=()), record("2503.00006")])
@@ -101,7 +118,7 @@ def test_a_new_paper_without_authors_still_gets_its_categories(
 
 
 def test_an_update_without_authors_keeps_the_stored_lists(
-    sessions: sessionmaker[Session],
+    sessions: sessionmaker[Session], store_records: Store
 ) -> None:
     with sessions.begin() as session:
         store_records(session, [record("2503.00007", version=1)])
@@ -116,7 +133,7 @@ def test_an_update_without_authors_keeps_the_stored_lists(
 
 
 def test_a_paper_twice_in_one_batch_is_stored_once_as_its_newest_version(
-    sessions: sessionmaker[Session],
+    sessions: sessionmaker[Session], store_records: Store
 ) -> None:
     batch = [
         record("2503.00008", version=1, authors=("Ann Lee",)),
@@ -128,27 +145,3 @@ def test_a_paper_twice_in_one_batch_is_stored_once_as_its_newest_version(
     with sessions() as session:
         assert session.get_one(Paper, "2503.00008").version == 3
     assert [key for _, key, _ in stored_links(sessions, "2503.00008")[0]] == ["bo-chen", "ann-lee"]
-
-
-def test_a_batch_crosses_a_pickle_and_an_empty_one_stores_nothing(
-    sessions: sessionmaker[Session],
-) -> None:
-    batch = prepare_batch([record("2503.00009"), record("2503.00010")])
-    with sessions.begin() as session:
-        assert store_batch(session, pickle.loads(pickle.dumps(batch))) == StoreCounts(new=2)
-        assert store_batch(session, prepare_batch([])) == StoreCounts()
-    with sessions() as session:
-        assert sorted(session.scalars(select(Paper.arxiv_id))) == ["2503.00009", "2503.00010"]
-
-
-def test_authors_a_loader_stored_earlier_are_not_inserted_twice(
-    sessions: sessionmaker[Session],
-) -> None:
-    stored_keys: set[str] = set()
-    with sessions.begin() as session:
-        store_batch(session, prepare_batch([record("2503.00011")]), stored_keys)
-        assert stored_keys == {"ann-lee", "bo-chen"}
-        store_batch(session, prepare_batch([record("2503.00012")]), stored_keys)
-    with sessions() as session:
-        assert sorted(session.scalars(select(Author.key))) == ["ann-lee", "bo-chen"]
-    assert len(stored_links(sessions, "2503.00012")[0]) == 2
