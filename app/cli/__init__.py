@@ -1,1 +1,3 @@
-"""Handlers of the ``paperboy`` commands that belong to one domain package each."""
+"""The ``paperboy`` command: each module parses its commands' arguments, calls a use case of
+``app.services`` (or a domain function for operator tools), prints the report and picks the
+exit code."""

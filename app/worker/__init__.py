@@ -1,1 +1,2 @@
-"""Scheduled jobs (issue 8): the job table, arXiv's calendar, job runs, the lease, alerts."""
+"""The scheduler process (``paperboy scheduler``): the lease that lets one of several act, and
+the APScheduler loop that fires the job table of ``app.services.jobs`` on its schedule."""
