@@ -25,26 +25,31 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_engine, make_session_factory
 from app.core.logs import configure_logging
 from app.core.schema import current_revision, head_revision
 from app.core.settings_check import EXIT_REFUSED, startup_settings
-from app.web.context import STATIC_DIR, WebContext, make_templates
+from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, validation_error
 from app.web.head import HeadAsGetMiddleware
 from app.web.limits import RateLimiter
-from app.web.memo import Memo
-from app.web.routes import api, feeds, pages, search, status
-from app.web.routes.subscriptions import make_router as subscription_pages
-from app.web.search import SearchService
+from app.web.routes import api, feeds, pages, search, status, subscriptions, voting
 from app.web.security import SecurityMiddleware
 
 VERSION = package_version("paperboy")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+ROUTERS = (
+    pages.router, api.router, feeds.router, search.router,
+    subscriptions.router, voting.router, status.router,
+)  # fmt: skip
+
+
+def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> FastAPI:
+    """The app for one deployment; ``clock`` is what its pages take as now (tests freeze it)."""
     settings = settings or _factory_settings()
     configure_logging(settings)
     engine = make_engine(settings, role="web")
@@ -65,15 +70,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         dependencies=[Depends(refuse_writes_to_a_lost_file)],
     )
-    app.state.web = _context(settings, engine)
+    app.state.web = build_context(settings, make_session_factory(engine), clock)
     app.state.database_file = DatabaseFile.of(engine)
     _add_middleware(app, settings, app.state.web.limiter)
     _add_error_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    for router in (pages.router, api.router, feeds.router, search.router):
+    for router in ROUTERS:
         app.include_router(router)
-    app.include_router(subscription_pages(settings, app.state.web.sessions))
-    app.include_router(status.router)
 
     @app.get("/api/version", tags=["api"])
     def version() -> dict[str, str]:
@@ -92,14 +95,6 @@ def _factory_settings() -> Settings:
     if settings is None:
         raise SystemExit(EXIT_REFUSED)  # the lines above say why; no traceback
     return settings
-
-
-def _context(settings: Settings, engine: Engine) -> WebContext:
-    sessions = make_session_factory(engine)
-    limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
-    search = SearchService(settings, sessions)
-    memo = Memo(settings.web_cache_seconds)
-    return WebContext(settings, sessions, make_templates(), search, limiter, memo)
 
 
 def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:

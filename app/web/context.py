@@ -1,28 +1,34 @@
-"""What every request handler shares: settings, sessions, templates, search, limiter, memo.
+"""What every request handler shares, and the dependencies that hand it over.
 
-Built once by ``create_app`` and kept on ``app.state.web``; handlers reach it through
-:func:`get_context` and the request's session through :func:`get_session`.
+:class:`WebContext` holds the deployment's settings, session factory, clock, templates, search
+index, rate limiter and memo. ``create_app`` builds it once (:func:`build_context`) and keeps
+it on ``app.state.web``; handlers take it as ``context: ContextDep`` and the request's unit of
+work as ``session: SessionDep``. Tests build an app with a frozen clock through the same
+function.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, fields
 from datetime import date
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.models import Edition
-from app.web import queries
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search import SearchService
+from ranking.editions import latest_edition
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 TEMPLATES_DIR = PROJECT_ROOT / "templates"
@@ -37,6 +43,7 @@ class WebContext:
     search: SearchService
     limiter: RateLimiter
     memo: Memo
+    clock: Clock = utc_now
 
     def edition(self, session: Session, period: str, key: date | None) -> Edition | None:
         """The edition to serve for (period, key), looked up at most once per memo lifetime.
@@ -45,12 +52,47 @@ class WebContext:
         kept lookup expires (``PAPERBOY_WEB_CACHE_SECONDS``).
         """
         return self.memo.get(
-            ("edition", period, key), lambda: queries.current_edition(session, period, key)
+            ("edition", period, key), partial(latest_edition, session, period, key)
         )
 
-    def render(self, name: str, page: dict[str, object]) -> bytes:
-        """A page rendered to bytes, for responses kept in the memo."""
-        return self.templates.get_template(name).render(page).encode()
+    def render(self, name: str, page: object) -> bytes:
+        """A page (a view model dataclass) rendered to bytes, for responses kept in the memo."""
+        return self.templates.get_template(name).render(template_names(page)).encode()
+
+    def respond(
+        self,
+        request: Request,
+        name: str,
+        page: object,
+        status: int = 200,
+        headers: Mapping[str, str] | None = None,
+    ) -> HTMLResponse:
+        """A page (a view model dataclass) rendered as the answer to ``request``."""
+        return self.templates.TemplateResponse(
+            request, name, template_names(page), status_code=status, headers=headers
+        )
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Cookies only over HTTPS in production, or wherever the site is served over HTTPS."""
+        return self.settings.env == "production" or self.settings.public_base_url.startswith(
+            "https"
+        )
+
+
+def template_names(page: object) -> dict[str, Any]:
+    """A view model's fields as the names its template reads (one level: fields stay typed)."""
+    return {field.name: getattr(page, field.name) for field in fields(page)}  # type: ignore[arg-type]
+
+
+def build_context(
+    settings: Settings, sessions: sessionmaker[Session], clock: Clock = utc_now
+) -> WebContext:
+    """Everything the handlers share, for one deployment (``clock`` is the tests' to freeze)."""
+    limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
+    search = SearchService(settings, sessions)
+    memo = Memo(settings.web_cache_seconds)
+    return WebContext(settings, sessions, make_templates(), search, limiter, memo, clock)
 
 
 def make_templates() -> Jinja2Templates:

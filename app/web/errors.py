@@ -15,6 +15,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from app.web.context import WebContext
+from app.web.page_views import error_page
 
 MACHINE_PREFIXES = ("/api/", "/feeds/")
 SCHEMA_MISSING = "the database schema is missing or out of date; run `paperboy migrate`"
@@ -36,13 +37,8 @@ def http_error(request: Request, exc: HTTPException) -> Response:
     if wants_json(request):
         return error_json(exc.status_code, message, exc.headers)
     context: WebContext = request.app.state.web
-    return context.templates.TemplateResponse(
-        request,
-        "pages/error.html",
-        {"status": exc.status_code, "message": message},
-        status_code=exc.status_code,
-        headers=exc.headers,
-    )
+    page = error_page(exc.status_code, message)
+    return context.respond(request, "pages/error.html", page, exc.status_code, exc.headers)
 
 
 def validation_error(request: Request, exc: RequestValidationError) -> Response:

@@ -25,7 +25,6 @@ from app.web.views import (
     bars,
     collaborators,
     key_phrases,
-    parse_components,
 )
 
 WORKS_SHOWN = 100
@@ -205,12 +204,12 @@ def topics_json(session: Session) -> list[dict[str, Any]]:
 def appearances_json(session: Session, arxiv_id: str) -> list[dict[str, Any]]:
     return [
         {
-            "period": edition.period,
-            "date": edition.edition_date.isoformat(),
-            "version": edition.version,
-            "rank": item.position,
-            "score": item.score,
-            "score_components": dict(parse_components(item.components)),
+            "period": place.period,
+            "date": place.edition_date.isoformat(),
+            "version": place.version,
+            "rank": place.rank,
+            "score": place.score,
+            "score_components": dict(place.components),
         }
-        for edition, item in queries.appearances(session, arxiv_id)
+        for place in queries.appearances(session, arxiv_id)
     ]

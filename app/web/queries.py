@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.models import (
@@ -25,21 +25,17 @@ from app.core.models import (
     PaperTopic,
     TopicDay,
 )
-from app.web.views import Card, PaperFacts, Signals, TopicChip, card
+from app.web.params import key_label, parse_period
+from app.web.views import (
+    Appearance,
+    Card,
+    PaperFacts,
+    Signals,
+    TopicChip,
+    card,
+    parse_components,
+)
 from digest.accounts import votes
-
-
-def current_edition(session: Session, period: str, key: date | None) -> Edition | None:
-    """The newest version of the (period, key) edition, or of the newest one when key is None."""
-    query = select(Edition).where(Edition.period == period)
-    if key is not None:
-        query = query.where(Edition.edition_date == key)
-    newest = query.order_by(Edition.edition_date.desc(), Edition.version.desc()).limit(1)
-    return session.scalars(newest).first()
-
-
-def newest_edition_date(session: Session, period: str) -> date | None:
-    return session.scalar(select(func.max(Edition.edition_date)).where(Edition.period == period))
 
 
 def edition_dates(session: Session, period: str) -> list[date]:
@@ -185,8 +181,8 @@ def _chip(topic_id: int | None, labels: dict[int, str]) -> TopicChip | None:
     return TopicChip(topic_id, labels[topic_id])
 
 
-def appearances(session: Session, arxiv_id: str) -> list[tuple[Edition, EditionItem]]:
-    """The editions (latest versions) a paper appears in, with its item there, newest first."""
+def appearances(session: Session, arxiv_id: str) -> list[Appearance]:
+    """The editions (latest versions) a paper appears in, with its place there, newest first."""
     rows = session.execute(
         select(Edition, EditionItem)
         .join(EditionItem, EditionItem.edition_id == Edition.id)
@@ -194,12 +190,24 @@ def appearances(session: Session, arxiv_id: str) -> list[tuple[Edition, EditionI
         .order_by(Edition.edition_date.desc(), Edition.period, Edition.version.desc())
     )
     seen: set[tuple[str, date]] = set()
-    found: list[tuple[Edition, EditionItem]] = []
+    found: list[Appearance] = []
     for edition, item in rows:
         if (edition.period, edition.edition_date) not in seen:
             seen.add((edition.period, edition.edition_date))
-            found.append((edition, item))
+            found.append(_appearance(edition, item))
     return found
+
+
+def _appearance(edition: Edition, item: EditionItem) -> Appearance:
+    return Appearance(
+        period=edition.period,
+        edition_date=edition.edition_date,
+        label=key_label(parse_period(edition.period), edition.edition_date),
+        version=edition.version,
+        rank=item.position,
+        score=item.score,
+        components=parse_components(item.components),
+    )
 
 
 def author_name(session: Session, key: str) -> str | None:

@@ -70,6 +70,19 @@ class Card:
     links: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class Appearance:
+    """A paper's place in an edition (the edition's newest version)."""
+
+    period: str
+    edition_date: date
+    label: str  # the edition's key as its URL writes it: 2025-12-19, 2025-W51, 2025-12
+    version: int
+    rank: int
+    score: float
+    components: list[tuple[str, float]]
+
+
 def links(arxiv_id: str) -> dict[str, str]:
     """arXiv's abstract and PDF pages (PDFs are linked, never re-hosted)."""
     return {

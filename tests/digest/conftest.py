@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
-from app.web.routes.subscriptions import make_router
+from app.web.app import create_app
 from tests.conftest import Database
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -88,6 +87,8 @@ def smtp() -> Iterator[Smtp]:
 
 @dataclass
 class Clock:
+    """A frozen ``app.core.clock.Clock`` that a test moves by setting ``now``."""
+
     now: datetime = NOW
 
     def __call__(self) -> datetime:
@@ -122,7 +123,8 @@ def mail_settings(database: Database, smtp: Smtp) -> Settings:
 
 @pytest.fixture
 def client(database: Database, mail_settings: Settings, clock: Clock) -> Iterator[TestClient]:
-    app = FastAPI()
-    app.include_router(make_router(mail_settings, database.sessions, clock))
-    with TestClient(app, base_url="https://paperboy.test") as test_client:
+    """The whole web app on the test database, its pages seeing ``clock``'s time."""
+    with TestClient(
+        create_app(mail_settings, clock), base_url="https://paperboy.test"
+    ) as test_client:
         yield test_client

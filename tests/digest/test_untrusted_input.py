@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from app.core import tokens
 from app.core.config import Settings
 from app.core.models import DigestFeedback, Subscriber, UsedToken
-from app.web.routes.subscriptions import make_router
+from app.web.app import create_app
 from digest.accounts import links
 from digest.sending import send_digests
 from tests.conftest import Database
@@ -229,9 +229,7 @@ def test_cookies_are_secure_in_production(database: Database, mail_settings: Set
     settings = mail_settings.model_copy(
         update={"env": "production", "public_base_url": "http://paperboy.test"}
     )
-    app = FastAPI()
-    app.include_router(make_router(settings, database.sessions))
-    with TestClient(app) as site:
+    with TestClient(create_app(settings)) as site:
         cookie = site.get("/subscribe").headers["set-cookie"]
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
 
@@ -270,9 +268,8 @@ def test_the_subscribe_page_answers_before_the_confirmation_mail_is_sent(
         await asyncio.to_thread(release.wait, 30)
 
     smtp.handler.on_rcpt = hold
-    app = FastAPI()
     settings = mail_settings.model_copy(update={"public_base_url": "http://127.0.0.1"})
-    app.include_router(make_router(settings, database.sessions))
+    app = create_app(settings)
     with _served(app) as url, httpx.Client(base_url=url, timeout=10) as browser:
         csrf = re.search(r'name="csrf" value="([^"]+)"', browser.get("/subscribe").text)
         assert csrf is not None

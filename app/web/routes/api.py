@@ -77,7 +77,7 @@ def search_papers(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> Response:
     """Hybrid (keyword and semantic) search over every stored paper, best match first."""
-    ids = run_search(request, q, since, until, category, limit)
+    ids = run_search(context, q, since, until, category, limit)
     with context.sessions() as lookup:  # short: see the search page
         cards = queries.plain_cards(lookup, ids)
     return cached_json(request, [paper_json(c.paper) for c in cards])

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
-from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.core.models import Edition
-from app.core.periods import Period, span
+from app.core.periods import span
 from app.web import queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
+from app.web.page_views import PaperPage, trending_page
 from app.web.params import MAX_ID, BadInputError, key_label, parse_day, parse_period
-from app.web.views import Card, Signals, author_links, card, parse_components
+from app.web.views import Signals, author_links, card
 
 router = APIRouter(include_in_schema=False)
 CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")
@@ -54,40 +53,14 @@ def trending(
         raise HTTPException(404, f"no {chosen} edition for {key_label(chosen, key)}")
 
     def build() -> Rendered:
-        page = trending_page(session, chosen, edition)
-        page.update(
-            cards=filter_cards(page["all_cards"], wanted, topic), category=wanted, topic=topic
-        )
+        cards = [] if edition is None else queries.edition_cards(session, edition)
+        dates = queries.edition_dates(session, chosen)
+        page = trending_page(chosen, edition, cards, dates, wanted, topic)
         return rendered(context.render("pages/trending.html", page))
 
     memo_key = ("trending", chosen, None if edition is None else edition.id, wanted, topic)
     body = context.memo.get(memo_key, build)
     return cached(request, body, HTML, None if edition is None else edition.published_at)
-
-
-def trending_page(session: Session, period: Period, edition: Edition | None) -> dict[str, Any]:
-    dates = queries.edition_dates(session, period)
-    chosen = None if edition is None else edition.edition_date
-    cards = [] if edition is None else queries.edition_cards(session, edition)
-    return {
-        "period": period,
-        "key": chosen,
-        "label": None if chosen is None else key_label(period, chosen),
-        "edition": edition,
-        "all_cards": cards,
-        "previous": max((d for d in dates if chosen and d < chosen), default=None),
-        "next": min((d for d in dates if chosen and d > chosen), default=None),
-        "dates": dates,
-    }
-
-
-def filter_cards(cards: list[Card], category: str | None, topic: int | None) -> list[Card]:
-    return [
-        c
-        for c in cards
-        if (category is None or category in c.paper.categories)
-        and (topic is None or (c.topic is not None and c.topic.id == topic))
-    ]
 
 
 @router.get("/papers/{arxiv_id:path}", response_class=HTMLResponse)
@@ -104,22 +77,12 @@ def paper_page(
     found = queries.papers(session, [parsed.base]).get(parsed.base)
     if found is None:
         raise HTTPException(404, f"paper {parsed.base} is not stored here")
-    signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id)
-    similar = context.search.similar(found.arxiv_id, SIMILAR)
-    page = {
-        "card": card(
-            0, found, queries.paper_topic(session, found.arxiv_id), None, signals or Signals()
-        ),
-        "authors": author_links(found.authors),
-        "similar": queries.plain_cards(session, similar),
-        "appearances": [
-            (edition, item, key_label(_period(edition.period), edition.edition_date))
-            for edition, item in queries.appearances(session, found.arxiv_id)
-        ],
-        "components": parse_components,
-    }
-    return context.templates.TemplateResponse(request, "pages/paper.html", page)
-
-
-def _period(name: str) -> Period:
-    return parse_period(name)
+    signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
+    topic = queries.paper_topic(session, found.arxiv_id)
+    page = PaperPage(
+        card=card(0, found, topic, None, signals),
+        authors=author_links(found.authors),
+        similar=queries.plain_cards(session, context.search.similar(found.arxiv_id, SIMILAR)),
+        appearances=queries.appearances(session, found.arxiv_id),
+    )
+    return context.respond(request, "pages/paper.html", page)

@@ -17,6 +17,7 @@ from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.names import author_key, collapse_whitespace
 from app.web import profiles, queries
 from app.web.context import ContextDep, SessionDep, WebContext
+from app.web.page_views import SearchPage
 from app.web.params import BadInputError, TopicId, parse_day
 from app.web.search import Filters, SearchBusyError
 
@@ -25,14 +26,13 @@ RESULTS = 30
 
 
 def run_search(
-    request: Request,
+    context: WebContext,
     q: str,
     since: str | None,
     until: str | None,
     category: str | None,
     limit: int,
 ) -> list[str]:
-    context: WebContext = request.app.state.web
     query = collapse_whitespace(q)
     if len(query) > context.settings.search_max_query_length:
         raise HTTPException(
@@ -86,18 +86,18 @@ def search_page(
             target = direct_target(lookup, query)
         if target is not None:
             return RedirectResponse(target, status_code=303)
-    ids = run_search(request, q, since, until, category, RESULTS)
+    ids = run_search(context, q, since, until, category, RESULTS)
     with context.sessions() as lookup:
         cards = queries.plain_cards(lookup, ids)
-    page = {
-        "q": query,
-        "since": since or "",
-        "until": until or "",
-        "category": category or "",
-        "cards": cards,
-        "max_length": context.settings.search_max_query_length,
-    }
-    return context.templates.TemplateResponse(request, "pages/search.html", page)
+    page = SearchPage(
+        q=query,
+        since=since or "",
+        until=until or "",
+        category=category or "",
+        cards=cards,
+        max_length=context.settings.search_max_query_length,
+    )
+    return context.respond(request, "pages/search.html", page)
 
 
 @router.get("/authors/{key}", response_class=HTMLResponse)
@@ -110,7 +110,7 @@ def author_page(
     page = profiles.author_page(session, key)
     if page is None:
         raise HTTPException(404, "no author with this key is stored here")
-    return context.templates.TemplateResponse(request, "pages/author.html", {"a": page})
+    return context.respond(request, "pages/author.html", page)
 
 
 @router.get("/topics/{topic_id}", response_class=HTMLResponse)
@@ -120,4 +120,4 @@ def topic_page(
     page = profiles.topic_page(session, topic_id)
     if page is None:
         raise HTTPException(404, f"topic {topic_id} is not stored here")
-    return context.templates.TemplateResponse(request, "pages/topic.html", {"t": page})
+    return context.respond(request, "pages/topic.html", page)

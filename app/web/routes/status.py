@@ -4,7 +4,6 @@ as JSON) and ``/metrics`` (Prometheus text format). ``/healthz`` (alive) is in `
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,6 +15,7 @@ from app.core.schema import current_revision, head_revision
 from app.services.status import Status, gather
 from app.web.context import ContextDep, SessionDep
 from app.web.database_file import DatabaseFile
+from app.web.page_views import status_page
 
 router = APIRouter(include_in_schema=False)
 
@@ -44,23 +44,22 @@ def ready(request: Request, context: ContextDep) -> JSONResponse:
 
 
 @router.get("/status", response_class=HTMLResponse)
-def status_page(request: Request, context: ContextDep, session: SessionDep) -> HTMLResponse:
-    status = gather(session, context.settings, datetime.now(UTC))
-    page = {"status": status, "request": request, "utc": UTC}
-    body = context.render("pages/status.html", page)
+def status_html(context: ContextDep, session: SessionDep) -> HTMLResponse:
+    status = gather(session, context.settings, context.clock())
+    body = context.render("pages/status.html", status_page(status))
     # 503 when something needs the operator, so an uptime checker can watch this page too.
     return HTMLResponse(body, status_code=200 if status.healthy else 503)
 
 
 @router.get("/status.json")
 def status_json(context: ContextDep, session: SessionDep) -> JSONResponse:
-    status = gather(session, context.settings, datetime.now(UTC))
+    status = gather(session, context.settings, context.clock())
     return JSONResponse(_as_json(status), status_code=200 if status.healthy else 503)
 
 
 @router.get("/metrics", response_class=PlainTextResponse)
 def metrics(context: ContextDep, session: SessionDep) -> PlainTextResponse:
-    status = gather(session, context.settings, datetime.now(UTC))
+    status = gather(session, context.settings, context.clock())
     return PlainTextResponse(prometheus_text(status), media_type="text/plain; version=0.0.4")
 
 

@@ -1,0 +1,205 @@
+"""The subscription, sign-in and vote steps the pages run, each its own unit of work.
+
+Every function opens one session scope, does one step of ``digest.accounts`` at the
+context's clock, and commits before it returns, so a page sends mail only once the step is
+stored. They block (database I/O): the async routes run them in the thread pool. A link that
+does not hold raises :class:`app.core.tokens.TokenError`, for the route to answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.core import tokens
+from app.core.db import session_scope
+from app.core.models import DigestFeedback, Subscriber
+from app.web.context import WebContext
+from digest.accounts import links, signin, subscriptions, votes
+from digest.accounts.addresses import Address
+from digest.accounts.preferences import Preferences
+from digest.mail.confirmation import confirmation_message, signin_message
+from digest.mail.mailer import send_one
+from digest.mail.messages import OutgoingMail
+
+log = logging.getLogger(__name__)
+
+
+class PreferencesAction(StrEnum):
+    """The preferences form's buttons: save, or save and also pause or resume the digest."""
+
+    SAVE = "save"
+    PAUSE = "pause"
+    RESUME = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A confirmation mail to send, for the subscriber who asked (new or not yet confirmed)."""
+
+    subscriber_id: int
+    mail: OutgoingMail
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    voter: str  # the mailbox's key
+    cookie: str  # the session cookie's value
+
+
+def request_subscription(
+    context: WebContext, address: Address, preferences: Preferences, client: str
+) -> Confirmation | None:
+    """Store the request; the mail to send, or None when there is nothing to send."""
+    now = context.clock()
+    with session_scope(context.sessions) as session:
+        subscriber = subscriptions.request_subscription(
+            session, context.settings, address, preferences, client, now
+        )
+        if subscriber is None:
+            return None
+        return Confirmation(subscriber.id, confirmation_message(context.settings, subscriber, now))
+
+
+def check_confirmation(context: WebContext, token: str) -> None:
+    with session_scope(context.sessions) as session:
+        subscriptions.check_confirmation(session, context.settings, token, context.clock())
+
+
+def confirm(context: WebContext, token: str) -> None:
+    with session_scope(context.sessions) as session:
+        subscriptions.confirm(session, context.settings, token, context.clock())
+
+
+def subscriber(context: WebContext, token: str, purpose: str) -> Subscriber:
+    """The subscriber a link of ``purpose`` is for (read only)."""
+    with session_scope(context.sessions) as session:
+        return _subscriber(session, context, token, purpose, context.clock())
+
+
+def save_preferences(
+    context: WebContext, token: str, preferences: Preferences, action: PreferencesAction
+) -> None:
+    with session_scope(context.sessions) as session:
+        found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
+        subscriptions.apply_preferences(found, preferences)
+        if action is PreferencesAction.PAUSE and found.status == "active":
+            found.status = "paused"
+        elif action is PreferencesAction.RESUME and found.status == "paused":
+            found.status, found.failure_count = "active", 0
+
+
+def record_feedback(context: WebContext, token: str, value: int) -> None:
+    """A thumbs up (1) or down (-1) on the paper the feedback link names."""
+    now = context.clock()
+    claims = tokens.verify(
+        context.settings.secret_key, token, links.FEEDBACK, now,
+        links.max_age(context.settings, links.FEEDBACK),
+    )  # fmt: skip
+    with session_scope(context.sessions) as session:
+        found = _subscriber(session, context, token, links.FEEDBACK, now)
+        subscriptions.record_feedback(session, found, claims.extra.get("paper", ""), value, now)
+
+
+def unsubscribe(context: WebContext, token: str) -> None:
+    now = context.clock()
+    with session_scope(context.sessions) as session:
+        subscriptions.unsubscribe(_subscriber(session, context, token, links.UNSUBSCRIBE, now), now)
+
+
+def export(context: WebContext, token: str) -> dict[str, object]:
+    """Everything stored about the subscriber, as plain JSON values."""
+    with session_scope(context.sessions) as session:
+        found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
+        columns = Subscriber.__table__.columns.keys()
+        data = {name: _plain(getattr(found, name)) for name in columns}
+        feedback = session.scalars(
+            select(DigestFeedback).where(DigestFeedback.subscriber_id == found.id)
+        )
+        data["feedback"] = [{"arxiv_id": row.arxiv_id, "value": row.value} for row in feedback]
+        return data
+
+
+def delete_everything(context: WebContext, token: str) -> None:
+    with session_scope(context.sessions) as session:
+        found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
+        subscriptions.delete_everything(session, found)
+
+
+async def send_confirmation(context: WebContext, confirmation: Confirmation) -> None:
+    """Send after the answer; a failure is recorded on the row (asking again resends)."""
+    problem = await send(context, confirmation.mail)
+    if problem is not None:
+        await run_in_threadpool(record_send_failure, context, confirmation.subscriber_id, problem)
+
+
+async def send(context: WebContext, mail: OutgoingMail) -> str | None:
+    """Send one mail; what went wrong, in words, or None when it was sent."""
+    try:
+        await send_one(context.settings, mail)
+    except Exception as error:
+        log.warning("mail to a reader not sent: %s: %s", type(error).__name__, error)
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def record_send_failure(context: WebContext, subscriber_id: int, problem: str) -> None:
+    """Kept on the row, for the operator (asking again resends)."""
+    with session_scope(context.sessions) as session:
+        found = session.get(Subscriber, subscriber_id)
+        if found is not None:
+            found.last_failure = f"confirmation not sent: {problem}"[:2000]
+
+
+def signin_mail(context: WebContext, address: Address, client: str) -> OutgoingMail:
+    """The sign-in link's mail (raises ``RateLimitedError`` when asked too often)."""
+    now = context.clock()
+    with session_scope(context.sessions) as session:
+        subscriptions.check_rate(session, context.settings, f"signin:{address.key}", client, now)
+        key = signin.key_for(session, address.key, now)
+    return signin_message(context.settings, address.delivery, key, now)
+
+
+def check_signin_link(context: WebContext, token: str) -> None:
+    with session_scope(context.sessions) as session:
+        signin.check_link(session, context.settings, token, context.clock())
+
+
+def sign_in(context: WebContext, token: str) -> SignedIn:
+    """Spend the sign-in link (it works once) and open a session."""
+    now = context.clock()
+    with session_scope(context.sessions) as session:
+        voter = signin.spend_link(session, context.settings, token, now)
+        return SignedIn(voter, signin.session_token(context.settings, session, voter, now))
+
+
+def voter(context: WebContext, cookie: str) -> str | None:
+    """Who the session cookie signs in, or None."""
+    if not cookie:
+        return None
+    with session_scope(context.sessions) as session:
+        return signin.voter(session, context.settings, cookie, context.clock())
+
+
+def vote(context: WebContext, voter: str, arxiv_id: str, *, up: bool) -> int:
+    """Cast (``up``) or take back a vote; the paper's Paperboy votes after it."""
+    with session_scope(context.sessions) as session:
+        if up:
+            return votes.cast(session, voter, arxiv_id, context.clock())
+        return votes.retract(session, voter, arxiv_id)
+
+
+def _subscriber(
+    session: Session, context: WebContext, token: str, purpose: str, now: datetime
+) -> Subscriber:
+    return subscriptions.subscriber_for(session, context.settings, token, purpose, now)
+
+
+def _plain(value: object) -> object:
+    return value.isoformat() if isinstance(value, datetime) else value

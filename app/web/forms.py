@@ -1,0 +1,76 @@
+"""Browser forms: what a POST carries, its CSRF pair, and why a POST is refused.
+
+The CSRF pair is a random nonce in a SameSite=Strict, HTTP-only cookie and its HMAC under
+the deployment's secret in a hidden field; a form POST must bring both, and must not come
+from another site (:mod:`app.web.origin`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+
+from fastapi import Request
+
+from app.core import tokens
+from app.core.config import Settings
+from app.web.origin import from_this_site
+
+CSRF_COOKIE = "paperboy_csrf"
+
+
+@dataclass(frozen=True, slots=True)
+class PostedForm:
+    """A form's text fields, and its ticked categories (the one field sent many times)."""
+
+    fields: dict[str, str]
+    categories: list[str]
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.fields.get(name, default)
+
+
+async def read_form(request: Request) -> PostedForm:
+    data = await request.form()
+    fields = {key: value for key, value in data.items() if isinstance(value, str)}
+    categories = [value for value in data.getlist("categories") if isinstance(value, str)]
+    return PostedForm(fields, categories)
+
+
+class Refusal(StrEnum):
+    """Why a form POST is refused before it is read any further."""
+
+    CROSS_SITE = "cross-site"
+    NO_CSRF = "no-csrf"  # the pair is missing or does not match: an old or forged form
+    BAD_CSRF = "bad-csrf"  # the field is not even ASCII: a malformed request
+
+
+def new_nonce() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def csrf_field(settings: Settings, nonce: str) -> str:
+    """The hidden field's value for the cookie's ``nonce``."""
+    key = settings.secret_key.encode()
+    return hmac.new(key, f"csrf:{nonce}".encode(), hashlib.sha256).hexdigest()
+
+
+def refusal(request: Request, settings: Settings, form: PostedForm) -> Refusal | None:
+    """Why a browser form POST is refused (another site, no CSRF pair), or None."""
+    if not from_this_site(request, settings.public_base_url):
+        return Refusal.CROSS_SITE
+    nonce = request.cookies.get(CSRF_COOKIE, "")
+    sent = form.get("csrf")
+    if not sent.isascii():
+        return Refusal.BAD_CSRF
+    if not nonce or not nonce.isascii() or not tokens.same_text(sent, csrf_field(settings, nonce)):
+        return Refusal.NO_CSRF
+    return None
+
+
+def client_host(request: Request) -> str:
+    """The client's network address, as rate limits count it."""
+    return request.client.host if request.client else "unknown"

@@ -1,0 +1,170 @@
+"""View models of the site's pages (``templates/pages``; pure).
+
+Each page's template reads the fields of one of these dataclasses, built once by its route.
+What a page shows is decided here, not in its template: which cards pass the filters, which
+categories and topics the filters offer and in what order, the edition before and after.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date
+
+from app.core.models import Edition
+from app.core.periods import Period
+from app.services.status import JobStatus, SourceStatus, Status
+from app.web.params import key_label
+from app.web.views import Appearance, AuthorLink, Card, TopicChip
+
+FAILED_RESULTS = ("failed", "warning")
+TITLES: dict[Period, str] = {"day": "today", "week": "this week", "month": "this month"}
+
+
+@dataclass(frozen=True, slots=True)
+class TrendingPage:
+    """An edition of a period (or none yet), its cards narrowed by the filters."""
+
+    period: Period
+    title: str  # "today", "this week", "this month"
+    key: date | None
+    label: str | None
+    edition: Edition | None
+    cards: list[Card]
+    category: str | None  # the filters chosen
+    topic: int | None
+    categories: list[str]  # the filters offered: what the edition's cards have
+    topics: list[TopicChip]
+    previous: date | None  # the neighbouring editions of the period
+    next: date | None
+    first_date: date | None  # the range of the date picker
+    last_date: date | None
+
+
+def trending_page(
+    period: Period,
+    edition: Edition | None,
+    cards: list[Card],
+    dates: list[date],
+    category: str | None,
+    topic: int | None,
+) -> TrendingPage:
+    """The page for ``edition`` (with its ``cards``); ``dates`` are the period's editions."""
+    chosen = None if edition is None else edition.edition_date
+    return TrendingPage(
+        period=period,
+        title=TITLES[period],
+        key=chosen,
+        label=None if chosen is None else key_label(period, chosen),
+        edition=edition,
+        cards=filter_cards(cards, category, topic),
+        category=category,
+        topic=topic,
+        categories=offered_categories(cards),
+        topics=offered_topics(cards),
+        previous=max((d for d in dates if chosen and d < chosen), default=None),
+        next=min((d for d in dates if chosen and d > chosen), default=None),
+        first_date=min(dates, default=None),
+        last_date=max(dates, default=None),
+    )
+
+
+def filter_cards(cards: list[Card], category: str | None, topic: int | None) -> list[Card]:
+    return [
+        c
+        for c in cards
+        if (category is None or category in c.paper.categories)
+        and (topic is None or (c.topic is not None and c.topic.id == topic))
+    ]
+
+
+def offered_categories(cards: list[Card]) -> list[str]:
+    """Every category of the cards once (letter case aside), alphabetically."""
+    seen: dict[str, str] = {}
+    for card in cards:
+        for category in card.paper.categories:
+            seen.setdefault(category.lower(), category)
+    return sorted(seen.values(), key=str.lower)
+
+
+def offered_topics(cards: list[Card]) -> list[TopicChip]:
+    """Every topic of the cards once, by label."""
+    seen: dict[int, TopicChip] = {}
+    for card in cards:
+        if card.topic is not None:
+            seen.setdefault(card.topic.id, card.topic)
+    return sorted(seen.values(), key=lambda topic: topic.label.lower())
+
+
+@dataclass(frozen=True, slots=True)
+class PaperPage:
+    card: Card
+    authors: list[AuthorLink]  # all of them (a card shows the first few)
+    similar: list[Card]
+    appearances: list[Appearance]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchPage:
+    q: str
+    since: str
+    until: str
+    category: str
+    cards: list[Card]
+    max_length: int
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorPage:
+    status: int
+    heading: str
+    message: str
+
+
+def error_page(status: int, message: str) -> ErrorPage:
+    if status == 404:
+        heading = "Not found"
+    elif status < 500:
+        heading = "Something is wrong with this request"
+    else:
+        heading = "Server error"
+    return ErrorPage(status, heading, message)
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """A line of the status page's job table."""
+
+    job: JobStatus
+    failed: bool  # the last run failed or warned
+    next_run: str  # in UTC, or why there is none
+
+
+@dataclass(frozen=True, slots=True)
+class StatusPage:
+    status: Status
+    overdue_jobs: list[JobStatus]  # never succeeded although due
+    troubled_sources: list[SourceStatus]
+    jobs: list[JobRow]
+
+
+def status_page(status: Status) -> StatusPage:
+    return StatusPage(
+        status=status,
+        overdue_jobs=[job for job in status.jobs if job.overdue],
+        troubled_sources=[source for source in status.sources if source.troubled],
+        jobs=[
+            JobRow(job, job.last_result in FAILED_RESULTS, _next_run(job)) for job in status.jobs
+        ],
+    )
+
+
+def _job_row(job: JobStatus) -> JobRow:
+    return JobRow(job, job.last_result in FAILED_RESULTS, _next_run(job))
+
+
+def _next_run(job: JobStatus) -> str:
+    if job.off:
+        return "off (offline)"
+    if job.next_run is None:
+        return "-"
+    return job.next_run.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
