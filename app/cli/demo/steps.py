@@ -15,7 +15,7 @@ import argparse
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -24,6 +24,7 @@ from app.cli.common import command_sessions, job_session, print_report
 from app.cli.demo.mailsink import mail_sink
 from app.cli.demo.replay import replay_server
 from app.cli.ranking import import_embeddings, print_daily
+from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import AnnouncementEntry, Paper
@@ -128,7 +129,7 @@ def import_vectors(demo: Demo) -> int:
 def live_ingest(demo: Demo) -> int:
     print("replaying recorded arXiv RSS, arXiv API and Hugging Face responses from a local server")
     with command_sessions(demo.replay, "worker") as sessions:
-        report = ingest(demo.replay, sessions, datetime.now(UTC), categories=REPLAY_CATEGORIES)
+        report = ingest(demo.replay, sessions, utc_now(), categories=REPLAY_CATEGORIES)
     status = print_report(report)
     # The recorded API and HF answers know none of the feed's papers: partial is expected
     # (and /status shows those two sources red, as it should).
@@ -158,12 +159,12 @@ def rank_and_publish(demo: Demo) -> int:
     if demo.day is None:
         return 1
     with command_sessions(demo.settings, "worker") as sessions:
-        report = run_daily(demo.settings, sessions, datetime.now(UTC), demo.day, skip_ingest=True)
+        report = run_daily(demo.settings, sessions, utc_now(), demo.day, skip_ingest=True)
     return print_daily(report)
 
 
 def subscribe_reader(demo: Demo) -> int:
-    settings, now = demo.settings, datetime.now(UTC)
+    settings, now = demo.settings, utc_now()
     preferences = parse_preferences({"delivery_hour": "0"}, settings.categories)
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
         reader = request_subscription(
@@ -181,7 +182,7 @@ def subscribe_reader(demo: Demo) -> int:
 
 def send_digest(demo: Demo) -> int:
     with command_sessions(demo.settings, "worker") as sessions:
-        return print_report(send_due_digests(demo.settings, sessions, datetime.now(UTC), demo.day))
+        return print_report(send_due_digests(demo.settings, sessions, utc_now(), demo.day))
 
 
 STEPS: tuple[tuple[str, Step], ...] = (
