@@ -12,17 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import Edition
 from app.core.vectors import Matrix
 from app.services.reports import Failure, Outcome
 from digest.accounts.subscriptions import purge_unconfirmed
 from digest.sending import RunSummary, send_digests
 from digest.store import Encode
+from ranking.editions import latest_edition
 
 NOTHING_PUBLISHED = "send-digests: no edition published yet; nothing to send"
 
@@ -65,8 +64,9 @@ def send_due_digests(
 
 
 def latest_day_edition(session: Session) -> date | None:
-    """The newest day a day edition is published for."""
-    return session.scalar(select(func.max(Edition.edition_date)).where(Edition.period == "day"))
+    """The newest day a day edition is published for (``ranking.editions`` answers which)."""
+    edition = latest_edition(session, "day", None)
+    return None if edition is None else edition.edition_date
 
 
 def lazy_encoder(settings: Settings) -> Encode:
