@@ -19,10 +19,11 @@ demo: setup  ## the whole daily job end to end on the bundled sample, then serve
 test: setup  ## the whole suite on SQLite (set PAPERBOY_TEST_DATABASE_URL for PostgreSQL)
 	$(VENV)/bin/pytest
 
-lint: setup
+lint: setup  ## ruff, mypy --strict, and the layer contract (pyproject.toml, docs/architecture.md)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 format: setup
 	$(VENV)/bin/ruff check --fix .
