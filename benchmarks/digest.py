@@ -41,7 +41,7 @@ from sqlalchemy import delete, select
 
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.models import Delivery, Edition, PhraseEmbedding, Subscriber
+from app.core.models import Delivery, Edition, EditionKey, PhraseEmbedding, Subscriber
 from app.core.vectors import pack
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vectors, vectors_of
 from digest.compose import digest_message
@@ -207,7 +207,9 @@ def _pre_rendered(settings: Settings, n: int) -> list[OutgoingMail]:
         subscriber = session.scalars(select(Subscriber)).first()
         assert subscriber is not None
         picks = [Pick(paper, "#1 trending") for paper in view.papers[:12]]
-        template = digest_message(settings, Reader.of(subscriber), ("day", DAY), picks, now)
+        template = digest_message(
+            settings, Reader.of(subscriber), EditionKey("day", DAY), picks, now
+        )
     to = f"To: {template.recipient}".encode()
     return [
         OutgoingMail(

@@ -6,32 +6,35 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.config import Settings
+from app.core.models import EditionKey
 from digest.accounts import links
-from digest.ledger import EditionKey, Reader
+from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message
 from digest.mail.render import render_email
 from digest.selection import Pick
 
-PERIOD_NAMES = {"day": "day", "week": "week"}
 MAX_AUTHORS_SHOWN = 4
 
 
 def digest_message(
     settings: Settings, subscriber: Reader, edition: EditionKey, picks: list[Pick], now: datetime
 ) -> OutgoingMail:
-    period, key = edition
     unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
         "email": subscriber.email,
-        "period_name": PERIOD_NAMES.get(period, period),
-        "edition_date": key.isoformat(),
+        "period_name": edition.period,
+        "edition_date": edition.edition_date.isoformat(),
         "items": [_item(settings, subscriber, pick, now) for pick in picks],
         "preferences_url": links.preferences_url(settings, subscriber, now),
-        "unsubscribe_url": unsubscribe[0],
+        "unsubscribe_url": unsubscribe.https,
         "privacy_url": f"{settings.public_base_url.rstrip('/')}/privacy",
     }
     envelope = Envelope(
-        settings.mail_from, subscriber.email, now, unsubscribe, settings.digest_list_id
+        sender=settings.mail_from,
+        recipient=subscriber.email,
+        sent_at=now,
+        unsubscribe=unsubscribe,
+        list_id=settings.digest_list_id,
     )
     return build_message(envelope, render_email("digest", context))
 
@@ -50,9 +53,16 @@ class DigestItem:
 
 def _item(settings: Settings, subscriber: Reader, pick: Pick, now: datetime) -> DigestItem:
     paper = pick.paper
-    up, down = links.feedback_urls(settings, subscriber, paper.arxiv_id, now)
+    feedback = links.feedback_urls(settings, subscriber, paper.arxiv_id, now)
     authors = ", ".join(paper.authors[:MAX_AUTHORS_SHOWN])
     if len(paper.authors) > MAX_AUTHORS_SHOWN:
         authors += f" and {len(paper.authors) - MAX_AUTHORS_SHOWN} more"
     url = f"https://arxiv.org/abs/{paper.arxiv_id}"
-    return DigestItem(paper.title, authors, pick.reason, url, up, down)
+    return DigestItem(
+        title=paper.title,
+        authors=authors,
+        reason=pick.reason,
+        url=url,
+        up_url=feedback.up,
+        down_url=feedback.down,
+    )

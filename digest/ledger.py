@@ -13,8 +13,7 @@ map, flush and per-statement construction cost more than the statements themselv
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from datetime import date, datetime
-from enum import StrEnum
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Update, bindparam, case, func, select, tuple_, update
@@ -22,19 +21,20 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import Delivery, Edition, Subscriber
+from app.core.models import (
+    Delivery,
+    DeliveryStatus,
+    Edition,
+    EditionKey,
+    Subscriber,
+    SubscriberStatus,
+)
+from app.core.periods import Period
 
-EditionKey = tuple[str, date]
 # Room for a traceback's last line, not for the traceback.
 MAX_ERROR_CHARS = 500
-
-
-class DeliveryStatus(StrEnum):
-    PENDING = "pending"
-    SENT = "sent"
-    FAILED = "failed"
-    SKIPPED = "skipped"
-    EXPIRED = "expired"
+# A month edition is never mailed, so only these periods have deliveries to expire.
+MAILED_PERIODS: tuple[Period, ...] = ("day", "week")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class Reader:
     email: str
     # Every signed link in the digest carries it (see digest.accounts.links).
     link_key: str
-    status: str
+    status: SubscriberStatus
     categories: list[str]
     interests: str
     exclusions: str
@@ -127,9 +127,12 @@ def claim(session: Session, claimer: Update | None, after: int = 0) -> Claim | N
     row = connection.execute(claimer, {"after": after}).first()
     if row is None:
         return None
-    delivery_id, reader_id, period, key = row
-    reader = connection.execute(_READ_READER, {"reader_id": reader_id}).one()
-    return Claim(delivery_id, (period, key), Reader(*reader))
+    reader = connection.execute(_READ_READER, {"reader_id": row.subscriber_id}).one()
+    return Claim(
+        delivery_id=row.id,
+        edition=EditionKey(row.period, row.edition_date),
+        reader=Reader(**reader._asdict()),
+    )
 
 
 def mark_sent(session: Session, claim: Claim, now: datetime, count: int, message_id: str) -> None:
@@ -160,7 +163,7 @@ def mark_broken(session: Session, delivery_id: int, error: BaseException) -> Non
 def expire_replaced(session: Session) -> int:
     """Expire every pending delivery whose edition a newer one of its period replaced."""
     expired = 0
-    for period in ("day", "week"):
+    for period in MAILED_PERIODS:
         newest = select(func.max(Edition.edition_date)).where(Edition.period == period)
         result = session.connection().execute(
             update(Delivery)
@@ -180,23 +183,30 @@ def record_failure(settings: Settings, session: Session, claim: Claim, error: st
     connection.execute(_MARK_FAILED, {"delivery_id": claim.delivery_id, "reason": error})
     failures = Subscriber.failure_count + 1
     # An address that keeps bouncing hurts the sender's reputation: stop writing to it.
-    paused = case((failures >= settings.digest_failure_limit, "paused"), else_=Subscriber.status)
+    paused = case(
+        (failures >= settings.digest_failure_limit, SubscriberStatus.PAUSED),
+        else_=Subscriber.status,
+    )
     values: dict[str, Any] = {"failure_count": failures, "last_failure": error, "status": paused}
     connection.execute(_SUBSCRIBER.values(values), {"reader_id": claim.reader.id})
 
 
 def reopen(session: Session, subscriber_id: int, target: EditionKey, now: datetime) -> None:
     """Make (subscriber, period, date) pending again, or create it: an explicit resend."""
-    period, key = target
     row = session.scalars(
         select(Delivery).where(
             Delivery.subscriber_id == subscriber_id,
-            Delivery.period == period,
-            Delivery.edition_date == key,
+            Delivery.period == target.period,
+            Delivery.edition_date == target.edition_date,
         )
     ).first()
     if row is None:
-        row = Delivery(subscriber_id=subscriber_id, period=period, edition_date=key, created_at=now)
+        row = Delivery(
+            subscriber_id=subscriber_id,
+            period=target.period,
+            edition_date=target.edition_date,
+            created_at=now,
+        )
         session.add(row)
     row.status = DeliveryStatus.PENDING
 

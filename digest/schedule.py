@@ -5,16 +5,24 @@ from __future__ import annotations
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from app.core.models import EditionKey, Frequency
 from app.core.periods import span
 
 
 def due(
-    frequency: str, weekday: int, hour: int, time_zone: str, day: date, now: datetime
-) -> tuple[str, date] | None:
-    """The (period, edition key) to send for edition day ``day`` at ``now``, or None yet."""
+    frequency: Frequency, weekday: int, hour: int, time_zone: str, day: date, now: datetime
+) -> EditionKey | None:
+    """The edition to send for edition day ``day`` at ``now``, or None yet."""
     local = now.astimezone(ZoneInfo(time_zone))
     if local.hour < hour:
         return None
-    if frequency == "weekly":
-        return ("week", span("week", day).key) if local.weekday() == weekday else None
-    return ("day", day)
+    if frequency == Frequency.WEEKLY and local.weekday() != weekday:
+        return None
+    return edition_for(frequency, day)
+
+
+def edition_for(frequency: Frequency, day: date) -> EditionKey:
+    """The edition holding edition day ``day`` that a subscriber of ``frequency`` gets."""
+    if frequency == Frequency.WEEKLY:
+        return EditionKey("week", span("week", day).key)
+    return EditionKey("day", day)

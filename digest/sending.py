@@ -19,6 +19,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import NamedTuple
 
 import aiosmtplib
 from sqlalchemy import Update, select
@@ -26,14 +27,20 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import insert_plain_rows, session_scope
-from app.core.models import Base, Edition, Subscriber
-from app.core.periods import span
+from app.core.models import (
+    Base,
+    DeliveryStatus,
+    EditionKey,
+    Subscriber,
+    SubscriberStatus,
+)
+from app.core.periods import Period, span
 from digest import ledger
 from digest.compose import digest_message
-from digest.ledger import DeliveryStatus, EditionKey, Reader
+from digest.ledger import Reader
 from digest.mail.mailer import DeliveryError, Mailer
 from digest.mail.messages import OutgoingMail
-from digest.schedule import due
+from digest.schedule import due, edition_for
 from digest.selection import EditionView
 from digest.selection import select as select_picks
 from digest.store import Encode, edition_view, latest_edition
@@ -45,15 +52,21 @@ Views = dict[EditionKey, EditionView]
 DEFERRED = "deferred"
 UNSCHEDULABLE = "unschedulable"
 logger = logging.getLogger("paperboy.digest")
-LEDGER_COLUMNS = (
-    "subscriber_id",
-    "period",
-    "edition_date",
-    "status",
-    "attempts",
-    "item_count",
-    "created_at",
-)
+
+
+class _LedgerRow(NamedTuple):
+    """A new pending delivery, as the plain-row insert takes it (its fields are the columns)."""
+
+    subscriber_id: int
+    period: Period
+    edition_date: date
+    status: DeliveryStatus
+    attempts: int
+    item_count: int
+    created_at: datetime
+
+
+LEDGER_COLUMNS = _LedgerRow._fields
 
 
 @dataclass
@@ -75,9 +88,12 @@ class RunSummary:
 
 
 def send_digests(
-    settings: Settings, sessions: sessionmaker[Session], day: date, now: datetime,
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    day: date,
+    now: datetime,
     encode: Encode | None = None,
-) -> RunSummary:  # fmt: skip
+) -> RunSummary:
     """Send edition ``day``'s digest to everyone due at ``now`` who has not had it."""
     summary = RunSummary(day)
     views = _plan(settings, sessions, day, now, summary)
@@ -86,17 +102,20 @@ def send_digests(
 
 
 def resend(
-    settings: Settings, sessions: sessionmaker[Session], subscriber_id: int, day: date,
-    now: datetime, encode: Encode | None = None,
-) -> RunSummary:  # fmt: skip
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    subscriber_id: int,
+    day: date,
+    now: datetime,
+    encode: Encode | None = None,
+) -> RunSummary:
     """Send one subscriber edition ``day``'s digest again, now (an operator's decision)."""
     with session_scope(sessions) as session:
         views = _views(session, settings, day)
         subscriber = session.get_one(Subscriber, subscriber_id)
-        weekly = subscriber.frequency == "weekly"
-        target = ("week", span("week", day).key) if weekly else ("day", day)
+        target = edition_for(subscriber.frequency, day)
         if target not in views:
-            return RunSummary(day, error=f"no {target[0]} edition for {day}")
+            return RunSummary(day, error=f"no {target.period} edition for {day}")
         ledger.reopen(session, subscriber_id, target, now)
     tastes = _tastes(settings, sessions, encode)
     run = _Run.of(settings, sessions, views, now, tastes, subscriber_id)
@@ -116,9 +135,14 @@ class _Run:
 
     @classmethod
     def of(
-        cls, settings: Settings, sessions: sessionmaker[Session], editions: Views, now: datetime,
-        tastes: Tastes, only: int | None,
-    ) -> _Run:  # fmt: skip
+        cls,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        editions: Views,
+        now: datetime,
+        tastes: Tastes,
+        only: int | None,
+    ) -> _Run:
         claimer = ledger.claimer(list(editions), only)
         return cls(settings, sessions, editions, now, tastes, claimer)
 
@@ -145,14 +169,17 @@ async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:
                 break
             failures, after = 0, done.delivery_id
             summary.add(done.outcome)
-    summary.counts["pending"] = ledger.pending(run.sessions)
+    summary.counts[DeliveryStatus.PENDING] = ledger.pending(run.sessions)
     return summary
 
 
 def _plan(
-    settings: Settings, sessions: sessionmaker[Session], day: date, now: datetime,
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    day: date,
+    now: datetime,
     summary: RunSummary,
-) -> Views:  # fmt: skip
+) -> Views:
     """Load the editions of ``day``, put a pending ledger row for everyone now due, and expire
     the pending rows a newer edition replaced."""
     with session_scope(sessions) as session:
@@ -169,8 +196,8 @@ def _plan(
 
 def _due_rows(
     session: Session, views: Views, day: date, now: datetime, summary: RunSummary
-) -> list[tuple[object, ...]]:
-    rows: list[tuple[object, ...]] = []
+) -> list[_LedgerRow]:
+    rows: list[_LedgerRow] = []
     # Only the columns that say when: whole subscriber objects cost most of the planning.
     schedules = session.execute(
         select(
@@ -179,7 +206,7 @@ def _due_rows(
             Subscriber.weekday,
             Subscriber.delivery_hour,
             Subscriber.time_zone,
-        ).where(Subscriber.status == "active")
+        ).where(Subscriber.status == SubscriberStatus.ACTIVE)
     )
     for subscriber_id, frequency, weekday, hour, time_zone in schedules:
         try:
@@ -189,24 +216,46 @@ def _due_rows(
             summary.add(UNSCHEDULABLE)
             continue
         if target in views:
-            rows.append((subscriber_id, *target, DeliveryStatus.PENDING, 0, 0, now))
+            rows.append(_pending_row(subscriber_id, target, now))
     return rows
 
 
+def _pending_row(subscriber_id: int, edition: EditionKey, now: datetime) -> _LedgerRow:
+    return _LedgerRow(
+        subscriber_id=subscriber_id,
+        period=edition.period,
+        edition_date=edition.edition_date,
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        item_count=0,
+        created_at=now,
+    )
+
+
 def _views(session: Session, settings: Settings, day: date) -> Views:
-    found = {key: latest_edition(session, *key) for key in (("day", day), _week(day))}
-    editions: dict[tuple[str, date], Edition] = {key: e for key, e in found.items() if e}
-    return {key: edition_view(session, e, settings.embedding_model) for key, e in editions.items()}
+    keys = (EditionKey("day", day), EditionKey("week", span("week", day).key))
+    views: Views = {}
+    for key in keys:
+        edition = latest_edition(session, key.period, key.edition_date)
+        if edition is not None:
+            views[key] = edition_view(session, edition, settings.embedding_model)
+    return views
 
 
-def _week(day: date) -> tuple[str, date]:
-    return ("week", span("week", day).key)
+class BuiltDigest(NamedTuple):
+    message: OutgoingMail
+    item_count: int
 
 
 def build_digest(
-    settings: Settings, session: Session, reader: Reader, view: EditionView, edition: EditionKey,
-    now: datetime, tastes: Tastes,
-) -> tuple[OutgoingMail, int] | None:  # fmt: skip
+    settings: Settings,
+    session: Session,
+    reader: Reader,
+    view: EditionView,
+    edition: EditionKey,
+    now: datetime,
+    tastes: Tastes,
+) -> BuiltDigest | None:
     """The reader's digest and its size, or None when it would be empty and unwanted."""
     picks = select_picks(
         view,
@@ -216,7 +265,7 @@ def build_digest(
     )
     if not picks and not reader.send_empty:
         return None
-    return digest_message(settings, reader, edition, picks, now), len(picks)
+    return BuiltDigest(digest_message(settings, reader, edition, picks, now), len(picks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +312,7 @@ async def _attempt(run: _Run, mailer: Mailer, after: int) -> _Done | None:
 
 async def _send_claimed(run: _Run, mailer: Mailer, session: Session, claim: ledger.Claim) -> str:
     built = None
-    if claim.reader.status == "active":
+    if claim.reader.status == SubscriberStatus.ACTIVE:
         view = run.editions[claim.edition]
         built = build_digest(
             run.settings, session, claim.reader, view, claim.edition, run.now, run.tastes
@@ -271,12 +320,11 @@ async def _send_claimed(run: _Run, mailer: Mailer, session: Session, claim: ledg
     if built is None:
         ledger.mark_skipped(session, claim)
         return DeliveryStatus.SKIPPED
-    message, count = built
     try:
-        await mailer.send(message)
+        await mailer.send(built.message)
     except DeliveryError as error:
         return _unsent(run, session, claim, error)
-    ledger.mark_sent(session, claim, run.now, count, message.message_id)
+    ledger.mark_sent(session, claim, run.now, built.item_count, built.message.message_id)
     return DeliveryStatus.SENT
 
 

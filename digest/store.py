@@ -18,6 +18,7 @@ from app.core.models import (
     PhraseEmbedding,
     TopicDay,
 )
+from app.core.periods import Period
 from app.core.vectors import Matrix, pack, stack, unpack
 from digest.selection import EditionPaper, EditionView
 
@@ -25,7 +26,7 @@ Encode = Callable[[Sequence[str]], Matrix]
 DIMENSIONS = 384
 
 
-def latest_edition(session: Session, period: str, key: date) -> Edition | None:
+def latest_edition(session: Session, period: Period, key: date) -> Edition | None:
     return session.scalars(
         select(Edition)
         .where(Edition.period == period, Edition.edition_date == key)

@@ -19,7 +19,7 @@ from app.cli.common import command_sessions, job_session, parse_day, print_repor
 from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import Delivery, Subscriber
+from app.core.models import Delivery, EditionKey, Subscriber
 from app.core.models.subscriptions import mailbox_key
 from app.core.periods import Period, span
 from app.core.tokens import TokenError
@@ -91,7 +91,8 @@ def _preview(
     view = edition_view(session, edition, settings.embedding_model)
     # Previewing claims no ledger row: it sends nothing and records nothing.
     tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
-    built = build_digest(settings, session, Reader.of(subscriber), view, (period, key), now, tastes)
+    reader, target = Reader.of(subscriber), EditionKey(period, key)
+    built = build_digest(settings, session, reader, view, target, now, tastes)
     return built[0] if built else None
 
 

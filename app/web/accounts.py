@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.core import tokens
 from app.core.db import session_scope
-from app.core.models import DigestFeedback, Subscriber
+from app.core.models import DigestFeedback, Subscriber, SubscriberStatus
 from app.web.context import WebContext
 from digest.accounts import links, signin, subscriptions, votes
 from digest.accounts.addresses import Address
@@ -89,10 +89,10 @@ def save_preferences(
     with session_scope(context.sessions) as session:
         found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
         subscriptions.apply_preferences(found, preferences)
-        if action is PreferencesAction.PAUSE and found.status == "active":
-            found.status = "paused"
-        elif action is PreferencesAction.RESUME and found.status == "paused":
-            found.status, found.failure_count = "active", 0
+        if action is PreferencesAction.PAUSE and found.status == SubscriberStatus.ACTIVE:
+            found.status = SubscriberStatus.PAUSED
+        elif action is PreferencesAction.RESUME and found.status == SubscriberStatus.PAUSED:
+            found.status, found.failure_count = SubscriberStatus.ACTIVE, 0
 
 
 def record_feedback(context: WebContext, token: str, value: int) -> None:

@@ -12,11 +12,11 @@ opens every link changes nothing.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from app.core import tokens
 from app.core.config import Settings
-from digest.mail.messages import sender_domain
+from digest.mail.messages import UnsubscribeLinks, sender_domain
 
 CONFIRM = "confirm"
 PREFERENCES = "preferences"
@@ -72,30 +72,35 @@ def preferences_url(settings: Settings, holder: LinkHolder, now: datetime) -> st
     return url(settings, "/subscriptions/preferences", token)
 
 
-def unsubscribe_urls(settings: Settings, holder: LinkHolder, now: datetime) -> tuple[str, str]:
+def unsubscribe_urls(settings: Settings, holder: LinkHolder, now: datetime) -> UnsubscribeLinks:
     """The one-click HTTPS link and the mailto alternative (RFC 2369 / RFC 8058)."""
     token = subscriber_token(settings, UNSUBSCRIBE, holder, now)
     mailto = f"mailto:unsubscribe@{sender_domain(settings.mail_from)}?subject=unsubscribe-{token}"
-    return url(settings, "/unsubscribe", token), mailto
+    return UnsubscribeLinks(https=url(settings, "/unsubscribe", token), mailto=mailto)
 
 
 def feedback_url(
     settings: Settings, holder: LinkHolder, arxiv_id: str, value: int, now: datetime
 ) -> str:
-    up, down = feedback_urls(settings, holder, arxiv_id, now)
-    return up if value > 0 else down
+    urls = feedback_urls(settings, holder, arxiv_id, now)
+    return urls.up if value > 0 else urls.down
+
+
+class FeedbackLinks(NamedTuple):
+    up: str
+    down: str
 
 
 def feedback_urls(
     settings: Settings, holder: LinkHolder, arxiv_id: str, now: datetime
-) -> tuple[str, str]:
+) -> FeedbackLinks:
     """Thumbs up and down for a paper: one token (subscriber and paper), the choice beside it.
 
     The choice needs no signature: both links go to the same person, who may pick either.
     """
     token = subscriber_token(settings, FEEDBACK, holder, now, paper=arxiv_id)
     base = url(settings, "/subscriptions/feedback", token)
-    return f"{base}&value=1", f"{base}&value=-1"
+    return FeedbackLinks(up=f"{base}&value=1", down=f"{base}&value=-1")
 
 
 def signin_url(settings: Settings, email: str, key: str, now: datetime) -> str:

@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from app.core.models import Frequency
 from app.core.names import author_key
 
-FREQUENCIES = ("daily", "weekly")
+FREQUENCIES = tuple(Frequency)
 MAX_TEXT = 2000
 # The stored column's width; IANA names are at most about 30 characters.
 MAX_TIME_ZONE = 64
@@ -28,7 +29,7 @@ class Preferences:
     categories: list[str]
     interests: str
     exclusions: str
-    frequency: str
+    frequency: Frequency
     weekday: int
     delivery_hour: int
     time_zone: str
@@ -47,7 +48,7 @@ def parse_preferences(form: Mapping[str, str], categories: Sequence[str]) -> Pre
         categories=_categories(categories),
         interests=_text(form.get("interests", ""), "interests"),
         exclusions=_text(form.get("exclusions", ""), "exclusions"),
-        frequency=_choice(form.get("frequency", "daily"), FREQUENCIES, "frequency"),
+        frequency=_frequency(form.get("frequency", Frequency.DAILY)),
         weekday=_number(form.get("weekday", "0"), 0, 6, "weekday"),
         delivery_hour=_number(form.get("delivery_hour", "7"), 0, 23, "delivery hour"),
         time_zone=_time_zone(form.get("time_zone", "UTC")),
@@ -92,10 +93,10 @@ def _text(value: str, name: str) -> str:
     return _CONTROL.sub("", value).strip()
 
 
-def _choice(value: str, choices: Sequence[str], name: str) -> str:
-    if value not in choices:
-        raise BadPreferencesError(f"{name} must be one of {', '.join(choices)}")
-    return value
+def _frequency(value: str) -> Frequency:
+    if value not in FREQUENCIES:
+        raise BadPreferencesError(f"frequency must be one of {', '.join(FREQUENCIES)}")
+    return Frequency(value)
 
 
 def _number(value: str, low: int, high: int, name: str) -> int:

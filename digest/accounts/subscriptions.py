@@ -15,13 +15,22 @@ from sqlalchemy.orm import Session
 
 from app.core import tokens
 from app.core.config import Settings
-from app.core.models import DigestFeedback, SignInKey, SubscribeAttempt, Subscriber, Vote
+from app.core.models import (
+    DigestFeedback,
+    SignInKey,
+    SubscribeAttempt,
+    Subscriber,
+    SubscriberStatus,
+    Vote,
+)
 from app.core.models.subscriptions import new_link_key
 from digest.accounts import links
 from digest.accounts.addresses import Address
 from digest.accounts.preferences import Preferences
 
 RATE_WINDOW = timedelta(hours=1)
+# A confirmed subscription, running or paused: asking again changes nothing.
+RECEIVING = frozenset({SubscriberStatus.ACTIVE, SubscriberStatus.PAUSED})
 
 
 class RateLimitedError(Exception):
@@ -32,9 +41,13 @@ GONE = "no longer valid: the subscription it was sent for was deleted or started
 
 
 def request_subscription(
-    session: Session, settings: Settings, address: Address, preferences: Preferences,
-    client: str, now: datetime,
-) -> Subscriber | None:  # fmt: skip
+    session: Session,
+    settings: Settings,
+    address: Address,
+    preferences: Preferences,
+    client: str,
+    now: datetime,
+) -> Subscriber | None:
     """Record a request; the subscriber to send a confirmation to, or None (already active).
 
     The caller answers the same whatever this returns, so an address cannot be probed. An
@@ -42,16 +55,16 @@ def request_subscription(
     """
     check_rate(session, settings, f"email:{address.key}", client, now)
     subscriber = find_subscriber(session, address.key)
-    if subscriber is not None and subscriber.status in ("active", "paused"):
+    if subscriber is not None and subscriber.status in RECEIVING:
         return None
     if subscriber is None:
         subscriber = Subscriber(email_key=address.key, created_at=now, link_key=new_link_key())
         session.add(subscriber)
-    elif subscriber.status == "unsubscribed":
+    elif subscriber.status == SubscriberStatus.UNSUBSCRIBED:
         subscriber.link_key, subscriber.created_at = new_link_key(), now
     subscriber.email = address.delivery
     apply_preferences(subscriber, preferences)
-    subscriber.status = "pending"
+    subscriber.status = SubscriberStatus.PENDING
     session.flush()
     return subscriber
 
@@ -64,7 +77,7 @@ def confirm(session: Session, settings: Settings, token: str, now: datetime) -> 
     """Spend a confirmation token and activate its subscriber; :class:`TokenError` if refused."""
     claims, subscriber = _link(session, settings, token, links.CONFIRM, now)
     tokens.spend(session, claims, now)
-    subscriber.status, subscriber.confirmed_at = "active", now
+    subscriber.status, subscriber.confirmed_at = SubscriberStatus.ACTIVE, now
     subscriber.failure_count = 0
     return subscriber
 
@@ -124,8 +137,8 @@ def delete_everything(session: Session, subscriber: Subscriber) -> None:
 
 
 def unsubscribe(subscriber: Subscriber, now: datetime) -> None:
-    if subscriber.status != "unsubscribed":
-        subscriber.status, subscriber.unsubscribed_at = "unsubscribed", now
+    if subscriber.status != SubscriberStatus.UNSUBSCRIBED:
+        subscriber.status, subscriber.unsubscribed_at = SubscriberStatus.UNSUBSCRIBED, now
 
 
 def apply_preferences(subscriber: Subscriber, preferences: Preferences) -> None:
@@ -152,10 +165,11 @@ def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> in
     cutoff = now - timedelta(days=settings.digest_unconfirmed_days)
     result = session.execute(
         delete(Subscriber).where(
-            Subscriber.status == "pending", Subscriber.confirmed_at.is_(None),
+            Subscriber.status == SubscriberStatus.PENDING,
+            Subscriber.confirmed_at.is_(None),
             Subscriber.created_at < cutoff,
         )
-    )  # fmt: skip
+    )
     session.execute(
         delete(SubscribeAttempt).where(SubscribeAttempt.attempted_at < now - RATE_WINDOW)
     )

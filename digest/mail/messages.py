@@ -16,10 +16,18 @@ from email.header import Header
 from email.message import Message
 from email.utils import format_datetime, formataddr, parseaddr
 from functools import cache
+from typing import NamedTuple
 
 from digest.mail.render import RenderedEmail
 
 BASE64_LINE = 76
+
+
+class UnsubscribeLinks(NamedTuple):
+    """A digest's ``List-Unsubscribe`` targets: the one-click HTTPS link and the mailto one."""
+
+    https: str
+    mailto: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +35,8 @@ class Envelope:
     sender: str
     recipient: str
     sent_at: datetime
-    # List-Unsubscribe: (https URL, mailto URL); None for mail that is not a digest.
-    unsubscribe: tuple[str, str] | None = None
+    # None for mail that is not a digest.
+    unsubscribe: UnsubscribeLinks | None = None
     list_id: str | None = None
 
 
@@ -84,8 +92,8 @@ def _headers(envelope: Envelope, email: RenderedEmail, message_id: str) -> list[
     if envelope.list_id:
         headers.append(("List-Id", envelope.list_id))
     if envelope.unsubscribe:
-        https, mailto = envelope.unsubscribe
-        headers.append(("List-Unsubscribe", f"<{https}>, <{mailto}>"))
+        links = envelope.unsubscribe
+        headers.append(("List-Unsubscribe", f"<{links.https}>, <{links.mailto}>"))
         headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))
     return headers
 

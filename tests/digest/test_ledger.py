@@ -7,7 +7,8 @@ from sqlalchemy import select
 
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import Delivery, Edition, EditionItem
+from app.core.models import Delivery, DeliveryStatus, Edition, EditionItem, EditionKey
+from app.core.periods import Period
 from digest import ledger
 from digest.sending import send_digests
 from tests.conftest import Database
@@ -19,14 +20,20 @@ TUESDAY = DAY + timedelta(days=1)
 NEXT_MONDAY = DAY + timedelta(days=7)
 
 
-def add_edition(database: Database, period: str, key: date, version: int = 1) -> None:
+def add_edition(database: Database, period: Period, key: date, version: int = 1) -> None:
     """An edition of the stored papers, as `paperboy rank` or `publish` would leave it."""
     with session_scope(database.sessions) as session:
         edition = Edition(
-            period=period, edition_date=key, version=version, scorer="test", scorer_version="1",
-            algorithm_version="1", diversity_rule="none", pool_size=len(TITLES),
+            period=period,
+            edition_date=key,
+            version=version,
+            scorer="test",
+            scorer_version="1",
+            algorithm_version="1",
+            diversity_rule="none",
+            pool_size=len(TITLES),
             published_at=datetime(2026, 3, 1, tzinfo=UTC),
-        )  # fmt: skip
+        )
         edition.items = [
             EditionItem(position=i, arxiv_id=arxiv_id, score=1.0 - i / 10, components="{}")
             for i, (arxiv_id, _, _) in enumerate(TITLES)
@@ -112,10 +119,10 @@ def test_a_weekly_digest_left_pending_expires_when_the_next_week_is_published(
     )
 
 
-def claimed_editions(database: Database, keys: list[ledger.EditionKey]) -> list[ledger.EditionKey]:
+def claimed_editions(database: Database, keys: list[EditionKey]) -> list[EditionKey]:
     """What a run of these editions claims, in order."""
     claimer, after = ledger.claimer(keys, None), 0
-    editions: list[ledger.EditionKey] = []
+    editions: list[EditionKey] = []
     with session_scope(database.sessions) as session:
         while (claim := ledger.claim(session, claimer, after)) is not None:
             editions.append(claim.edition)
@@ -126,11 +133,20 @@ def claimed_editions(database: Database, keys: list[ledger.EditionKey]) -> list[
 def test_a_run_claims_the_deliveries_of_its_own_editions_only(database: Database) -> None:
     reader = add_subscriber(database.sessions, "ada@example.org")
     with session_scope(database.sessions) as session:
-        for period, key in (("day", MONDAY), ("week", MONDAY), ("day", TUESDAY)):
+        for edition in (
+            EditionKey("day", MONDAY),
+            EditionKey("week", MONDAY),
+            EditionKey("day", TUESDAY),
+        ):
             session.add(
-                Delivery(subscriber_id=reader, period=period, edition_date=key, status="pending",
-                         created_at=NOW)
-            )  # fmt: skip
+                Delivery(
+                    subscriber_id=reader,
+                    period=edition.period,
+                    edition_date=edition.edition_date,
+                    status=DeliveryStatus.PENDING,
+                    created_at=NOW,
+                )
+            )
     # Tuesday's run: Tuesday's day and the week keyed Monday, never Monday's day.
-    tuesday = claimed_editions(database, [("day", TUESDAY), ("week", MONDAY)])
-    assert tuesday == [("week", MONDAY), ("day", TUESDAY)]
+    tuesday = claimed_editions(database, [EditionKey("day", TUESDAY), EditionKey("week", MONDAY)])
+    assert tuesday == [EditionKey("week", MONDAY), EditionKey("day", TUESDAY)]

@@ -1,32 +1,45 @@
 """The ORM models every process shares, one module per part of the service.
 
 ``base`` (the declarative base), ``papers`` (the foundation), ``ingest``, ``ranking``,
-``subscriptions`` and ``operations``. Import them from here: ``from app.core.models import Paper``.
+``subscriptions`` and ``operations``, each with the states (``StrEnum``) its rows hold. Import
+them from here: ``from app.core.models import Paper``.
 The schema only changes through a migration in ``migrations/``; a test checks that these
 models and the migrations agree.
 """
 
 from __future__ import annotations
 
-from app.core.models.base import Base, UTCDateTime
+from app.core.models.base import Base, StoredState, UTCDateTime
 from app.core.models.ingest import AnnouncementEntry, FeedState, HfDailyPaper, RequestGate
 from app.core.models.operations import Incident, JobRun, SchedulerLease
-from app.core.models.papers import Author, IngestRun, Paper, PaperAuthor, PaperCategory
+from app.core.models.papers import (
+    Author,
+    IngestRun,
+    IngestRunStatus,
+    Paper,
+    PaperAuthor,
+    PaperCategory,
+)
 from app.core.models.ranking import (
     Edition,
     EditionItem,
+    EditionKey,
     PaperEmbedding,
     PaperTopic,
     Topic,
     TopicDay,
+    TopicStatus,
 )
 from app.core.models.subscriptions import (
     Delivery,
+    DeliveryStatus,
     DigestFeedback,
+    Frequency,
     PhraseEmbedding,
     SignInKey,
     SubscribeAttempt,
     Subscriber,
+    SubscriberStatus,
     UsedToken,
     Vote,
 )
@@ -36,13 +49,17 @@ __all__ = [
     "Author",
     "Base",
     "Delivery",
+    "DeliveryStatus",
     "DigestFeedback",
     "Edition",
     "EditionItem",
+    "EditionKey",
     "FeedState",
+    "Frequency",
     "HfDailyPaper",
     "Incident",
     "IngestRun",
+    "IngestRunStatus",
     "JobRun",
     "Paper",
     "PaperAuthor",
@@ -53,10 +70,13 @@ __all__ = [
     "RequestGate",
     "SchedulerLease",
     "SignInKey",
+    "StoredState",
     "SubscribeAttempt",
     "Subscriber",
+    "SubscriberStatus",
     "Topic",
     "TopicDay",
+    "TopicStatus",
     "UTCDateTime",
     "UsedToken",
     "Vote",

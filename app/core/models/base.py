@@ -1,16 +1,21 @@
-"""The declarative base every model shares: constraint names and UTC timestamps."""
+"""The declarative base every model shares: constraint names, UTC timestamps, stored states."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
+from typing import TypeVar
 
 from sqlalchemy import (
     DateTime,
     Dialect,
     MetaData,
+    String,
     TypeDecorator,
 )
 from sqlalchemy.orm import DeclarativeBase
+
+State = TypeVar("State", bound=StrEnum)
 
 # Explicit constraint names, so migrations can name what they alter (SQLite batch mode needs it).
 NAMING_CONVENTION = {
@@ -48,6 +53,28 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class StoredState(TypeDecorator[State]):
+    """A state (a :class:`~enum.StrEnum`) stored as its value in a plain ``VARCHAR(length)``.
+
+    The schema is the string column the migrations made (SQLAlchemy's ``Enum`` type would add a
+    type or a check); a row reads back as the enum member, and a value that is none of the
+    enum's is refused when written rather than stored.
+    """
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, states: type[State], length: int) -> None:
+        super().__init__(length)
+        self.states = states
+
+    def process_bind_param(self, value: State | str | None, dialect: Dialect) -> str | None:
+        return None if value is None else self.states(value).value
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> State | None:
+        return None if value is None else self.states(value)
 
 
 class Base(DeclarativeBase):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from enum import StrEnum
 
 from sqlalchemy import (
     ForeignKey,
@@ -14,7 +15,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.core.models.base import CLUSTERED_ON_KEY, Base, UTCDateTime
+from app.core.models.base import CLUSTERED_ON_KEY, Base, StoredState, UTCDateTime
 
 
 class Paper(Base):
@@ -100,8 +101,26 @@ class PaperCategory(Base):
     position: Mapped[int]
 
 
+class IngestRunStatus(StrEnum):
+    """How a run of an ingest source ended, least to most worrying (a run that found several
+    things keeps the worst); ``RUNNING`` until a bulk import ends."""
+
+    RUNNING = "running"
+    OK = "ok"
+    # The source had nothing new since the last run (an unchanged feed).
+    UNCHANGED = "unchanged"
+    EMPTY = "empty"
+    SMALLER = "smaller"
+    # The source serves an older day than another category already has.
+    STALE = "stale"
+    # Some records were rejected or missing.
+    PARTIAL = "partial"
+    FAILED = "failed"
+
+
 class IngestRun(Base):
-    """The ingest log: one row per run of a source for a category and announcement date."""
+    """The ingest log: one row per run of a source for a category and announcement date
+    (``status``: see :class:`IngestRunStatus`)."""
 
     __tablename__ = "ingest_runs"
 
@@ -110,7 +129,8 @@ class IngestRun(Base):
     category: Mapped[str | None] = mapped_column(String(40))
     announced_on: Mapped[date | None]
     detail: Mapped[str | None] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(16))
+    # Reads back as an IngestRunStatus; typed ``str`` while ingest still writes plain strings.
+    status: Mapped[str] = mapped_column(StoredState(IngestRunStatus, 16))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     read_count: Mapped[int] = mapped_column(default=0)

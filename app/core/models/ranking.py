@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from enum import StrEnum
+from typing import NamedTuple
 
 from sqlalchemy import (
     Float,
@@ -14,7 +16,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.core.models.base import Base, UTCDateTime
+from app.core.models.base import Base, StoredState, UTCDateTime
+from app.core.periods import Period
 
 
 class PaperEmbedding(Base):
@@ -47,6 +50,15 @@ class Topic(Base):
     first_seen_on: Mapped[date] = mapped_column(index=True)
 
 
+class TopicStatus(StrEnum):
+    """A topic's trend on a day, against its own recent sizes (``ranking.topics.trend``)."""
+
+    NEW = "new"
+    GROWING = "growing"
+    FADING = "fading"
+    STEADY = "steady"
+
+
 class TopicDay(Base):
     """A topic as seen on one announcement day: its size, trend, label and centroid."""
 
@@ -60,7 +72,7 @@ class TopicDay(Base):
     window_size: Mapped[int]
     baseline: Mapped[float] = mapped_column(Float)
     momentum: Mapped[float] = mapped_column(Float)
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[TopicStatus] = mapped_column(StoredState(TopicStatus, 16))
     label: Mapped[str] = mapped_column(Text)
     centroid: Mapped[bytes] = mapped_column(LargeBinary)
 
@@ -77,6 +89,16 @@ class PaperTopic(Base):
     topic_id: Mapped[int] = mapped_column(ForeignKey("topics.id", ondelete="CASCADE"), index=True)
 
 
+class EditionKey(NamedTuple):
+    """An edition as readers know it, whatever its version: its period and date.
+
+    A tuple, so a list of keys is what ``tuple_(period, edition_date).in_(...)`` takes.
+    """
+
+    period: Period
+    edition_date: date
+
+
 class Edition(Base):
     """A published ranked list for a period (day, week, month) and date, in a version.
 
@@ -87,7 +109,7 @@ class Edition(Base):
     __table_args__ = (UniqueConstraint("period", "edition_date", "version"),)
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    period: Mapped[str] = mapped_column(String(8))
+    period: Mapped[Period] = mapped_column(String(8))
     edition_date: Mapped[date]
     version: Mapped[int]
     scorer: Mapped[str] = mapped_column(String(80))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import date, datetime
+from enum import StrEnum
 
 from sqlalchemy import (
     JSON,
@@ -17,7 +18,8 @@ from sqlalchemy import (
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.models.base import Base, UTCDateTime
+from app.core.models.base import Base, StoredState, UTCDateTime
+from app.core.periods import Period
 
 
 def mailbox_key(address: str) -> str:
@@ -36,12 +38,28 @@ def _email_key_of_row(context: DefaultExecutionContext) -> str:
     return mailbox_key(str(context.get_current_parameters()["email"]))  # type: ignore[no-untyped-call]
 
 
-class Subscriber(Base):
-    """A person who asked for the digest, and what they asked for.
+class SubscriberStatus(StrEnum):
+    """Where a subscriber stands; only an ``ACTIVE`` one is ever sent a digest."""
 
-    ``status``: ``pending`` (not confirmed; nothing but the confirmation is ever sent),
-    ``active``, ``paused`` (by themselves, or after repeated permanent delivery failures) or
-    ``unsubscribed`` (kept so an unsubscribe link of an old mail keeps answering).
+    # Not confirmed: nothing but the confirmation is ever sent.
+    PENDING = "pending"
+    ACTIVE = "active"
+    # By themselves, or after repeated permanent delivery failures.
+    PAUSED = "paused"
+    # Kept so an unsubscribe link of an old mail keeps answering.
+    UNSUBSCRIBED = "unsubscribed"
+
+
+class Frequency(StrEnum):
+    """How often a subscriber gets the digest: each day's edition, or the week's."""
+
+    DAILY = "daily"
+    WEEKLY = "weekly"
+
+
+class Subscriber(Base):
+    """A person who asked for the digest, and what they asked for (``status``: see
+    :class:`SubscriberStatus`).
 
     ``email`` is the address as typed (the domain lower-cased), used to deliver; ``email_key``
     is the mailbox (the whole address lower-cased), unique, so ``Bob@`` and ``bob@`` are one
@@ -57,7 +75,7 @@ class Subscriber(Base):
     email: Mapped[str] = mapped_column(String(320))
     email_key: Mapped[str] = mapped_column(String(320), unique=True, default=_email_key_of_row)
     link_key: Mapped[str] = mapped_column(String(32), default=new_link_key)
-    status: Mapped[str] = mapped_column(String(16), index=True)
+    status: Mapped[SubscriberStatus] = mapped_column(StoredState(SubscriberStatus, 16), index=True)
     # Lists as JSON: categories, followed/muted topic ids and author keys.
     categories: Mapped[list[str]] = mapped_column(JSON)
     interests: Mapped[str] = mapped_column(Text, default="")
@@ -66,7 +84,7 @@ class Subscriber(Base):
     muted_topics: Mapped[list[int]] = mapped_column(JSON)
     followed_authors: Mapped[list[str]] = mapped_column(JSON)
     muted_authors: Mapped[list[str]] = mapped_column(JSON)
-    frequency: Mapped[str] = mapped_column(String(8))
+    frequency: Mapped[Frequency] = mapped_column(StoredState(Frequency, 8))
     # Monday is 0, as ``date.weekday()``; read for the weekly digest only.
     weekday: Mapped[int]
     delivery_hour: Mapped[int]
@@ -115,15 +133,24 @@ class SubscribeAttempt(Base):
     attempted_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
-class Delivery(Base):
-    """The ledger: one digest for a subscriber and an edition (period, date), whatever version.
+class DeliveryStatus(StrEnum):
+    """Where a delivery of the ledger stands (``digest.ledger`` moves it along)."""
 
-    ``status`` (``digest.ledger.DeliveryStatus``): ``pending`` (due, not sent yet; ``error``
-    says why when the recipient was refused for now), ``sent``, ``failed`` (a permanent refusal,
-    or an error of this delivery's own: ``error`` holds the answer, or the error's type and
-    message), ``skipped`` (nothing to send and the subscriber wants no empty digest) or
-    ``expired`` (a newer edition of its period came first: never sent).
-    """
+    # Due, not sent yet; ``error`` says why when the recipient was refused for now.
+    PENDING = "pending"
+    SENT = "sent"
+    # A permanent refusal, or an error of this delivery's own: ``error`` holds the answer, or
+    # the error's type and message.
+    FAILED = "failed"
+    # Nothing to send, and the subscriber wants no empty digest.
+    SKIPPED = "skipped"
+    # A newer edition of its period came first: never sent.
+    EXPIRED = "expired"
+
+
+class Delivery(Base):
+    """The ledger: one digest for a subscriber and an edition (period, date), whatever version
+    (``status``: see :class:`DeliveryStatus`)."""
 
     __tablename__ = "deliveries"
     __table_args__ = (UniqueConstraint("subscriber_id", "period", "edition_date"),)
@@ -132,9 +159,9 @@ class Delivery(Base):
     subscriber_id: Mapped[int] = mapped_column(
         ForeignKey("subscribers.id", ondelete="CASCADE"), index=True
     )
-    period: Mapped[str] = mapped_column(String(8))
+    period: Mapped[Period] = mapped_column(String(8))
     edition_date: Mapped[date]
-    status: Mapped[str] = mapped_column(String(16), index=True)
+    status: Mapped[DeliveryStatus] = mapped_column(StoredState(DeliveryStatus, 16), index=True)
     attempts: Mapped[int] = mapped_column(default=0)
     error: Mapped[str | None] = mapped_column(Text)
     message_id: Mapped[str | None] = mapped_column(String(200))
