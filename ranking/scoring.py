@@ -9,12 +9,16 @@ nothing here touches the database or loads a model.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # the trending model's inputs; those modules read Candidate from here
+    from ranking.trending.history import AuthorHistory
+    from ranking.trending.momentum import TopicMemory
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +54,17 @@ class ScoringContext:
 
     ``embeddings`` row *i* belongs to candidate *i* (L2-normalised, float32). ``signals`` holds
     only what was observed up to the moment of ranking, so a re-run reproduces the edition.
-    Scorers that need more (an author-history table, say) take it here as an added field with
-    a default, never by reaching into the database.
+    Scorers that need more take it here as an added field with a default, never by reaching
+    into the database: the trending model reads ``author_history`` (without it every author is
+    a newcomer) and ``topic_memory``, earlier papers' embeddings (without it a topic's momentum
+    is ``Candidate.topic_momentum`` and the community-interest features are zero).
     """
 
     day: date
     embeddings: NDArray[np.float32]
     signals: Sequence[Signal] = ()
-    extras: Mapping[str, object] = field(default_factory=dict)
+    author_history: AuthorHistory | None = None
+    topic_memory: TopicMemory | None = None
 
 
 @dataclass(frozen=True, slots=True)

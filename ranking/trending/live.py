@@ -1,15 +1,16 @@
 """What the trending scorer needs for a live day, read from the database (thin I/O shell).
 
-:func:`live_extras` builds the same extras that eval-trending gives the scorer from files,
-from stored rows dated before the day: Hugging Face Daily Papers records (``hf_daily_papers``,
-authors taken from the stored papers), earlier papers and their stored embeddings. The edition
-builder passes them on (``TrendingScorer(load_model(), extras=live_extras(...))``) with the
-community signals observed up to the day (:func:`ranking.signals.load_signals`).
+:func:`with_memory` gives a day's scoring context the author history and topic memory that
+eval-trending gives the scorer from files, from stored rows dated before the day: Hugging Face
+Daily Papers records (``hf_daily_papers``, authors taken from the stored papers), earlier
+papers and their stored embeddings. The edition builder's context already holds the community
+signals observed up to the day (:func:`ranking.signals.load_signals`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, timedelta
 
 import numpy as np
@@ -25,7 +26,7 @@ from ranking.trending.features import EMBEDDING_SIZE
 from ranking.trending.history import AuthorHistory, Published
 from ranking.trending.model import TrendingModel
 from ranking.trending.momentum import INTEREST_DAYS, TopicMemory
-from ranking.trending.scorer import TrendingScorer, scoring_extras
+from ranking.trending.scorer import TrendingScorer
 
 HISTORY_DAYS = 730
 # Past this many author keys an IN list grows too long for SQLite; the whole window is read.
@@ -50,25 +51,32 @@ class LiveTrendingScorer:
         return self._model.model_id
 
     def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
-        extras = live_extras(self._session, context.day, self._embedding_model, candidates)
-        return TrendingScorer(self._model, extras=extras).score(candidates, context)
+        context = with_memory(self._session, context, self._embedding_model, candidates)
+        return TrendingScorer(self._model).score(candidates, context)
 
 
-def live_extras(
-    session: Session, day: date, model: str, candidates: Sequence[Candidate] = ()
-) -> dict[str, object]:
-    """Author history and topic memory as of ``day`` (nothing dated on or after it).
+def with_memory(
+    session: Session, context: ScoringContext, model: str, candidates: Sequence[Candidate] = ()
+) -> ScoringContext:
+    """``context`` with the author history and topic memory as of its day (nothing dated on or
+    after it)."""
+    day = context.day
+    history = _author_history(session, day, candidates)
+    recent = _earlier_papers(session, day - timedelta(days=INTEREST_DAYS), day, frozenset())
+    memory = _topic_memory(session, day, recent, history, model)
+    return replace(context, author_history=history, topic_memory=memory)
+
+
+def _author_history(session: Session, day: date, candidates: Sequence[Candidate]) -> AuthorHistory:
+    """Label records and earlier papers before ``day``.
 
     Given the ``candidates``, the history reads only earlier papers that share an author with
     one of them: no other paper can change a candidate's author statistics, and reading two
     years of every author is most of the cost of ranking a day.
     """
-    labels = _labels(session, day)
     keys = _author_keys(candidates)
     earlier = _earlier_papers(session, day - timedelta(days=HISTORY_DAYS), day, keys)
-    history = AuthorHistory(labels, earlier)
-    recent = _earlier_papers(session, day - timedelta(days=INTEREST_DAYS), day, frozenset())
-    return scoring_extras(history, _topic_memory(session, day, recent, history, model))
+    return AuthorHistory(_labels(session, day), earlier)
 
 
 def _author_keys(candidates: Sequence[Candidate]) -> frozenset[str] | None:

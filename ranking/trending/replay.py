@@ -1,8 +1,8 @@
 """Replay announcement days from files: each day's pool with what was known that morning.
 
 Training and evaluation both rank a day through :meth:`Replay.context`, which gives the
-scorer the same extras a live day gets (author history, topic memory), so what is evaluated
-is what is served.
+scorer the same memory of earlier days a live day gets (author history, topic memory), so what
+is evaluated is what is served.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from ranking.trending.data import LabelRecord, TrendingDataError
 from ranking.trending.features import EMBEDDING_SIZE
 from ranking.trending.history import AuthorHistory
 from ranking.trending.momentum import TopicMemory
-from ranking.trending.scorer import scoring_extras
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,12 @@ class Replay:
 
     def context(self, day: Day) -> ScoringContext:
         """What the scorer is given for ``day``: no signals yet, the history and topic memory."""
-        extras = scoring_extras(self.history, self.topics)
-        return ScoringContext(day=day.day, embeddings=day.embeddings, extras=extras)
+        return ScoringContext(
+            day=day.day,
+            embeddings=day.embeddings,
+            author_history=self.history,
+            topic_memory=self.topics,
+        )
 
 
 def _aligned(

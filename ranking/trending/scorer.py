@@ -5,13 +5,13 @@ The total is the sum of named components, all on the logit scale:
 the trained artifact (:mod:`ranking.trending.model`); ``community`` adds the signals observed
 so far, each ``weight * log(1 + value)`` halved every ``COMMUNITY_HALF_LIFE_DAYS``.
 
-What the scorer needs besides the pool comes through ``ScoringContext.extras``:
+What the scorer needs besides the pool comes in the :class:`ScoringContext`:
 
-* ``extras[AUTHOR_HISTORY_KEY]``: an :class:`~ranking.trending.history.AuthorHistory`
-  (label records and earlier corpus papers); without it every author is a newcomer;
-* ``extras[TOPIC_MEMORY_KEY]``: a :class:`~ranking.trending.momentum.TopicMemory` of earlier
-  papers' embeddings; without it the topic momentum is read from ``Candidate.topic_momentum``
-  and the community-interest features are zero.
+* ``author_history``: an :class:`~ranking.trending.history.AuthorHistory` (label records and
+  earlier corpus papers); without it every author is a newcomer;
+* ``topic_memory``: a :class:`~ranking.trending.momentum.TopicMemory` of earlier papers'
+  embeddings; without it the topic momentum is read from ``Candidate.topic_momentum`` and the
+  community-interest features are zero.
 
 :func:`pool_features` is the one place features are computed, for training, evaluation and
 live ranking alike.
@@ -21,20 +21,17 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ranking.scoring import Candidate, Score, ScoringContext, Signal
 from ranking.trending.features import feature_matrix
-from ranking.trending.history import AuthorHistory, AuthorStats
+from ranking.trending.history import AuthorStats
 from ranking.trending.model import TrendingModel
-from ranking.trending.momentum import TOPIC_FEATURES, TopicMemory
+from ranking.trending.momentum import TOPIC_FEATURES
 
-AUTHOR_HISTORY_KEY = "trending.author_history"
-TOPIC_MEMORY_KEY = "trending.topic_memory"
 COMMUNITY_HALF_LIFE_DAYS = 3.0
 # Logit added per unit of log(1 + signal): an HF upvote counts as much as a Paperboy vote.
 COMMUNITY_WEIGHTS = {"hf_upvotes": 0.5, "paperboy_votes": 0.5}
@@ -43,10 +40,8 @@ COMMUNITY_WEIGHTS = {"hf_upvotes": 0.5, "paperboy_votes": 0.5}
 class TrendingScorer:
     """Scores a day's pool with a trained :class:`TrendingModel`."""
 
-    def __init__(self, model: TrendingModel, extras: Mapping[str, object] | None = None) -> None:
-        """``extras`` are used where a context brings none of its own (see :mod:`.live`)."""
+    def __init__(self, model: TrendingModel) -> None:
         self.model = model
-        self._extras = dict(extras or {})
 
     @property
     def name(self) -> str:
@@ -57,8 +52,6 @@ class TrendingScorer:
         return self.model.model_id
 
     def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
-        if self._extras:
-            context = replace(context, extras={**self._extras, **context.extras})
         parts = self.model.components(pool_features(candidates, context))
         community = community_signal(context.signals, context)
         rows = []
@@ -69,11 +62,6 @@ class TrendingScorer:
         return rows
 
 
-def scoring_extras(history: AuthorHistory, topics: TopicMemory) -> dict[str, object]:
-    """The ``ScoringContext.extras`` this scorer reads, for a live day or a replayed one."""
-    return {AUTHOR_HISTORY_KEY: history, TOPIC_MEMORY_KEY: topics}
-
-
 def pool_features(candidates: Sequence[Candidate], context: ScoringContext) -> NDArray[np.float64]:
     """The model's input rows for ``candidates`` as known on ``context.day``."""
     stats = _author_stats(candidates, context)
@@ -81,22 +69,18 @@ def pool_features(candidates: Sequence[Candidate], context: ScoringContext) -> N
 
 
 def _topics(candidates: Sequence[Candidate], context: ScoringContext) -> NDArray[np.float64]:
-    memory = context.extras.get(TOPIC_MEMORY_KEY)
+    memory = context.topic_memory
     if memory is None:
         topics = np.zeros((len(candidates), len(TOPIC_FEATURES)))
         topics[:, 0] = [candidate.topic_momentum for candidate in candidates]
         return topics
-    if not isinstance(memory, TopicMemory):
-        raise TypeError(f"extras[{TOPIC_MEMORY_KEY!r}] must be a TopicMemory")
     return memory.features(context.embeddings, context.day.toordinal())
 
 
 def _author_stats(candidates: Sequence[Candidate], context: ScoringContext) -> list[AuthorStats]:
-    history = context.extras.get(AUTHOR_HISTORY_KEY)
+    history = context.author_history
     if history is None:
         return [AuthorStats() for _ in candidates]
-    if not isinstance(history, AuthorHistory):
-        raise TypeError(f"extras[{AUTHOR_HISTORY_KEY!r}] must be an AuthorHistory")
     return [history.stats(candidate, context.day) for candidate in candidates]
 
 

@@ -14,13 +14,13 @@ from sqlalchemy.orm import Session
 from app.core.models import HfDailyPaper
 from ingest.bulk.importer import import_file
 from ranking.embeddings import import_matrix
-from ranking.scoring import Candidate, Scorer, ScoringContext
+from ranking.scoring import Candidate, Score, ScoringContext
 from ranking.signals import load_signals
 from ranking.trending.data import LabelRecord
 from ranking.trending.evaluation import paperboy
-from ranking.trending.live import LiveTrendingScorer, live_extras
+from ranking.trending.live import LiveTrendingScorer, with_memory
 from ranking.trending.model import TrendingModel, load_model
-from ranking.trending.replay import Replay
+from ranking.trending.replay import Day, Replay
 from ranking.trending.scorer import TrendingScorer
 from tests.conftest import Database
 from tests.ranking.trending.conftest import CORPUS_PATH
@@ -40,12 +40,19 @@ def _store(
         import_matrix(session, np.stack([embeddings[i] for i in ids]), ids, MODEL)
         session.add_all(
             HfDailyPaper(
-                daily_date=record.featured_on, arxiv_id=record.arxiv_id, upvotes=record.upvotes,
-                num_comments=None, github_repo=None, github_stars=None, ai_keywords=[],
-                submitted_on_daily_at=None, published_at=None, fetched_at=datetime.now(UTC),
+                daily_date=record.featured_on,
+                arxiv_id=record.arxiv_id,
+                upvotes=record.upvotes,
+                num_comments=None,
+                github_repo=None,
+                github_stars=None,
+                ai_keywords=[],
+                submitted_on_daily_at=None,
+                published_at=None,
+                fetched_at=datetime.now(UTC),
             )
             for record in labels
-        )  # fmt: skip
+        )
 
 
 def _stored_replay(
@@ -57,35 +64,42 @@ def _stored_replay(
     """Store the corpus and labels, and the replay of the same data."""
     by_id = {paper.arxiv_id: paper for paper in corpus}
     # Stored labels get their authors from the stored papers: give the replay the same.
-    stored = [replace(record, authors=by_id[record.arxiv_id].authors) for record in labels
-              if record.arxiv_id in by_id]  # fmt: skip
+    stored = [
+        replace(record, authors=by_id[record.arxiv_id].authors)
+        for record in labels
+        if record.arxiv_id in by_id
+    ]
     _store(database, stored, embeddings)
     return Replay(corpus, embeddings, stored)
 
 
-def _scorer_on_the_whole_history(model: TrendingModel, session: Session) -> Scorer:
-    return TrendingScorer(model, extras=live_extras(session, DAY, MODEL))
+def _scored_on_the_whole_history(model: TrendingModel, session: Session, day: Day) -> list[Score]:
+    context = with_memory(session, ScoringContext(DAY, day.embeddings), MODEL)
+    return TrendingScorer(model).score(day.papers, context)
 
 
-def _scorer_on_its_candidates_authors(model: TrendingModel, session: Session) -> Scorer:
-    return LiveTrendingScorer(model, session, MODEL)
+def _scored_on_its_candidates_authors(
+    model: TrendingModel, session: Session, day: Day
+) -> list[Score]:
+    scorer = LiveTrendingScorer(model, session, MODEL)
+    return scorer.score(day.papers, ScoringContext(DAY, day.embeddings))
 
 
 @pytest.mark.parametrize(
-    "make_scorer", [_scorer_on_the_whole_history, _scorer_on_its_candidates_authors]
+    "score_live", [_scored_on_the_whole_history, _scored_on_its_candidates_authors]
 )
 def test_a_live_day_scores_as_the_replayed_day(
     database: Database,
     corpus: list[Candidate],
     labels: list[LabelRecord],
     embeddings: dict[str, NDArray[np.float32]],
-    make_scorer: Callable[[TrendingModel, Session], Scorer],
+    score_live: Callable[[TrendingModel, Session, Day], list[Score]],
 ) -> None:
     replay = _stored_replay(database, corpus, labels, embeddings)
     day = replay.day(DAY)
     model = load_model()
     with database.sessions() as session:
-        live = make_scorer(model, session).score(day.papers, ScoringContext(DAY, day.embeddings))
+        live = score_live(model, session, day)
     assert [score.total for score in live] == paperboy(model, replay)(day)
 
 
