@@ -4,10 +4,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select, text
+from sqlalchemy.exc import IntegrityError
 
 from app.core.config import get_settings
-from app.core.db import make_engine, session_scope
-from app.core.models import IngestRun
+from app.core.db import insert_plain_rows, make_engine, session_scope
+from app.core.models import Author, Base, IngestRun
 from tests.conftest import Database
 
 
@@ -71,3 +72,22 @@ def test_timestamps_come_back_aware_in_utc_and_naive_ones_are_refused(
     ):
         session.add(IngestRun(source="s", status="ok", started_at=datetime(2026, 1, 1)))
         session.flush()
+
+
+def test_a_plain_insert_skips_rows_whose_key_is_taken_only_when_asked(
+    database: Database,
+) -> None:
+    authors = Base.metadata.tables[Author.__tablename__]
+    columns = ("key", "name")
+    with session_scope(database.sessions) as session:
+        insert_plain_rows(session, authors, columns, [("ann-lee", "Ann Lee")])
+        insert_plain_rows(
+            session, authors, columns, [("ann-lee", "ANN LEE"), ("bo-chen", "Bo Chen")],
+            skip_duplicates=True,
+        )  # fmt: skip
+    with session_scope(database.sessions) as session:
+        assert session.execute(select(Author.key, Author.name).order_by(Author.key)).all() == [
+            ("ann-lee", "Ann Lee"), ("bo-chen", "Bo Chen")
+        ]  # fmt: skip
+    with pytest.raises(IntegrityError), session_scope(database.sessions) as session:
+        insert_plain_rows(session, authors, columns, [("ann-lee", "Ann Lee")])
