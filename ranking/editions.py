@@ -44,8 +44,27 @@ from ranking.signals import load_signals
 # Bump when the way editions are built (pool, ordering, diversity) changes.
 ALGORITHM_VERSION = "editions-1"
 DECIMALS = 9
-# What an edition was built with: scorer, its version, algorithm, diversity rule, pool size.
-Header = tuple[str, str, str, str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """What an edition was built with: compared to tell a rebuild from a change."""
+
+    scorer: str
+    scorer_version: str
+    algorithm_version: str
+    diversity_rule: str
+    pool_size: int
+
+    @classmethod
+    def of(cls, edition: Edition) -> Header:
+        return cls(
+            scorer=edition.scorer,
+            scorer_version=edition.scorer_version,
+            algorithm_version=edition.algorithm_version,
+            diversity_rule=edition.diversity_rule,
+            pool_size=edition.pool_size,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +114,10 @@ def compose(
 def _item(candidate: Candidate, score: Score) -> Item:
     components = {name: round(float(v), DECIMALS) for name, v in sorted(score.components.items())}
     return Item(
-        candidate.arxiv_id, round(float(score.total), DECIMALS), components, candidate.topic_id
+        arxiv_id=candidate.arxiv_id,
+        score=round(float(score.total), DECIMALS),
+        components=components,
+        topic_id=candidate.topic_id,
     )
 
 
@@ -115,7 +137,15 @@ def publish(
         return kept
     version = 1 if latest is None else latest.version + 1
     edition = _store(session, bounds, version, header, items)
-    return Publication(edition.id, period, bounds.key, version, True, header[4], items)
+    return Publication(
+        edition_id=edition.id,
+        period=period,
+        key=bounds.key,
+        version=version,
+        created=True,
+        pool_size=header.pool_size,
+        items=items,
+    )
 
 
 def pool_span(session: Session, period: Period, day: date) -> Span:
@@ -150,26 +180,42 @@ def _build(
     context = ScoringContext(day=bounds.last, embeddings=vectors, signals=signals)
     scores = scorer.score(candidates, context)
     rule = diversity_rule(settings)
-    header = (scorer.name, scorer.version, ALGORITHM_VERSION, rule.describe(), len(candidates))
+    header = Header(
+        scorer=scorer.name,
+        scorer_version=scorer.version,
+        algorithm_version=ALGORITHM_VERSION,
+        diversity_rule=rule.describe(),
+        pool_size=len(candidates),
+    )
     return header, compose(candidates, scores, rule, settings.edition_size)
 
 
 def _kept(latest: Edition, bounds: Span, header: Header, items: list[Item]) -> Publication | None:
     """The published edition, when the rebuild is no better: the same, or from fewer papers
     (a day or papers gone from the database must not shrink what readers were shown)."""
-    pool = header[4]
-    if pool < latest.pool_size:
-        stored = stored_items(latest)
-        return Publication(
-            latest.id, bounds.period, bounds.key, latest.version, False, latest.pool_size, stored,
-            refused_pool=pool,
-        )  # fmt: skip
-    if _header(latest) == header and stored_items(latest) == items:
-        return Publication(latest.id, bounds.period, bounds.key, latest.version, False, pool, items)
+    if header.pool_size < latest.pool_size:
+        return _published(latest, bounds, stored_items(latest), refused_pool=header.pool_size)
+    if Header.of(latest) == header and stored_items(latest) == items:
+        return _published(latest, bounds, items)
     return None
 
 
-def latest_edition(session: Session, period: str, key: date | None) -> Edition | None:
+def _published(
+    latest: Edition, bounds: Span, items: list[Item], refused_pool: int | None = None
+) -> Publication:
+    return Publication(
+        edition_id=latest.id,
+        period=bounds.period,
+        key=bounds.key,
+        version=latest.version,
+        created=False,
+        pool_size=latest.pool_size,
+        items=items,
+        refused_pool=refused_pool,
+    )
+
+
+def latest_edition(session: Session, period: Period, key: date | None) -> Edition | None:
     """The newest version of the (period, key) edition, or of the period's newest edition when
     ``key`` is None: what the pages, the API and the feeds serve."""
     query = select(Edition).where(Edition.period == period)
@@ -181,19 +227,14 @@ def latest_edition(session: Session, period: str, key: date | None) -> Edition |
 
 def stored_items(edition: Edition) -> list[Item]:
     return [
-        Item(item.arxiv_id, item.score, json.loads(item.components), item.topic_id)
+        Item(
+            arxiv_id=item.arxiv_id,
+            score=item.score,
+            components=json.loads(item.components),
+            topic_id=item.topic_id,
+        )
         for item in edition.items
     ]
-
-
-def _header(edition: Edition) -> Header:
-    return (
-        edition.scorer,
-        edition.scorer_version,
-        edition.algorithm_version,
-        edition.diversity_rule,
-        edition.pool_size,
-    )
 
 
 def _store(
@@ -203,16 +244,15 @@ def _store(
     header: Header,
     items: list[Item],
 ) -> Edition:
-    scorer, scorer_version, algorithm, rule, pool_size = header
     edition = Edition(
         period=bounds.period,
         edition_date=bounds.key,
         version=version,
-        scorer=scorer,
-        scorer_version=scorer_version,
-        algorithm_version=algorithm,
-        diversity_rule=rule,
-        pool_size=pool_size,
+        scorer=header.scorer,
+        scorer_version=header.scorer_version,
+        algorithm_version=header.algorithm_version,
+        diversity_rule=header.diversity_rule,
+        pool_size=header.pool_size,
         published_at=datetime.now(UTC),
     )
     edition.items = [

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from sklearn.cluster import KMeans, kmeans_plusplus
 from threadpoolctl import threadpool_limits
 
+from app.core.models import TopicStatus
 from app.core.vectors import Matrix, normalise
 
 UNASSIGNED = -1
@@ -142,7 +143,7 @@ def match(current: Matrix, known: Matrix, threshold: float) -> list[int | None]:
 class Trend:
     baseline: float
     momentum: float
-    status: str
+    status: TopicStatus
 
 
 def trend(today: int, earlier_days: Sequence[int], is_new: bool) -> Trend:
@@ -150,11 +151,11 @@ def trend(today: int, earlier_days: Sequence[int], is_new: bool) -> Trend:
     baseline = float(np.mean(earlier_days)) if len(earlier_days) else 0.0
     momentum = (today - baseline) / (baseline + 1.0)
     if is_new:
-        status = "new"
+        status = TopicStatus.NEW
     elif today >= 1.5 * baseline and today - baseline >= 2:
-        status = "growing"
+        status = TopicStatus.GROWING
     elif today <= 0.5 * baseline:
-        status = "fading"
+        status = TopicStatus.FADING
     else:
-        status = "steady"
-    return Trend(baseline, momentum, status)
+        status = TopicStatus.STEADY
+    return Trend(baseline=baseline, momentum=momentum, status=status)

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from app.core.names import cached_author_key
 from ranking.scoring import Candidate
@@ -40,11 +41,19 @@ class Published:
     announced_on: date
 
 
+class Featured(NamedTuple):
+    """A paper of an author's featured on a day; ordered by day (bisected by it)."""
+
+    day: int  # ordinal
+    arxiv_id: str
+    upvotes: int
+
+
 @dataclass(frozen=True, slots=True)
 class AuthorRecord:
     """One author of a paper as of a day."""
 
-    featured: list[tuple[int, str, int]]  # (day, arxiv id, upvotes) of earlier featured papers
+    featured: list[Featured]  # earlier featured papers
     papers: int  # earlier corpus papers
     featured_papers: int  # of those, featured before the day
 
@@ -113,12 +122,11 @@ class AuthorHistory:
         self._first_featured = {
             key: record.featured_on.toordinal() for key, record in merged.items()
         }
-        featured: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
+        featured: dict[str, list[Featured]] = defaultdict(list)
         for record in merged.values():
+            row = Featured(record.featured_on.toordinal(), record.arxiv_id, record.upvotes)
             for key in _keys(record.authors):
-                featured[key].append(
-                    (record.featured_on.toordinal(), record.arxiv_id, record.upvotes)
-                )
+                featured[key].append(row)
         published: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
         for paper in papers:
             featured_on = self._first_featured.get(paper.arxiv_id, NEVER)
@@ -143,11 +151,15 @@ class AuthorHistory:
 
     def _record(self, key: str, cutoff: int, own_id: str) -> AuthorRecord:
         rows = self._featured.get(key, [])
-        end = bisect_left(rows, (cutoff, "", -1))
+        end = bisect_left(rows, Featured(day=cutoff, arxiv_id="", upvotes=-1))
         papers = self._published.get(key, [])
         count = bisect_left(papers, (cutoff, -1, ""))
         hits = sum(1 for _, on, arxiv_id in papers[:count] if on < cutoff and arxiv_id != own_id)
-        return AuthorRecord([row for row in rows[:end] if row[1] != own_id], count, hits)
+        return AuthorRecord(
+            featured=[row for row in rows[:end] if row.arxiv_id != own_id],
+            papers=count,
+            featured_papers=hits,
+        )
 
 
 def _keys(authors: Sequence[str]) -> list[str]:
@@ -158,9 +170,9 @@ def summarise(records: list[AuthorRecord], recent_from: int) -> AuthorStats:
     if not records:
         return AuthorStats()
     counts = [len(record.featured) for record in records]
-    upvotes = [vote for record in records for *_, vote in record.featured]
+    upvotes = [row.upvotes for record in records for row in record.featured]
     means = [
-        sum(r[2] for r in record.featured) / len(record.featured)
+        sum(row.upvotes for row in record.featured) / len(record.featured)
         for record in records
         if record.featured
     ]
@@ -170,7 +182,7 @@ def summarise(records: list[AuthorRecord], recent_from: int) -> AuthorStats:
         featured_max=max(counts),
         featured_total=sum(counts),
         featured_recent=max(
-            sum(1 for row in record.featured if row[0] >= recent_from) for record in records
+            sum(1 for row in record.featured if row.day >= recent_from) for record in records
         ),
         featured_share=sum(1 for count in counts if count) / len(counts),
         upvotes_max=max(upvotes, default=0),
