@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.models import Edition
+from app.core.periods import Period
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search import SearchService
@@ -45,7 +46,7 @@ class WebContext:
     memo: Memo
     clock: Clock = utc_now
 
-    def edition(self, session: Session, period: str, key: date | None) -> Edition | None:
+    def edition(self, session: Session, period: Period, key: date | None) -> Edition | None:
         """The edition to serve for (period, key), looked up at most once per memo lifetime.
 
         A hit costs no database query at all; a newly published edition is served once the

@@ -12,10 +12,12 @@ from app.core.models import (
     Author,
     Edition,
     EditionItem,
+    Frequency,
     Paper,
     PaperAuthor,
     PaperCategory,
     Subscriber,
+    SubscriberStatus,
 )
 
 DAY = date(2026, 3, 2)
@@ -46,10 +48,16 @@ def store_edition(
             session.add(paper)
         session.flush()
         edition = Edition(
-            period="day", edition_date=DAY, version=1, scorer="test", scorer_version="1",
-            algorithm_version="1", diversity_rule="none", pool_size=len(titles),
+            period="day",
+            edition_date=DAY,
+            version=1,
+            scorer="test",
+            scorer_version="1",
+            algorithm_version="1",
+            diversity_rule="none",
+            pool_size=len(titles),
             published_at=datetime(2026, 3, 2, 1, 0, tzinfo=UTC),
-        )  # fmt: skip
+        )
         edition.items = [
             EditionItem(
                 position=i,
@@ -64,11 +72,23 @@ def store_edition(
 
 def add_subscriber(sessions: sessionmaker[Session], email: str, **changes: object) -> int:
     fields: dict[str, object] = {
-        "email": email, "status": "active", "categories": [], "interests": "", "exclusions": "",
-        "followed_topics": [], "muted_topics": [], "followed_authors": [], "muted_authors": [],
-        "frequency": "daily", "weekday": 0, "delivery_hour": 7, "time_zone": "UTC",
-        "max_items": 10, "failure_count": 0, "created_at": datetime(2026, 1, 1, tzinfo=UTC),
-    }  # fmt: skip
+        "email": email,
+        "status": SubscriberStatus.ACTIVE,
+        "categories": [],
+        "interests": "",
+        "exclusions": "",
+        "followed_topics": [],
+        "muted_topics": [],
+        "followed_authors": [],
+        "muted_authors": [],
+        "frequency": Frequency.DAILY,
+        "weekday": 0,
+        "delivery_hour": 7,
+        "time_zone": "UTC",
+        "max_items": 10,
+        "failure_count": 0,
+        "created_at": datetime(2026, 1, 1, tzinfo=UTC),
+    }
     fields.update(changes)
     with session_scope(sessions) as session:
         subscriber = Subscriber(**fields)

@@ -110,10 +110,16 @@ def _copy_as_week(database: Database) -> None:
     with session_scope(database.sessions) as session:
         day = session.scalars(select(Edition)).one()
         week = Edition(
-            period="week", edition_date=DAY, version=1, scorer="test", scorer_version="1",
-            algorithm_version="1", diversity_rule="none", pool_size=3,
+            period="week",
+            edition_date=DAY,
+            version=1,
+            scorer="test",
+            scorer_version="1",
+            algorithm_version="1",
+            diversity_rule="none",
+            pool_size=3,
             published_at=day.published_at,
-        )  # fmt: skip
+        )
         week.items = [
             EditionItem(
                 position=i.position, arxiv_id=i.arxiv_id, score=i.score, components=i.components

@@ -35,9 +35,12 @@ def status(database: Database, subscriber_id: int) -> str:
 def pipe_in(settings: Settings, mail: bytes) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "app.cli.main", "unsubscribe-mail"],
-        input=mail, cwd=PROJECT_ROOT, env=cli_environment(settings),
-        capture_output=True, timeout=60,
-    )  # fmt: skip
+        input=mail,
+        cwd=PROJECT_ROOT,
+        env=cli_environment(settings),
+        capture_output=True,
+        timeout=60,
+    )
 
 
 def sent_digest(database: Database, settings: Settings, smtp: Smtp) -> tuple[int, EmailMessage]:

@@ -197,9 +197,12 @@ FOREIGN = ({"origin": "https://evil.example"}, {"sec-fetch-site": "cross-site"},
 
 @pytest.mark.parametrize("headers", FOREIGN)
 def test_state_changing_posts_from_another_site_are_refused(
-    client: TestClient, smtp: Smtp, database: Database, mail_settings: Settings,
+    client: TestClient,
+    smtp: Smtp,
+    database: Database,
+    mail_settings: Settings,
     headers: dict[str, str],
-) -> None:  # fmt: skip
+) -> None:
     store_edition(database.sessions)
     ada = add_subscriber(database.sessions, "ada@example.org")
     press(client, sign_in(client, smtp, "ada@example.org"))

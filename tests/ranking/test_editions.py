@@ -233,10 +233,13 @@ def test_new_upvotes_make_a_new_version_and_later_ones_are_not_seen(
         with embedded_db.sessions.begin() as session:
             session.merge(
                 HfDailyPaper(
-                    daily_date=day, arxiv_id=arxiv_id, upvotes=upvotes, ai_keywords=[],
+                    daily_date=day,
+                    arxiv_id=arxiv_id,
+                    upvotes=upvotes,
+                    ai_keywords=[],
                     fetched_at=datetime.now(UTC),
                 )
-            )  # fmt: skip
+            )
 
     def build() -> Publication:
         with embedded_db.sessions.begin() as session:

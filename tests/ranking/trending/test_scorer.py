@@ -32,8 +32,11 @@ def test_a_paper_without_labels_or_history_is_still_ranked(
     scores = TrendingScorer(load_model()).score([newcomer], ScoringContext(DAY, vectors[:1]))
     assert math.isfinite(scores[0].total)
     assert set(scores[0].components) == {
-        "prior", "author_history", "topic_momentum", "community",
-    }  # fmt: skip
+        "prior",
+        "author_history",
+        "topic_momentum",
+        "community",
+    }
 
 
 def test_the_total_is_the_sum_of_its_named_components(
@@ -55,8 +58,9 @@ def test_upvotes_raise_a_paper_and_fade_with_age(
         context = ScoringContext(DAY + timedelta(days=1), vectors, signals=[signal])
         return scorer.score(papers, context)[3].components["community"]
 
-    fresh, old, future = community(DAY + timedelta(days=1)), community(DAY - timedelta(days=5)), \
-        community(DAY + timedelta(days=2))  # fmt: skip
+    fresh = community(DAY + timedelta(days=1))
+    old = community(DAY - timedelta(days=5))
+    future = community(DAY + timedelta(days=2))
     assert fresh > old > 0
     assert future == 0.0
 
