@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from app.core.db import session_scope
+from app.core.models import IngestRunStatus
 from ingest import live_store, oai
 from ingest.live import FAILURES, MAX_LOGGED_REJECTIONS, Context
 from ingest.run_log import RunReport
@@ -54,9 +55,11 @@ def harvest(
             seen.update(record.arxiv_id for record in page.records)
     except FAILURES as error:
         stored = report.counts["read"]
-        report.escalate("failed", f"{error} (after {stored} records, which stay stored)")
-    if report.counts["read"] == 0 and report.status == "ok":
-        report.escalate("empty")
+        report.escalate(
+            IngestRunStatus.FAILED, f"{error} (after {stored} records, which stay stored)"
+        )
+    if report.counts["read"] == 0 and report.status is IngestRunStatus.OK:
+        report.escalate(IngestRunStatus.EMPTY)
     return seen
 
 
@@ -88,4 +91,4 @@ def _store_page(context: Context, page: oai.OaiPage, report: RunReport) -> None:
         unchanged=counts.unchanged, rejected=len(page.rejected),
     )  # fmt: skip
     if page.rejected:
-        report.escalate("partial", "\n".join(page.rejected[:MAX_LOGGED_REJECTIONS]))
+        report.escalate(IngestRunStatus.PARTIAL, "\n".join(page.rejected[:MAX_LOGGED_REJECTIONS]))

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, session_scope
+from app.core.models import IngestRunStatus
 from ingest import arxiv_api, hf_daily, live_store
 from ingest.errors import SourceError
 from ingest.gate import Gate
@@ -71,7 +72,7 @@ def ingest_rss(
         _ingest_feed(context, url, reports, day)
     except FAILURES as error:
         for report in reports.values():
-            report.escalate("failed", str(error))
+            report.escalate(IngestRunStatus.FAILED, str(error))
     return list(reports.values())
 
 
@@ -84,7 +85,7 @@ def _ingest_feed(
     fetched = fetch_feed(context.arxiv, url, *validators)
     if fetched is None:
         for report in reports.values():
-            report.escalate("unchanged")
+            report.escalate(IngestRunStatus.UNCHANGED)
         return
     listing = parse_listing(fetched.body)
     _require_day(listing, day)
@@ -112,7 +113,9 @@ def _store_listing(session: Session, listing: Listing, reports: dict[str, RunRep
         _store_category(session, items, report, newest)
         if listing.rejected:
             report.counts["rejected"] = len(listing.rejected)
-            report.escalate("partial", "\n".join(listing.rejected[:MAX_LOGGED_REJECTIONS]))
+            report.escalate(
+                IngestRunStatus.PARTIAL, "\n".join(listing.rejected[:MAX_LOGGED_REJECTIONS])
+            )
 
 
 def in_category(item: FeedItem, category: str) -> bool:
@@ -127,7 +130,7 @@ def _store_category(
 ) -> None:
     report.counts["read"] = len(items)
     if not items:
-        report.escalate("empty")
+        report.escalate(IngestRunStatus.EMPTY)
         return
     day = report.announced_on = max(item.listed_on for item in items)
     kinds = {item.record.arxiv_id: item.announce_type for item in items if item.listed_on == day}
@@ -135,9 +138,13 @@ def _store_category(
         report.counts["replaced" if kind in REPLACED_TYPES else kind] += 1
     before = live_store.add_listing(session, day, str(report.category), kinds)
     if len(kinds) < before:
-        report.escalate("smaller", f"the feed lists {len(kinds)} papers; {before} stay stored")
+        report.escalate(
+            IngestRunStatus.SMALLER, f"the feed lists {len(kinds)} papers; {before} stay stored"
+        )
     if day < newest:
-        report.escalate("stale", f"the feed serves {day}; another category already has {newest}")
+        report.escalate(
+            IngestRunStatus.STALE, f"the feed serves {day}; another category already has {newest}"
+        )
 
 
 def enrich_day(context: Context, day: date, categories: tuple[str, ...]) -> list[RunReport]:
@@ -147,12 +154,14 @@ def enrich_day(context: Context, day: date, categories: tuple[str, ...]) -> list
         arxiv_ids = live_store.listed_ids(session, day, categories)
     report.counts["read"] = len(arxiv_ids)
     if not arxiv_ids:
-        report.escalate("empty", f"no listing stored for {day}; run `paperboy ingest` (RSS) first")
+        report.escalate(
+            IngestRunStatus.EMPTY, f"no listing stored for {day}; run `paperboy ingest` (RSS) first"
+        )
         return [report]
     try:
         enrich(context, arxiv_ids, report)
     except FAILURES as error:
-        report.escalate("failed", str(error))
+        report.escalate(IngestRunStatus.FAILED, str(error))
     return [report]
 
 
@@ -167,11 +176,13 @@ def enrich(context: Context, arxiv_ids: Sequence[str], report: RunReport) -> Non
     report.counts["rejected"] += len(fetched.rejected)
     rejections = [f"{arxiv_id}: {why}" for arxiv_id, why in fetched.rejected.items()]
     if rejections:
-        report.escalate("partial", "\n".join(rejections[:MAX_LOGGED_REJECTIONS]))
+        report.escalate(IngestRunStatus.PARTIAL, "\n".join(rejections[:MAX_LOGGED_REJECTIONS]))
     returned = {record.arxiv_id for record in fetched.records} | fetched.rejected.keys()
     missing = sorted(set(arxiv_ids) - returned)
     if missing:
-        report.escalate("partial", f"the API did not return {', '.join(missing[:20])}")
+        report.escalate(
+            IngestRunStatus.PARTIAL, f"the API did not return {', '.join(missing[:20])}"
+        )
 
 
 def close(context: Context) -> None:
@@ -191,11 +202,13 @@ def ingest_hf(context: Context, day: date) -> list[RunReport]:
             missing = live_store.missing_papers(session, [s.arxiv_id for s in page.signals])
         report.counts.update(read=len(page.signals), rejected=len(page.rejected))
         if page.rejected:
-            report.escalate("partial", "\n".join(page.rejected[:MAX_LOGGED_REJECTIONS]))
+            report.escalate(
+                IngestRunStatus.PARTIAL, "\n".join(page.rejected[:MAX_LOGGED_REJECTIONS])
+            )
         if missing:
             enrich(context, missing, report)
     except FAILURES as error:
-        report.escalate("failed", str(error))
-    if report.counts["read"] == 0 and report.status == "ok":
-        report.escalate("empty")
+        report.escalate(IngestRunStatus.FAILED, str(error))
+    if report.counts["read"] == 0 and report.status is IngestRunStatus.OK:
+        report.escalate(IngestRunStatus.EMPTY)
     return [report]

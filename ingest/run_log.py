@@ -22,12 +22,15 @@ from datetime import UTC, date, datetime
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
-from app.core.models import IngestRun
+from app.core.models import IngestRun, IngestRunStatus
 
 COUNTS = ("read", "new", "cross", "replaced", "updated", "enriched", "unchanged", "rejected")
 # Worse statuses win when one report collects several findings.
-_SEVERITY = ("ok", "unchanged", "empty", "smaller", "stale", "partial", "failed")
-_EXIT_CODES = {"failed": 1, "partial": 2, "stale": 2}
+_SEVERITY = (
+    IngestRunStatus.OK, IngestRunStatus.UNCHANGED, IngestRunStatus.EMPTY, IngestRunStatus.SMALLER,
+    IngestRunStatus.STALE, IngestRunStatus.PARTIAL, IngestRunStatus.FAILED,
+)  # fmt: skip
+_EXIT_CODES = {IngestRunStatus.FAILED: 1, IngestRunStatus.PARTIAL: 2, IngestRunStatus.STALE: 2}
 
 
 def _now() -> datetime:
@@ -39,13 +42,13 @@ class RunReport:
     source: str
     category: str | None = None
     announced_on: date | None = None
-    status: str = "ok"
+    status: IngestRunStatus = IngestRunStatus.OK
     counts: Counter[str] = field(default_factory=Counter)
     error: str | None = None
     detail: str | None = None
     started_at: datetime = field(default_factory=_now)
 
-    def escalate(self, status: str, note: str | None = None) -> None:
+    def escalate(self, status: IngestRunStatus, note: str | None = None) -> None:
         """Raise the status to ``status`` if that is worse; keep every note."""
         if _SEVERITY.index(status) > _SEVERITY.index(self.status):
             self.status = status

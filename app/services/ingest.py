@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import session_scope
+from app.core.models import IngestRunStatus
 from app.services.reports import Failure, Outcome
 from ingest.backfill import backfill as harvest
 from ingest.backfill import cross_check
@@ -44,7 +45,9 @@ class IngestReport:
 
     @property
     def failure(self) -> Failure | None:
-        failed = [report.line() for report in self.sources if report.status == "failed"]
+        failed = [
+            report.line() for report in self.sources if report.status is IngestRunStatus.FAILED
+        ]
         return Failure("SourceFailed", "\n".join(failed)) if failed else None
 
     def lines(self) -> list[str]:

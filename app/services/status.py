@@ -28,6 +28,7 @@ from app.core.models import (
     Edition,
     Incident,
     IngestRun,
+    IngestRunStatus,
     JobRun,
     Paper,
     Subscriber,
@@ -37,7 +38,9 @@ from app.services.jobs.runs import RunStatus
 from app.services.jobs.schedules import SCHEDULES, Schedule, next_run
 from ingest.calendar import expected_listing_days, holidays
 
-TROUBLED_SOURCE_STATUSES = frozenset({"failed", "stale", "partial"})
+TROUBLED_SOURCE_STATUSES = frozenset(
+    {IngestRunStatus.FAILED, IngestRunStatus.STALE, IngestRunStatus.PARTIAL}
+)
 # The jobs that read the sources (and report their trouble as an incident of their own).
 SOURCE_READERS = frozenset({"daily", "signals"})
 
@@ -61,7 +64,7 @@ class SourceStatus:
     source: str
     category: str | None
     announced_on: date | None
-    status: str
+    status: IngestRunStatus
     at: datetime
 
     @property

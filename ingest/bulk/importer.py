@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
 from app.core.db import session_scope
-from app.core.models import IngestRun, Paper
+from app.core.models import IngestRun, IngestRunStatus, Paper
 from ingest.bulk.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
 from ingest.bulk.connection import bulk_load_sessions
 from ingest.bulk.deferred import constraints_restored_at_end, restore_missing_constraints
@@ -50,10 +50,10 @@ class ImportSummary:
     fatal: str | None = None
 
     @property
-    def status(self) -> str:
+    def status(self) -> IngestRunStatus:
         if self.fatal:
-            return "failed"
-        return "partial" if self.rejections else "ok"
+            return IngestRunStatus.FAILED
+        return IngestRunStatus.PARTIAL if self.rejections else IngestRunStatus.OK
 
     @property
     def exit_code(self) -> int:
@@ -147,7 +147,9 @@ def _progress(path: Path, show: bool) -> tqdm[Never]:
 
 def _start_run(sessions: sessionmaker[Session], path: Path) -> int:
     with session_scope(sessions) as session:
-        run = IngestRun(source=SOURCE, detail=str(path), status="running", started_at=_now())
+        run = IngestRun(
+            source=SOURCE, detail=str(path), status=IngestRunStatus.RUNNING, started_at=_now()
+        )
         session.add(run)
         session.flush()
         return run.id

@@ -129,8 +129,7 @@ class IngestRun(Base):
     category: Mapped[str | None] = mapped_column(String(40))
     announced_on: Mapped[date | None]
     detail: Mapped[str | None] = mapped_column(Text)
-    # Reads back as an IngestRunStatus; typed ``str`` while ingest still writes plain strings.
-    status: Mapped[str] = mapped_column(StoredState(IngestRunStatus, 16))
+    status: Mapped[IngestRunStatus] = mapped_column(StoredState(IngestRunStatus, 16))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     read_count: Mapped[int] = mapped_column(default=0)
