@@ -31,10 +31,10 @@ from app.core.models import (
     IngestRunStatus,
     JobRun,
     Paper,
+    RunStatus,
     Subscriber,
 )
 from app.services.jobs.alerts import open_incidents
-from app.services.jobs.runs import RunStatus
 from app.services.jobs.schedules import SCHEDULES, Schedule, next_run
 from ingest.calendar import expected_listing_days, holidays
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from app.core.models.base import Base, StoredState, UTCDateTime
 from app.core.models.ingest import AnnouncementEntry, FeedState, HfDailyPaper, RequestGate
-from app.core.models.operations import Incident, JobRun, SchedulerLease
+from app.core.models.operations import Incident, JobRun, RunStatus, SchedulerLease
 from app.core.models.papers import (
     Author,
     IngestRun,
@@ -68,6 +68,7 @@ __all__ = [
     "PaperTopic",
     "PhraseEmbedding",
     "RequestGate",
+    "RunStatus",
     "SchedulerLease",
     "SignInKey",
     "StoredState",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from enum import StrEnum
 
 from sqlalchemy import (
     String,
@@ -10,14 +11,25 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.core.models.base import Base, UTCDateTime
+from app.core.models.base import Base, StoredState, UTCDateTime
+
+
+class RunStatus(StrEnum):
+    """A job run's ``status``: running until it ends, then its use case's outcome (the values
+    of ``app.services.reports.Outcome``)."""
+
+    RUNNING = "running"
+    OK = "ok"
+    # It finished with a partial or stale source: worth a look, not a failure.
+    WARNING = "warning"
+    FAILED = "failed"
 
 
 class JobRun(Base):
     """One run of a scheduled job (by the scheduler or ``paperboy jobs run``).
 
-    ``status`` is ``running`` until it ends, then ``ok``, ``warning`` (it finished with a
-    partial or stale source) or ``failed``; ``summary`` holds the lines the job printed.
+    ``status``: see :class:`RunStatus`; ``summary`` holds the lines of the use case's report,
+    ``error`` its failure with the failure's type.
     """
 
     __tablename__ = "job_runs"
@@ -28,7 +40,7 @@ class JobRun(Base):
     trigger: Mapped[str] = mapped_column(String(20))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    status: Mapped[str] = mapped_column(String(20))
+    status: Mapped[RunStatus] = mapped_column(StoredState(RunStatus, 20))
     exit_code: Mapped[int | None]
     summary: Mapped[str | None] = mapped_column(Text)
     error: Mapped[str | None] = mapped_column(Text)

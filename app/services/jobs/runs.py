@@ -19,21 +19,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import JobRun
+from app.core.models import JobRun, RunStatus
 from app.services.jobs.alerts import alert_if_new, note_outcome
 from app.services.jobs.table import Job
 from app.services.reports import Failure, Outcome, Report
 
 logger = logging.getLogger("paperboy.jobs")
-
-
-class RunStatus(StrEnum):
-    """A job run's ``status``: running until it ends, then its report's outcome."""
-
-    RUNNING = "running"
-    OK = Outcome.OK.value
-    WARNING = Outcome.WARNING.value
-    FAILED = Outcome.FAILED.value
 
 
 class Trigger(StrEnum):

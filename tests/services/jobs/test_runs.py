@@ -17,12 +17,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.cli.main import main
 from app.core.config import Settings
 from app.core.logs import JsonFormatter
-from app.core.models import Incident, JobRun
+from app.core.models import Incident, JobRun, RunStatus
 from app.services.digests import DigestsReport
-from app.services.jobs.runs import RunStatus, Trigger, run_job
+from app.services.jobs.runs import Trigger, run_job
 from app.services.jobs.schedules import SCHEDULES
 from app.services.jobs.table import JOBS_BY_NAME, Job
-from app.services.reports import Report
+from app.services.reports import Outcome, Report
 from app.services.signals import SignalsReport
 from digest.sending import RunSummary
 from tests.conftest import FIXTURES, Database
@@ -193,6 +193,10 @@ def test_a_job_that_raises_is_a_failed_run_with_the_exceptions_type_and_prints_n
     assert (run.status, run.exit_code, run.summary) == ("failed", 1, None)
     assert run.error == "RuntimeError: disk full"
     assert capsys.readouterr().out == ""
+
+
+def test_every_outcome_of_a_use_case_is_a_run_status() -> None:
+    assert {str(outcome) for outcome in Outcome} <= {str(status) for status in RunStatus}
 
 
 def test_a_recorded_run_holds_the_use_cases_report_and_nothing_is_read_from_stdout(
