@@ -19,9 +19,8 @@ from app.cli.common import command_sessions, job_session, parse_day, print_repor
 from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import Delivery, EditionKey, Subscriber
+from app.core.models import Delivery, DeliveryStatus, Subscriber
 from app.core.models.subscriptions import mailbox_key
-from app.core.periods import Period, span
 from app.core.tokens import TokenError
 from app.services.digests import (
     delivery_failure,
@@ -39,6 +38,7 @@ from digest.accounts.subscriptions import (
 )
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
+from digest.schedule import edition_for
 from digest.sending import build_digest, resend
 from digest.store import edition_view, latest_edition
 from digest.tastes import Tastes
@@ -83,15 +83,14 @@ def run_preview_digest(args: argparse.Namespace, settings: Settings) -> int:
 def _preview(
     settings: Settings, session: Session, subscriber: Subscriber, day: date, now: datetime
 ) -> OutgoingMail | None:
-    period: Period = "week" if subscriber.frequency == "weekly" else "day"
-    key = span(period, day).key
-    edition = latest_edition(session, period, key)
+    target = edition_for(subscriber.frequency, day)
+    edition = latest_edition(session, target.period, target.edition_date)
     if edition is None:
         return None
     view = edition_view(session, edition, settings.embedding_model)
     # Previewing claims no ledger row: it sends nothing and records nothing.
     tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
-    reader, target = Reader.of(subscriber), EditionKey(period, key)
+    reader = Reader.of(subscriber)
     built = build_digest(settings, session, reader, view, target, now, tastes)
     return built[0] if built else None
 
@@ -159,7 +158,7 @@ def _list_lines(session: Session) -> list[str]:
     sent = dict(
         session.execute(
             select(Delivery.subscriber_id, func.count())
-            .where(Delivery.status == "sent")
+            .where(Delivery.status == DeliveryStatus.SENT)
             .group_by(Delivery.subscriber_id)
         ).all()
     )

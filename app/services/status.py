@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings
 from app.core.models import (
     Delivery,
+    DeliveryStatus,
     Edition,
     Incident,
     IngestRun,
@@ -33,6 +34,7 @@ from app.core.models import (
     Paper,
     RunStatus,
     Subscriber,
+    SubscriberStatus,
 )
 from app.services.jobs.alerts import open_incidents
 from app.services.jobs.schedules import SCHEDULES, Schedule, next_run
@@ -50,7 +52,7 @@ class JobStatus:
     name: str
     description: str
     last_run: datetime | None
-    last_result: str | None
+    last_result: RunStatus | None
     last_error: str | None
     last_success: datetime | None
     next_run: datetime | None
@@ -192,10 +194,12 @@ def counts(session: Session) -> dict[str, int]:
     return {
         "papers": count(select(func.count()).select_from(Paper)),
         "subscribers": count(
-            select(func.count()).select_from(Subscriber).where(Subscriber.status == "active")
+            select(func.count())
+            .select_from(Subscriber)
+            .where(Subscriber.status == SubscriberStatus.ACTIVE)
         ),
         "deliveries_sent": count(
-            select(func.count()).select_from(Delivery).where(Delivery.status == "sent")
+            select(func.count()).select_from(Delivery).where(Delivery.status == DeliveryStatus.SENT)
         ),
         "editions": count(select(func.count()).select_from(Edition)),
     }

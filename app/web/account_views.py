@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from app.core.models import Subscriber
+from app.core.models import Frequency, Subscriber, SubscriberStatus
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-FREQUENCIES = (("daily", "Daily"), ("weekly", "Weekly"))
+FREQUENCY_NAMES = {Frequency.DAILY: "Daily", Frequency.WEEKLY: "Weekly"}
 DEFAULT_DELIVERY_HOUR = 7
 
 
@@ -68,7 +68,7 @@ def blank_fields(offered: Sequence[str], max_items: int) -> PreferenceFields:
     """The form a new reader starts from: every category, daily, at seven in UTC."""
     return PreferenceFields(
         categories=_categories(offered, []),
-        frequencies=_frequencies("daily"),
+        frequencies=_frequencies(Frequency.DAILY),
         weekdays=_weekdays(0),
         interests="",
         exclusions="",
@@ -88,8 +88,8 @@ def _categories(offered: Sequence[str], chosen: Sequence[str]) -> list[Choice]:
     return [Choice(name, name, not chosen or name in chosen) for name in offered]
 
 
-def _frequencies(chosen: str) -> list[Choice]:
-    return [Choice(value, text, value == chosen) for value, text in FREQUENCIES]
+def _frequencies(chosen: Frequency) -> list[Choice]:
+    return [Choice(value, text, value == chosen) for value, text in FREQUENCY_NAMES.items()]
 
 
 def _weekdays(chosen: int) -> list[Choice]:
@@ -131,7 +131,7 @@ class CheckInboxPage:
 @dataclass(frozen=True, slots=True)
 class PreferencesPage:
     email: str
-    status: str
+    status: SubscriberStatus
     token: str
     form: PreferenceFields
     unsubscribe_url: str
@@ -148,8 +148,8 @@ def preferences_page(
         token=token,
         form=preference_fields(offered, subscriber),
         unsubscribe_url=unsubscribe_url,
-        can_pause=subscriber.status == "active",
-        can_resume=subscriber.status == "paused",
+        can_pause=subscriber.status is SubscriberStatus.ACTIVE,
+        can_resume=subscriber.status is SubscriberStatus.PAUSED,
     )
 
 

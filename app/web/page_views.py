@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date
 
-from app.core.models import Edition
+from app.core.models import Edition, RunStatus
 from app.core.periods import Period
 from app.services.status import JobStatus, SourceStatus, Status
 from app.web.params import key_label
 from app.web.views import Appearance, AuthorLink, Card, TopicChip
 
-FAILED_RESULTS = ("failed", "warning")
+FAILED_RESULTS = frozenset({RunStatus.FAILED, RunStatus.WARNING})
 TITLES: dict[Period, str] = {"day": "today", "week": "this week", "month": "this month"}
 
 
