@@ -57,7 +57,7 @@ def paragraphs(card: Card) -> list[str]:
     """The abstract, then why the paper is in the edition (plain text)."""
     parts = [card.paper.abstract]
     if card.score is not None:
-        why = ", ".join(f"{name} {value:.3f}" for name, value in card.components)
+        why = ", ".join(f"{part.name} {part.value:.3f}" for part in card.components)
         parts.append(f"Rank {card.rank}, score {card.score:.3f} ({why}).")
     if card.topic is not None:
         parts.append(f"Topic: {card.topic.label}.")

@@ -8,19 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from app.core.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay
+from app.core.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay, TopicStatus
 from app.core.vectors import unpack
 from app.web import queries
 from app.web.api_shape import paper_json
 from app.web.views import (
-    AuthorLink,
     Card,
+    Coauthor,
+    Collaborator,
+    SizeBar,
     TopicChip,
     bars,
     collaborators,
@@ -31,6 +33,27 @@ WORKS_SHOWN = 100
 RELATED = 5
 
 
+class AuthorTopic(NamedTuple):
+    """A topic an author's papers fall in, and how many of them do."""
+
+    topic: TopicChip
+    papers: int
+
+
+class DayPapers(NamedTuple):
+    """A topic's papers of one day."""
+
+    day: date
+    cards: list[Card]
+
+
+class RelatedTopic(NamedTuple):
+    """Another topic of the same day, and how close its centroid is (cosine)."""
+
+    topic: TopicChip
+    cosine: float
+
+
 @dataclass(frozen=True)
 class AuthorPage:
     key: str
@@ -38,19 +61,19 @@ class AuthorPage:
     spellings: list[str]
     works: list[Card]
     paper_count: int
-    topics: list[tuple[TopicChip, int]]
-    collaborators: list[tuple[AuthorLink, int]]
+    topics: list[AuthorTopic]
+    collaborators: list[Collaborator]
 
 
 @dataclass(frozen=True)
 class TopicPage:
     topic: TopicChip
     phrases: list[str]
-    status: str
+    status: TopicStatus
     first_seen_on: date
-    sizes: list[tuple[date, int, int]]
-    days: list[tuple[date, list[Card]]]
-    related: list[tuple[TopicChip, float]]
+    sizes: list[SizeBar]
+    days: list[DayPapers]
+    related: list[RelatedTopic]
 
 
 def author_page(session: Session, key: str) -> AuthorPage | None:
@@ -74,7 +97,7 @@ def author_page(session: Session, key: str) -> AuthorPage | None:
     )  # fmt: skip
 
 
-def _coauthors(session: Session, key: str) -> list[tuple[str, str, int]]:
+def _coauthors(session: Session, key: str) -> list[Coauthor]:
     mine, theirs = aliased(PaperAuthor), aliased(PaperAuthor)
     rows = session.execute(
         select(theirs.author_key, func.min(theirs.name), func.count(func.distinct(theirs.arxiv_id)))
@@ -84,10 +107,10 @@ def _coauthors(session: Session, key: str) -> list[tuple[str, str, int]]:
         .order_by(func.count(func.distinct(theirs.arxiv_id)).desc())
         .limit(50)
     )
-    return [(row[0], row[1], row[2]) for row in rows]
+    return [Coauthor(key, name, count) for key, name, count in rows]
 
 
-def _author_topics(session: Session, ids: list[str]) -> list[tuple[TopicChip, int]]:
+def _author_topics(session: Session, ids: list[str]) -> list[AuthorTopic]:
     if not ids:
         return []
     counts: dict[int, int] = {}
@@ -97,7 +120,7 @@ def _author_topics(session: Session, ids: list[str]) -> list[tuple[TopicChip, in
         counts[topic_id] = counts.get(topic_id, 0) + 1
     labels = queries.topic_labels(session, list(counts), date.max)
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    return [(TopicChip(t, labels[t]), n) for t, n in ranked if t in labels][:10]
+    return [AuthorTopic(TopicChip(t, labels[t]), n) for t, n in ranked if t in labels][:10]
 
 
 def author_json(session: Session, key: str) -> dict[str, Any] | None:
@@ -110,9 +133,13 @@ def author_json(session: Session, key: str) -> dict[str, Any] | None:
         "spellings": page.spellings,
         "paperCount": page.paper_count,
         "papers": [paper_json(card.paper) for card in page.works],
-        "topics": [{"id": t.id, "label": t.label, "papers": n} for t, n in page.topics],
+        "topics": [
+            {"id": one.topic.id, "label": one.topic.label, "papers": one.papers}
+            for one in page.topics
+        ],
         "collaborators": [
-            {"key": a.key, "name": a.name, "sharedPapers": n} for a, n in page.collaborators
+            {"key": one.author.key, "name": one.author.name, "sharedPapers": one.shared_papers}
+            for one in page.collaborators
         ],
         "note": "Authors are keyed by name: people who share a name share a key.",
     }
@@ -130,12 +157,12 @@ def topic_page(session: Session, topic_id: int) -> TopicPage | None:
     chip = TopicChip(topic_id, latest.label)
     return TopicPage(
         chip, key_phrases(latest.label), latest.status, days[0].day,
-        bars([(d.day, d.size) for d in days]), _papers_by_day(session, topic_id),
+        bars({d.day: d.size for d in days}), _papers_by_day(session, topic_id),
         _related(session, latest),
     )  # fmt: skip
 
 
-def _papers_by_day(session: Session, topic_id: int) -> list[tuple[date, list[Card]]]:
+def _papers_by_day(session: Session, topic_id: int) -> list[DayPapers]:
     rows = session.execute(
         select(PaperTopic.day, PaperTopic.arxiv_id)
         .where(PaperTopic.topic_id == topic_id)
@@ -146,10 +173,10 @@ def _papers_by_day(session: Session, topic_id: int) -> list[tuple[date, list[Car
     for row in rows:
         if row.arxiv_id in cards:
             grouped.setdefault(row.day, []).append(cards[row.arxiv_id])
-    return list(grouped.items())
+    return [DayPapers(day, cards_of_day) for day, cards_of_day in grouped.items()]
 
 
-def _related(session: Session, latest: TopicDay) -> list[tuple[TopicChip, float]]:
+def _related(session: Session, latest: TopicDay) -> list[RelatedTopic]:
     """Other topics of the same day, closest centroids first."""
     others = list(
         session.scalars(
@@ -161,7 +188,7 @@ def _related(session: Session, latest: TopicDay) -> list[tuple[TopicChip, float]
     mine = unpack(latest.centroid)
     similarity = [float(np.dot(mine, unpack(o.centroid))) for o in others]
     ranked = sorted(zip(similarity, others, strict=True), key=lambda so: -so[0])[:RELATED]
-    return [(TopicChip(o.topic_id, o.label), s) for s, o in ranked]
+    return [RelatedTopic(TopicChip(o.topic_id, o.label), s) for s, o in ranked]
 
 
 def topic_json(session: Session, topic_id: int) -> dict[str, Any] | None:
@@ -174,12 +201,15 @@ def topic_json(session: Session, topic_id: int) -> dict[str, Any] | None:
         "keyPhrases": page.phrases,
         "status": page.status,
         "firstSeenOn": page.first_seen_on.isoformat(),
-        "sizes": [{"day": d.isoformat(), "size": n} for d, n, _ in page.sizes],
+        "sizes": [{"day": bar.day.isoformat(), "size": bar.size} for bar in page.sizes],
         "papersByDay": [
-            {"day": d.isoformat(), "papers": [c.paper.arxiv_id for c in cards]}
-            for d, cards in page.days
+            {"day": one.day.isoformat(), "papers": [c.paper.arxiv_id for c in one.cards]}
+            for one in page.days
         ],
-        "related": [{"id": t.id, "label": t.label, "cosine": round(s, 4)} for t, s in page.related],
+        "related": [
+            {"id": one.topic.id, "label": one.topic.label, "cosine": round(one.cosine, 4)}
+            for one in page.related
+        ],
     }
 
 

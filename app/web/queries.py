@@ -30,6 +30,7 @@ from app.web.views import (
     Appearance,
     Card,
     PaperFacts,
+    Scored,
     Signals,
     TopicChip,
     card,
@@ -158,7 +159,7 @@ def cards_for(session: Session, items: list[EditionItem], until: date) -> list[C
             item.position,
             stored[item.arxiv_id],
             _chip(item.topic_id, labels),
-            (item.score, item.components),
+            Scored(item.score, item.components),
             community.get(item.arxiv_id, Signals()),
         )
         for item in items

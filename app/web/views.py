@@ -9,6 +9,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from app.core.names import author_key
 
@@ -26,6 +27,41 @@ class AuthorLink:
 class TopicChip:
     id: int
     label: str
+
+
+class Component(NamedTuple):
+    """One part of a paper's score: what it measures and how much it added."""
+
+    name: str
+    value: float
+
+
+class Scored(NamedTuple):
+    """An edition item's score and its components as stored (a JSON object)."""
+
+    score: float
+    components: str
+
+
+class Coauthor(NamedTuple):
+    """Someone who wrote papers with an author, and how many of them."""
+
+    key: str
+    name: str
+    shared_papers: int
+
+
+class Collaborator(NamedTuple):
+    author: AuthorLink
+    shared_papers: int
+
+
+class SizeBar(NamedTuple):
+    """A topic's size on one day, and its bar's height in the topic page's chart."""
+
+    day: date
+    size: int
+    height: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +100,7 @@ class Card:
     more_authors: int
     topic: TopicChip | None
     score: float | None
-    components: list[tuple[str, float]]
+    components: list[Component]
     signals: Signals
     code_url: str | None
     links: dict[str, str] = field(default_factory=dict)
@@ -80,7 +116,7 @@ class Appearance:
     version: int
     rank: int
     score: float
-    components: list[tuple[str, float]]
+    components: list[Component]
 
 
 def links(arxiv_id: str) -> dict[str, str]:
@@ -104,28 +140,28 @@ def author_links(names: tuple[str, ...], limit: int | None = None) -> list[Autho
     return [AuthorLink(name, author_key(name)) for name in shown if author_key(name)]
 
 
-def parse_components(raw: str) -> list[tuple[str, float]]:
+def parse_components(raw: str) -> list[Component]:
     """An edition item's components, largest contribution first."""
     values = json.loads(raw)
-    return sorted(((str(k), float(v)) for k, v in values.items()), key=lambda kv: -kv[1])
+    parts = (Component(str(name), float(value)) for name, value in values.items())
+    return sorted(parts, key=lambda part: -part.value)
 
 
 def card(
     rank: int,
     paper: PaperFacts,
     topic: TopicChip | None,
-    scored: tuple[float, str] | None,
+    scored: Scored | None,
     signals: Signals,
 ) -> Card:
-    score, components = (None, []) if scored is None else (scored[0], parse_components(scored[1]))
     return Card(
         rank=rank,
         paper=paper,
         authors=author_links(paper.authors, AUTHORS_SHOWN),
         more_authors=max(0, len(paper.authors) - AUTHORS_SHOWN),
         topic=topic,
-        score=score,
-        components=components,
+        score=None if scored is None else scored.score,
+        components=[] if scored is None else parse_components(scored.components),
         signals=signals,
         code_url=code_url(paper, signals),
         links=links(paper.arxiv_id),
@@ -137,15 +173,15 @@ def key_phrases(label: str) -> list[str]:
     return [part.strip() for part in label.split(",") if part.strip()]
 
 
-def collaborators(
-    pairs: list[tuple[str, str, int]], limit: int = 10
-) -> list[tuple[AuthorLink, int]]:
+def collaborators(coauthors: list[Coauthor], limit: int = 10) -> list[Collaborator]:
     """Co-authors ranked by shared papers, then by name."""
-    ranked = sorted(pairs, key=lambda row: (-row[2], row[1].casefold()))
-    return [(AuthorLink(name, key), count) for key, name, count in ranked[:limit]]
+    ranked = sorted(coauthors, key=lambda one: (-one.shared_papers, one.name.casefold()))
+    return [
+        Collaborator(AuthorLink(one.name, one.key), one.shared_papers) for one in ranked[:limit]
+    ]
 
 
-def bars(sizes: list[tuple[date, int]], height: int = 60) -> list[tuple[date, int, int]]:
-    """A topic's size per day scaled to bar heights for a small SVG chart."""
-    peak = max((size for _, size in sizes), default=0) or 1
-    return [(day, size, max(1, round(size * height / peak))) for day, size in sizes]
+def bars(sizes: dict[date, int], height: int = 60) -> list[SizeBar]:
+    """A topic's size per day (in day order) scaled to bar heights for a small SVG chart."""
+    peak = max(sizes.values(), default=0) or 1
+    return [SizeBar(day, size, max(1, round(size * height / peak))) for day, size in sizes.items()]

@@ -7,7 +7,7 @@ from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.params import BadInputError, edition_key, key_label, parse_week
 from app.web.search import fuse, top
-from app.web.views import PaperFacts, Signals, code_url, collaborators
+from app.web.views import Coauthor, PaperFacts, Signals, code_url, collaborators
 
 
 def test_reciprocal_rank_fusion_favours_papers_both_lists_rank_high() -> None:
@@ -55,8 +55,10 @@ def test_the_code_link_is_hugging_faces_or_the_first_repository_in_the_text() ->
 
 
 def test_collaborators_rank_by_shared_papers_then_name() -> None:
-    ranked = collaborators([("b", "Bea", 2), ("a", "Al", 2), ("c", "Cy", 5)])
-    assert [(link.key, n) for link, n in ranked] == [("c", 5), ("a", 2), ("b", 2)]
+    ranked = collaborators(
+        [Coauthor("b", "Bea", 2), Coauthor("a", "Al", 2), Coauthor("c", "Cy", 5)]
+    )
+    assert [(one.author.key, one.shared_papers) for one in ranked] == [("c", 5), ("a", 2), ("b", 2)]
 
 
 def test_a_kept_response_is_rebuilt_after_its_time_to_live() -> None:

@@ -100,8 +100,8 @@ def topic(
         page = profiles.topic_page(session, topic_id)
         if page is None:
             raise HTTPException(404, f"topic {topic_id} is not stored here")
-        cards = [card for _, day_cards in page.days for card in day_cards][:TOPIC_ITEMS]
-        when = datetime.combine(page.sizes[-1][0], datetime.min.time(), UTC)
+        cards = [card for day in page.days for card in day.cards][:TOPIC_ITEMS]
+        when = datetime.combine(page.sizes[-1].day, datetime.min.time(), UTC)
         title, feed = f"Paperboy topic: {page.topic.label}", f"/feeds/topic/{topic_id}.{fmt}"
         return _spec(context, title, f"/topics/{topic_id}", feed, when, cards)
 
