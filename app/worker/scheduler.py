@@ -29,10 +29,10 @@ from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.logs import configure_logging
-from app.core.models import JobRun
+from app.core.models import JobRun, Trigger
 from app.core.schema import require_current_schema
 from app.core.settings_check import EXIT_REFUSED, startup_settings
-from app.services.jobs.runs import Trigger, run_job
+from app.services.jobs.runs import run_job
 from app.services.jobs.table import JOBS, Job, jobs_on
 from app.worker import lease
 

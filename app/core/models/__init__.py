@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from app.core.models.base import Base, StoredState, UTCDateTime
 from app.core.models.ingest import AnnouncementEntry, FeedState, HfDailyPaper, RequestGate
-from app.core.models.operations import Incident, JobRun, RunStatus, SchedulerLease
+from app.core.models.operations import Incident, JobRun, RunStatus, SchedulerLease, Trigger
 from app.core.models.papers import (
     Author,
     IngestRun,
@@ -78,6 +78,7 @@ __all__ = [
     "Topic",
     "TopicDay",
     "TopicStatus",
+    "Trigger",
     "UTCDateTime",
     "UsedToken",
     "Vote",

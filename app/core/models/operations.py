@@ -25,6 +25,13 @@ class RunStatus(StrEnum):
     FAILED = "failed"
 
 
+class Trigger(StrEnum):
+    """What started a job run: ``paperboy jobs run`` or the scheduler."""
+
+    MANUAL = "manual"
+    SCHEDULE = "schedule"
+
+
 class JobRun(Base):
     """One run of a scheduled job (by the scheduler or ``paperboy jobs run``).
 
@@ -37,7 +44,7 @@ class JobRun(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     job: Mapped[str] = mapped_column(String(40), index=True)
     run_for: Mapped[date | None]
-    trigger: Mapped[str] = mapped_column(String(20))
+    trigger: Mapped[Trigger] = mapped_column(StoredState(Trigger, 20))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     status: Mapped[RunStatus] = mapped_column(StoredState(RunStatus, 20))

@@ -12,24 +12,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
-from enum import StrEnum
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import JobRun, RunStatus
+from app.core.models import JobRun, RunStatus, Trigger
 from app.services.jobs.alerts import alert_if_new, note_outcome
 from app.services.jobs.table import Job
 from app.services.reports import Failure, Outcome, Report
 
 logger = logging.getLogger("paperboy.jobs")
-
-
-class Trigger(StrEnum):
-    MANUAL = "manual"
-    SCHEDULE = "schedule"
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.cli.main import main
 from app.core.config import Settings
 from app.core.logs import JsonFormatter
-from app.core.models import Incident, JobRun, RunStatus
+from app.core.models import Incident, JobRun, RunStatus, Trigger
 from app.services.digests import DigestsReport
-from app.services.jobs.runs import Trigger, run_job
+from app.services.jobs.runs import run_job
 from app.services.jobs.schedules import SCHEDULES
 from app.services.jobs.table import JOBS_BY_NAME, Job
 from app.services.reports import Outcome, Report
