@@ -3,7 +3,7 @@
 Every function opens one session scope, does one step of ``digest.accounts`` at the
 context's clock, and commits before it returns, so a page sends mail only once the step is
 stored. They block (database I/O): the async routes run them in the thread pool. A link that
-does not hold raises :class:`app.core.tokens.TokenError`, for the route to answer.
+does not hold raises :class:`app.core.tokens.TokenError`, which the app answers with a page.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.core import tokens
 from app.core.db import session_scope
 from app.core.models import DigestFeedback, Subscriber, SubscriberStatus
 from app.web.context import WebContext
@@ -97,14 +96,8 @@ def save_preferences(
 
 def record_feedback(context: WebContext, token: str, value: int) -> None:
     """A thumbs up (1) or down (-1) on the paper the feedback link names."""
-    now = context.clock()
-    claims = tokens.verify(
-        context.settings.secret_key, token, links.FEEDBACK, now,
-        links.max_age(context.settings, links.FEEDBACK),
-    )  # fmt: skip
     with session_scope(context.sessions) as session:
-        found = _subscriber(session, context, token, links.FEEDBACK, now)
-        subscriptions.record_feedback(session, found, claims.extra.get("paper", ""), value, now)
+        subscriptions.record_feedback(session, context.settings, token, value, context.clock())
 
 
 def unsubscribe(context: WebContext, token: str) -> None:

@@ -31,9 +31,12 @@ from app.core.db import make_engine, make_session_factory
 from app.core.logs import configure_logging
 from app.core.schema import current_revision, head_revision
 from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.core.tokens import TokenError
+from app.web import answers
 from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, validation_error
+from app.web.forms import FormRefusedError
 from app.web.head import HeadAsGetMiddleware
 from app.web.limits import RateLimiter
 from app.web.routes import api, feeds, pages, search, status, subscriptions, voting
@@ -125,7 +128,18 @@ def _add_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, DBAPIError)
         return database_error(request, exc)
 
+    async def on_refused_link(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, TokenError)
+        return answers.refused_link(request, request.app.state.web, exc)
+
+    async def on_refused_form(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, FormRefusedError)
+        return answers.refused_form(request, request.app.state.web, exc.why)
+
     app.add_exception_handler(StarletteHTTPException, on_http)
+    # A signed link or a form that does not hold, wherever a page checks it: one refusal page.
+    app.add_exception_handler(TokenError, on_refused_link)
+    app.add_exception_handler(FormRefusedError, on_refused_form)
     app.add_exception_handler(RequestValidationError, on_validation)
     # SQLite reports a missing table as OperationalError, PostgreSQL as ProgrammingError.
     app.add_exception_handler(OperationalError, on_database)

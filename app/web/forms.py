@@ -58,17 +58,31 @@ def csrf_field(settings: Settings, nonce: str) -> str:
     return hmac.new(key, f"csrf:{nonce}".encode(), hashlib.sha256).hexdigest()
 
 
-def refusal(request: Request, settings: Settings, form: PostedForm) -> Refusal | None:
-    """Why a browser form POST is refused (another site, no CSRF pair), or None."""
-    if not from_this_site(request, settings.public_base_url):
-        return Refusal.CROSS_SITE
+class FormRefusedError(Exception):
+    """A form POST refused before it is read further; the app answers it with a page."""
+
+    def __init__(self, why: Refusal) -> None:
+        super().__init__(why.value)
+        self.why = why
+
+
+async def checked_form(request: Request, settings: Settings) -> PostedForm:
+    """The POSTed form, or :class:`FormRefusedError` (another site, no CSRF pair)."""
+    require_this_site(request, settings)
+    form = await read_form(request)
     nonce = request.cookies.get(CSRF_COOKIE, "")
     sent = form.get("csrf")
     if not sent.isascii():
-        return Refusal.BAD_CSRF
+        raise FormRefusedError(Refusal.BAD_CSRF)
     if not nonce or not nonce.isascii() or not tokens.same_text(sent, csrf_field(settings, nonce)):
-        return Refusal.NO_CSRF
-    return None
+        raise FormRefusedError(Refusal.NO_CSRF)
+    return form
+
+
+def require_this_site(request: Request, settings: Settings) -> None:
+    """Refuse a POST the browser says comes from another site (:mod:`app.web.origin`)."""
+    if not from_this_site(request, settings.public_base_url):
+        raise FormRefusedError(Refusal.CROSS_SITE)
 
 
 def client_host(request: Request) -> str:

@@ -147,8 +147,11 @@ def apply_preferences(subscriber: Subscriber, preferences: Preferences) -> None:
 
 
 def record_feedback(
-    session: Session, subscriber: Subscriber, arxiv_id: str, value: int, now: datetime
+    session: Session, settings: Settings, token: str, value: int, now: datetime
 ) -> None:
+    """A thumbs up (1) or down (-1) from a feedback link, on the paper signed into it."""
+    claims, subscriber = _link(session, settings, token, links.FEEDBACK, now)
+    arxiv_id = claims.extra.get("paper", "")
     row = session.get(DigestFeedback, (subscriber.id, arxiv_id))
     if row is None:
         session.add(

@@ -5,7 +5,8 @@ the privacy page.
 Each handler is the edge: its step (:mod:`app.web.accounts`) opens its own session scope and
 commits, and only then is mail sent, after the answer has gone (so the answer's timing does
 not tell a new address from a known one). Refused links (malformed, tampered, expired, used,
-of a deleted subscription) get a page that says so, with status 400. Opening a mailed link
+of a deleted subscription: ``TokenError``) and refused forms (``FormRefusedError``) are
+answered once, by the app's handlers, with a page that says so. Opening a mailed link
 never changes anything: it shows a page whose one button POSTs with the CSRF pair (RFC 8058's
 one-click unsubscribe POST excepted). Every form POST is also refused when the browser says
 it comes from another site.
@@ -20,7 +21,6 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from starlette.background import BackgroundTask
 
-from app.core.tokens import TokenError
 from app.web import accounts, answers
 from app.web.account_views import (
     CheckInboxPage,
@@ -32,8 +32,14 @@ from app.web.account_views import (
 )
 from app.web.accounts import PreferencesAction
 from app.web.context import ContextDep
-from app.web.forms import Refusal, client_host, csrf_field, new_nonce, read_form, refusal
-from app.web.origin import from_this_site
+from app.web.forms import (
+    checked_form,
+    client_host,
+    csrf_field,
+    new_nonce,
+    read_form,
+    require_this_site,
+)
 from digest.accounts import links
 from digest.accounts.addresses import BadAddressError, parse_address
 from digest.accounts.preferences import BadPreferencesError, parse_preferences
@@ -53,10 +59,7 @@ async def subscribe_form(request: Request, context: ContextDep) -> HTMLResponse:
 
 @router.post("/subscribe")
 async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
-    form = await read_form(request)
-    why = refusal(request, context.settings, form)
-    if why is not None:
-        return answers.refused_form(request, context, why)
+    form = await checked_form(request, context.settings)
     try:
         address = parse_address(form.get("email"))
         categories = form.categories or list(context.settings.categories)
@@ -79,10 +82,7 @@ async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
 
 @router.get("/subscribe/confirm")
 async def confirm_page(request: Request, context: ContextDep, token: str = "") -> Response:
-    try:
-        await run_in_threadpool(accounts.check_confirmation, context, token)
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    await run_in_threadpool(accounts.check_confirmation, context, token)
     return answers.action_page(
         request, context, title="Confirm your subscription",
         text="One more step: confirm that you want Paperboy's digest.",
@@ -92,24 +92,15 @@ async def confirm_page(request: Request, context: ContextDep, token: str = "") -
 
 @router.post("/subscribe/confirm")
 async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
-    form = await read_form(request)
-    why = refusal(request, context.settings, form)
-    if why is not None:
-        return answers.refused_form(request, context, why)
-    try:
-        await run_in_threadpool(accounts.confirm, context, form.get("token"))
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    form = await checked_form(request, context.settings)
+    await run_in_threadpool(accounts.confirm, context, form.get("token"))
     text = "Your subscription is confirmed. Your first digest comes with the next edition."
     return answers.message(request, context, "Subscribed", text)
 
 
 @router.get("/subscriptions/preferences")
 async def preferences(request: Request, context: ContextDep, token: str = "") -> HTMLResponse:
-    try:
-        subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
     unsubscribe_url, _ = links.unsubscribe_urls(context.settings, subscriber, context.clock())
     view = preferences_page(subscriber, context.settings.categories, token, unsubscribe_url)
     return answers.page(request, context, "preferences", view)
@@ -117,22 +108,14 @@ async def preferences(request: Request, context: ContextDep, token: str = "") ->
 
 @router.post("/subscriptions/preferences")
 async def save_preferences(request: Request, context: ContextDep) -> HTMLResponse:
+    require_this_site(request, context.settings)
     form = await read_form(request)
-    if not from_this_site(request, context.settings.public_base_url):
-        return answers.refused_form(request, context, Refusal.CROSS_SITE)
     try:
         chosen = parse_preferences(form.fields, form.categories)
-        await run_in_threadpool(
-            accounts.save_preferences,
-            context,
-            form.get("token"),
-            chosen,
-            _action(form.get("action")),
-        )
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
     except BadPreferencesError as error:
         return answers.message(request, context, "Please check the form", str(error), 422)
+    token, action = form.get("token"), _action(form.get("action"))
+    await run_in_threadpool(accounts.save_preferences, context, token, chosen, action)
     return answers.message(request, context, "Saved", "Your preferences are saved.")
 
 
@@ -151,10 +134,7 @@ async def feedback_page(
     more = FEEDBACK_VALUES.get(value)
     if more is None:
         return answers.unknown_choice(request, context)
-    try:
-        await run_in_threadpool(accounts.subscriber, context, token, links.FEEDBACK)
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    await run_in_threadpool(accounts.subscriber, context, token, links.FEEDBACK)
     return answers.action_page(
         request, context, title="Tune your digest",
         text=f"Send you {more} papers like this one?", button=f"Yes, {more} like this",
@@ -164,18 +144,12 @@ async def feedback_page(
 
 @router.post("/subscriptions/feedback")
 async def feedback(request: Request, context: ContextDep) -> HTMLResponse:
-    form = await read_form(request)
-    why = refusal(request, context.settings, form)
-    if why is not None:
-        return answers.refused_form(request, context, why)
+    form = await checked_form(request, context.settings)
     value = form.get("value")
     more = FEEDBACK_VALUES.get(value)
     if more is None:
         return answers.unknown_choice(request, context)
-    try:
-        await run_in_threadpool(accounts.record_feedback, context, form.get("token"), int(value))
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    await run_in_threadpool(accounts.record_feedback, context, form.get("token"), int(value))
     return answers.message(
         request, context, "Thanks", f"Your next digests will have {more} like it."
     )
@@ -183,33 +157,23 @@ async def feedback(request: Request, context: ContextDep) -> HTMLResponse:
 
 @router.get("/subscriptions/export")
 async def export(request: Request, context: ContextDep, token: str = "") -> Response:
-    try:
-        data = await run_in_threadpool(accounts.export, context, token)
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    data = await run_in_threadpool(accounts.export, context, token)
     headers = {"Content-Disposition": 'attachment; filename="paperboy-data.json"'}
     return Response(json.dumps(data, indent=2), media_type="application/json", headers=headers)
 
 
 @router.post("/subscriptions/delete")
 async def delete(request: Request, context: ContextDep) -> HTMLResponse:
+    require_this_site(request, context.settings)
     form = await read_form(request)
-    if not from_this_site(request, context.settings.public_base_url):
-        return answers.refused_form(request, context, Refusal.CROSS_SITE)
-    try:
-        await run_in_threadpool(accounts.delete_everything, context, form.get("token"))
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    await run_in_threadpool(accounts.delete_everything, context, form.get("token"))
     text = "Everything Paperboy held about you is deleted."
     return answers.message(request, context, "Deleted", text)
 
 
 @router.get("/unsubscribe")
 async def unsubscribe_page(request: Request, context: ContextDep, token: str = "") -> Response:
-    try:
-        await run_in_threadpool(accounts.subscriber, context, token, links.UNSUBSCRIBE)
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    await run_in_threadpool(accounts.subscriber, context, token, links.UNSUBSCRIBE)
     nonce = new_nonce()
     view = UnsubscribePage(csrf_field(context.settings, nonce), token)
     return answers.form_page(request, context, "unsubscribe", view, nonce)
@@ -224,10 +188,7 @@ async def unsubscribe(request: Request, context: ContextDep, token: str = "") ->
     """
     if not token:
         token = (await read_form(request)).get("token")
-    try:
-        await run_in_threadpool(accounts.unsubscribe, context, token)
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    await run_in_threadpool(accounts.unsubscribe, context, token)
     text = "You will get no more digests. You can subscribe again at any time."
     return answers.message(request, context, "Unsubscribed", text)
 

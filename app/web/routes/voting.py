@@ -13,11 +13,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.background import BackgroundTask
 
 from app.core.config import Settings
-from app.core.tokens import TokenError
 from app.web import accounts, answers
 from app.web.account_views import SigninPage
 from app.web.context import ContextDep
-from app.web.forms import client_host, csrf_field, new_nonce, read_form, refusal
+from app.web.forms import checked_form, client_host, csrf_field, new_nonce
 from app.web.origin import from_this_site
 from digest.accounts import links, votes
 from digest.accounts.addresses import BadAddressError, parse_address
@@ -36,10 +35,7 @@ async def signin_form(request: Request, context: ContextDep) -> HTMLResponse:
 
 @router.post("/signin")
 async def request_link(request: Request, context: ContextDep) -> HTMLResponse:
-    form = await read_form(request)
-    why = refusal(request, context.settings, form)
-    if why is not None:
-        return answers.refused_form(request, context, why)
+    form = await checked_form(request, context.settings)
     try:
         address = parse_address(form.get("email"))
         mail = await run_in_threadpool(accounts.signin_mail, context, address, client_host(request))
@@ -56,10 +52,7 @@ async def request_link(request: Request, context: ContextDep) -> HTMLResponse:
 @router.get("/signin/confirm")
 async def confirm_page(request: Request, context: ContextDep, token: str = "") -> Response:
     """A mailed sign-in link opens this page; its button signs in (a scanner's GET doesn't)."""
-    try:
-        await run_in_threadpool(accounts.check_signin_link, context, token)
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    await run_in_threadpool(accounts.check_signin_link, context, token)
     return answers.action_page(
         request, context, title="Sign in to Paperboy",
         text="Sign in on this browser to vote for papers.", button="Sign in",
@@ -69,14 +62,8 @@ async def confirm_page(request: Request, context: ContextDep, token: str = "") -
 
 @router.post("/signin/confirm")
 async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
-    form = await read_form(request)
-    why = refusal(request, context.settings, form)
-    if why is not None:
-        return answers.refused_form(request, context, why)
-    try:
-        signed_in = await run_in_threadpool(accounts.sign_in, context, form.get("token"))
-    except TokenError as error:
-        return answers.refused_link(request, context, error)
+    form = await checked_form(request, context.settings)
+    signed_in = await run_in_threadpool(accounts.sign_in, context, form.get("token"))
     text = f"You can vote now as {signed_in.voter}."
     response = answers.message(request, context, "Signed in", text)
     response.set_cookie(
