@@ -1,7 +1,6 @@
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ from app.core.db import make_engine
 from app.core.schema import head_revision, upgrade_to_head
 from app.web.app import create_app
 from tests.conftest import Database
+from tests.servers import free_port
 
 
 def test_health_is_ok_on_a_migrated_database(database: Database) -> None:
@@ -52,13 +52,6 @@ def test_the_web_app_factory_refuses_bad_production_settings_in_words(tmp_path: 
     assert "Traceback" not in done.stderr
     assert "paperboy web: refused: PAPERBOY_SECRET_KEY" in done.stderr
     assert "paperboy web: refused: PAPERBOY_PUBLIC_BASE_URL" in done.stderr
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def test_with_log_json_the_web_server_logs_json_lines_only_uvicorn_included(

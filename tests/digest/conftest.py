@@ -6,7 +6,6 @@ import email
 import email.policy
 import inspect
 import os
-import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from app.web.app import create_app
 from tests.conftest import Database
+from tests.servers import free_port
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -58,13 +58,6 @@ class RecordingHandler:
     def to(self, address: str) -> list[EmailMessage]:
         with self.lock:
             return [m for m in self.messages if m["To"] == address]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass

@@ -6,14 +6,10 @@ import asyncio
 import re
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import httpx
 import pytest
-import uvicorn
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
@@ -24,11 +20,12 @@ from app.web.app import create_app
 from digest.accounts import links
 from digest.sending import send_digests
 from tests.conftest import Database
-from tests.digest.conftest import NOW, Smtp, free_port
+from tests.digest.conftest import NOW, Smtp
 from tests.digest.editions import DAY, add_subscriber, store_edition
 from tests.digest.mail_links import press
 from tests.digest.test_subscribe import FORM, link_in, stored, subscribe
 from tests.digest.test_voting import sign_in
+from tests.servers import served
 
 NON_ASCII_TOKENS = ("é", "ключ.подпись", "eyJwIjoi\u00ff.abc", "\u202e.\u202c", "a" * 5000)
 
@@ -247,21 +244,6 @@ def test_a_dead_mail_server_still_answers_the_same_page_and_the_failure_is_on_th
     assert ada.last_failure is not None and "550" in ada.last_failure
 
 
-@contextmanager
-def _served(app: FastAPI) -> Iterator[str]:
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
 def test_the_subscribe_page_answers_before_the_confirmation_mail_is_sent(
     smtp: Smtp, database: Database, mail_settings: Settings
 ) -> None:
@@ -273,7 +255,7 @@ def test_the_subscribe_page_answers_before_the_confirmation_mail_is_sent(
     smtp.handler.on_rcpt = hold
     settings = mail_settings.model_copy(update={"public_base_url": "http://127.0.0.1"})
     app = create_app(settings)
-    with _served(app) as url, httpx.Client(base_url=url, timeout=10) as browser:
+    with served(app) as url, httpx.Client(base_url=url, timeout=10) as browser:
         csrf = re.search(r'name="csrf" value="([^"]+)"', browser.get("/subscribe").text)
         assert csrf is not None
         # The mail server holds the mail, yet the page comes back: the answer does not wait.

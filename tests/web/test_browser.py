@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
@@ -26,6 +22,7 @@ from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import signin
 from tests.conftest import PROJECT_ROOT
+from tests.servers import served
 from tests.web.conftest import HOSTILE_ID
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -38,26 +35,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def base_url(site_settings: Settings) -> Iterator[str]:
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(site_settings), port=port, log_level="warning", lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(create_app(site_settings)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
