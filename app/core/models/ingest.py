@@ -36,6 +36,14 @@ class HfDailyPaper(Base):
     submitted_on_daily_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     published_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # The paper's own page (an http(s) URL), the HF username who submitted it to the daily
+    # page, and the HF organization it was submitted under: its unique slug
+    # ("ByteDance-Seed") and its display name ("ByteDance Seed"). The flattened records give
+    # the display name only.
+    project_page: Mapped[str | None] = mapped_column(Text)
+    submitted_by: Mapped[str | None] = mapped_column(String(200))
+    organization_name: Mapped[str | None] = mapped_column(String(200))
+    organization_fullname: Mapped[str | None] = mapped_column(Text)
 
 
 class AnnouncementEntry(Base):
