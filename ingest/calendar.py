@@ -35,6 +35,11 @@ def announces(day: date, closed: frozenset[date]) -> bool:
     return day.weekday() in ANNOUNCING_WEEKDAYS and day not in closed
 
 
+def announcement_time(listing_day: date) -> datetime:
+    """When arXiv made a listing day public: 20:00 US/Eastern the evening before it."""
+    return datetime.combine(listing_day - timedelta(days=1), ANNOUNCED_AT, tzinfo=EASTERN)
+
+
 def fetch_time(day: date, margin: timedelta) -> datetime:
     return datetime.combine(day, ANNOUNCED_AT, tzinfo=EASTERN) + margin
 

@@ -1,70 +1,162 @@
-"""JSON bodies of the API (pure): daily-paper items in Hugging Face's shape, papers, topics.
+"""The API's answers built from what the pages show (pure): cards and papers become the typed
+models of ``app.web.api_models``, in Hugging Face's Daily Papers shape.
 
-``/api/daily_papers`` items copy the fields HF clients read (``paper.id``, ``paper.title``,
-``paper.summary``, ``paper.authors[].name``, ``paper.publishedAt``, ``paper.upvotes``,
-``paper.ai_keywords``, ``paper.githubRepo``; top-level ``publishedAt``, ``title``,
-``summary``, ``numComments``) and add Paperboy's ``rank``, ``score``, ``score_components``
-and ``topic``.
+Where a field comes from (the closing note of issue 17 and docs/api.md list them): arXiv's
+metadata from the papers table; Hugging Face's fields from ``hf_daily_papers`` (the daily page
+where the paper had the most upvotes); Paperboy's key phrases, project page and code link from
+the paper's own text when Hugging Face has none.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time
-from typing import Any
+from collections.abc import Sequence
+from datetime import UTC, date, datetime
+from typing import Any, Literal
 
-from app.web.views import Card, PaperFacts, TopicChip
+from app.web import api_models as api
+from app.web.views import (
+    Appearance,
+    Card,
+    PaperFacts,
+    Signals,
+    TopicChip,
+    author_links,
+    code_url,
+    project_page,
+)
+from ingest.calendar import announcement_time
+from ranking.keyphrases import key_phrases
+
+DailySort = Literal["trending", "publishedAt"]
 
 
-def published_at(day: date | None) -> str | None:
-    """arXiv announces at 20:00 US/Eastern the evening before; HF uses the day, at midnight UTC."""
-    if day is None:
+def timestamp(moment: datetime) -> str:
+    """UTC with milliseconds and ``Z``, as Hugging Face writes times."""
+    utc = moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def published_moment(paper: PaperFacts, signals: Signals) -> datetime | None:
+    """arXiv's v1 submission (ours, else Hugging Face's), else the announcement evening."""
+    moment = paper.submitted_at or signals.published_at
+    if moment is None and paper.announced_on is not None:
+        moment = announcement_time(paper.announced_on)
+    return moment
+
+
+def topic_ref(topic: TopicChip | None) -> api.TopicRef | None:
+    return None if topic is None else api.TopicRef(id=topic.id, label=topic.label)
+
+
+def submitter(signals: Signals) -> api.HfUser | None:
+    name = signals.submitted_by
+    return None if not name else api.HfUser(user=name, name=name)
+
+
+def organization(signals: Signals) -> api.HfOrganization | None:
+    fullname = signals.organization_fullname or signals.organization_name
+    if not fullname:
         return None
-    return datetime.combine(day, time(0), UTC).isoformat().replace("+00:00", ".000Z")
+    return api.HfOrganization(name=signals.organization_name, fullname=fullname)
 
 
-def topic_json(topic: TopicChip | None) -> dict[str, Any] | None:
-    return None if topic is None else {"id": topic.id, "label": topic.label}
-
-
-def paper_json(paper: PaperFacts) -> dict[str, Any]:
+def paper_fields(paper: PaperFacts, signals: Signals) -> dict[str, Any]:
+    """The keys of :class:`api_models.Paper`, for it and the models built on it."""
+    moment = published_moment(paper, signals)
     return {
         "id": paper.arxiv_id,
         "title": paper.title,
         "summary": paper.abstract,
-        "authors": [{"name": name} for name in paper.authors],
-        "publishedAt": published_at(paper.announced_on),
+        "authors": [
+            api.Author(name=link.name, key=link.key) for link in author_links(paper.authors)
+        ],
+        "publishedAt": None if moment is None else timestamp(moment),
+        "submittedOnDailyAt": _maybe_timestamp(signals.submitted_on_daily_at),
+        "submittedOnDailyBy": submitter(signals),
+        "upvotes": signals.upvotes,
+        "ai_keywords": list(signals.ai_keywords) or key_phrases(paper.title, paper.abstract),
+        "githubRepo": code_url(paper, signals),
+        "githubStars": signals.github_stars,
+        "projectPage": project_page(paper, signals),
+        "organization": organization(signals),
+        "paperboyVotes": signals.votes,
+        "announcedOn": None if paper.announced_on is None else paper.announced_on.isoformat(),
         "categories": list(paper.categories),
         "primaryCategory": paper.primary_category,
-        "comment": paper.comment,
         "version": paper.version,
+        "comment": paper.comment,
     }
 
 
-def daily_item(card: Card) -> dict[str, Any]:
-    paper = card.paper
-    inner = paper_json(paper) | {
-        "upvotes": card.signals.upvotes,
-        "ai_keywords": list(card.signals.ai_keywords),
-        "githubRepo": card.code_url,
-    }
-    return {
-        "paper": inner,
-        "publishedAt": inner["publishedAt"],
-        "title": paper.title,
-        "summary": paper.abstract,
-        "numComments": card.signals.num_comments,
-        "rank": card.rank,
-        "score": card.score,
-        "score_components": dict(card.components),
-        "topic": topic_json(card.topic),
-    }
+def _maybe_timestamp(moment: datetime | None) -> str | None:
+    return None if moment is None else timestamp(moment)
 
 
-def sort_cards(cards: list[Card], sort: str) -> list[Card]:
-    """``trending``: the edition's order; ``publishedAt``: newest announcement first."""
+def paper_model(paper: PaperFacts, signals: Signals) -> api.Paper:
+    return api.Paper(**paper_fields(paper, signals))
+
+
+def daily_item(card: Card) -> api.DailyPaper:
+    inner = paper_model(card.paper, card.signals)
+    return api.DailyPaper(
+        paper=inner,
+        publishedAt=inner.publishedAt,
+        title=inner.title,
+        summary=inner.summary,
+        numComments=card.signals.num_comments,
+        submittedBy=inner.submittedOnDailyBy,
+        organization=inner.organization,
+        rank=card.rank,
+        score=card.score,
+        score_components=dict(card.components),
+        topic=topic_ref(card.topic),
+    )
+
+
+def appearance(place: Appearance) -> api.Appearance:
+    return api.Appearance(
+        period=place.period,  # type: ignore[arg-type]  # stored from the Period literal
+        date=place.edition_date.isoformat(),
+        version=place.version,
+        rank=place.rank,
+        score=place.score,
+        score_components=dict(place.components),
+    )
+
+
+def paper_detail(
+    paper: PaperFacts, signals: Signals, topic: TopicChip | None, places: Sequence[Appearance]
+) -> api.PaperDetail:
+    return api.PaperDetail(
+        **paper_fields(paper, signals),
+        numComments=signals.num_comments,
+        topic=topic_ref(topic),
+        editions=[appearance(place) for place in places],
+    )
+
+
+def sort_cards(cards: list[Card], sort: DailySort | None) -> list[Card]:
+    """No ``sort``: Hugging Face's own order, most upvotes first (as its recorded answers are),
+    ties in trending order; ``trending``: the edition's order; ``publishedAt``: newest first."""
+    if sort == "trending":
+        return cards
     if sort == "publishedAt":
-        return sorted(cards, key=lambda c: (c.paper.announced_on or date.min, c.rank), reverse=True)
-    return cards
+        return sorted(cards, key=_published_key, reverse=True)
+    return sorted(cards, key=lambda c: (-c.signals.upvotes, c.rank))
+
+
+def _published_key(card: Card) -> tuple[datetime, int]:
+    moment = published_moment(card.paper, card.signals)
+    oldest = datetime.combine(date.min, datetime.min.time(), UTC)
+    return (moment or oldest, -card.rank)
+
+
+def submitted_by(cards: list[Card], user: str | None) -> list[Card]:
+    """The cards Hugging Face user ``user`` put on the daily page (all when ``user`` is None)."""
+    if user is None:
+        return cards
+    wanted = user.casefold()
+    return [c for c in cards if (c.signals.submitted_by or "").casefold() == wanted]
 
 
 def page_of(items: list[Any], page: int, limit: int) -> list[Any]:

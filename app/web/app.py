@@ -33,12 +33,14 @@ from app.core.schema import current_revision, head_revision
 from app.core.settings_check import EXIT_REFUSED, startup_settings
 from app.core.tokens import TokenError
 from app.web import answers
+from app.web.api_models import VersionInfo
 from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, validation_error
 from app.web.forms import FormRefusedError
 from app.web.head import HeadAsGetMiddleware
 from app.web.limits import RateLimiter
+from app.web.openapi import honest_openapi
 from app.web.routes import api, feeds, pages, search, status, subscriptions, voting
 from app.web.security import SecurityMiddleware
 
@@ -81,10 +83,12 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
     for router in ROUTERS:
         app.include_router(router)
 
-    @app.get("/api/version", tags=["api"])
-    def version() -> dict[str, str]:
+    @app.get("/api/version", tags=["api"], responses=api.answers())
+    def version() -> VersionInfo:
         """Which Paperboy answers (the cheapest endpoint: no database)."""
-        return {"name": "paperboy", "version": VERSION}
+        return VersionInfo(name="paperboy", version=VERSION)
+
+    app.openapi = lambda: honest_openapi(app)  # type: ignore[method-assign]
 
     @app.get("/healthz", include_in_schema=False)
     def health() -> JSONResponse:

@@ -7,13 +7,13 @@ sends it back gets 304 without the body.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
 
 from fastapi import Request, Response
+from pydantic_core import to_json
 
 CACHE_CONTROL = "public, max-age=300"
 
@@ -64,9 +64,10 @@ def cached(
     return Response(body, media_type=media_type, headers=headers)
 
 
-def json_bytes(payload: Any) -> bytes:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+def model_bytes(payload: Any) -> bytes:
+    """JSON of API models (or lists and dicts of them), through each model's own serializer."""
+    return to_json(payload)
 
 
 def cached_json(request: Request, payload: Any, modified: datetime | None = None) -> Response:
-    return cached(request, json_bytes(payload), "application/json", modified)
+    return cached(request, model_bytes(payload), "application/json", modified)

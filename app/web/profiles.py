@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from sqlalchemy import func, select
@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session, aliased
 
 from app.core.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay, TopicStatus
 from app.core.vectors import unpack
+from app.web import api_models as api
 from app.web import queries
-from app.web.api_shape import paper_json
+from app.web.api_shape import paper_model
 from app.web.views import (
     Card,
     Coauthor,
@@ -123,26 +124,28 @@ def _author_topics(session: Session, ids: list[str]) -> list[AuthorTopic]:
     return [AuthorTopic(TopicChip(t, labels[t]), n) for t, n in ranked if t in labels][:10]
 
 
-def author_json(session: Session, key: str) -> dict[str, Any] | None:
+def author_json(session: Session, key: str) -> api.AuthorProfile | None:
     page = author_page(session, key)
     if page is None:
         return None
-    return {
-        "key": page.key,
-        "name": page.name,
-        "spellings": page.spellings,
-        "paperCount": page.paper_count,
-        "papers": [paper_json(card.paper) for card in page.works],
-        "topics": [
-            {"id": one.topic.id, "label": one.topic.label, "papers": one.papers}
+    return api.AuthorProfile(
+        key=page.key,
+        name=page.name,
+        spellings=page.spellings,
+        paperCount=page.paper_count,
+        papers=[paper_model(card.paper, card.signals) for card in page.works],
+        topics=[
+            api.AuthorTopic(id=one.topic.id, label=one.topic.label, papers=one.papers)
             for one in page.topics
         ],
-        "collaborators": [
-            {"key": one.author.key, "name": one.author.name, "sharedPapers": one.shared_papers}
+        collaborators=[
+            api.Collaborator(
+                key=one.author.key, name=one.author.name, sharedPapers=one.shared_papers
+            )
             for one in page.collaborators
         ],
-        "note": "Authors are keyed by name: people who share a name share a key.",
-    }
+        note="Authors are keyed by name: people who share a name share a key.",
+    )
 
 
 def topic_page(session: Session, topic_id: int) -> TopicPage | None:
@@ -191,29 +194,31 @@ def _related(session: Session, latest: TopicDay) -> list[RelatedTopic]:
     return [RelatedTopic(TopicChip(o.topic_id, o.label), s) for s, o in ranked]
 
 
-def topic_json(session: Session, topic_id: int) -> dict[str, Any] | None:
+def topic_json(session: Session, topic_id: int) -> api.TopicProfile | None:
     page = topic_page(session, topic_id)
     if page is None:
         return None
-    return {
-        "id": page.topic.id,
-        "label": page.topic.label,
-        "keyPhrases": page.phrases,
-        "status": page.status,
-        "firstSeenOn": page.first_seen_on.isoformat(),
-        "sizes": [{"day": bar.day.isoformat(), "size": bar.size} for bar in page.sizes],
-        "papersByDay": [
-            {"day": one.day.isoformat(), "papers": [c.paper.arxiv_id for c in one.cards]}
+    return api.TopicProfile(
+        id=page.topic.id,
+        label=page.topic.label,
+        keyPhrases=page.phrases,
+        status=page.status,
+        firstSeenOn=page.first_seen_on.isoformat(),
+        sizes=[api.TopicSize(day=bar.day.isoformat(), size=bar.size) for bar in page.sizes],
+        papersByDay=[
+            api.TopicDayPapers(
+                day=one.day.isoformat(), papers=[c.paper.arxiv_id for c in one.cards]
+            )
             for one in page.days
         ],
-        "related": [
-            {"id": one.topic.id, "label": one.topic.label, "cosine": round(one.cosine, 4)}
+        related=[
+            api.RelatedTopic(id=one.topic.id, label=one.topic.label, cosine=round(one.cosine, 4))
             for one in page.related
         ],
-    }
+    )
 
 
-def topics_json(session: Session) -> list[dict[str, Any]]:
+def topics_json(session: Session) -> list[api.TopicSummary]:
     latest = (
         select(TopicDay.topic_id, func.max(TopicDay.day).label("day"))
         .group_by(TopicDay.topic_id)
@@ -225,21 +230,9 @@ def topics_json(session: Session) -> list[dict[str, Any]]:
         .order_by(TopicDay.day.desc(), TopicDay.size.desc(), TopicDay.topic_id)
     )
     return [
-        {"id": r.topic_id, "label": r.label, "day": r.day.isoformat(), "size": r.size,
-         "status": r.status, "momentum": round(r.momentum, 4)}
+        api.TopicSummary(
+            id=r.topic_id, label=r.label, day=r.day.isoformat(), size=r.size,
+            status=r.status, momentum=round(r.momentum, 4),
+        )
         for r in rows
     ]  # fmt: skip
-
-
-def appearances_json(session: Session, arxiv_id: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "period": place.period,
-            "date": place.edition_date.isoformat(),
-            "version": place.version,
-            "rank": place.rank,
-            "score": place.score,
-            "score_components": dict(place.components),
-        }
-        for place in queries.appearances(session, arxiv_id)
-    ]

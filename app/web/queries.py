@@ -80,12 +80,13 @@ def _facts(row: Any, authors: dict[str, list[str]], categories: dict[str, list[s
         version=row.version,
         journal_ref=row.journal_ref,
         doi=row.doi,
+        submitted_at=row.submitted_at,
     )
 
 
 _FACT_COLUMNS = (
     Paper.arxiv_id, Paper.title, Paper.abstract, Paper.primary_category, Paper.comment,
-    Paper.announced_on, Paper.version, Paper.journal_ref, Paper.doi,
+    Paper.announced_on, Paper.version, Paper.journal_ref, Paper.doi, Paper.submitted_at,
 )  # fmt: skip
 
 
@@ -99,18 +100,26 @@ def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
         .where(HfDailyPaper.arxiv_id.in_(list(arxiv_ids)))
         .order_by(HfDailyPaper.upvotes)
     )
-    found = {
-        row.arxiv_id: Signals(
-            upvotes=row.upvotes,
-            num_comments=row.num_comments or 0,
-            github_repo=row.github_repo,
-            ai_keywords=tuple(row.ai_keywords or ()),
-        )
-        for row in rows
-    }
+    found = {row.arxiv_id: _hf_signals(row) for row in rows}
     for arxiv_id, count in votes.totals(session, list(arxiv_ids)).items():
         found[arxiv_id] = replace(found.get(arxiv_id, Signals()), votes=count)
     return found
+
+
+def _hf_signals(row: HfDailyPaper) -> Signals:
+    return Signals(
+        upvotes=row.upvotes,
+        num_comments=row.num_comments or 0,
+        github_repo=row.github_repo,
+        ai_keywords=tuple(row.ai_keywords or ()),
+        github_stars=row.github_stars,
+        project_page=row.project_page,
+        submitted_by=row.submitted_by,
+        submitted_on_daily_at=row.submitted_on_daily_at,
+        organization_name=row.organization_name,
+        organization_fullname=row.organization_fullname,
+        published_at=row.published_at,
+    )
 
 
 def topic_labels(session: Session, topic_ids: Sequence[int], until: date) -> dict[int, str]:

@@ -8,13 +8,20 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import NamedTuple
 
 from app.core.names import author_key
 
 AUTHORS_SHOWN = 3
 _CODE_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com)/[\w.\-]+/[\w.\-]+", re.I)
+_URL = r"https?://[^\s<>\"'(){}\[\]]+[^\s<>\"'(){}\[\].,;:!?]"
+# "Project page: https://…", "project website at https://…", or a GitHub Pages site.
+_PROJECT_PAGE = re.compile(
+    rf"(?:project|home|demo|web)\s*(?:page|site|website)\b[^h]{{0,20}}({_URL})"
+    rf"|(https?://[\w-]+\.github\.io(?:/[^\s<>\"'(){{}}\[\]]*[^\s<>\"'(){{}}\[\].,;:!?])?)",
+    re.I,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +73,20 @@ class SizeBar(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Signals:
+    """Community signals: Hugging Face's (from its daily page) and Paperboy's own votes."""
+
     upvotes: int = 0  # on Hugging Face Daily Papers
     votes: int = 0  # on Paperboy
     num_comments: int = 0
     github_repo: str | None = None
     ai_keywords: tuple[str, ...] = ()
+    github_stars: int | None = None
+    project_page: str | None = None
+    submitted_by: str | None = None  # the HF username that put it on the daily page
+    submitted_on_daily_at: datetime | None = None
+    organization_name: str | None = None  # HF's slug ("ByteDance-Seed")
+    organization_fullname: str | None = None
+    published_at: datetime | None = None  # arXiv's v1 time, as Hugging Face knows it
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +104,7 @@ class PaperFacts:
     version: int | None
     journal_ref: str | None = None
     doi: str | None = None
+    submitted_at: datetime | None = None  # arXiv's v1 submission, from the API, OAI, a snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +150,14 @@ def code_url(paper: PaperFacts, signals: Signals) -> str | None:
         return signals.github_repo
     match = _CODE_URL.search(f"{paper.comment or ''} {paper.abstract}")
     return match.group(0).rstrip(".") if match else None
+
+
+def project_page(paper: PaperFacts, signals: Signals) -> str | None:
+    """The project page: Hugging Face's, else one the comment or abstract names."""
+    if signals.project_page and signals.project_page.startswith(("https://", "http://")):
+        return signals.project_page
+    match = _PROJECT_PAGE.search(f"{paper.comment or ''} {paper.abstract}")
+    return (match.group(1) or match.group(2)) if match else None
 
 
 def author_links(names: tuple[str, ...], limit: int | None = None) -> list[AuthorLink]:

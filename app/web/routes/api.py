@@ -1,35 +1,64 @@
 """The JSON API: daily papers in Hugging Face's shape, papers, topics and authors.
 
-Published editions never change, so every answer carries an ETag (and Last-Modified for
-editions) and a repeated request with ``If-None-Match`` gets 304.
+Every route declares its answer's model (``app.web.api_models``), so ``/api/openapi.json``
+documents each schema, and the errors it really gives (``ERRORS``). Published editions never
+change, so every answer carries an ETag (and Last-Modified for editions) and a repeated request
+with ``If-None-Match`` gets 304.
 """
 
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.periods import Period
+from app.web import api_models as api
 from app.web import profiles, queries
-from app.web.api_shape import daily_item, page_of, paper_json, sort_cards, topic_json
-from app.web.caching import Rendered, cached, cached_json, json_bytes, rendered
+from app.web.api_shape import (
+    DailySort,
+    daily_item,
+    page_of,
+    paper_detail,
+    paper_model,
+    sort_cards,
+    submitted_by,
+)
+from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.params import BadInputError, TopicId, edition_key, key_label
 from app.web.routes.search import run_search
-from app.web.views import Signals, code_url
+from app.web.views import Card, Signals
 
 router = APIRouter(prefix="/api", tags=["api"])
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"description": "A parameter is invalid; `error.message` says which and why."},
-    404: {"description": "Nothing is stored under that key."},
-    429: {"description": "Rate limit exceeded; retry after `Retry-After` seconds."},
+SORT_HELP = (
+    "Absent: Hugging Face's order (most upvotes first, ties in trending order); "
+    "`trending`: the edition's order; `publishedAt`: newest first"
+)
+NOT_MODIFIED = "Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) still holds."
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "model": api.ErrorBody}
+
+
+ANSWERS: dict[int, dict[str, Any]] = {
+    304: {"description": NOT_MODIFIED},
+    400: _error("A parameter is invalid; `error.message` says which and why."),
+    404: _error("Nothing is stored under that key."),
+    429: _error("Rate limit exceeded; retry after `Retry-After` seconds."),
+    503: _error("The database is not migrated, or search is not ready; `error.message` says."),
 }
 
 
-@router.get("/daily_papers", responses=ERRORS)
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented answers besides 200: these, and 429 and 503 which any route may give."""
+    return {status: ANSWERS[status] for status in sorted({*statuses, 429, 503})}
+
+
+@router.get("/daily_papers", response_model=list[api.DailyPaper], responses=answers(304, 400, 404))
 def daily_papers(
     request: Request,
     context: ContextDep,
@@ -37,7 +66,11 @@ def daily_papers(
     date: Annotated[str | None, Query(description="Day edition, YYYY-MM-DD", max_length=10)] = None,
     week: Annotated[str | None, Query(description="Week edition, YYYY-Www", max_length=8)] = None,
     month: Annotated[str | None, Query(description="Month edition, YYYY-MM", max_length=7)] = None,
-    sort: Literal["trending", "publishedAt"] = "trending",
+    submitter: Annotated[
+        str | None,
+        Query(description="Only papers this Hugging Face user submitted", max_length=100),
+    ] = None,
+    sort: Annotated[DailySort | None, Query(description=SORT_HELP)] = None,
     p: Annotated[int, Query(ge=0, le=10_000, description="Page, from 0")] = 0,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
 ) -> Response:
@@ -50,11 +83,21 @@ def daily_papers(
     if edition is None:
         raise HTTPException(404, _missing(period, key))
 
-    def build() -> Rendered:
-        cards = sort_cards(queries.edition_cards(session, edition), sort)
-        return rendered(json_bytes([daily_item(c) for c in page_of(cards, p, limit)]))
+    def ordered() -> list[Card]:
+        return sort_cards(queries.edition_cards(session, edition), sort)
 
-    body = context.memo.get(("daily_papers", edition.id, sort, p, limit), build)
+    def build() -> Rendered:
+        cards = submitted_by(
+            context.memo.get(("daily_cards", edition.id, sort), ordered), submitter
+        )
+        return rendered(model_bytes([daily_item(c) for c in page_of(cards, p, limit)]))
+
+    # A submitter's page is built each time: caller-chosen names must not fill the memo.
+    body = (
+        build()
+        if submitter
+        else context.memo.get(("daily_papers", edition.id, sort, p, limit), build)
+    )
     return cached(request, body, "application/json", edition.published_at)
 
 
@@ -66,7 +109,7 @@ def _missing(period: Period, key: date | None) -> str:
     )
 
 
-@router.get("/papers/search", responses=ERRORS)
+@router.get("/papers/search", response_model=list[api.Paper], responses=answers(304, 400))
 def search_papers(
     request: Request,
     context: ContextDep,
@@ -80,10 +123,12 @@ def search_papers(
     ids = run_search(context, q, since, until, category, limit)
     with context.sessions() as lookup:  # short: see the search page
         cards = queries.plain_cards(lookup, ids)
-    return cached_json(request, [paper_json(c.paper) for c in cards])
+    return cached_json(request, [paper_model(c.paper, c.signals) for c in cards])
 
 
-@router.get("/papers/{arxiv_id:path}", responses=ERRORS)
+@router.get(
+    "/papers/{arxiv_id:path}", response_model=api.PaperDetail, responses=answers(304, 400, 404)
+)
 def paper(request: Request, session: SessionDep, arxiv_id: str) -> Response:
     """One paper, with its topic, community signals and its places in editions."""
     try:
@@ -94,23 +139,18 @@ def paper(request: Request, session: SessionDep, arxiv_id: str) -> Response:
     if found is None:
         raise HTTPException(404, f"paper {parsed.base} is not stored here")
     signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
-    body = paper_json(found) | {
-        "upvotes": signals.upvotes,
-        "ai_keywords": list(signals.ai_keywords),
-        "githubRepo": code_url(found, signals),
-        "topic": topic_json(queries.paper_topic(session, found.arxiv_id)),
-        "editions": profiles.appearances_json(session, found.arxiv_id),
-    }
-    return cached_json(request, body)
+    topic = queries.paper_topic(session, found.arxiv_id)
+    places = queries.appearances(session, found.arxiv_id)
+    return cached_json(request, paper_detail(found, signals, topic, places))
 
 
-@router.get("/topics", responses=ERRORS)
+@router.get("/topics", response_model=list[api.TopicSummary], responses=answers(304))
 def topics(request: Request, session: SessionDep) -> Response:
     """Every topic with its latest label, size and trend."""
     return cached_json(request, profiles.topics_json(session))
 
 
-@router.get("/topics/{topic_id}", responses=ERRORS)
+@router.get("/topics/{topic_id}", response_model=api.TopicProfile, responses=answers(304, 400, 404))
 def topic(request: Request, session: SessionDep, topic_id: TopicId) -> Response:
     """One topic: label, key phrases, size per day, papers by day, related topics."""
     body = profiles.topic_json(session, topic_id)
@@ -119,7 +159,7 @@ def topic(request: Request, session: SessionDep, topic_id: TopicId) -> Response:
     return cached_json(request, body)
 
 
-@router.get("/authors/{key}", responses=ERRORS)
+@router.get("/authors/{key}", response_model=api.AuthorProfile, responses=answers(304, 400, 404))
 def author(
     request: Request, session: SessionDep, key: Annotated[str, Path(max_length=200)]
 ) -> Response:

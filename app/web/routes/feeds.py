@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Request, Response
 
@@ -18,10 +18,26 @@ from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.params import TopicId
+from app.web.routes.api import answers
 from app.web.routes.pages import CATEGORY
 from app.web.views import Card
 
-router = APIRouter(prefix="/feeds", tags=["feeds"])
+FEED_CONTENT = {
+    "application/rss+xml": {"schema": {"type": "string", "description": "RSS 2.0"}},
+    "application/atom+xml": {"schema": {"type": "string", "description": "Atom 1.0"}},
+    "application/feed+json": {
+        "schema": {
+            "type": "object",
+            "description": "JSON Feed 1.1 (https://jsonfeed.org/version/1.1)",
+            "required": ["version", "title", "items"],
+        }
+    },
+}
+FEED_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The feed, in the format `fmt` names", "content": FEED_CONTENT},
+    **answers(304, 400, 404),
+}
+router = APIRouter(prefix="/feeds", tags=["feeds"], default_response_class=Response)
 Format = Literal["rss", "atom", "json"]
 TOPIC_ITEMS = 100
 NO_EDITION = "no daily edition is published yet"
@@ -56,7 +72,7 @@ def _spec(
     return FeedSpec(title, description, site, page, feed, when, cards)
 
 
-@router.get("/daily.{fmt}")
+@router.get("/daily.{fmt}", responses=FEED_ANSWERS)
 def daily(request: Request, context: ContextDep, session: SessionDep, fmt: Format) -> Response:
     """The latest daily edition."""
     edition = _latest_day(context, session)
@@ -69,7 +85,7 @@ def daily(request: Request, context: ContextDep, session: SessionDep, fmt: Forma
     return _answer(request, context, fmt, ("feed", edition.id), build)
 
 
-@router.get("/category/{category}.{fmt}")
+@router.get("/category/{category}.{fmt}", responses=FEED_ANSWERS)
 def category(
     request: Request,
     context: ContextDep,
@@ -90,7 +106,7 @@ def category(
     return _answer(request, context, fmt, ("feed", edition.id, category), build)
 
 
-@router.get("/topic/{topic_id}.{fmt}")
+@router.get("/topic/{topic_id}.{fmt}", responses=FEED_ANSWERS)
 def topic(
     request: Request, context: ContextDep, session: SessionDep, topic_id: TopicId, fmt: Format
 ) -> Response:

@@ -1,0 +1,210 @@
+"""The JSON API's answers as typed models: what ``/api/openapi.json`` documents, and builds.
+
+Items of ``/api/daily_papers`` and papers keep Hugging Face's Daily Papers shape (the keys its
+``huggingface_hub`` client reads; see docs/api.md), so an HF consumer can point its base URL
+at Paperboy. Where Hugging Face leaves a key out when it has nothing (``githubRepo``,
+``projectPage``, ``organization``, …) Paperboy leaves it out too rather than write ``null``:
+those keys are listed in each model's ``ABSENT_WHEN_NONE``. Paperboy's own additions (rank,
+score, topic, primary category, …) are always present, ``null`` when unknown.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+TIMESTAMP = "ISO 8601 in UTC, as Hugging Face writes it: 2025-10-30T17:51:38.000Z"
+
+
+class ApiModel(BaseModel):
+    """A frozen answer whose ``ABSENT_WHEN_NONE`` keys are left out when they hold nothing."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    ABSENT_WHEN_NONE: ClassVar[frozenset[str]] = frozenset()
+
+    # No return annotation on purpose: pydantic then documents the fields' own schema (with
+    # ``-> Any`` every model's schema would be empty).
+    @model_serializer(mode="wrap")
+    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        body = handler(self)
+        for key in self.ABSENT_WHEN_NONE:
+            if body.get(key) is None:
+                body.pop(key, None)
+        return body
+
+
+class Author(ApiModel):
+    name: str
+    key: str = Field(description="Paperboy's author key: `/api/authors/{key}`")
+
+
+class HfUser(ApiModel):
+    """Who submitted the paper to Hugging Face's daily page (HF writes both spellings)."""
+
+    user: str = Field(description="Hugging Face username (`submittedOnDailyBy.user`)")
+    name: str = Field(description="The same username (`submittedBy.name`)")
+    type: Literal["user"] = "user"
+
+
+class HfOrganization(ApiModel):
+    ABSENT_WHEN_NONE = frozenset({"name"})
+
+    name: str | None = Field(None, description="Hugging Face's unique slug, when known")
+    fullname: str
+
+
+class TopicRef(ApiModel):
+    id: int
+    label: str
+
+
+class Paper(ApiModel):
+    """A paper in Hugging Face's shape, plus Paperboy's arXiv metadata and votes."""
+
+    ABSENT_WHEN_NONE = frozenset(
+        {"submittedOnDailyAt", "submittedOnDailyBy", "githubRepo", "githubStars",
+         "projectPage", "organization"}
+    )  # fmt: skip
+
+    id: str = Field(description="arXiv identifier without version")
+    title: str
+    summary: str = Field(description="The abstract")
+    authors: list[Author]
+    publishedAt: str | None = Field(
+        description="arXiv's submission time of version 1 when known; otherwise the "
+        f"announcement, 20:00 US/Eastern the evening before `announcedOn`; null when neither "
+        f"is known. {TIMESTAMP}"
+    )
+    submittedOnDailyAt: str | None = Field(
+        None, description=f"When it was submitted to Hugging Face's daily page. {TIMESTAMP}"
+    )
+    submittedOnDailyBy: HfUser | None = None
+    upvotes: int = Field(description="Upvotes on Hugging Face Daily Papers (0 when not there)")
+    ai_keywords: list[str] = Field(
+        description="Hugging Face's keywords when it had the paper, else Paperboy's key phrases"
+    )
+    githubRepo: str | None = None
+    githubStars: int | None = None
+    projectPage: str | None = None
+    organization: HfOrganization | None = None
+    paperboyVotes: int = Field(description="Votes on this Paperboy instance")
+    announcedOn: str | None = Field(description="arXiv's announcement day, YYYY-MM-DD")
+    categories: list[str]
+    primaryCategory: str | None = Field(
+        description="null until a source that states it (arXiv's API, RSS, OAI) was read"
+    )
+    version: int | None = Field(description="Latest version seen; null for listing-only papers")
+    comment: str | None
+
+
+class DailyPaper(ApiModel):
+    """One item of ``/api/daily_papers``: HF's item shape with Paperboy's rank and score."""
+
+    ABSENT_WHEN_NONE = frozenset({"submittedBy", "organization"})
+
+    paper: Paper
+    publishedAt: str | None = Field(description=f"As `paper.publishedAt`. {TIMESTAMP}")
+    title: str
+    summary: str
+    numComments: int = Field(description="Comments on Hugging Face (0 when not there)")
+    submittedBy: HfUser | None = None
+    organization: HfOrganization | None = None
+    rank: int = Field(description="Place in the edition's trending order, from 1")
+    score: float | None
+    score_components: dict[str, float] = Field(
+        description="The score's signed parts; they sum to `score`"
+    )
+    topic: TopicRef | None
+
+
+class Appearance(ApiModel):
+    period: Literal["day", "week", "month"]
+    date: str
+    version: int
+    rank: int
+    score: float
+    score_components: dict[str, float]
+
+
+class PaperDetail(Paper):
+    """``/api/papers/{id}``: the paper with its topic and its places in editions."""
+
+    numComments: int
+    topic: TopicRef | None
+    editions: list[Appearance]
+
+
+class AuthorTopic(ApiModel):
+    id: int
+    label: str
+    papers: int
+
+
+class Collaborator(ApiModel):
+    key: str
+    name: str
+    sharedPapers: int
+
+
+class AuthorProfile(ApiModel):
+    key: str
+    name: str
+    spellings: list[str]
+    paperCount: int
+    papers: list[Paper] = Field(description="Newest first, at most 100")
+    topics: list[AuthorTopic]
+    collaborators: list[Collaborator]
+    note: str
+
+
+class TopicSummary(ApiModel):
+    id: int
+    label: str
+    day: str = Field(description="The topic's latest day")
+    size: int
+    status: str
+    momentum: float
+
+
+class TopicSize(ApiModel):
+    day: str
+    size: int
+
+
+class TopicDayPapers(ApiModel):
+    day: str
+    papers: list[str]
+
+
+class RelatedTopic(ApiModel):
+    id: int
+    label: str
+    cosine: float
+
+
+class TopicProfile(ApiModel):
+    id: int
+    label: str
+    keyPhrases: list[str]
+    status: str
+    firstSeenOn: str
+    sizes: list[TopicSize]
+    papersByDay: list[TopicDayPapers]
+    related: list[RelatedTopic]
+
+
+class VersionInfo(ApiModel):
+    name: Literal["paperboy"]
+    version: str
+
+
+class ErrorDetail(ApiModel):
+    status: int
+    message: str = Field(description="What was wrong, in words")
+
+
+class ErrorBody(ApiModel):
+    """Every error of the API and feeds: 400, 404, 429, 503."""
+
+    error: ErrorDetail

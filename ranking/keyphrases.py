@@ -1,0 +1,82 @@
+"""A paper's own key phrases from its title and abstract (pure; RAKE, Rose et al. 2010).
+
+The API's ``ai_keywords`` carries Hugging Face's keywords when HF had the paper; for every
+other paper Paperboy names its own. RAKE needs no corpus: the text is cut at stop words and
+punctuation into candidate phrases, each word scores its degree (how many words it shares
+phrases with) over its frequency, and a phrase scores the sum of its words. Phrases of the
+title count double, because the title says what the paper is about, and a phrase said again
+counts once more each time. The stop list is the topic labeller's (``ranking.labels``):
+English stop words and the boilerplate of abstracts. Abstracts open phrases with verbs
+("producing", "refined"): a leading word ending in -ing or -ed is cut, as a verb that starts
+a run is a verb and not a name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ranking.labels import STOP_WORDS
+
+MAX_PHRASES = 6
+MAX_WORDS = 3
+_STOP = frozenset(STOP_WORDS)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]|[A-Za-z]|[^\sA-Za-z]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_VERB_ENDINGS = ("ing", "ed")
+_LATEX = re.compile(r"\$[^$]*\$")
+
+
+def key_phrases(title: str, abstract: str, limit: int = MAX_PHRASES) -> list[str]:
+    """Up to ``limit`` phrases of one to three words, most telling first, each said once."""
+    title_phrases = _candidates(title)
+    phrases = title_phrases + _candidates(abstract)
+    scores = _word_scores(phrases)
+    in_title, said = set(title_phrases), Counter(phrases)
+    ranked: dict[str, float] = {}
+    for phrase, times in said.items():
+        weight = sum(scores[word] for word in phrase) * (2.0 if phrase in in_title else 1.0)
+        ranked[" ".join(phrase)] = weight * times
+    ordered = sorted(ranked, key=lambda text: (-ranked[text], text))
+    return _distinct(ordered)[:limit]
+
+
+def _candidates(text: str) -> list[tuple[str, ...]]:
+    """Runs of content words between stop words and punctuation, at most ``MAX_WORDS`` long."""
+    runs: list[tuple[str, ...]] = []
+    current: list[str] = []
+    for token in _TOKEN.findall(_LATEX.sub(" . ", text)):
+        word = token.lower()
+        if _WORD.fullmatch(token) and len(word) > 2 and word not in _STOP:
+            current.append(word)
+            continue
+        _close(current, runs)
+        current = []
+    _close(current, runs)
+    return runs
+
+
+def _close(current: list[str], runs: list[tuple[str, ...]]) -> None:
+    words = current[1:] if len(current) > 1 and current[0].endswith(_VERB_ENDINGS) else current
+    if 0 < len(words) <= MAX_WORDS:
+        runs.append(tuple(words))
+
+
+def _word_scores(phrases: list[tuple[str, ...]]) -> dict[str, float]:
+    frequency: Counter[str] = Counter()
+    degree: Counter[str] = Counter()
+    for phrase in phrases:
+        for word in phrase:
+            frequency[word] += 1
+            degree[word] += len(phrase)
+    return {word: degree[word] / frequency[word] for word in frequency}
+
+
+def _distinct(phrases: list[str]) -> list[str]:
+    """Drops a phrase whose words all appear in a phrase kept before it."""
+    kept: list[str] = []
+    for phrase in phrases:
+        words = set(phrase.split())
+        if not any(words <= set(other.split()) for other in kept):
+            kept.append(phrase)
+    return kept
