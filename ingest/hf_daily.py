@@ -1,9 +1,11 @@
 """Hugging Face Daily Papers (``huggingface.co/api/daily_papers?date=YYYY-MM-DD``).
 
 The community signals of each paper on a day's page — upvotes, comments, GitHub repository
-and stars, ``ai_keywords``, when it was submitted to the page — stored per paper and day in
-``hf_daily_papers`` for the ranker. Parsing is pure; the fetch is one GET (not an arXiv
-request, so not gated, but retried and identified the same way).
+and stars, project page, ``ai_keywords``, who submitted it to the page, when, and under which
+HF organization — stored per paper and day in ``hf_daily_papers`` for the ranker and the API.
+Parsing is pure; the fetch is one GET (not an arXiv request, so not gated, but retried and
+identified the same way). The field rules here (:func:`text`, :func:`web_url`, ...) are shared
+with :mod:`ingest.hf_records`, which reads the same signals from flattened records.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from sqlalchemy.orm import Session
@@ -28,6 +31,13 @@ from ingest.records import clean_text
 # them is rejected, as an oversized paper is (see ingest.records).
 MAX_KEYWORDS = 100
 MAX_TEXT = 1_000
+# The largest count stored (the columns are 32-bit integers); a larger one is not a real count.
+MAX_COUNT = 2**31 - 1
+# The width of the username and organization slug columns (real ones: at most 40 characters).
+MAX_NAME = 200
+# A link is stored only if a browser would open it as a web page: never ``javascript:`` or
+# ``data:``, which a page or API client could turn into script.
+WEB_SCHEMES = frozenset({"http", "https"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +51,12 @@ class HfSignal:
     ai_keywords: tuple[str, ...]
     submitted_on_daily_at: datetime | None
     published_at: datetime | None
+    project_page: str | None
+    # The HF username who submitted the paper to the daily page.
+    submitted_by: str | None
+    # The HF organization it was submitted under: its unique slug and its display name.
+    organization_name: str | None
+    organization_fullname: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,42 +93,80 @@ def parse_item(item: Any, day: date) -> HfSignal:
     paper = item.get("paper") if isinstance(item, dict) else None
     if not isinstance(paper, dict) or not paper.get("id"):
         raise FeedFormatError("no paper id")
+    organization = _organization(item.get("organization"), paper.get("organization"))
     return HfSignal(
         arxiv_id=parse_arxiv_id(str(paper["id"])).base,
         daily_date=day,
-        upvotes=_count(paper.get("upvotes")) or 0,
-        num_comments=_count(item.get("numComments")),
-        github_repo=_text(paper.get("githubRepo"), "githubRepo") or None,
-        github_stars=_count(paper.get("githubStars")),
-        ai_keywords=_keywords(paper.get("ai_keywords") or ()),
-        submitted_on_daily_at=_timestamp(paper.get("submittedOnDailyAt")),
-        published_at=_timestamp(paper.get("publishedAt")),
+        upvotes=count(paper.get("upvotes")) or 0,
+        num_comments=count(item.get("numComments")),
+        github_repo=web_url(paper.get("githubRepo"), "githubRepo"),
+        github_stars=count(paper.get("githubStars")),
+        ai_keywords=keywords(paper.get("ai_keywords") or ()),
+        submitted_on_daily_at=timestamp(paper.get("submittedOnDailyAt")),
+        published_at=timestamp(paper.get("publishedAt")),
+        project_page=web_url(paper.get("projectPage"), "projectPage"),
+        submitted_by=text(_submitter(item, paper), "submittedBy", MAX_NAME),
+        organization_name=text(organization.get("name"), "organization name", MAX_NAME),
+        organization_fullname=text(organization.get("fullname"), "organization fullname"),
     )
 
 
-def _keywords(words: object) -> tuple[str, ...]:
+def _submitter(item: dict[str, Any], paper: dict[str, Any]) -> object:
+    """The username of ``paper.submittedOnDailyBy``, else of the item's ``submittedBy`` (the
+    recorded responses give both, always the same)."""
+    by_paper, by_item = paper.get("submittedOnDailyBy"), item.get("submittedBy")
+    user = by_paper.get("user") if isinstance(by_paper, dict) else None
+    if isinstance(user, str) and user.strip():
+        return user
+    return by_item.get("name") if isinstance(by_item, dict) else None
+
+
+def _organization(*candidates: object) -> dict[str, Any]:
+    """The first organization object (the item's, then the paper's); empty when none is."""
+    return next((found for found in candidates if isinstance(found, dict)), {})
+
+
+def keywords(words: object) -> tuple[str, ...]:
     if not isinstance(words, list | tuple):
         raise FeedFormatError("ai_keywords must be a list")
     if len(words) > MAX_KEYWORDS:
         raise FeedFormatError(
             f"ai_keywords: {len(words)} keywords, over the limit of {MAX_KEYWORDS}"
         )
-    return tuple(filter(None, (_text(word, "ai_keywords") for word in words)))
+    return tuple(filter(None, (_clean(word, "ai_keywords") for word in words)))
 
 
-def _text(value: object, field: str) -> str:
-    """The value as stored text: no control characters, at most ``MAX_TEXT`` characters."""
-    text = clean_text(str(value or ""))
-    if len(text) > MAX_TEXT:
-        raise FeedFormatError(f"{field}: {len(text):,} characters, over the limit of {MAX_TEXT:,}")
-    return text
+def text(value: object, field: str, limit: int = MAX_TEXT) -> str | None:
+    """An optional text field as stored: None unless a non-blank string, cleaned as
+    :func:`_clean` does (a string over ``limit`` rejects the signal)."""
+    return (_clean(value, field, limit) or None) if isinstance(value, str) else None
 
 
-def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def web_url(value: object, field: str) -> str | None:
+    """An http(s) link as stored; any other value (another scheme, no host) is dropped."""
+    url = text(value, field)
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    return url if parts.scheme in WEB_SCHEMES and parts.hostname else None
 
 
-def _timestamp(value: object) -> datetime | None:
+def _clean(value: object, field: str, limit: int = MAX_TEXT) -> str:
+    """The value as stored text: no control characters, at most ``limit`` characters."""
+    cleaned = clean_text(str(value or ""))
+    if len(cleaned) > limit:
+        raise FeedFormatError(f"{field}: {len(cleaned):,} characters, over the limit of {limit:,}")
+    return cleaned
+
+
+def count(value: object) -> int | None:
+    """A count as stored: None unless an integer from 0 to :data:`MAX_COUNT`."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
+        return value
+    return None
+
+
+def timestamp(value: object) -> datetime | None:
     if not isinstance(value, str):
         return None
     try:
@@ -133,5 +187,8 @@ def store_signals(session: Session, signals: Sequence[HfSignal]) -> None:
                 github_stars=signal.github_stars, ai_keywords=list(signal.ai_keywords),
                 submitted_on_daily_at=signal.submitted_on_daily_at,
                 published_at=signal.published_at, fetched_at=fetched_at,
+                project_page=signal.project_page, submitted_by=signal.submitted_by,
+                organization_name=signal.organization_name,
+                organization_fullname=signal.organization_fullname,
             )
         )  # fmt: skip

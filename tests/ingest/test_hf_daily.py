@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -11,7 +12,7 @@ from sqlalchemy import select
 
 from app.core.models import HfDailyPaper
 from ingest.errors import FeedFormatError
-from ingest.hf_daily import MAX_KEYWORDS, parse_daily_page
+from ingest.hf_daily import MAX_KEYWORDS, MAX_NAME, MAX_TEXT, DailyPage, parse_daily_page
 from ingest.live import Context, ingest_hf
 from ingest.records import PaperRecord
 from ingest.store import store_records
@@ -38,6 +39,13 @@ def _record(paper: dict[str, Any]) -> PaperRecord:
         arxiv_id=paper["id"], version=1, title=paper["title"], abstract=paper["summary"],
         authors=authors, categories=(),
     )  # fmt: skip
+
+
+def parse_edited(edit: Callable[[dict[str, Any], dict[str, Any]], None]) -> DailyPage:
+    """The recorded page with its first item (2510.27492) changed by ``edit(item, paper)``."""
+    items = json.loads(RESPONSE)
+    edit(items[0], items[0]["paper"])
+    return parse_daily_page(json.dumps(items).encode(), DAY)
 
 
 def signals(database: Database) -> dict[str, HfDailyPaper]:
@@ -72,6 +80,11 @@ def test_a_days_signals_are_stored_once_however_often_the_day_is_read(
     stored = signals(database)
     assert len(stored) == 15
     assert (stored["2510.27492"].upvotes, stored["2510.27492"].github_stars) == (37, 5)
+    seed = stored["2510.25602"]
+    assert (seed.submitted_by, seed.organization_name, seed.organization_fullname) == (
+        "ChenMnZ", "ByteDance-Seed", "ByteDance Seed",
+    )  # fmt: skip
+    assert stored["2510.27492"].project_page == "https://thinkmorph.github.io/"
     assert all(arrival.path == "/api/daily_papers" for arrival in server.arrivals)
 
 
@@ -89,6 +102,115 @@ def test_a_paper_not_yet_stored_is_looked_up_on_arxiv(
     assert report.status == "partial"
     assert "did not return 2510.27492" in str(report.error)
     assert "2510.27492" in signals(database)  # the signal is kept all the same
+
+
+def test_the_project_page_submitter_and_organization_are_read() -> None:
+    page = {signal.arxiv_id: signal for signal in parse_daily_page(RESPONSE, DAY).signals}
+    think, seed = page["2510.27492"], page["2510.25602"]
+    assert (think.project_page, think.submitted_by) == ("https://thinkmorph.github.io/", "taesiri")
+    assert (think.organization_name, think.organization_fullname) == (None, None)
+    assert (seed.project_page, seed.submitted_by) == (None, "ChenMnZ")
+    assert (seed.organization_name, seed.organization_fullname) == (
+        "ByteDance-Seed",
+        "ByteDance Seed",
+    )
+    assert page["2510.24411"].organization_fullname == "NLP Group of The University of Hong Kong"
+    assert sum(signal.project_page is not None for signal in page.values()) == 5
+
+
+@pytest.mark.parametrize(
+    "link",
+    ["javascript:alert(document.cookie)", " JavaScript:alert(1)", "java\u0000script:alert(1)",
+     "data:text/html,<script>alert(1)</script>", "//evil.example/page", "https://", "ftp://x.org",
+     "thinkmorph.github.io", "", 42, ["https://thinkmorph.github.io/"], {"url": "https://x.org"}],
+    ids=["javascript", "spaced-upper", "nul-split", "data", "scheme-relative", "no-host", "ftp",
+         "bare-host", "empty", "number", "list", "object"],
+)  # fmt: skip
+def test_a_project_page_that_is_not_a_web_link_is_dropped_and_the_signal_kept(
+    link: object,
+) -> None:
+    def set_links(_item: dict[str, Any], paper: dict[str, Any]) -> None:
+        paper["projectPage"] = paper["githubRepo"] = link
+
+    page = parse_edited(set_links)
+    first = page.signals[0]
+    assert (first.arxiv_id, first.upvotes, page.rejected) == ("2510.27492", 37, [])
+    assert (first.project_page, first.github_repo) == (None, None)
+
+
+def test_a_project_page_keeps_its_own_spelling_once_cleaned() -> None:
+    def set_link(_item: dict[str, Any], paper: dict[str, Any]) -> None:
+        paper["projectPage"] = " HTTPS://ThinkMorph.github.io/\u0007demo "
+
+    (first, *_) = parse_edited(set_link).signals
+    assert first.project_page == "HTTPS://ThinkMorph.github.io/demo"
+
+
+def test_the_submitter_falls_back_to_the_items_submitter_and_the_organization_to_the_papers() -> (
+    None
+):
+    def move(item: dict[str, Any], paper: dict[str, Any]) -> None:
+        paper["submittedOnDailyBy"] = {"user": 7}
+        item["submittedBy"] = {"name": "ChenMnZ"}
+        paper["organization"] = {"name": "ByteDance-Seed", "fullname": "ByteDance Seed"}
+        item["organization"] = "not an object"
+
+    (first, *_) = parse_edited(move).signals
+    assert (first.submitted_by, first.organization_name) == ("ChenMnZ", "ByteDance-Seed")
+    assert first.organization_fullname == "ByteDance Seed"
+
+
+@pytest.mark.parametrize(
+    ("paper_fields", "item_fields"),
+    [({"submittedOnDailyBy": "taesiri", "organization": ["x"]}, {}),
+     ({"submittedOnDailyBy": {"user": ["taesiri"]}},
+      {"submittedBy": {"name": 5}, "organization": {"fullname": {}}}),
+     ({"submittedOnDailyBy": {"user": None}}, {"submittedBy": None}),
+     ({"submittedOnDailyBy": {"user": " \u0000 "}}, {})],
+    ids=["strings-not-objects", "wrong-field-types", "null-user", "blank-user"],
+)  # fmt: skip
+def test_submitter_and_organization_of_the_wrong_type_are_dropped(
+    paper_fields: dict[str, Any], item_fields: dict[str, Any]
+) -> None:
+    def edit(item: dict[str, Any], paper: dict[str, Any]) -> None:
+        item.pop("submittedBy")
+        paper.update(paper_fields)
+        item.update(item_fields)
+
+    page = parse_edited(edit)
+    first = page.signals[0]
+    assert page.rejected == []
+    assert (first.submitted_by, first.organization_name, first.organization_fullname) == (
+        None, None, None,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [("submittedOnDailyBy", {"user": "u" * (MAX_NAME + 1)},
+      f"submittedBy: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}"),
+     ("organization", {"name": "o" * (MAX_NAME + 1)},
+      f"organization name: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}"),
+     ("organization", {"fullname": "f" * (MAX_TEXT + 1)},
+      f"organization fullname: {MAX_TEXT + 1:,} characters, over the limit of {MAX_TEXT:,}"),
+     ("projectPage", "https://x.org/" + "p" * MAX_TEXT,
+      f"projectPage: {MAX_TEXT + 14:,} characters, over the limit of {MAX_TEXT:,}")],
+    ids=["submitter", "organization-slug", "organization-name", "project-page"],
+)  # fmt: skip
+def test_an_oversized_field_rejects_its_signal_with_the_reason_and_the_rest_are_kept(
+    field: str, value: object, message: str
+) -> None:
+    page = parse_edited(lambda _item, paper: paper.update({field: value}))
+    assert (len(page.signals), page.rejected) == (14, [f"item 1: {message}"])
+
+
+def test_a_count_that_cannot_be_real_is_dropped() -> None:
+    def inflate(item: dict[str, Any], paper: dict[str, Any]) -> None:
+        paper.update(upvotes=2**31, githubStars=-5)
+        item["numComments"] = True
+
+    (first, *_) = parse_edited(inflate).signals
+    assert (first.upvotes, first.github_stars, first.num_comments) == (0, None, None)
 
 
 @pytest.mark.parametrize(
