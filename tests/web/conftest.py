@@ -38,6 +38,8 @@ HOSTILE_ABSTRACT = (
 )
 HOSTILE_AUTHOR = '"><img src=x onerror=alert(3)>'
 HF_PAPER = "2512.14133"
+HF_SUBMITTER = "taesiri"
+HOSTILE_SUBMITTED_AT = datetime(2025, 12, 17, 15, 30, 5, tzinfo=UTC)
 
 
 def hostile_records() -> list[PaperRecord]:
@@ -48,7 +50,7 @@ def hostile_records() -> list[PaperRecord]:
             comment=(
                 "Accepted at NeurIPS; code is available at https://github.com/example/hostile "
                 '(javascript:alert(4) "quoted")'
-            ), announced_on=LAST_DAY,
+            ), announced_on=LAST_DAY, submitted_at=HOSTILE_SUBMITTED_AT,
         ),
         PaperRecord(
             OLD_STYLE_ID, 2, "Old-style identifiers still work", "A string theory abstract.",
@@ -81,8 +83,12 @@ def _hf_signal() -> HfDailyPaper:
     return HfDailyPaper(
         daily_date=date(2025, 12, 18), arxiv_id=HF_PAPER, upvotes=42, num_comments=3,
         github_repo="https://github.com/example/animamimic", github_stars=10,
-        ai_keywords=["3D animation", "video diffusion"], submitted_on_daily_at=None,
-        published_at=None, fetched_at=datetime(2025, 12, 18, 12, tzinfo=UTC),
+        ai_keywords=["3D animation", "video diffusion"],
+        submitted_on_daily_at=datetime(2025, 12, 18, 0, 17, 1, 674000, tzinfo=UTC),
+        published_at=datetime(2025, 12, 16, 17, 51, 38, tzinfo=UTC),
+        project_page="https://animamimic.github.io/", submitted_by=HF_SUBMITTER,
+        organization_name="ByteDance-Seed", organization_fullname="ByteDance Seed",
+        fetched_at=datetime(2025, 12, 18, 12, tzinfo=UTC),
     )  # fmt: skip
 
 

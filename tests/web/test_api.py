@@ -5,14 +5,14 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.web.app import create_app
-from tests.web.conftest import HF_PAPER, LAST_DAY, OLD_STYLE_ID
+from tests.web.conftest import HF_PAPER, HF_SUBMITTER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
 from tests.web.helpers import edition_ids
 
 
 def test_daily_papers_come_in_hugging_faces_shape_with_paperboys_score(
     client: TestClient, site_settings: Settings
 ) -> None:
-    response = client.get("/api/daily_papers", params={"date": "2025-12-19"})
+    response = client.get("/api/daily_papers", params={"date": "2025-12-19", "sort": "trending"})
     assert response.status_code == 200
     items = response.json()
     assert [item["paper"]["id"] for item in items] == edition_ids(site_settings, "day", LAST_DAY)[
@@ -20,25 +20,94 @@ def test_daily_papers_come_in_hugging_faces_shape_with_paperboys_score(
     ]
     first = items[0]
     assert set(first["paper"]) >= {
-        "id", "title", "summary", "authors", "publishedAt", "upvotes", "ai_keywords", "githubRepo"
+        "id", "title", "summary", "authors", "publishedAt", "upvotes", "ai_keywords",
+        "paperboyVotes", "primaryCategory", "version", "announcedOn",
     }  # fmt: skip
     assert set(first) >= {"publishedAt", "title", "summary", "numComments", "score", "topic"}
     assert all("name" in author for author in first["paper"]["authors"])
-    assert first["publishedAt"].startswith("2025-12-19T")
     assert first["score"] == pytest.approx(sum(first["score_components"].values()), abs=1e-6)
     assert [item["score"] for item in items] == sorted((i["score"] for i in items), reverse=True)
 
 
-def test_hugging_face_signals_are_carried_in_the_item(client: TestClient) -> None:
+def test_without_sort_the_order_is_hugging_faces_most_upvotes_first(
+    client: TestClient, site_settings: Settings
+) -> None:
+    """HF's recorded answers (tests/fixtures/hf_daily) come most upvoted first; ties keep
+    Paperboy's trending order."""
+    trending = edition_ids(site_settings, "week", date(2025, 12, 15))
     items = client.get("/api/daily_papers", params={"week": "2025-W51", "limit": 100}).json()
-    found = [item for item in items if item["paper"]["id"] == HF_PAPER]
-    if found:
-        assert found[0]["paper"]["upvotes"] == 42
-        assert found[0]["paper"]["ai_keywords"] == ["3D animation", "video diffusion"]
-        assert found[0]["numComments"] == 3
-    paper = client.get(f"/api/papers/{HF_PAPER}").json()
-    assert paper["upvotes"] == 42
+    ids = [item["paper"]["id"] for item in items]
+    assert ids[0] == HF_PAPER and items[0]["paper"]["upvotes"] == 42
+    assert ids[1:] == [i for i in trending if i != HF_PAPER][:99]
+
+
+def test_hugging_face_fields_are_filled_from_its_signals(client: TestClient) -> None:
+    items = client.get("/api/daily_papers", params={"week": "2025-W51", "limit": 100}).json()
+    item = next(item for item in items if item["paper"]["id"] == HF_PAPER)
+    paper = item["paper"]
+    assert paper["upvotes"] == 42 and item["numComments"] == 3
+    assert paper["ai_keywords"] == ["3D animation", "video diffusion"]
     assert paper["githubRepo"] == "https://github.com/example/animamimic"
+    assert paper["githubStars"] == 10
+    assert paper["projectPage"] == "https://animamimic.github.io/"
+    assert paper["submittedOnDailyAt"] == "2025-12-18T00:17:01.674Z"
+    assert paper["submittedOnDailyBy"] == {
+        "user": HF_SUBMITTER,
+        "name": HF_SUBMITTER,
+        "type": "user",
+    }
+    assert item["submittedBy"] == paper["submittedOnDailyBy"]
+    assert paper["organization"] == item["organization"] == {
+        "name": "ByteDance-Seed", "fullname": "ByteDance Seed"
+    }  # fmt: skip
+    # Hugging Face's publishedAt is arXiv's submission time, which its signal carries.
+    assert paper["publishedAt"] == item["publishedAt"] == "2025-12-16T17:51:38.000Z"
+    assert paper["paperboyVotes"] == 0
+    detail = client.get(f"/api/papers/{HF_PAPER}").json()
+    assert {key: detail[key] for key in ("upvotes", "githubStars", "projectPage")} == {
+        "upvotes": 42, "githubStars": 10, "projectPage": "https://animamimic.github.io/"
+    }  # fmt: skip
+    assert detail["numComments"] == 3
+
+
+def test_a_paper_hugging_face_never_had_leaves_its_keys_out_not_null(
+    client: TestClient, site_settings: Settings
+) -> None:
+    others = [i for i in edition_ids(site_settings, "day", LAST_DAY) if i != HF_PAPER][:5]
+    for arxiv_id in others:
+        body = client.get(f"/api/papers/{arxiv_id}").json()
+        absent = {"githubStars", "submittedOnDailyAt", "submittedOnDailyBy", "organization"}
+        assert not absent & set(body), arxiv_id
+        assert body["upvotes"] == 0 and body["numComments"] == 0
+        # Paperboy's own key phrases stand in for HF's ai_keywords: words of the paper.
+        assert body["ai_keywords"], arxiv_id
+        text = f"{body['title']} {body['summary']}".lower()
+        assert all(phrase.split()[0] in text for phrase in body["ai_keywords"])
+        assert all(value is not None for key, value in body.items() if key.startswith("github"))
+
+
+def test_published_at_is_the_submission_time_else_the_announcement_evening(
+    client: TestClient, site_settings: Settings
+) -> None:
+    hostile = client.get(f"/api/papers/{HOSTILE_ID}").json()
+    assert hostile["publishedAt"] == "2025-12-17T15:30:05.000Z"
+    listing_only = next(
+        i for i in edition_ids(site_settings, "day", LAST_DAY) if i not in {HF_PAPER, HOSTILE_ID}
+    )
+    body = client.get(f"/api/papers/{listing_only}").json()
+    # Listed on Friday 19 December: announced Thursday 20:00 US/Eastern (EST, UTC-5).
+    assert body["announcedOn"] == "2025-12-19"
+    assert body["publishedAt"] == "2025-12-19T01:00:00.000Z"
+    assert body["primaryCategory"] is None and body["version"] is None  # listing-only
+
+
+def test_the_submitter_filter_keeps_only_that_users_papers(client: TestClient) -> None:
+    params = {"week": "2025-W51", "limit": 100}
+    mine = client.get("/api/daily_papers", params={**params, "submitter": HF_SUBMITTER}).json()
+    assert [item["paper"]["id"] for item in mine] == [HF_PAPER]
+    upper = client.get("/api/daily_papers", params={**params, "submitter": "TAESIRI"}).json()
+    assert upper == mine
+    assert client.get("/api/daily_papers", params={**params, "submitter": "nobody"}).json() == []
 
 
 def test_weeks_months_pages_and_sorting_select_what_is_asked(

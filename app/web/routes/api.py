@@ -33,6 +33,19 @@ from app.web.routes.search import run_search
 from app.web.views import Card, Signals
 
 router = APIRouter(prefix="/api", tags=["api"])
+# arXiv's two identifier schemes, with an optional version and "arXiv:" prefix (HF's paths).
+ARXIV_ID_PATTERN = (
+    r"^(?:[aA][rR][xX][iI][vV]:)?(?:[0-9]{4}\.[0-9]{4,5}"
+    r"|[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?/[0-9]{7})(?:v[0-9]+)?$"
+)
+ArxivIdPath = Annotated[
+    str,
+    Path(
+        description="An arXiv identifier: 2512.14133, 2512.14133v2, hep-th/9901001",
+        # Documented, not enforced here: parse_arxiv_id says in words what is wrong.
+        json_schema_extra={"pattern": ARXIV_ID_PATTERN},
+    ),
+]
 SORT_HELP = (
     "Absent: Hugging Face's order (most upvotes first, ties in trending order); "
     "`trending`: the edition's order; `publishedAt`: newest first"
@@ -129,7 +142,7 @@ def search_papers(
 @router.get(
     "/papers/{arxiv_id:path}", response_model=api.PaperDetail, responses=answers(304, 400, 404)
 )
-def paper(request: Request, session: SessionDep, arxiv_id: str) -> Response:
+def paper(request: Request, session: SessionDep, arxiv_id: ArxivIdPath) -> Response:
     """One paper, with its topic, community signals and its places in editions."""
     try:
         parsed = parse_arxiv_id(arxiv_id)
