@@ -102,7 +102,7 @@ def test_published_at_is_the_submission_time_else_the_announcement_evening(
 
 
 def test_the_submitter_filter_keeps_only_that_users_papers(client: TestClient) -> None:
-    params = {"week": "2025-W51", "limit": 100}
+    params: dict[str, str | int] = {"week": "2025-W51", "limit": 100}
     mine = client.get("/api/daily_papers", params={**params, "submitter": HF_SUBMITTER}).json()
     assert [item["paper"]["id"] for item in mine] == [HF_PAPER]
     upper = client.get("/api/daily_papers", params={**params, "submitter": "TAESIRI"}).json()
@@ -114,7 +114,8 @@ def test_weeks_months_pages_and_sorting_select_what_is_asked(
     client: TestClient, site_settings: Settings
 ) -> None:
     week = edition_ids(site_settings, "week", date(2025, 12, 15))
-    page = client.get("/api/daily_papers", params={"week": "2025-W51", "p": 1, "limit": 10})
+    params: dict[str, str | int] = {"week": "2025-W51", "p": 1, "limit": 10, "sort": "trending"}
+    page = client.get("/api/daily_papers", params=params)
     assert [item["paper"]["id"] for item in page.json()] == week[10:20]
     month = client.get("/api/daily_papers", params={"month": "2025-12", "limit": 100}).json()
     assert len(month) == 100
