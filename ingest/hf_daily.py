@@ -11,6 +11,7 @@ with :mod:`ingest.hf_records`, which reads the same signals from flattened recor
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -18,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
@@ -25,6 +27,7 @@ from app.core.config import Settings
 from app.core.models import HfDailyPaper
 from ingest.errors import FeedFormatError
 from ingest.http import get
+from ingest.merge import Action
 from ingest.records import clean_text
 
 # Limits of a signal's text (real pages: a dozen keywords of a few words each); a signal over
@@ -176,19 +179,89 @@ def timestamp(value: object) -> datetime | None:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
-def store_signals(session: Session, signals: Sequence[HfSignal]) -> None:
-    """Insert or refresh each (day, paper) row: the latest counts win."""
-    fetched_at = datetime.now(UTC)
-    for signal in signals:
-        session.merge(
-            HfDailyPaper(
-                daily_date=signal.daily_date, arxiv_id=signal.arxiv_id, upvotes=signal.upvotes,
-                num_comments=signal.num_comments, github_repo=signal.github_repo,
-                github_stars=signal.github_stars, ai_keywords=list(signal.ai_keywords),
-                submitted_on_daily_at=signal.submitted_on_daily_at,
-                published_at=signal.published_at, fetched_at=fetched_at,
-                project_page=signal.project_page, submitted_by=signal.submitted_by,
-                organization_name=signal.organization_name,
-                organization_fullname=signal.organization_fullname,
-            )
-        )  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class StoredSignals:
+    """What storing a batch of signals did: rows added, rows changed, rows left as they were."""
+
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+
+def store_signals(
+    session: Session, signals: Sequence[HfSignal], *, fill_only: bool = False
+) -> StoredSignals:
+    """Insert each (day, paper) row, or merge the signal into the stored one.
+
+    By default (live ingest) the signal's values win: the latest counts replace the stored ones.
+    With ``fill_only`` (an import of older records, whose counts are earlier ones) a stored row
+    only gains the fields it lacks. Either way a field the signal lacks (None, no keywords) keeps
+    its stored value, so a source with less detail never erases what a richer one stored.
+    """
+    now = datetime.now(UTC)
+    stored = _stored_rows(session, {signal.daily_date for signal in signals})
+    outcomes = Counter(_store_one(session, stored, signal, now, fill_only) for signal in signals)
+    return StoredSignals(outcomes[Action.NEW], outcomes[Action.UPDATE], outcomes[Action.UNCHANGED])
+
+
+def _store_one(
+    session: Session,
+    stored: dict[tuple[date, str], HfDailyPaper],
+    signal: HfSignal,
+    now: datetime,
+    fill_only: bool,
+) -> Action:
+    """Store one signal: a new row (added to ``stored``), an update, or nothing changed."""
+    key, values = (signal.daily_date, signal.arxiv_id), _values(signal)
+    row = stored.get(key)
+    if row is None:
+        values["ai_keywords"] = list(signal.ai_keywords)  # the column is never null
+        stored[key] = row = HfDailyPaper(
+            daily_date=signal.daily_date, arxiv_id=signal.arxiv_id, fetched_at=now, **values
+        )
+        session.add(row)
+        return Action.NEW
+    changed = _merge(row, values, fill_only=fill_only)
+    if not fill_only:
+        row.fetched_at = now
+    return Action.UPDATE if changed else Action.UNCHANGED
+
+
+# Loaded a slice of days at a time: each day is one bound parameter of the query.
+_DAYS_PER_QUERY = 500
+
+
+def _stored_rows(session: Session, days: set[date]) -> dict[tuple[date, str], HfDailyPaper]:
+    ordered, rows = sorted(days), {}
+    for start in range(0, len(ordered), _DAYS_PER_QUERY):
+        query = select(HfDailyPaper).where(
+            HfDailyPaper.daily_date.in_(ordered[start : start + _DAYS_PER_QUERY])
+        )
+        rows.update({(row.daily_date, row.arxiv_id): row for row in session.scalars(query)})
+    return rows
+
+
+def _values(signal: HfSignal) -> dict[str, Any]:
+    """The row's values the signal gives; None where it lacks one."""
+    return {
+        "upvotes": signal.upvotes, "num_comments": signal.num_comments,
+        "github_repo": signal.github_repo, "github_stars": signal.github_stars,
+        "ai_keywords": list(signal.ai_keywords) or None,
+        "submitted_on_daily_at": signal.submitted_on_daily_at,
+        "published_at": signal.published_at, "project_page": signal.project_page,
+        "submitted_by": signal.submitted_by, "organization_name": signal.organization_name,
+        "organization_fullname": signal.organization_fullname,
+    }  # fmt: skip
+
+
+def _merge(row: HfDailyPaper, values: dict[str, Any], *, fill_only: bool) -> bool:
+    """Write ``values`` into ``row`` as :func:`store_signals` says; whether anything changed."""
+    changed = False
+    for name, value in values.items():
+        current = getattr(row, name)
+        lacking = current is None or current == []
+        if value is None or value == current or (fill_only and not lacking):
+            continue
+        setattr(row, name, value)
+        changed = True
+    return changed

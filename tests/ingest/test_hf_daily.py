@@ -88,6 +88,26 @@ def test_a_days_signals_are_stored_once_however_often_the_day_is_read(
     assert all(arrival.path == "/api/daily_papers" for arrival in server.arrivals)
 
 
+def test_a_later_read_of_the_day_refreshes_the_counts_and_erases_nothing_it_lacks(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    store_papers_of_the_page(database)
+    items = json.loads(RESPONSE)
+    items[0]["paper"]["upvotes"] = 41
+    del (
+        items[0]["paper"]["projectPage"],
+        items[1]["organization"],
+        items[1]["paper"]["organization"],
+    )
+    later = Reply(200, json.dumps(items).encode(), JSON)
+    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, RESPONSE, JSON), later)
+    ingest_hf(context, DAY)
+    ingest_hf(context, DAY)
+    think, seed = signals(database)["2510.27492"], signals(database)["2510.25602"]
+    assert (think.upvotes, think.project_page) == (41, "https://thinkmorph.github.io/")
+    assert seed.organization_name == "ByteDance-Seed"
+
+
 def test_a_paper_not_yet_stored_is_looked_up_on_arxiv(
     context: Context, database: Database, server: RecordedServer
 ) -> None:
