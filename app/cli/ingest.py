@@ -1,7 +1,10 @@
-"""``paperboy ingest`` and ``paperboy backfill``: live arXiv and Hugging Face ingest by hand.
+"""``paperboy ingest`` and ``paperboy backfill``: live arXiv and Hugging Face ingest by hand;
+``paperboy import-hf-signals``: Hugging Face signals from flattened record files.
 
-Each prints one line per source, category and day, writes the same to the ingest log, and
-exits 0 when all went well, 1 when a source failed, 2 when one was partial or stale.
+Ingest and backfill print one line per source, category and day, write the same to the ingest
+log, and exit 0 when all went well, 1 when a source failed, 2 when one was partial or stale.
+The import prints a line per file and one of what was stored, and exits 0 when every line was
+taken, 2 when some were rejected, 1 when a file could not be read to its end.
 """
 
 from __future__ import annotations
@@ -9,11 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import date
+from pathlib import Path
 
 from app.cli.common import command_sessions, print_report
 from app.core.clock import utc_now
 from app.core.config import Settings
-from app.services.ingest import Source, backfill, ingest
+from app.services.ingest import Source, backfill, import_hf_signals, ingest
 from ingest.records import arxiv_categories
 
 SOURCES = tuple(source.value for source in Source)
@@ -31,6 +35,12 @@ def add_backfill_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="from_day", type=_day, required=True, help="YYYY-MM-DD")
     parser.add_argument("--until", dest="until_day", type=_day, help="YYYY-MM-DD (default: --from)")
     _add_categories(parser)
+
+
+def add_import_hf_signals_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", metavar="FILE", type=Path, nargs="+", help="JSON-lines records, plain or .gz"
+    )
 
 
 def run_ingest(args: argparse.Namespace, settings: Settings) -> int:
@@ -52,6 +62,12 @@ def run_backfill(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     with command_sessions(settings, "worker") as sessions:
         report = backfill(settings, sessions, args.from_day, until_day, args.categories)
+    return print_report(report)
+
+
+def run_import_hf_signals(args: argparse.Namespace, settings: Settings) -> int:
+    with command_sessions(settings) as sessions:
+        report = import_hf_signals(sessions, args.paths)
     return print_report(report)
 
 

@@ -149,6 +149,14 @@ COMMANDS: tuple[Command, ...] = (
         _arguments("app.cli.ingest", "add_backfill_arguments"),
     ),
     Command(
+        "import-hf-signals",
+        "store Hugging Face Daily Papers signals from flattened JSON-lines records (FILE...); "
+        "rows already stored only gain what they lack; exit 0 if every line was taken, 2 if "
+        "some were rejected, 1 if a file could not be read",
+        _handler("app.cli.ingest", "run_import_hf_signals"),
+        _arguments("app.cli.ingest", "add_import_hf_signals_arguments"),
+    ),
+    Command(
         "embed",
         "embed the papers of --date D (or --all) whose vector is missing or stale",
         _handler("app.cli.ranking", "run_embed"),

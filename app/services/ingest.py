@@ -1,17 +1,20 @@
 """Live ingest and backfill: read arXiv and Hugging Face, store what they say, log each source.
 
 The use case behind ``paperboy ingest``, ``paperboy backfill`` and the first step of the
-daily and signals jobs. Each source, category and day yields one :class:`RunReport` (also
-written to the ingest log); the report's outcome is the worst of them: a failed source fails
-it, a partial or stale one makes it a warning.
+daily and signals jobs; and behind ``paperboy import-hf-signals``, which stores Hugging Face
+signals from flattened record files (:func:`import_hf_signals`). Each source, category and day
+of live ingest yields one :class:`RunReport` (also written to the ingest log); the report's
+outcome is the worst of them: a failed source fails it, a partial or stale one makes it a
+warning.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
+from pathlib import Path
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -19,9 +22,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import IngestRunStatus
-from app.services.reports import Failure, Outcome
+from app.services.reports import Failure, Outcome, worst
 from ingest.backfill import backfill as harvest
 from ingest.backfill import cross_check
+from ingest.hf_daily import StoredSignals, store_signals
+from ingest.hf_records import SignalFile, read_signal_file
 from ingest.live import Context, close, enrich_day, ingest_hf, ingest_rss, make_context
 from ingest.live_store import latest_listing_day
 from ingest.run_log import RunReport, exit_code, save_reports
@@ -127,3 +132,62 @@ def _latest_listing_day(context: Context) -> date | None:
     """Without a day, API and HF work on the newest day a listing is stored for."""
     with session_scope(context.sessions) as session:
         return latest_listing_day(session)
+
+
+# A file's rejected lines listed in a report; the rest are counted.
+MAX_LISTED_REJECTIONS = 20
+
+
+@dataclass(frozen=True)
+class SignalImportReport:
+    """What importing Hugging Face record files did: each file as read, and what was stored."""
+
+    files: tuple[SignalFile, ...]
+    stored: StoredSignals
+
+    @property
+    def outcome(self) -> Outcome:
+        """Failed when a file could not be read to its end; a warning when lines were rejected."""
+        return worst(_file_outcome(read) for read in self.files)
+
+    @property
+    def failure(self) -> Failure | None:
+        unread = [f"{read.path}: {read.error}" for read in self.files if read.error]
+        return Failure("UnreadableFile", "\n".join(unread)) if unread else None
+
+    def lines(self) -> list[str]:
+        stored, rejected = self.stored, sum(len(read.rejected) for read in self.files)
+        return [line for read in self.files for line in _file_lines(read)] + [
+            f"hf signals: new {stored.new}, filled {stored.updated}, "
+            f"unchanged {stored.unchanged}, rejected {rejected}"
+        ]
+
+
+def import_hf_signals(sessions: sessionmaker[Session], paths: Sequence[Path]) -> SignalImportReport:
+    """Store the signals of every file in one unit of work, as an import of older records:
+    rows already stored keep their values and only gain the fields they lack. A bad line is
+    reported and skipped; so is the rest of a file that cannot be read to its end."""
+    files = tuple(read_signal_file(path) for path in paths)
+    with session_scope(sessions) as session:
+        stored = store_signals(
+            session, [signal for read in files for signal in read.signals], fill_only=True
+        )
+    return SignalImportReport(files, stored)
+
+
+def _file_outcome(read: SignalFile) -> Outcome:
+    if read.error:
+        return Outcome.FAILED
+    return Outcome.WARNING if read.rejected else Outcome.OK
+
+
+def _file_lines(read: SignalFile) -> list[str]:
+    lines = [f"{read.path}: read {len(read.signals)}, rejected {len(read.rejected)}"]
+    lines += [
+        f"{read.path}:{r.line}: rejected: {r.reason}" for r in read.rejected[:MAX_LISTED_REJECTIONS]
+    ]
+    if len(read.rejected) > MAX_LISTED_REJECTIONS:
+        lines.append(f"... and {len(read.rejected) - MAX_LISTED_REJECTIONS} more rejected lines")
+    if read.error:
+        lines.append(f"{read.path}: {read.error}")
+    return lines
