@@ -22,6 +22,7 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     assert main(["demo", "--no-serve"], settings) == 0
     out = capsys.readouterr().out
     assert "read 491, new 491" in out
+    assert "hf signals: new 43, filled 0, unchanged 0, rejected 0" in out
     assert "rss cs 2023-10-26: ok (read 3, new 1, cross 1, replaced 1)" in out
     assert "embedded (all-MiniLM-L6-v2) papers 3, embedded 3" in out
     assert "day edition 2025-12-19 v1 published" in out
@@ -37,9 +38,13 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     with TestClient(create_app(settings)) as client:
         assert client.get("/?date=2025-12-19").status_code == 200
         assert client.get("/readyz").status_code == 200
+        listed = client.get("/api/daily_papers", params={"date": "2025-12-19"}).json()
+        kling = next(item["paper"] for item in listed if item["paper"]["id"] == "2512.16776")
+        assert kling["upvotes"] == 79  # its Hugging Face count, from the bundled signals
 
     assert main(["demo", "--no-serve"], settings) == 0
     again = capsys.readouterr().out
     assert "new 0, updated 0, unchanged 491" in again
+    assert "hf signals: new 0, filled 0, unchanged 43, rejected 0" in again
     assert "is already subscribed and confirmed" in again
     assert len(list((tmp_path / "mail").glob("*.eml"))) == 2

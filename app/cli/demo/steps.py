@@ -1,12 +1,13 @@
 """``paperboy demo``: the whole daily job, end to end, on the embedded default.
 
 It migrates the database (SQLite in ``DATA_DIR``), imports the bundled sample of real arXiv
-papers and their precomputed vectors, exercises live ingest against a local server replaying
-recorded arXiv and Hugging Face responses (the replayed day is embedded with the real model),
-ranks and publishes the sample's latest announcement day, subscribes and confirms a demo
-reader, mails the digest to a local mail sink that writes ``DATA_DIR/mail/*.eml``, then serves
-the site (``--no-serve`` stops before that). It reaches no network and sends no real mail; run
-again, it changes nothing already done.
+papers, their precomputed vectors and their real Hugging Face Daily Papers signals (upvotes,
+comments, code and project links, submitters, organizations), exercises live ingest against a
+local server replaying recorded arXiv and Hugging Face responses (the replayed day is embedded
+with the real model), ranks and publishes the sample's latest announcement day, subscribes and
+confirms a demo reader, mails the digest to a local mail sink that writes
+``DATA_DIR/mail/*.eml``, then serves the site (``--no-serve`` stops before that). It reaches no
+network and sends no real mail; run again, it changes nothing already done.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from app.core.schema import upgrade_to_head
 from app.services import editions
 from app.services.daily import run_daily
 from app.services.digests import send_due_digests
-from app.services.ingest import ingest
+from app.services.ingest import import_hf_signals, ingest
 from app.services.reports import Outcome
 from digest.accounts import links
 from digest.accounts.addresses import parse_address
@@ -46,6 +47,7 @@ SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample"
 SAMPLE = SAMPLE_DIR / "arxiv_listings_sample.jsonl.gz"
 SAMPLE_VECTORS = SAMPLE_DIR / "sample_embeddings.f16.npy"
 SAMPLE_IDS = SAMPLE_DIR / "sample_embeddings.ids.json"
+SAMPLE_SIGNALS = SAMPLE_DIR / "hf_daily_sample.jsonl"
 # The categories of the recorded feed (arXiv's own feed software, cs+math).
 REPLAY_CATEGORIES = ("cs", "math")
 DEMO_READER = "reader@demo.paperboy.localhost"
@@ -126,6 +128,11 @@ def import_vectors(demo: Demo) -> int:
     return import_embeddings(settings, SAMPLE_VECTORS, SAMPLE_IDS, settings.embedding_model)
 
 
+def import_signals(demo: Demo) -> int:
+    with command_sessions(demo.settings) as sessions:
+        return print_report(import_hf_signals(sessions, [SAMPLE_SIGNALS]))
+
+
 def live_ingest(demo: Demo) -> int:
     print("replaying recorded arXiv RSS, arXiv API and Hugging Face responses from a local server")
     with command_sessions(demo.replay, "worker") as sessions:
@@ -189,6 +196,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("migrate", migrate),
     ("import the bundled sample of real arXiv papers", import_sample),
     ("import their precomputed embeddings", import_vectors),
+    ("import their Hugging Face Daily Papers signals", import_signals),
     ("live ingest, replayed", live_ingest),
     ("embed the replayed day with the real model", embed_replayed_day),
     ("rank and publish the sample's latest announcement day", rank_and_publish),
