@@ -66,9 +66,11 @@ ANSWERS: dict[int, dict[str, Any]] = {
 }
 
 
-def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The documented answers besides 200: these, and 429 and 503 which any route may give."""
-    return {status: ANSWERS[status] for status in sorted({*statuses, 429, 503})}
+def answers(*statuses: int, rate_limited: bool = True) -> dict[int | str, dict[str, Any]]:
+    """The documented answers besides 200: these, 503 which any route may give, and 429 on
+    the rate-limited ``/api/`` paths."""
+    given = {*statuses, 503, *((429,) if rate_limited else ())}
+    return {status: ANSWERS[status] for status in sorted(given)}
 
 
 @router.get("/daily_papers", response_model=list[api.DailyPaper], responses=answers(304, 400, 404))

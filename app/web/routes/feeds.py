@@ -35,7 +35,7 @@ FEED_CONTENT = {
 }
 FEED_ANSWERS: dict[int | str, dict[str, Any]] = {
     200: {"description": "The feed, in the format `fmt` names", "content": FEED_CONTENT},
-    **answers(304, 400, 404),
+    **answers(304, 400, 404, rate_limited=False),  # feeds are not rate-limited
 }
 router = APIRouter(prefix="/feeds", tags=["feeds"], default_response_class=Response)
 Format = Literal["rss", "atom", "json"]
