@@ -81,18 +81,34 @@ def parse_item(entry: Any) -> FeedItem:
     if announce_type not in ANNOUNCED_TYPES | REPLACED_TYPES:
         raise FeedFormatError(f"{arxiv_id}: unknown announce type {announce_type!r}")
     listed_on = _listed_on(entry, arxiv_id)
+    terms = [str(tag.get("term") or "").strip() for tag in entry.get("tags", [])]
+    categories = arxiv_categories(terms)
     record = PaperRecord(
         arxiv_id=arxiv_id.base,
         version=arxiv_id.version,
         title=title,
         abstract=collapse_whitespace(_ABSTRACT_PREFIX.sub("", entry.get("summary", ""))),
         authors=_authors(entry.get("author", "")),
-        categories=arxiv_categories([tag.get("term", "") for tag in entry.get("tags", [])]),
+        categories=categories,
+        primary_category=_primary(terms, categories),
         doi=entry.get("arxiv_doi") or None,
         license=entry.get("rights") or None,
         announced_on=listed_on if announce_type in ANNOUNCED_TYPES else None,
     )
     return FeedItem(checked(record), announce_type, listed_on)
+
+
+def _primary(terms: list[str], categories: tuple[str, ...]) -> str | None:
+    """The item's first category, when it is an arXiv category: the primary one.
+
+    arXiv's feed software (arXiv/arxiv-feed @ 110b5ab) writes an item's categories from the
+    paper's abstract metadata, ``metadata.abs_categories.split(" ")`` (feed/fetch_data.py, line
+    178), one ``<category>`` each in that order (feed/serializers/serializer.py), and arXiv
+    writes that list primary first. The recorded feeds agree: arXiv's test papers 1234.56xx,
+    whose primary is astro-ph, list astro-ph first even when cross-listed in cs or math, and
+    2310.16106 lists cs.IT, its primary.
+    """
+    return categories[0] if terms and categories and terms[0] == categories[0] else None
 
 
 def _identifier(entry: Any) -> Any:

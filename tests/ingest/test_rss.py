@@ -86,6 +86,25 @@ def test_the_atom_feed_gives_the_same_items_as_the_rss_feed() -> None:
     assert [item.record for item in atom] == [item.record for item in rss]
 
 
+@pytest.mark.parametrize("name", ["2023-10-26_rss__cs+math.xml", "2023-10-26_atom__cs+math.xml"])
+def test_an_items_first_category_is_its_primary_one(name: str) -> None:
+    # arXiv's test database: astro-ph is the primary of every 1234.56xx paper (cross-listed
+    # in this cs+math feed), cs.IT that of 2310.16106 (see docs/ingest.md).
+    items = parse_listing(valid(recording(name))).items
+    assert {item.record.arxiv_id: item.record.primary_category for item in items} == {
+        "2310.16106": "cs.IT", "2310.05646": "astro-ph", "2310.05657": "astro-ph",
+        "2310.05645": "astro-ph",
+    }  # fmt: skip
+
+
+def test_a_first_category_that_is_not_an_arxiv_one_names_no_primary() -> None:
+    body = valid(recording("2023-10-26_rss__cs+math.xml")).replace(
+        b"<category>cs.IT</category>", b"<category>68T50</category><category>cs.IT</category>"
+    )
+    first = parse_listing(body).items[0].record
+    assert (first.categories, first.primary_category) == (("cs.IT",), None)
+
+
 def test_a_day_is_stored_with_its_new_and_cross_listed_papers(
     context: Context, database: Database, server: RecordedServer
 ) -> None:
@@ -101,6 +120,8 @@ def test_a_day_is_stored_with_its_new_and_cross_listed_papers(
     }  # fmt: skip
     papers = stored_papers(database)
     assert papers["2310.16106"].announced_on == OCT_26
+    assert (papers["2310.16106"].primary_category, papers["2310.16106"].version) == ("cs.IT", 1)
+    assert (papers["2310.05646"].primary_category, papers["2310.05646"].version) == ("astro-ph", 2)
     assert papers["2310.05645"].announced_on is None
     assert exit_code(reports) == 0
 
