@@ -16,9 +16,11 @@ from ingest.arxiv_api import ApiQueryError
 from ingest.errors import FeedFormatError, FetchError, UnsafeXmlError
 from ingest.live import Context, enrich_day
 from ingest.records import LIMITS
+from ingest.store import store_records
 from tests.conftest import FIXTURES, Database
 from tests.ingest.hostile_xml import ENTITY_BOMB
 from tests.ingest.recorded_server import RecordedServer, Reply
+from tests.ingest.test_store import record
 
 API = FIXTURES / "arxiv_api"
 ATOM = {"Content-Type": "application/atom+xml; charset=utf-8"}
@@ -134,6 +136,24 @@ def test_enriching_a_day_fills_in_the_listed_papers_and_names_the_missing_ones(
     with database.sessions() as session:
         paper = session.scalars(select(Paper)).one()
     assert (paper.arxiv_id, paper.primary_category, paper.version) == ("1707.08567", "cs.IT", 1)
+
+
+def test_enriching_fills_what_a_listing_only_paper_lacks_and_keeps_its_announcement(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    day = date(2017, 7, 28)
+    # As a daily listing crawl gives it: no version, no primary category, no times.
+    listed = record("1707.08567", authors=(), categories=("cs.IT",), announced_on=day)
+    with database.sessions.begin() as session:
+        store_records(session, [listed])
+        live_store.add_listing(session, day, "cs.IT", {"1707.08567": "new"})
+    serve(server, id_query("1707.08567"), "id_1707.08567_s0_m100_6a1afebfc6a3.xml")
+    (report,) = enrich_day(context, day, ("cs.IT",))
+    assert (report.status, report.counts["updated"]) == ("ok", 1)
+    with database.sessions() as session:
+        paper = session.scalars(select(Paper)).one()
+    assert (paper.primary_category, paper.version, paper.announced_on) == ("cs.IT", 1, day)
+    assert paper.submitted_at == datetime(2017, 7, 27, 8, 18, 33, tzinfo=UTC)
 
 
 def test_an_api_entry_loses_its_control_characters_or_is_rejected_when_oversized(

@@ -15,8 +15,10 @@ from ingest.backfill import backfill, cross_check, harvest
 from ingest.live import Context
 from ingest.records import LIMITS
 from ingest.run_log import RunReport, exit_code
+from ingest.store import store_records
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
+from tests.ingest.test_store import record
 
 OAI = FIXTURES / "arxiv_oai"
 XML = {"Content-Type": "text/xml"}
@@ -64,6 +66,28 @@ def test_a_backfill_stores_every_record_of_the_range_field_by_field(
     assert paper.updated_at == datetime(2012, 3, 28, tzinfo=UTC)
     assert paper.announced_on is None  # OAI datestamps are not announcement days
     assert not paper.withdrawn
+
+
+def test_a_backfill_fills_what_a_listing_only_paper_lacks_and_keeps_its_announcement(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    day = date(2011, 1, 24)
+    # As a listing gives it: categories in no set order, no primary category, no times.
+    listed = record(
+        "1101.4388", version=2, authors=(), categories=("cs.LG", "stat.ML"), announced_on=day
+    )
+    with database.sessions.begin() as session:
+        store_records(session, [listed])
+    server.add("/oai", harvest_params("cs", "2015-01-16", "2015-01-18"), reply(CS_PAGE))
+    backfill(context, ("cs",), date(2015, 1, 16), date(2015, 1, 18))
+    paper = stored(database)["1101.4388"]
+    assert (paper.primary_category, paper.submitted_at) == (
+        "stat.ML",
+        datetime(2011, 1, 23, tzinfo=UTC),
+    )
+    assert paper.category_names == ["stat.ML", "cs.LG", "math.FA"]
+    # The arXiv format has no versions: the listing's stays.
+    assert (paper.version, paper.announced_on) == (2, day)
 
 
 def test_backfilling_the_same_range_twice_stores_it_once(
