@@ -23,12 +23,14 @@ examples=${SCHEMATHESIS_EXAMPLES:-100}
 budget=${SCHEMATHESIS_SECONDS:-150}  # fuzzing and stateful phases repeat until it is spent
 checks=${SCHEMATHESIS_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,negative_data_rejection}
 
-echo "-- a ranked database from the bundled sample"
+echo "-- a ranked database from the bundled sample, with its Hugging Face signals"
 paperboy=".venv/bin/python -m app.cli.main"  # this tree's code, whatever the venv was installed from
 $paperboy migrate > /dev/null
 $paperboy import app/sample/arxiv_listings_sample.jsonl.gz --quiet
 $paperboy import-embeddings --matrix app/sample/sample_embeddings.f16.npy \
   --ids app/sample/sample_embeddings.ids.json --quiet
+# Real Hugging Face signals of the sample's papers, so HF's optional keys appear in answers.
+$paperboy import-hf-signals app/sample/hf_daily_sample.jsonl > /dev/null
 for day in 2025-12-17 2025-12-18 2025-12-19; do
   $paperboy rank --date "$day" > /dev/null
   $paperboy publish --date "$day" > /dev/null
