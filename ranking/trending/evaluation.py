@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ranking.trending.baselines import (
     Baseline,
     author_prior,
@@ -19,6 +22,7 @@ from ranking.trending.baselines import (
     random_baseline,
     tfidf_lr,
 )
+from ranking.trending.calibration import calibration_summary
 from ranking.trending.data import LabelRecord
 from ranking.trending.history import merge_labels
 from ranking.trending.metrics import day_metrics, summarise
@@ -31,23 +35,32 @@ METHODS = ("paperboy", "random", "n_authors", "has_code", "author_prior", "tfidf
 METRICS = ("recall@10", "recall@25", "ndcg@10", "auc")
 
 
-def paperboy(model: TrendingModel, replay: Replay) -> Baseline:
-    """The served scorer, fed exactly what a live day would give it."""
+def paperboy(
+    model: TrendingModel, replay: Replay, chances: dict[date, list[float]] | None = None
+) -> Baseline:
+    """The served scorer, fed exactly what a live day would give it; its calibrated chances
+    are kept in ``chances`` by day."""
     scorer = TrendingScorer(model)
 
     def score(day: Day) -> list[float]:
-        return [row.total for row in scorer.score(day.papers, replay.context(day))]
+        rows = scorer.score(day.papers, replay.context(day))
+        if chances is not None:
+            chances[day.day] = [float("nan") if row.chance is None else row.chance for row in rows]
+        return [row.total for row in rows]
 
     return score
 
 
 def methods(
-    model: TrendingModel, replay: Replay, labels: Sequence[LabelRecord]
+    model: TrendingModel,
+    replay: Replay,
+    labels: Sequence[LabelRecord],
+    chances: dict[date, list[float]],
 ) -> dict[str, Baseline]:
     until = date.fromisoformat(model.trained_until)
     featured = frozenset(record.arxiv_id for record in labels if record.featured_on < until)
     return {
-        "paperboy": paperboy(model, replay),
+        "paperboy": paperboy(model, replay, chances),
         "random": random_baseline,
         "n_authors": n_authors,
         "has_code": has_code,
@@ -60,7 +73,9 @@ def evaluate(
     replay: Replay, labels: Sequence[LabelRecord], model: TrendingModel, start: date, end: date
 ) -> dict[str, Any]:
     """The results document (see the README of ``eval-trending`` for its shape)."""
-    rankers = methods(model, replay, labels)
+    chances: dict[date, list[float]] = {}
+    outcomes: list[tuple[NDArray[np.float64], NDArray[np.float64]]] = []
+    rankers = methods(model, replay, labels, chances)
     upvotes = {arxiv_id: record.upvotes for arxiv_id, record in merge_labels(labels).items()}
     days: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
@@ -76,12 +91,21 @@ def evaluate(
             continue
         row["methods"] = {name: day_metrics(rank(inputs), grades) for name, rank in rankers.items()}
         days.append(row)
+        outcomes.append(
+            (np.asarray(chances[day]), np.array([g is not None for g in grades], float))
+        )
+    summary = {name: summarise([day["methods"][name] for day in days]) for name in rankers}
+    calibrated = bool(outcomes) and not any(np.isnan(c).any() for c, _ in outcomes)
+    calibration = calibration_summary(outcomes) if calibrated else {}
+    reliability = calibration.pop("reliability", [])
+    summary["paperboy"] |= calibration
     return {
         "window": {"from": start.isoformat(), "to": end.isoformat()},
         "model": model.metadata(),
         "skipped_days": skipped,
         "days": days,
-        "summary": {name: summarise([day["methods"][name] for day in days]) for name in rankers},
+        "summary": summary,
+        "reliability": reliability,
     }
 
 
@@ -94,6 +118,21 @@ def markdown_table(results: dict[str, Any]) -> str:
     for name, summary in results["summary"].items():
         cells = [_cell(summary[metric]) for metric in METRICS] if summary else ["-"] * 4
         lines.append(f"| {name} | {' | '.join(cells)} |")
+    paperboy = results["summary"].get("paperboy", {})
+    if "ece" in paperboy:
+        lines += [
+            "",
+            f"paperboy calibration: ECE {_cell(paperboy['ece'])}, "
+            f"Brier skill {_cell(paperboy['brier_skill'])}",
+            "",
+            "| chance bin | mean chance | featured share | papers |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {r['low']:.3f} to {r['high']:.3f} | {r['mean_chance']:.3f} | "
+            f"{r['featured_share']:.3f} | {r['papers']:.0f} |"
+            for r in results.get("reliability", [])
+        ]
     return "\n".join(lines)
 
 

@@ -48,6 +48,7 @@ HISTORY_FEATURES = (
     "hist_rate_max", "hist_rate_mean", "hist_rate_first", "hist_rate_last",
     "hist_label_rate_max", "hist_label_rate_mean", "hist_label_rate_last",
     "hist_high_rate_authors", "hist_log_rate_sum",
+    "team_featured", "team_papers", "team_rate", "team_upvotes_max", "team_any_featured",
 )  # fmt: skip
 EMBEDDING_FEATURES = tuple(f"emb_{index}" for index in range(EMBEDDING_SIZE))
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -104,6 +105,11 @@ def history_features(stats: AuthorStats) -> list[float]:
         stats.label_rate_last,
         float(stats.high_rate_authors),
         stats.log_rate_sum,
+        math.log1p(stats.team_featured),
+        math.log1p(stats.team_papers),
+        stats.team_rate,
+        math.log1p(stats.team_upvotes_max),
+        float(stats.team_featured > 0),
     ]
 
 

@@ -31,6 +31,7 @@ from ranking.trending.features import feature_matrix
 from ranking.trending.history import AuthorStats
 from ranking.trending.model import TrendingModel
 from ranking.trending.momentum import TOPIC_FEATURES
+from ranking.trending.reasons import reasons
 
 COMMUNITY_HALF_LIFE_DAYS = 3.0
 # Logit added per unit of log(1 + signal): an HF upvote counts as much as a Paperboy vote.
@@ -52,13 +53,26 @@ class TrendingScorer:
         return self.model.model_id
 
     def score(self, candidates: Sequence[Candidate], context: ScoringContext) -> list[Score]:
-        parts = self.model.components(pool_features(candidates, context))
+        features = pool_features(candidates, context)
+        parts = self.model.components(features)
+        # The chance is read before any community signal: what the model expects at
+        # announcement; community counts are shown beside it, not folded into it.
+        chances = self.model.chance(sum(parts.values(), np.zeros(len(candidates))))
         community = community_signal(context.signals, context)
+        parts["community"] = np.array([community.get(c.arxiv_id, 0.0) for c in candidates])
+        said = reasons(candidates, features, parts, community_counts(context.signals, context))
         rows = []
-        for index, candidate in enumerate(candidates):
+        for index in range(len(candidates)):
             components = {name: float(values[index]) for name, values in parts.items()}
-            components["community"] = community.get(candidate.arxiv_id, 0.0)
-            rows.append(Score(total=sum(components.values()), components=components))
+            chance = float(chances[index])
+            rows.append(
+                Score(
+                    total=sum(components.values()),
+                    components=components,
+                    chance=None if math.isnan(chance) else chance,
+                    reasons=said[index],
+                )
+            )
         return rows
 
 
@@ -82,6 +96,23 @@ def _author_stats(candidates: Sequence[Candidate], context: ScoringContext) -> l
     if history is None:
         return [AuthorStats() for _ in candidates]
     return [history.stats(candidate, context.day) for candidate in candidates]
+
+
+def community_counts(
+    signals: Sequence[Signal], context: ScoringContext
+) -> dict[str, dict[str, float]]:
+    """What a reader is told per paper: Hugging Face upvotes (the latest count observed by the
+    day) and Paperboy votes (every vote cast by the day)."""
+    counts: dict[str, dict[str, float]] = defaultdict(dict)
+    for signal in sorted(signals, key=lambda one: one.observed_on):
+        if signal.observed_on > context.day:
+            continue
+        seen = counts[signal.arxiv_id]
+        if signal.source == "hf_upvotes":
+            seen["hf_upvotes"] = signal.value
+        elif signal.source == "paperboy_votes":
+            seen["paperboy_votes"] = seen.get("paperboy_votes", 0.0) + signal.value
+    return dict(counts)
 
 
 def community_signal(signals: Sequence[Signal], context: ScoringContext) -> dict[str, float]:

@@ -38,7 +38,7 @@ def test_the_artifact_records_its_window_and_learns_from_papers_before_it(
     assert (model.trained_from, model.trained_until) == ("2025-10-20", "2025-10-23")
     assert model.metrics["papers"] == len(before)
     assert 0 < model.metrics["featured"] < len(before)
-    assert model.model_id.startswith("trending-lr-2025-10-23-")
+    assert model.model_id.startswith("trending-blend-2025-10-23-")
 
 
 def test_a_window_without_featured_papers_is_refused(

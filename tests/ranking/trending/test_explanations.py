@@ -1,0 +1,103 @@
+"""The model's chance and its worded reasons, and how a live day's score moves with the
+community (issue 18)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ranking.scoring import Candidate, ScoringContext, Signal
+from ranking.trending.data import LabelRecord
+from ranking.trending.history import AuthorHistory, Published
+from ranking.trending.model import load_model
+from ranking.trending.replay import Replay
+from ranking.trending.scorer import TrendingScorer
+
+DAY = date(2025, 10, 23)
+
+
+def _day(
+    corpus: list[Candidate], labels: list[LabelRecord], embeddings: dict[str, NDArray[np.float32]]
+) -> tuple[list[Candidate], ScoringContext]:
+    replay = Replay(corpus, embeddings, [r for r in labels if r.featured_on < DAY])
+    inputs = replay.day(DAY)
+    return inputs.papers, replay.context(inputs)
+
+
+def test_every_paper_gets_a_chance_between_0_and_1_that_follows_its_score(
+    corpus: list[Candidate], labels: list[LabelRecord], embeddings: dict[str, NDArray[np.float32]]
+) -> None:
+    papers, context = _day(corpus, labels, embeddings)
+    scores = TrendingScorer(load_model()).score(papers, context)
+    chances = [score.chance for score in scores]
+    assert all(chance is not None and 0.0 <= chance <= 1.0 for chance in chances)
+    by_score = sorted(scores, key=lambda score: score.total)
+    assert [s.chance for s in by_score] == sorted(s.chance or 0.0 for s in by_score)
+
+
+def test_reasons_are_only_what_lifted_the_paper_biggest_first(
+    corpus: list[Candidate], labels: list[LabelRecord], embeddings: dict[str, NDArray[np.float32]]
+) -> None:
+    papers, context = _day(corpus, labels, embeddings)
+    scores = TrendingScorer(load_model()).score(papers, context)
+    assert any(score.reasons for score in scores)
+    for score in scores:
+        values = [reason.value for reason in score.reasons]
+        assert all(value > 0 for value in values)
+        assert values == sorted(values, reverse=True)
+        assert all(reason.text and reason.factor in score.components for reason in score.reasons)
+    best = max(scores, key=lambda score: score.total)
+    assert best.reasons, "the day's top paper is above the typical paper for some reason"
+
+
+def test_community_signals_move_the_score_not_the_chance_and_an_unchanged_day_is_stable(
+    corpus: list[Candidate], labels: list[LabelRecord], embeddings: dict[str, NDArray[np.float32]]
+) -> None:
+    papers, context = _day(corpus, labels, embeddings)
+    scorer = TrendingScorer(load_model())
+    quiet = scorer.score(papers, context)
+    assert scorer.score(papers, context) == quiet  # nothing new arrived: the same order
+    last = min(range(len(papers)), key=lambda i: quiet[i].total)
+    upvoted = papers[last].arxiv_id
+    signals = (
+        Signal(upvoted, "hf_upvotes", 42, DAY),
+        Signal(upvoted, "paperboy_votes", 3, DAY),
+        Signal(upvoted, "hf_upvotes", 1000, date(2025, 10, 24)),  # after the day: unseen
+    )
+    live = scorer.score(papers, replace(context, signals=signals))
+    lift = live[last].total - quiet[last].total
+    assert lift == live[last].components["community"] > 0
+    assert live[last].chance == quiet[last].chance
+    words = [reason.text for reason in live[last].reasons if reason.factor == "community"]
+    assert words == ["42 upvotes on Hugging Face so far and 3 votes on Paperboy"]
+    others = [i for i in range(len(papers)) if i != last]
+    assert all(live[i].total == quiet[i].total for i in others)
+
+
+def test_a_team_is_two_shared_authors_not_one_shared_name() -> None:
+    earlier = [
+        LabelRecord("2501.00001", date(2025, 1, 10), 30, ("Wei Wang", "Ada Lovelace")),
+        LabelRecord("2501.00002", date(2025, 1, 11), 5, ("Wei Wang", "Someone Else")),
+    ]
+    papers = [
+        Published("2501.00001", ("Wei Wang", "Ada Lovelace"), date(2025, 1, 9)),
+        Published("2501.00002", ("Wei Wang", "Someone Else"), date(2025, 1, 10)),
+    ]
+    history = AuthorHistory(earlier, papers)
+    same_team = Candidate(
+        "2502.00003", "t", "a", ("Ada Lovelace", "Wei Wang", "New Person"), ("cs.LG",), None,
+        None, date(2025, 2, 1),
+    )  # fmt: skip
+    namesake = Candidate(
+        "2502.00004", "t", "a", ("Wei Wang", "Unrelated Author"), ("cs.LG",), None, None,
+        date(2025, 2, 1),
+    )  # fmt: skip
+    team = history.stats(same_team, date(2025, 2, 1))
+    assert (team.team_featured, team.team_papers, team.team_upvotes_max) == (1, 1, 30)
+    assert team.team_rate > history.stats(namesake, date(2025, 2, 1)).team_rate
+    assert history.stats(namesake, date(2025, 2, 1)).team_featured == 0
+    # As of a day before the featured record, the team has nothing yet.
+    assert history.stats(same_team, date(2025, 1, 10)).team_featured == 0
