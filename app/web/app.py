@@ -34,6 +34,7 @@ from app.core.settings_check import EXIT_REFUSED, startup_settings
 from app.core.tokens import TokenError
 from app.web import answers
 from app.web.api_models import VersionInfo
+from app.web.caching import cached_json
 from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, validation_error
@@ -72,6 +73,8 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
         docs_url="/api/docs",
         openapi_url="/api/openapi.json",
         redoc_url=None,
+        # No 307 to the slash-less path: its Location would be built from the Host header.
+        redirect_slashes=False,
         lifespan=lifespan,
         dependencies=[Depends(refuse_writes_to_a_lost_file)],
     )
@@ -83,10 +86,10 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
     for router in ROUTERS:
         app.include_router(router)
 
-    @app.get("/api/version", tags=["api"], responses=api.answers())
-    def version() -> VersionInfo:
+    @app.get("/api/version", tags=["api"], response_model=VersionInfo, responses=api.answers(304))
+    def version(request: Request) -> Response:
         """Which Paperboy answers (the cheapest endpoint: no database)."""
-        return VersionInfo(name="paperboy", version=VERSION)
+        return cached_json(request, VersionInfo(name="paperboy", version=VERSION))
 
     app.openapi = lambda: honest_openapi(app)  # type: ignore[method-assign]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
 
@@ -31,7 +31,10 @@ def not_modified(request: Request, tag: str, modified: datetime | None) -> bool:
     if since is None or modified is None:
         return False
     try:
-        return modified.replace(microsecond=0) <= parsedate_to_datetime(since)
+        stated = parsedate_to_datetime(since)
+        # RFC 9110's asctime form carries no zone; every HTTP date is in GMT.
+        stated = stated if stated.tzinfo else stated.replace(tzinfo=UTC)
+        return modified.replace(microsecond=0) <= stated
     except (TypeError, ValueError):
         return False
 

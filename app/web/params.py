@@ -14,8 +14,9 @@ from fastapi import Depends, HTTPException, Path
 
 from app.core.periods import Period
 
-_WEEK = re.compile(r"(\d{4})-W(\d{2})")
-_MONTH = re.compile(r"(\d{4})-(\d{2})")
+# ASCII digits only: \d would take "٢025" for 2025.
+_WEEK = re.compile(r"([0-9]{4})-W([0-9]{2})")
+_MONTH = re.compile(r"([0-9]{4})-([0-9]{2})")
 PERIOD_NAMES: dict[str, Period] = {"day": "day", "week": "week", "month": "month"}
 # Ids are INTEGER keys counted from 1: 32 bits on PostgreSQL (SQLite's are wider). A larger
 # number names no row, and handing it to the database overflows its driver (a 500).

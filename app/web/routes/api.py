@@ -46,6 +46,21 @@ ArxivIdPath = Annotated[
         json_schema_extra={"pattern": ARXIV_ID_PATTERN},
     ),
 ]
+DAY_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+WEEK_PATTERN = r"^[0-9]{4}-W[0-9]{2}$"
+MONTH_PATTERN = r"^[0-9]{4}-[0-9]{2}$"
+ONE_OF = " At most one of `date`, `week` and `month` may be given."
+
+
+def _edition(description: str, pattern: str) -> Any:
+    # Documented, not enforced by FastAPI: app.web.params says in words what is wrong.
+    return Query(description=description + ONE_OF, json_schema_extra={"pattern": pattern})
+
+
+def _day_query(description: str) -> Any:
+    return Query(description=description, json_schema_extra={"format": "date"})
+
+
 SORT_HELP = (
     "Absent: Hugging Face's order (most upvotes first, ties in trending order); "
     "`trending`: the edition's order; `publishedAt`: newest first"
@@ -53,23 +68,38 @@ SORT_HELP = (
 NOT_MODIFIED = "Not modified: the `If-None-Match` ETag (or `If-Modified-Since`) still holds."
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "model": api.ErrorBody}
+def _header(description: str) -> dict[str, Any]:
+    return {"description": description, "schema": {"type": "string"}}
+
+
+CACHE_HEADERS = {
+    "ETag": _header("A hash of the body: send it back in If-None-Match to get 304"),
+    "Cache-Control": _header("public, max-age=300"),
+}
+RETRY_AFTER = {"Retry-After": _header("Seconds to wait before the next request")}
+
+
+def _error(description: str, **extra: Any) -> dict[str, Any]:
+    return {"description": description, "model": api.ErrorBody, **extra}
 
 
 ANSWERS: dict[int, dict[str, Any]] = {
-    304: {"description": NOT_MODIFIED},
+    200: {"description": "The answer", "headers": CACHE_HEADERS},
+    304: {"description": NOT_MODIFIED, "headers": CACHE_HEADERS},
     400: _error("A parameter is invalid; `error.message` says which and why."),
     404: _error("Nothing is stored under that key."),
-    429: _error("Rate limit exceeded; retry after `Retry-After` seconds."),
-    503: _error("The database is not migrated, or search is not ready; `error.message` says."),
+    429: _error("Rate limit exceeded; retry after `Retry-After` seconds.", headers=RETRY_AFTER),
+    503: _error(
+        "The database is not migrated, or search is not ready; `error.message` says.",
+        headers=RETRY_AFTER,
+    ),
 }
 
 
 def answers(*statuses: int, rate_limited: bool = True) -> dict[int | str, dict[str, Any]]:
     """The documented answers besides 200: these, 503 which any route may give, and 429 on
     the rate-limited ``/api/`` paths."""
-    given = {*statuses, 503, *((429,) if rate_limited else ())}
+    given = {200, *statuses, 503, *((429,) if rate_limited else ())}
     return {status: ANSWERS[status] for status in sorted(given)}
 
 
@@ -78,9 +108,9 @@ def daily_papers(
     request: Request,
     context: ContextDep,
     session: SessionDep,
-    date: Annotated[str | None, Query(description="Day edition, YYYY-MM-DD", max_length=10)] = None,
-    week: Annotated[str | None, Query(description="Week edition, YYYY-Www", max_length=8)] = None,
-    month: Annotated[str | None, Query(description="Month edition, YYYY-MM", max_length=7)] = None,
+    date: Annotated[str | None, _edition("Day edition, YYYY-MM-DD", DAY_PATTERN)] = None,
+    week: Annotated[str | None, _edition("Week edition (ISO), YYYY-Www", WEEK_PATTERN)] = None,
+    month: Annotated[str | None, _edition("Month edition, YYYY-MM", MONTH_PATTERN)] = None,
     submitter: Annotated[
         str | None,
         Query(description="Only papers this Hugging Face user submitted", max_length=100),
@@ -113,7 +143,8 @@ def daily_papers(
         if submitter
         else context.memo.get(("daily_papers", edition.id, sort, p, limit), build)
     )
-    return cached(request, body, "application/json", edition.published_at)
+    # No Last-Modified: the body carries upvotes and votes that change after publication.
+    return cached(request, body, "application/json")
 
 
 def _missing(period: Period, key: date | None) -> str:
@@ -129,8 +160,8 @@ def search_papers(
     request: Request,
     context: ContextDep,
     q: Annotated[str, Query(min_length=1, max_length=1000)],
-    since: Annotated[str | None, Query(description="Announced on or after, YYYY-MM-DD")] = None,
-    until: Annotated[str | None, Query(description="Announced on or before, YYYY-MM-DD")] = None,
+    since: Annotated[str | None, _day_query("Announced on or after, YYYY-MM-DD")] = None,
+    until: Annotated[str | None, _day_query("Announced on or before, YYYY-MM-DD")] = None,
     category: Annotated[str | None, Query(max_length=40, description="e.g. cs.LG")] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> Response:

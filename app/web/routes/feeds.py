@@ -33,9 +33,10 @@ FEED_CONTENT = {
         }
     },
 }
-FEED_ANSWERS: dict[int | str, dict[str, Any]] = {
-    200: {"description": "The feed, in the format `fmt` names", "content": FEED_CONTENT},
-    **answers(304, 400, 404, rate_limited=False),  # feeds are not rate-limited
+FEED_ANSWERS: dict[int | str, dict[str, Any]] = answers(304, 400, 404, rate_limited=False)
+FEED_ANSWERS[200] = FEED_ANSWERS[200] | {
+    "description": "The feed, in the format `fmt` names",
+    "content": FEED_CONTENT,
 }
 router = APIRouter(prefix="/feeds", tags=["feeds"], default_response_class=Response)
 Format = Literal["rss", "atom", "json"]
