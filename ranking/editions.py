@@ -24,6 +24,7 @@ from sqlalchemy import Row, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.core.config import Settings
+from app.core.explanations import dump_reasons, load_reasons
 from app.core.models import (
     Edition,
     EditionItem,
@@ -38,12 +39,14 @@ from app.core.vectors import Matrix
 from ranking.diversity import DiversityRule, diversify
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
-from ranking.scoring import Candidate, Score, Scorer, ScoringContext
+from ranking.scoring import Candidate, Reason, Score, Scorer, ScoringContext
 from ranking.signals import load_signals
 
 # Bump when the way editions are built (pool, ordering, diversity) changes.
 ALGORITHM_VERSION = "editions-1"
 DECIMALS = 9
+# A chance is shown as a whole percent; four decimals keep rebuilds from float noise.
+CHANCE_DECIMALS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +72,14 @@ class Header:
 
 @dataclass(frozen=True, slots=True)
 class Item:
+    """One paper of an edition as stored: all of it decides whether a rebuild is a change."""
+
     arxiv_id: str
     score: float
     components: dict[str, float]
     topic_id: int | None
+    chance: float | None = None
+    reasons: tuple[Reason, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +125,15 @@ def _item(candidate: Candidate, score: Score) -> Item:
         score=round(float(score.total), DECIMALS),
         components=components,
         topic_id=candidate.topic_id,
+        chance=None if score.chance is None else round(float(score.chance), CHANCE_DECIMALS),
+        reasons=_reasons(score.reasons),
     )
+
+
+def _reasons(reasons: Sequence[Reason]) -> tuple[Reason, ...]:
+    """Rounded as components are, biggest first (ties by factor, so the order is stable)."""
+    rounded = (Reason(r.factor, r.text, round(float(r.value), DECIMALS)) for r in reasons)
+    return tuple(sorted(rounded, key=lambda r: (-r.value, r.factor, r.text)))
 
 
 def diversity_rule(settings: Settings) -> DiversityRule:
@@ -174,11 +189,17 @@ def _period_end(bounds: Span) -> date:
 def _build(
     session: Session, bounds: Span, scorer: Scorer, settings: Settings
 ) -> tuple[Header, list[Item]]:
-    """The edition's items, scored as of the last day of its pool."""
+    """The edition's items, scored as of the last day of its pool.
+
+    Only a day edition keeps the scorer's chance: it is estimated at a paper's announcement,
+    and a week or month ranks papers announced on different days (docs/ranking.md, "What a
+    reader sees")."""
     candidates, vectors = load_pool(session, bounds, settings.embedding_model)
     signals = load_signals(session, [c.arxiv_id for c in candidates], bounds.last)
     context = ScoringContext(day=bounds.last, embeddings=vectors, signals=signals)
     scores = scorer.score(candidates, context)
+    if bounds.period != "day":
+        scores = [replace(score, chance=None) for score in scores]
     rule = diversity_rule(settings)
     header = Header(
         scorer=scorer.name,
@@ -232,6 +253,8 @@ def stored_items(edition: Edition) -> list[Item]:
             score=item.score,
             components=json.loads(item.components),
             topic_id=item.topic_id,
+            chance=item.chance,
+            reasons=tuple(Reason(r.factor, r.text, r.value) for r in load_reasons(item.reasons)),
         )
         for item in edition.items
     ]
@@ -262,6 +285,8 @@ def _store(
             score=item.score,
             components=json.dumps(item.components, sort_keys=True),
             topic_id=item.topic_id,
+            chance=item.chance,
+            reasons=dump_reasons(item.reasons),
         )
         for position, item in enumerate(items, start=1)
     ]

@@ -68,11 +68,33 @@ class ScoringContext:
 
 
 @dataclass(frozen=True, slots=True)
+class Reason:
+    """One factor that moved a paper away from the day's typical paper, in a reader's words.
+
+    ``factor`` names the component or feature it comes from ("author_history", "community");
+    ``text`` says it as a reader would ("3 of its authors had papers featured before");
+    ``value`` is its signed contribution on the logit scale (negative: it held the paper back).
+    """
+
+    factor: str
+    text: str
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
-    """A paper's score and its named parts; ``total`` orders the edition."""
+    """A paper's score and its named parts; ``total`` orders the edition.
+
+    A calibrated scorer also gives ``chance``, the probability, estimated at announcement
+    before any community signal, that Hugging Face features the paper, and ``reasons``, the
+    factors behind the score in words. A scorer without calibration (the baseline) leaves
+    both empty.
+    """
 
     total: float
     components: Mapping[str, float]
+    chance: float | None = None
+    reasons: tuple[Reason, ...] = ()
 
 
 class Scorer(Protocol):

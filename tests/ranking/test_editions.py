@@ -1,3 +1,4 @@
+import json
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -9,7 +10,7 @@ from sqlalchemy import select
 
 from app.cli.main import main
 from app.core.config import Settings
-from app.core.models import Edition, HfDailyPaper, Paper
+from app.core.models import Edition, EditionItem, HfDailyPaper, Paper
 from app.core.periods import span
 from app.services.reports import Outcome
 from app.services.signals import refresh_signals
@@ -18,9 +19,10 @@ from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, latest_edition, publish, stored_items
 from ranking.pipeline import default_scorer
-from ranking.scoring import Candidate, Score, ScoringContext
+from ranking.scoring import Candidate, Reason, Score, ScoringContext
 from ranking.trending.model import load_model
 from tests.conftest import Database
+from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES, ExplainingScorer
 
 DAY = date(2025, 12, 19)
 WEEK, MONTH = date(2025, 12, 15), date(2025, 12, 1)
@@ -81,6 +83,11 @@ def test_an_edition_is_ordered_by_score_with_ties_broken_by_id() -> None:
     items = compose(candidates, scores, DiversityRule(), limit=10)
     assert [item.arxiv_id for item in items] == ["2512.2", "2512.1", "2512.3"]
     assert items[0].components == {"a": 0.9}
+
+
+def test_a_scorer_without_calibration_leaves_items_without_chance_or_reasons() -> None:
+    [item] = compose([_candidate("2512.1")], [Score(0.5, {"a": 0.5})], DiversityRule(), 10)
+    assert (item.chance, item.reasons) == (None, ())
 
 
 def test_a_scorer_returning_the_wrong_number_of_scores_is_refused() -> None:
@@ -329,3 +336,61 @@ def cast_votes(database: Database, arxiv_id: str, readers: int, on: date) -> Non
     with database.sessions.begin() as session:
         for reader in range(readers):
             votes.cast(session, f"reader{reader}-{on}@example.org", arxiv_id, voted_at)
+
+
+TOP, OTHER = "2512.16698", "2512.16465"
+
+
+def explaining(authors: str = AUTHORS) -> ExplainingScorer:
+    chances = {TOP: 0.123456, OTHER: 0.01}
+    return ExplainingScorer({TOP: 2.0, OTHER: 1.0}, chances, authors=authors)
+
+
+def test_each_item_stores_its_chance_and_reasons_and_reads_them_back(
+    embedded_db: Database,
+) -> None:
+    with embedded_db.sessions.begin() as session:
+        built = publish(session, "day", DAY, explaining(), embedded_db.settings)
+    top = built.items[0]
+    assert (top.arxiv_id, top.chance) == (TOP, 0.1235)
+    assert top.reasons == (
+        Reason("author_history", AUTHORS, 0.333333333),
+        Reason("community", UPVOTES, 0.25),
+        Reason("topic_momentum", QUIET, -0.4),
+    )
+    with embedded_db.sessions() as session:
+        edition = latest_edition(session, "day", DAY)
+        assert edition is not None
+        assert stored_items(edition) == built.items
+        row = session.scalars(select(EditionItem).where(EditionItem.arxiv_id == TOP)).one()
+    assert json.loads(row.reasons or "")[0] == {
+        "factor": "author_history",
+        "text": AUTHORS,
+        "value": 0.333333333,
+    }
+
+
+def test_a_rebuild_is_unchanged_until_a_chance_or_a_reasons_words_change(
+    embedded_db: Database,
+) -> None:
+    settings = embedded_db.settings
+
+    def build(scorer: ExplainingScorer) -> tuple[int, bool]:
+        with embedded_db.sessions.begin() as session:
+            built = publish(session, "day", DAY, scorer, settings)
+        return built.version, built.created
+
+    assert build(explaining()) == (1, True)
+    assert build(explaining()) == (1, False)
+    assert build(explaining(authors="4 of its authors had papers featured before")) == (2, True)
+    moved = explaining(authors="4 of its authors had papers featured before")
+    moved.chances[OTHER] = 0.02
+    assert build(moved) == (3, True)
+
+
+def test_a_week_edition_keeps_the_reasons_but_no_chance(embedded_db: Database) -> None:
+    with embedded_db.sessions.begin() as session:
+        week = publish(session, "week", DAY, explaining(), embedded_db.settings)
+    assert week.items[0].arxiv_id == TOP
+    assert all(item.chance is None for item in week.items)
+    assert week.items[0].reasons[0].text == AUTHORS

@@ -138,3 +138,8 @@ class EditionItem(Base):
     # JSON object of component name to value.
     components: Mapped[str] = mapped_column(Text)
     topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))
+    # The calibrated chance that Hugging Face features the paper (day editions of a calibrated
+    # scorer only) and the reasons, a JSON list of {"factor", "text", "value"} biggest first
+    # (``app.core.explanations``); null for scorers that give neither.
+    chance: Mapped[float | None] = mapped_column(Float)
+    reasons: Mapped[str | None] = mapped_column(Text)
