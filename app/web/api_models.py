@@ -98,6 +98,26 @@ class Paper(ApiModel):
     comment: str | None
 
 
+CHANCE = (
+    "Calibrated probability, estimated at the paper's announcement before any community "
+    "signal, that Hugging Face features it on Daily Papers (0..1); null for week and month "
+    "editions and for scorers without calibration"
+)
+EXPLANATION = (
+    "The factors that moved the paper away from the day's typical paper, in words, with their "
+    "signed contribution on the logit scale, biggest first; pages show those with a positive "
+    "value. Empty for scorers that give none"
+)
+
+
+class ExplanationItem(ApiModel):
+    """One factor of a paper's place in an edition, in words and as a number."""
+
+    factor: str = Field(description="The component or feature it comes from: `author_history`")
+    text: str = Field(description="In a reader's words: `3 of its authors had papers featured`")
+    value: float = Field(description="Signed contribution on the logit scale")
+
+
 class DailyPaper(ApiModel):
     """One item of ``/api/daily_papers``: HF's item shape with Paperboy's rank and score."""
 
@@ -116,6 +136,8 @@ class DailyPaper(ApiModel):
         description="The score's signed parts; they sum to `score`"
     )
     topic: TopicRef | None
+    chance: float | None = Field(description=CHANCE)
+    explanation: list[ExplanationItem] = Field(description=EXPLANATION)
 
 
 class Appearance(ApiModel):
@@ -125,6 +147,8 @@ class Appearance(ApiModel):
     rank: int
     score: float
     score_components: dict[str, float]
+    chance: float | None = Field(description=CHANCE)
+    explanation: list[ExplanationItem] = Field(description=EXPLANATION)
 
 
 class PaperDetail(Paper):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any, Literal
 
+from app.core.explanations import Explanation
 from app.web import api_models as api
 from app.web.views import (
     Appearance,
@@ -110,6 +111,8 @@ def daily_item(card: Card) -> api.DailyPaper:
         score=card.score,
         score_components=dict(card.components),
         topic=topic_ref(card.topic),
+        chance=card.chance,
+        explanation=explanation(card.reasons),
     )
 
 
@@ -121,7 +124,14 @@ def appearance(place: Appearance) -> api.Appearance:
         rank=place.rank,
         score=place.score,
         score_components=dict(place.components),
+        chance=place.chance,
+        explanation=explanation(place.reasons),
     )
+
+
+def explanation(reasons: Sequence[Explanation]) -> list[api.ExplanationItem]:
+    """Every stored reason, signed, in its stored order (biggest first)."""
+    return [api.ExplanationItem(factor=r.factor, text=r.text, value=r.value) for r in reasons]
 
 
 def paper_detail(

@@ -57,11 +57,20 @@ def paragraphs(card: Card) -> list[str]:
     """The abstract, then why the paper is in the edition (plain text)."""
     parts = [card.paper.abstract]
     if card.score is not None:
-        why = ", ".join(f"{part.name} {part.value:.3f}" for part in card.components)
-        parts.append(f"Rank {card.rank}, score {card.score:.3f} ({why}).")
+        parts.append(_why(card))
     if card.topic is not None:
         parts.append(f"Topic: {card.topic.label}.")
     return [clean(part) for part in parts]
+
+
+def _why(card: Card) -> str:
+    """The rank, the chance and the reasons in the words the page uses; the score's parts
+    only for a scorer that gives no reasons."""
+    rank = f"Rank {card.rank}" + (f", {card.chance_words}" if card.chance_words else "")
+    if card.reasons_shown:
+        return f"{rank}. Why: {'; '.join(r.text for r in card.reasons_shown)}."
+    why = ", ".join(f"{part.name} {part.value:.3f}" for part in card.components)
+    return f"{rank}, score {card.score:.3f} ({why})."
 
 
 def summary(card: Card) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.core.explanations import load_reasons
 from app.core.models import (
     Author,
     Edition,
@@ -147,19 +148,25 @@ def paper_topic(session: Session, arxiv_id: str) -> TopicChip | None:
     return None if row is None else TopicChip(row.topic_id, row.label)
 
 
+# What a card or an appearance reads of an edition item, as plain columns.
+_ITEM_COLUMNS = (
+    EditionItem.position, EditionItem.arxiv_id, EditionItem.topic_id, EditionItem.score,
+    EditionItem.components, EditionItem.chance, EditionItem.reasons,
+)  # fmt: skip
+
+
 def edition_cards(session: Session, edition: Edition) -> list[Card]:
     """The edition's items as cards, in rank order."""
-    items = list(
-        session.scalars(
-            select(EditionItem)
-            .where(EditionItem.edition_id == edition.id)
-            .order_by(EditionItem.position)
-        )
-    )
+    items = session.execute(
+        select(*_ITEM_COLUMNS)
+        .where(EditionItem.edition_id == edition.id)
+        .order_by(EditionItem.position)
+    ).all()
     return cards_for(session, items, edition.edition_date)
 
 
-def cards_for(session: Session, items: list[EditionItem], until: date) -> list[Card]:
+def cards_for(session: Session, items: Sequence[Any], until: date) -> list[Card]:
+    """Cards of edition items read as rows of ``_ITEM_COLUMNS``."""
     ids = [item.arxiv_id for item in items]
     stored, community = papers(session, ids), signals(session, ids)
     labels = topic_labels(session, [i.topic_id for i in items if i.topic_id is not None], until)
@@ -168,12 +175,16 @@ def cards_for(session: Session, items: list[EditionItem], until: date) -> list[C
             item.position,
             stored[item.arxiv_id],
             _chip(item.topic_id, labels),
-            Scored(item.score, item.components),
+            _scored(item),
             community.get(item.arxiv_id, Signals()),
         )
         for item in items
         if item.arxiv_id in stored
     ]
+
+
+def _scored(item: Any) -> Scored:
+    return Scored(item.score, item.components, item.chance, item.reasons)
 
 
 def plain_cards(session: Session, arxiv_ids: Sequence[str]) -> list[Card]:
@@ -194,29 +205,31 @@ def _chip(topic_id: int | None, labels: dict[int, str]) -> TopicChip | None:
 def appearances(session: Session, arxiv_id: str) -> list[Appearance]:
     """The editions (latest versions) a paper appears in, with its place there, newest first."""
     rows = session.execute(
-        select(Edition, EditionItem)
+        select(Edition.period, Edition.edition_date, Edition.version, *_ITEM_COLUMNS)
         .join(EditionItem, EditionItem.edition_id == Edition.id)
         .where(EditionItem.arxiv_id == arxiv_id)
         .order_by(Edition.edition_date.desc(), Edition.period, Edition.version.desc())
     )
     seen: set[tuple[str, date]] = set()
     found: list[Appearance] = []
-    for edition, item in rows:
-        if (edition.period, edition.edition_date) not in seen:
-            seen.add((edition.period, edition.edition_date))
-            found.append(_appearance(edition, item))
+    for row in rows:
+        if (row.period, row.edition_date) not in seen:
+            seen.add((row.period, row.edition_date))
+            found.append(_appearance(row))
     return found
 
 
-def _appearance(edition: Edition, item: EditionItem) -> Appearance:
+def _appearance(row: Any) -> Appearance:
     return Appearance(
-        period=edition.period,
-        edition_date=edition.edition_date,
-        label=key_label(parse_period(edition.period), edition.edition_date),
-        version=edition.version,
-        rank=item.position,
-        score=item.score,
-        components=parse_components(item.components),
+        period=row.period,
+        edition_date=row.edition_date,
+        label=key_label(parse_period(row.period), row.edition_date),
+        version=row.version,
+        rank=row.position,
+        score=row.score,
+        components=parse_components(row.components),
+        chance=row.chance,
+        reasons=load_reasons(row.reasons),
     )
 
 

@@ -9,8 +9,9 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
+from app.core.explanations import Explanation, chance_words, helped, load_reasons
 from app.core.names import author_key
 
 AUTHORS_SHOWN = 3
@@ -44,10 +45,13 @@ class Component(NamedTuple):
 
 
 class Scored(NamedTuple):
-    """An edition item's score and its components as stored (a JSON object)."""
+    """An edition item's score, components (a JSON object), chance and reasons (a JSON list)
+    as stored."""
 
     score: float
     components: str
+    chance: float | None = None
+    reasons: str | None = None
 
 
 class Coauthor(NamedTuple):
@@ -107,8 +111,28 @@ class PaperFacts:
     submitted_at: datetime | None = None  # arXiv's v1 submission, from the API, OAI, a snapshot
 
 
+class Explained:
+    """What a reader is told of a paper's place in an edition: its chance in words and the
+    reasons that helped (``app.core.explanations``), from the item's stored ``chance`` and
+    ``reasons`` (every one the scorer gave, signed, biggest first: the API lists them all)."""
+
+    __slots__ = ()
+    chance: float | None
+    reasons: list[Explanation]
+    # How many reasons are listed (None: every one that helped).
+    REASONS_SHOWN: ClassVar[int | None] = None
+
+    @property
+    def chance_words(self) -> str | None:
+        return None if self.chance is None else chance_words(self.chance)
+
+    @property
+    def reasons_shown(self) -> list[Explanation]:
+        return helped(self.reasons, self.REASONS_SHOWN)
+
+
 @dataclass(frozen=True, slots=True)
-class Card:
+class Card(Explained):
     """One paper of a list: what the trending page and feeds show."""
 
     rank: int
@@ -121,10 +145,13 @@ class Card:
     signals: Signals
     code_url: str | None
     links: dict[str, str] = field(default_factory=dict)
+    chance: float | None = None
+    reasons: list[Explanation] = field(default_factory=list)
+    REASONS_SHOWN: ClassVar[int | None] = 3  # a card is short; the paper page lists them all
 
 
 @dataclass(frozen=True, slots=True)
-class Appearance:
+class Appearance(Explained):
     """A paper's place in an edition (the edition's newest version)."""
 
     period: str
@@ -134,6 +161,8 @@ class Appearance:
     rank: int
     score: float
     components: list[Component]
+    chance: float | None = None
+    reasons: list[Explanation] = field(default_factory=list)
 
 
 def links(arxiv_id: str) -> dict[str, str]:
@@ -190,6 +219,8 @@ def card(
         signals=signals,
         code_url=code_url(paper, signals),
         links=links(paper.arxiv_id),
+        chance=None if scored is None else scored.chance,
+        reasons=[] if scored is None else load_reasons(scored.reasons),
     )
 
 

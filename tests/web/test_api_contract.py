@@ -6,6 +6,7 @@ these tests pin the answers a reader relies on, one request per kind of answer.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -15,7 +16,9 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from app.core.config import Settings
+from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
 from tests.web.conftest import HF_PAPER, OLD_STYLE_ID
+from tests.web.explained import PLAIN, TOP, WEEK, explained_site
 from tests.web.helpers import a_topic_of
 
 FEED_TYPES = {"rss": "application/rss+xml", "atom": "application/atom+xml"}
@@ -106,6 +109,55 @@ def test_a_topic_answer_matches_its_schema(
     response = client.get(f"/api/topics/{topic_id}")
     schema = _schema_of(document, "/api/topics/{topic_id}", 200, "application/json")
     assert not list(Draft202012Validator(schema).iter_errors(response.json()))
+
+
+@pytest.fixture(scope="module")
+def explained(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with explained_site(tmp_path_factory.mktemp("explained")) as client:
+        yield client
+
+
+def _valid(document: dict[str, Any], template: str, body: Any) -> Any:
+    schema = _schema_of(document, template, 200, "application/json")
+    errors = sorted(Draft202012Validator(schema).iter_errors(body), key=str)
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+    return body
+
+
+EXPLANATION = [
+    {"factor": "author_history", "text": AUTHORS, "value": 0.333333333},
+    {"factor": "community", "text": UPVOTES, "value": 0.25},
+    {"factor": "topic_momentum", "text": QUIET, "value": -0.4},
+]
+
+
+def test_items_carry_their_chance_and_explanation_as_documented(
+    explained: TestClient, document: dict[str, Any]
+) -> None:
+    day = _valid(document, "/api/daily_papers", explained.get("/api/daily_papers").json())
+    top = next(item for item in day if item["paper"]["id"] == TOP)
+    assert (top["chance"], top["explanation"]) == (0.1235, EXPLANATION)
+    assert top["score_components"] == {"prior": 2.0}
+    plain = next(item for item in day if item["paper"]["id"] == PLAIN)
+    assert (plain["chance"], plain["explanation"]) == (None, [])
+    week = explained.get("/api/daily_papers", params={"week": WEEK}).json()
+    week = _valid(document, "/api/daily_papers", week)
+    assert {item["chance"] for item in week} == {None}
+    detail = _valid(document, "/api/papers/{arxiv_id}", explained.get(f"/api/papers/{TOP}").json())
+    places = {place["period"]: place for place in detail["editions"]}
+    assert (places["day"]["chance"], places["day"]["explanation"]) == (0.1235, EXPLANATION)
+    assert (places["week"]["chance"], places["week"]["explanation"]) == (None, EXPLANATION)
+
+
+def test_chance_and_explanation_are_documented_and_always_present(
+    client: TestClient, document: dict[str, Any]
+) -> None:
+    schemas = document["components"]["schemas"]
+    for name in ("DailyPaper", "Appearance"):
+        assert {"chance", "explanation"} <= set(schemas[name]["required"])
+        assert "Hugging Face features it" in schemas[name]["properties"]["chance"]["description"]
+    item = client.get("/api/daily_papers", params={"limit": 1}).json()[0]
+    assert {"chance", "explanation"} <= set(item)
 
 
 def test_a_schema_violation_would_be_caught(document: dict[str, Any]) -> None:

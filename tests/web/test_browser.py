@@ -111,6 +111,20 @@ def test_the_trending_page_fits_desktop_and_phone_widths(
         page.close()
 
 
+def test_the_numbers_behind_a_papers_place_open_without_javascript(
+    base_url: str, browser: Any
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base_url}/")
+    numbers = page.locator("ol.papers li.paper details.why").first
+    assert not numbers.locator("table").first.is_visible()
+    numbers.locator("summary").click()
+    assert numbers.locator("table").first.is_visible()
+    assert numbers.locator("tfoot").inner_text().startswith("Score")
+    context.close()
+
+
 def test_a_reader_votes_from_the_trending_page_and_takes_it_back(
     base_url: str, browser: Any, site_settings: Settings
 ) -> None:

@@ -1,5 +1,6 @@
 import html
 import json
+from collections.abc import Iterator
 from html.parser import HTMLParser
 
 import feedparser
@@ -10,7 +11,9 @@ from jsonschema import Draft202012Validator
 
 from app.core.config import Settings
 from tests.conftest import FIXTURES
+from tests.ranking.explaining import AUTHORS, UPVOTES
 from tests.web.conftest import HOSTILE_ABSTRACT, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
+from tests.web.explained import TOP, explained_site
 from tests.web.helpers import a_topic_of, edition_ids
 
 SCHEMA = json.loads((FIXTURES / "web" / "jsonfeed-1.1.schema.json").read_text())
@@ -125,6 +128,21 @@ def test_category_and_topic_feeds_hold_only_their_papers(
     topic_id, members = a_topic_of(site_settings, LAST_DAY)
     topic = feedparser.parse(client.get(f"/feeds/topic/{topic_id}.rss").content)
     assert not topic.bozo and set(members) <= set(ids_in(topic.entries))
+
+
+@pytest.fixture(scope="module")
+def explained(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with explained_site(tmp_path_factory.mktemp("explained")) as client:
+        yield client
+
+
+def test_a_feed_item_says_the_chance_and_reasons_in_the_pages_words(
+    explained: TestClient,
+) -> None:
+    items = explained.get("/feeds/daily.json").json()["items"]
+    top = next(item for item in items if item["url"].endswith(TOP))
+    why = f"Rank 1, 12% chance to be featured on Hugging Face. Why: {AUTHORS}; {UPVOTES}."
+    assert top["content_text"] == f"An abstract.\n\n{why}"
 
 
 def test_unknown_feeds_and_formats_are_json_errors(client: TestClient) -> None:

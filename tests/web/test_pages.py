@@ -1,17 +1,49 @@
 import re
+from collections.abc import Iterator
 from datetime import date
+from html import unescape
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
+from app.core.explanations import chance_words
+from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
 from tests.web.conftest import HF_PAPER, LAST_DAY, OLD_STYLE_ID
+from tests.web.explained import PLAIN, RARE, RARE_WORDS, TOP, TOP_WORDS, explained_site
 from tests.web.helpers import a_topic_of, edition_ids
 
 PAPER_LINK = re.compile(r'<h3><a href="/papers/([^"]+)"')
+DETAILS = re.compile(r"<details.*?</details>", re.S)
+REASONS = re.compile(r'<ul class="reasons">(.*?)</ul>', re.S)
+# A number after "score": what a card showed before it said the chance in words.
+BARE_SCORE = re.compile(r"score\s*[-\u2212+]?\d", re.I)
 
 
 def listed(html: str) -> list[str]:
     return PAPER_LINK.findall(html)
+
+
+def card_of(html: str, arxiv_id: str) -> str:
+    start = html.index(f'<li class="paper" id="p-{arxiv_id}"')
+    return html[start : html.index("</article>", start)]
+
+
+def visible(html: str) -> str:
+    """What a reader sees before opening anything: the page without its <details>."""
+    return DETAILS.sub("", html)
+
+
+def reasons_listed(card: str) -> list[str]:
+    return [
+        unescape(text) for text in re.findall(r"<li>(.*?)</li>", "".join(REASONS.findall(card)))
+    ]
+
+
+@pytest.fixture(scope="module")
+def explained(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with explained_site(tmp_path_factory.mktemp("explained")) as client:
+        yield client
 
 
 def test_the_home_page_is_the_latest_daily_edition_in_rank_order(
@@ -26,9 +58,7 @@ def test_the_home_page_is_the_latest_daily_edition_in_rank_order(
 
 def test_each_item_shows_authors_categories_topic_links_and_why(client: TestClient) -> None:
     html = client.get("/").text
-    first = html[
-        html.index('<li class="paper"') : html.index("</li>", html.index('<li class="paper"'))
-    ]
+    first = card_of(html, listed(html)[0])
     assert 'href="/authors/' in first
     assert 'class="chip"' in first and 'href="/topics/' in first
     assert "https://arxiv.org/abs/" in first and "https://arxiv.org/pdf/" in first
@@ -139,3 +169,67 @@ def test_the_trending_page_answers_304_to_its_etag(client: TestClient) -> None:
     assert again.status_code == 304
     filtered = client.get("/?period=week&category=cs.CV")
     assert filtered.headers["etag"] != first.headers["etag"]
+
+
+def test_a_day_edition_shows_the_chance_the_counts_beside_it_and_the_reasons_that_helped(
+    explained: TestClient,
+) -> None:
+    top = card_of(explained.get("/").text, TOP)
+    community = top[top.index('<div class="meta community">') :]
+    assert community.index(TOP_WORDS) < community.index("▲ 42 HF upvotes")
+    assert '<span class="vote-count">1</span> Paperboy votes' in community
+    assert "★ 10 GitHub stars" in community
+    assert reasons_listed(top) == [AUTHORS, UPVOTES]  # biggest first; not what held it back
+    assert QUIET not in visible(top)
+    assert not BARE_SCORE.search(visible(top))
+
+
+def test_the_numbers_behind_the_words_wait_in_a_closed_details(explained: TestClient) -> None:
+    [numbers] = DETAILS.findall(card_of(explained.get("/").text, TOP))
+    assert numbers.startswith('<details class="why">')  # closed: no `open` attribute
+    assert "<td>prior</td>" in numbers and "+2.000" in numbers
+    assert f'<td>{QUIET}</td><td class="num">-0.400</td>' in numbers
+
+
+def test_a_paper_without_a_chance_or_reasons_says_nothing_of_them(explained: TestClient) -> None:
+    html = explained.get("/").text
+    assert RARE_WORDS in card_of(html, RARE)
+    plain = card_of(html, PLAIN)
+    assert "chance to be featured" not in plain and 'class="reasons"' not in plain
+
+
+def test_a_week_edition_shows_rank_counts_and_reasons_but_no_chance(
+    explained: TestClient,
+) -> None:
+    week = explained.get("/?period=week").text
+    assert listed(week) == [TOP, RARE, PLAIN]
+    assert "chance to be featured" not in week
+    top = card_of(week, TOP)
+    assert "▲ 42 HF upvotes" in top and reasons_listed(top) == [AUTHORS, UPVOTES]
+
+
+def test_the_paper_page_shows_each_editions_chance_and_reasons(explained: TestClient) -> None:
+    page = explained.get(f"/papers/{TOP}").text
+    rows = page[page.index('<table class="editions">') : page.index("<h2>Similar papers")]
+    day, week = rows.split('<td><a href="/?period=')[1:]
+    assert "day 2025-12-19" in day and TOP_WORDS in day and AUTHORS in visible(day)
+    assert "week 2025-W51" in week and "chance to be featured" not in week
+    assert "★ 10 stars on GitHub" in page and not BARE_SCORE.search(visible(rows))
+
+
+def test_whatever_the_shipped_scorer_fills_each_card_says_its_chance_and_reasons(
+    client: TestClient,
+) -> None:
+    html = client.get("/").text
+    items = client.get("/api/daily_papers", params={"sort": "trending", "limit": 100}).json()
+    for item in items:
+        card = card_of(html, item["paper"]["id"])
+        chance = item["chance"]
+        assert (
+            (chance_words(chance) in card)
+            if chance is not None
+            else ("chance to be featured" not in card)
+        )
+        helped = [r["text"] for r in item["explanation"] if r["value"] > 0]
+        assert reasons_listed(card) == helped[:3]
+        assert not BARE_SCORE.search(visible(card))

@@ -1,9 +1,11 @@
 import re
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import HOSTILE_ABSTRACT, HOSTILE_AUTHOR, HOSTILE_ID, HOSTILE_TITLE
+from tests.web.explained import TOP, explained_site
 
 PAGES = (
     "/",
@@ -85,3 +87,25 @@ def test_an_overlong_search_is_refused_and_harms_nothing(client: TestClient) -> 
     huge = client.get("/api/papers/search", params={"q": "x" * 5000})
     assert huge.status_code == 400
     assert client.get("/search", params={"q": "protein folding"}).status_code == 200
+
+
+# A reason's words are the scorer's, and may one day quote a title or an author's name.
+HOSTILE_REASON = '<script>alert(5)</script> "><img src=x onerror=alert(6)> {{ 7*7 }}'
+
+
+@pytest.fixture(scope="module")
+def hostile_reasons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with explained_site(tmp_path_factory.mktemp("hostile"), authors=HOSTILE_REASON) as client:
+        yield client
+
+
+@pytest.mark.parametrize("url", ["/", "/?period=week", f"/papers/{TOP}", "/feeds/daily.rss"])
+def test_a_hostile_reason_is_shown_as_text(hostile_reasons: TestClient, url: str) -> None:
+    body = hostile_reasons.get(url).text
+    assert "alert(5)" in body and "{{ 7*7 }}" in body  # shown, never evaluated
+    assert "<script>alert" not in body and "<img src=x" not in body
+
+
+def test_the_api_returns_a_hostile_reason_unchanged(hostile_reasons: TestClient) -> None:
+    [top, *_] = hostile_reasons.get("/api/daily_papers", params={"sort": "trending"}).json()
+    assert top["explanation"][0]["text"] == HOSTILE_REASON
