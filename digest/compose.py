@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.config import Settings
+from app.core.explanations import chance_words
 from app.core.models import EditionKey
 from digest.accounts import links
 from digest.ledger import Reader
@@ -46,6 +47,7 @@ class DigestItem:
     title: str
     authors: str
     reason: str
+    chance: str | None  # "12% chance to be featured on Hugging Face", day editions only
     url: str
     up_url: str
     down_url: str
@@ -62,6 +64,7 @@ def _item(settings: Settings, subscriber: Reader, pick: Pick, now: datetime) -> 
         title=paper.title,
         authors=authors,
         reason=pick.reason,
+        chance=None if paper.chance is None else chance_words(paper.chance),
         url=url,
         up_url=feedback.up,
         down_url=feedback.down,

@@ -3,7 +3,9 @@
 The edition's trending order is the base; a subscriber's interests, followed topics and
 authors and past thumbs up/down (cosine similarity of embeddings) lift papers; their categories,
 mutes and excluded phrases (by meaning) remove them; at most ``max_per_topic`` papers of one
-topic keep the digest diverse. Every pick carries one line saying why it is there.
+topic keep the digest diverse. Every pick carries one line saying why it is there: the
+subscriber's own reason when there is one, else its trending rank and the scorer's first reasons
+in words.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ FEEDBACK_WEIGHT = 0.3
 FOLLOW_BONUS = 0.5
 # An interest explains a pick only when it is at least this close to the paper.
 INTEREST_REASON_COSINE = 0.3
+# A trending pick's line quotes at most this many of the scorer's reasons.
+REASONS_QUOTED = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +37,10 @@ class EditionPaper:
     components: dict[str, float]
     topic_id: int | None
     topic_label: str | None
+    # The calibrated chance of being featured (day editions only) and, biggest first, the words
+    # of the reasons that raised the paper (app.core.explanations.helped).
+    chance: float | None = None
+    reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +183,14 @@ def _reason(paper: EditionPaper, index: int, taste: Taste, interest: _Similarity
         return f"in the topic you follow: {paper.topic_label or paper.topic_id}"
     if taste.interests and interest.max[index] >= INTEREST_REASON_COSINE:
         return f"matches your interest “{taste.interests[int(interest.best[index])]}”"
-    return f"#{index + 1} trending{_strongest(paper.components)}"
+    return f"#{index + 1} trending{_trending_why(paper)}"
+
+
+def _trending_why(paper: EditionPaper) -> str:
+    """The scorer's first reasons in words; a scorer that gives none names its top component."""
+    if paper.reasons:
+        return ": " + "; ".join(paper.reasons[:REASONS_QUOTED])
+    return _strongest(paper.components)
 
 
 def _strongest(components: dict[str, float]) -> str:

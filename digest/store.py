@@ -11,8 +11,10 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from app.core.explanations import helped, load_reasons
 from app.core.models import (
     Edition,
+    EditionItem,
     Paper,
     PaperEmbedding,
     PhraseEmbedding,
@@ -47,26 +49,24 @@ def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
         )
     }
     labels = _topic_labels(session, [i.topic_id for i in edition.items if i.topic_id is not None])
-    view = [
-        _edition_paper(papers[item.arxiv_id], item.score, item.components, item.topic_id, labels)
-        for item in edition.items
-    ]
+    view = [_edition_paper(papers[item.arxiv_id], item, labels) for item in edition.items]
     return EditionView(view, _vectors(session, ids, model))
 
 
-def _edition_paper(
-    paper: Paper, score: float, components: str, topic: int | None, labels: dict[int, str]
-) -> EditionPaper:
+def _edition_paper(paper: Paper, item: EditionItem, labels: dict[int, str]) -> EditionPaper:
+    topic = item.topic_id
     return EditionPaper(
         arxiv_id=paper.arxiv_id,
         title=paper.title,
         authors=[link.name for link in paper.authors],
         author_keys=[link.author_key for link in paper.authors],
         categories=paper.category_names,
-        score=score,
-        components=json.loads(components) if components else {},
+        score=item.score,
+        components=json.loads(item.components) if item.components else {},
         topic_id=topic,
         topic_label=labels.get(topic) if topic is not None else None,
+        chance=item.chance,
+        reasons=tuple(reason.text for reason in helped(load_reasons(item.reasons))),
     )
 
 

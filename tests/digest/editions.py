@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
+from app.core.explanations import dump_reasons
 from app.core.models import (
     Author,
     Edition,
@@ -19,6 +20,8 @@ from app.core.models import (
     Subscriber,
     SubscriberStatus,
 )
+from ranking.scoring import Reason
+from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
 
 DAY = date(2026, 3, 2)
 TITLES = [
@@ -28,8 +31,21 @@ TITLES = [
 ]
 
 
+# What a calibrated scorer stores with each item (``explained=True``), biggest first.
+CHANCE = 0.1235
+REASONS = (
+    Reason("author_history", AUTHORS, 0.9),
+    Reason("community", UPVOTES, 0.4),
+    Reason("topic_momentum", "its topic grew 4 times this week", 0.1),
+    Reason("prior", QUIET, -0.3),
+)
+
+
 def store_edition(
-    sessions: sessionmaker[Session], titles: list[tuple[str, str, str]] = TITLES
+    sessions: sessionmaker[Session],
+    titles: list[tuple[str, str, str]] = TITLES,
+    *,
+    explained: bool = False,
 ) -> None:
     with session_scope(sessions) as session:
         session.add(Author(key="ada-lovelace", name="Ada Lovelace"))
@@ -64,6 +80,8 @@ def store_edition(
                 arxiv_id=arxiv_id,
                 score=1.0 - i / 10,
                 components=json.dumps({"momentum": 0.5}),
+                chance=CHANCE if explained else None,
+                reasons=dump_reasons(REASONS) if explained else None,
             )
             for i, (arxiv_id, _, _) in enumerate(titles)
         ]

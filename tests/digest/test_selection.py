@@ -1,4 +1,6 @@
 # ruff: noqa: RUF001 (Greek letters rendered from LaTeX are meant)
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -47,6 +49,14 @@ def test_without_preferences_the_trending_order_is_kept_and_capped() -> None:
     picks = pick(view, Taste(max_items=3))
     assert ids(picks) == ["1", "2", "3"]
     assert picks[0].reason == "#1 trending (strongest signal: text)"
+
+
+def test_a_trending_pick_quotes_the_scorers_first_two_reasons_instead_of_a_component() -> None:
+    words = ("3 of its authors had papers featured before", "42 upvotes", "its topic grew")
+    view = edition([replace(paper(1), reasons=words), paper(2)])
+    picks = pick(view, Taste(max_items=2))
+    assert picks[0].reason == "#1 trending: 3 of its authors had papers featured before; 42 upvotes"
+    assert picks[1].reason == "#2 trending (strongest signal: text)"  # a scorer with no words
 
 
 def test_an_interest_lifts_the_closest_paper_and_says_so() -> None:

@@ -15,6 +15,7 @@ from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp
 from tests.digest.editions import DAY, add_subscriber, store_edition
 from tests.digest.mail_links import press
+from tests.ranking.explaining import AUTHORS, UPVOTES
 
 
 def body(mail: EmailMessage, kind: str) -> str:
@@ -54,6 +55,31 @@ def test_a_digest_arrives_with_list_headers_and_the_exact_text_body(
     assert text.startswith(EXPECTED_TEXT_START)
     html = body(mail, "html")
     assert "A &lt;b&gt;bold&lt;/b&gt; benchmark &amp; friends" in html and "<b>bold" not in html
+
+
+EXPLAINED_TEXT_START = f"""Paperboy: trending papers, day of 2026-03-02
+
+1. Scaling α-entmax attention to long contexts
+   Ada Lovelace
+   12% chance to be featured on Hugging Face
+   Why: #1 trending: {AUTHORS}; {UPVOTES}
+   https://arxiv.org/abs/2603.00001
+"""
+
+
+def test_a_digest_says_each_papers_chance_and_first_two_reasons_in_both_parts(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    store_edition(database.sessions, explained=True)
+    add_subscriber(database.sessions, "ada@example.org")
+    send_digests(mail_settings, database.sessions, DAY, NOW)
+    [mail] = smtp.handler.to("ada@example.org")
+    text = body(mail, "plain")
+    assert text.startswith(EXPLAINED_TEXT_START)
+    assert "strongest signal" not in text and "grew 4 times" not in text
+    html = body(mail, "html")
+    assert "<strong>12% chance to be featured on Hugging Face</strong>" in html
+    assert f"Why: #1 trending: {AUTHORS}; {UPVOTES}</p>" in html
 
 
 def test_a_second_run_and_a_refreshed_edition_never_send_a_second_copy(
