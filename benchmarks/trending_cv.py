@@ -13,6 +13,7 @@ fitted on the earlier folds' out-of-sample scores.
 from __future__ import annotations
 
 import argparse
+import itertools
 import time
 from datetime import date
 from pathlib import Path
@@ -95,10 +96,7 @@ def _report(
     weight: float,
 ) -> None:  # fmt: skip
     began = time.perf_counter()
-    folds = [
-        fold_scores(data, a, b, regularisation, weight)
-        for a, b in zip(bounds, bounds[1:], strict=False)
-    ]
+    folds = [fold_scores(data, a, b, regularisation, weight) for a, b in itertools.pairwise(bounds)]
     quality = [ranking_quality(data, test, scores, until) for test, scores in folds]
     ndcg = [q["ndcg@10"] for q in quality]
     auc = [q["auc"] for q in quality]

@@ -59,7 +59,9 @@ def main() -> None:
         lambda: Replay([p for p in corpus if p.announced_on <= args.end], vectors, labels),
     )  # fmt: skip
     days = [replay.day(day) for day in replay.days(args.start, args.end)]
-    rankers, _ = timed("fit baselines (tf-idf + LR)", peer, lambda: methods(model, replay, labels, {}))
+    rankers, _ = timed(
+        "fit baselines (tf-idf + LR)", peer, lambda: methods(model, replay, labels, {})
+    )
     for name, rank in rankers.items():
         timed(f"rank {len(days)} days: {name}", peer, partial(_rank_all, rank, days))
 

@@ -115,11 +115,14 @@ class ExplanationItem(ApiModel):
 
     factor: str = Field(description="The component or feature it comes from: `author_history`")
     text: str = Field(description="In a reader's words: `3 of its authors had papers featured`")
-    value: float = Field(description="Signed contribution on the logit scale")
+    value: float = Field(
+        description="How far this factor lifts the paper above the day's typical paper (the "
+        "pool's median of that component), in score units; negative: it held the paper back"
+    )
 
 
-class DailyPaper(ApiModel):
-    """One item of ``/api/daily_papers``: HF's item shape with Paperboy's rank and score."""
+class PaperItem(ApiModel):
+    """Hugging Face's item shape (its daily papers and its search answer in this shape)."""
 
     ABSENT_WHEN_NONE = frozenset({"submittedBy", "organization"})
 
@@ -130,6 +133,17 @@ class DailyPaper(ApiModel):
     numComments: int = Field(description="Comments on Hugging Face (0 when not there)")
     submittedBy: HfUser | None = None
     organization: HfOrganization | None = None
+
+
+class SearchResult(PaperItem):
+    """One item of ``/api/papers/search``, best match first."""
+
+    rank: int = Field(description="Place among the matches, from 1")
+
+
+class DailyPaper(PaperItem):
+    """One item of ``/api/daily_papers``: HF's item shape with Paperboy's rank and score."""
+
     rank: int = Field(description="Place in the edition's trending order, from 1")
     score: float | None
     score_components: dict[str, float] = Field(

@@ -97,17 +97,28 @@ def paper_model(paper: PaperFacts, signals: Signals) -> api.Paper:
     return api.Paper(**paper_fields(paper, signals))
 
 
-def daily_item(card: Card) -> api.DailyPaper:
+def _item_fields(card: Card) -> dict[str, Any]:
+    """The keys of :class:`api_models.PaperItem`: HF's item around the paper."""
     inner = paper_model(card.paper, card.signals)
+    return {
+        "paper": inner,
+        "publishedAt": inner.publishedAt,
+        "title": inner.title,
+        "summary": inner.summary,
+        "numComments": card.signals.num_comments,
+        "submittedBy": inner.submittedOnDailyBy,
+        "organization": inner.organization,
+        "rank": card.rank,
+    }
+
+
+def search_result(card: Card) -> api.SearchResult:
+    return api.SearchResult(**_item_fields(card))
+
+
+def daily_item(card: Card) -> api.DailyPaper:
     return api.DailyPaper(
-        paper=inner,
-        publishedAt=inner.publishedAt,
-        title=inner.title,
-        summary=inner.summary,
-        numComments=card.signals.num_comments,
-        submittedBy=inner.submittedOnDailyBy,
-        organization=inner.organization,
-        rank=card.rank,
+        **_item_fields(card),
         score=card.score,
         score_components=dict(card.components),
         topic=topic_ref(card.topic),

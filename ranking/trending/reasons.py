@@ -118,4 +118,7 @@ def _prior_words(paper: Candidate, row: NDArray[np.float64]) -> str:
         facts.append("it is a technical report")
     if len(paper.authors) >= 10:
         facts.append(f"a team of {len(paper.authors)} authors wrote it")
-    return "; ".join(facts) or "its subject is one Hugging Face readers follow"
+    if not facts:
+        return "its subject is one Hugging Face readers follow"
+    # One reason, so one clause: "its code is public, it has a project page and …".
+    return facts[0] if len(facts) == 1 else f"{', '.join(facts[:-1])} and {facts[-1]}"

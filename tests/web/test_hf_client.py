@@ -93,8 +93,13 @@ def test_paper_info_fills_every_field_paperboy_holds(answers: dict[str, Any]) ->
     assert paper["comments"] == 3
 
 
-def test_search_through_list_papers_finds_papers_with_keywords(answers: dict[str, Any]) -> None:
+def test_search_through_list_papers_parses_hugging_faces_item_shape(
+    answers: dict[str, Any],
+) -> None:
+    """Search answers in HF's item shape ({paper, title, …}); the client then reads the paper's
+    id, title and authors, and (as against HF) no top-level keywords or links."""
     found = answers["search"]
     assert 0 < len(found) <= 5
-    assert all(info["ai_keywords"] for info in found)
+    assert all(info["id"] and info["title"] and info["authors"] for info in found)
     assert any("video" in (info["title"] or "").lower() for info in found)
+    assert all(info["ai_keywords"] is None and info["github_repo"] is None for info in found)

@@ -35,7 +35,7 @@ def test_keywords_find_papers_by_title_abstract_and_author(client: TestClient) -
 
 def test_search_filters_by_category_and_date_range(client: TestClient) -> None:
     graphics = client.get("/api/papers/search", params={"q": "animation video"}).json()
-    assert HF_PAPER in [paper["id"] for paper in graphics]
+    assert HF_PAPER in [item["paper"]["id"] for item in graphics]
     only = client.get("/search", params={"q": "animation video", "category": "cs.GR"}).text
     assert listed(only) and HF_PAPER in listed(only)
     for arxiv_id in listed(only):
@@ -44,9 +44,9 @@ def test_search_filters_by_category_and_date_range(client: TestClient) -> None:
         "/search", params={"q": "animation video", "since": "2025-12-18", "until": "2025-12-19"}
     ).text
     for arxiv_id in listed(later):
-        assert client.get(f"/api/papers/{arxiv_id}").json()["publishedAt"] >= "2025-12-18"
+        assert client.get(f"/api/papers/{arxiv_id}").json()["announcedOn"] >= "2025-12-18"
     api = client.get("/api/papers/search", params={"q": "animation video", "category": "cs.GR"})
-    assert all("cs.GR" in paper["categories"] for paper in api.json())
+    assert all("cs.GR" in item["paper"]["categories"] for item in api.json())
     bad = client.get("/search", params={"q": "video", "since": "last week"})
     assert bad.status_code == 400 and "since must be a date" in bad.text
 
@@ -59,5 +59,6 @@ def test_semantic_search_finds_papers_by_meaning_with_the_real_model(
     with TestClient(create_app(semantic)) as client:
         # No title or abstract holds these words; the meaning is AnimaMimic's.
         query = "bring a still 3D character model to life using motion from generated clips"
-        found = [p["id"] for p in client.get("/api/papers/search", params={"q": query}).json()]
+        answer = client.get("/api/papers/search", params={"q": query}).json()
+        found = [item["paper"]["id"] for item in answer]
     assert HF_PAPER in found[:5]

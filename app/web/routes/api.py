@@ -22,7 +22,7 @@ from app.web.api_shape import (
     daily_item,
     page_of,
     paper_detail,
-    paper_model,
+    search_result,
     sort_cards,
     submitted_by,
 )
@@ -155,7 +155,7 @@ def _missing(period: Period, key: date | None) -> str:
     )
 
 
-@router.get("/papers/search", response_model=list[api.Paper], responses=answers(304, 400))
+@router.get("/papers/search", response_model=list[api.SearchResult], responses=answers(304, 400))
 def search_papers(
     request: Request,
     context: ContextDep,
@@ -169,7 +169,7 @@ def search_papers(
     ids = run_search(context, q, since, until, category, limit)
     with context.sessions() as lookup:  # short: see the search page
         cards = queries.plain_cards(lookup, ids)
-    return cached_json(request, [paper_model(c.paper, c.signals) for c in cards])
+    return cached_json(request, [search_result(card) for card in cards])
 
 
 @router.get(
