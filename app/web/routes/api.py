@@ -46,10 +46,11 @@ ArxivIdPath = Annotated[
         json_schema_extra={"pattern": ARXIV_ID_PATTERN},
     ),
 ]
-DAY_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-WEEK_PATTERN = r"^[0-9]{4}-W[0-9]{2}$"
-MONTH_PATTERN = r"^[0-9]{4}-[0-9]{2}$"
-ONE_OF = " At most one of `date`, `week` and `month` may be given."
+# Empty counts as absent (``?week=``), as the parsers treat it.
+DAY_PATTERN = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
+WEEK_PATTERN = r"^([0-9]{4}-W[0-9]{2})?$"
+MONTH_PATTERN = r"^([0-9]{4}-[0-9]{2})?$"
+ONE_OF = " At most one of `date`, `week` and `month` may be given; empty is absent."
 
 
 def _edition(description: str, pattern: str) -> Any:
@@ -58,7 +59,9 @@ def _edition(description: str, pattern: str) -> Any:
 
 
 def _day_query(description: str) -> Any:
-    return Query(description=description, json_schema_extra={"format": "date"})
+    return Query(
+        description=description + "; empty is absent", json_schema_extra={"pattern": DAY_PATTERN}
+    )
 
 
 SORT_HELP = (
