@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-
-from ranking.labels import STOP_WORDS
+from functools import cache
 
 MAX_PHRASES = 6
 MAX_WORDS = 3
-_STOP = frozenset(STOP_WORDS)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]|[A-Za-z]|[^\sA-Za-z]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _VERB_ENDINGS = ("ing", "ed")
@@ -47,13 +45,22 @@ def _candidates(text: str) -> list[tuple[str, ...]]:
     current: list[str] = []
     for token in _TOKEN.findall(_LATEX.sub(" . ", text)):
         word = token.lower()
-        if _WORD.fullmatch(token) and len(word) > 2 and word not in _STOP:
+        if _WORD.fullmatch(token) and len(word) > 2 and word not in _stop_words():
             current.append(word)
             continue
         _close(current, runs)
         current = []
     _close(current, runs)
     return runs
+
+
+@cache
+def _stop_words() -> frozenset[str]:
+    # Read on first use: ranking.labels imports scikit-learn, which would add about a second
+    # to the web app's start-up (the API is this module's caller).
+    from ranking.labels import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
 
 
 def _close(current: list[str], runs: list[tuple[str, ...]]) -> None:

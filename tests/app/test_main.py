@@ -34,9 +34,11 @@ def test_health_fails_loudly_before_migration(tmp_path: Path) -> None:
     assert body["head"] == head_revision(make_engine(get_settings(data_dir=tmp_path)))
 
 
-def test_importing_the_web_app_does_not_import_torch() -> None:
-    # Web workers must start fast and small; the embedding model loads only in jobs.
-    code = "import sys, app.web.app; sys.exit('torch' in sys.modules)"
+def test_importing_the_web_app_does_not_import_torch_or_the_learners() -> None:
+    # Web workers must start fast and small; the embedding model and the trending model's
+    # learners (scikit-learn, LightGBM) load only in jobs, or on first use.
+    heavy = "('torch', 'sklearn', 'lightgbm')"
+    code = f"import sys, app.web.app; sys.exit(any(m in sys.modules for m in {heavy}))"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
