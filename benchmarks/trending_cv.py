@@ -20,20 +20,25 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.isotonic import IsotonicRegression
 
 from ranking.trending.calibration import brier_skill, expected_calibration_error
 from ranking.trending.data import load_corpus, load_embeddings, load_labels
-from ranking.trending.features import FEATURE_NAMES
+from ranking.trending.features import FEATURE_NAMES, columns
 from ranking.trending.metrics import day_metrics
 from ranking.trending.replay import Replay
-from ranking.trending.training import TrainingSet, fit_blend, training_set, window_labels
+from ranking.trending.training import (
+    TrainingSet,
+    fit_blend,
+    isotonic_curve,
+    training_set,
+    window_labels,
+)
 
 CORPUS = "corpus/arxiv_listings_2025-03-18_2026-07-01.jsonl.gz"
 LABELS = "hf_daily/hf_daily_papers_2024-05-27_2025-12-31.jsonl.gz"
 EMBEDDINGS = "corpus/embeddings_all-MiniLM-L6-v2.f16.npy"
 MIN_POOL = 20
-TEAM_FEATURES = [i for i, name in enumerate(FEATURE_NAMES) if name.startswith("team_")]
+TEAM_FEATURES = columns([name for name in FEATURE_NAMES if name.startswith("team_")])
 
 
 def fold_scores(
@@ -101,11 +106,13 @@ def _report(
     ndcg = [q["ndcg@10"] for q in quality]
     auc = [q["auc"] for q in quality]
     *earlier, (last_test, last_scores) = folds
-    curve = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0).fit(
+    # The curve the shipped model would carry, read the way it reads it.
+    thresholds, curve = isotonic_curve(
         np.concatenate([s for _, s in earlier]),
         np.concatenate([data.targets(until)[t] for t, _ in earlier]),
     )
-    chances, featured = curve.predict(last_scores), data.targets(until)[last_test].astype(float)
+    chances = np.interp(last_scores, thresholds, curve)
+    featured = data.targets(until)[last_test].astype(float)
     ece = expected_calibration_error(chances, featured)
     skill = brier_skill(chances, featured, data.days[last_test])
     print(

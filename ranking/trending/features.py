@@ -58,6 +58,12 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "topic_momentum": TOPIC_FEATURES,
 }
 FEATURE_NAMES = tuple(name for names in FEATURE_GROUPS.values() for name in names)
+FEATURE_INDEX = {name: position for position, name in enumerate(FEATURE_NAMES)}
+
+
+def columns(names: Sequence[str]) -> list[int]:
+    """The positions of ``names`` in a feature row."""
+    return [FEATURE_INDEX[name] for name in names]
 
 
 def has_code_link(paper: Candidate) -> bool:

@@ -28,13 +28,14 @@ import lightgbm as lgb
 import numpy as np
 from numpy.typing import NDArray
 
-from ranking.trending.features import FEATURE_GROUPS, FEATURE_NAMES
+from ranking.trending.features import FEATURE_GROUPS, FEATURE_NAMES, columns
 
 ARTIFACT_FORMAT = 2
 SHIPPED_ARTIFACT = "trending-2026-01-01.json"
 # Groups folded into the prior component; the others are components of their own.
 PRIOR_GROUPS = ("content", "metadata")
 RANKER_FEATURES = tuple(name for name in FEATURE_NAMES if name not in FEATURE_GROUPS["content"])
+RANKER_COLUMNS = columns(RANKER_FEATURES)
 
 
 class ModelArtifactError(ValueError):
@@ -78,7 +79,7 @@ class TrendingModel:
         contributions = (features - np.asarray(self.mean)) / np.asarray(self.scale)
         contributions *= np.asarray(self.weights) / self.lr_spread
         parts = {
-            group: contributions[:, _columns(names)].sum(axis=1)
+            group: contributions[:, columns(names)].sum(axis=1)
             for group, names in FEATURE_GROUPS.items()
         }
         prior = self.intercept / self.lr_spread + sum(parts.pop(group) for group in PRIOR_GROUPS)
@@ -93,8 +94,7 @@ class TrendingModel:
         booster = self._booster
         if booster is None or len(features) == 0:
             return {}
-        columns = _columns(RANKER_FEATURES)
-        contrib = np.asarray(booster.predict(features[:, columns], pred_contrib=True))
+        contrib = np.asarray(booster.predict(features[:, RANKER_COLUMNS], pred_contrib=True))
         contrib *= self.ranker_weight / self.ranker_spread
         names = {name: position for position, name in enumerate(RANKER_FEATURES)}
         parts = {
@@ -109,11 +109,6 @@ class TrendingModel:
         if not self.calibration_scores:
             return np.full(len(scores), np.nan)
         return np.interp(scores, self.calibration_scores, self.calibration_chances)
-
-
-def _columns(names: tuple[str, ...]) -> list[int]:
-    index = {name: position for position, name in enumerate(FEATURE_NAMES)}
-    return [index[name] for name in names]
 
 
 def save_model(model: TrendingModel, path: Path) -> None:

@@ -17,11 +17,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ranking.scoring import Candidate, Reason
-from ranking.trending.features import FEATURE_NAMES
+from ranking.trending.features import FEATURE_INDEX
 
 MIN_LIFT = 0.05  # in score units: smaller lifts are noise, not reasons
 GROWTH_WORTH_SAYING = 1.5
-COLUMN = {name: index for index, name in enumerate(FEATURE_NAMES)}
 
 
 def reasons(
@@ -64,7 +63,7 @@ def _words(
 
 
 def _value(row: NDArray[np.float64], name: str) -> float:
-    return float(row[COLUMN[name]])
+    return float(row[FEATURE_INDEX[name]])
 
 
 def _count(row: NDArray[np.float64], name: str) -> int:

@@ -24,7 +24,7 @@ from sklearn.linear_model import LogisticRegression
 from ranking.trending.data import LabelRecord
 from ranking.trending.features import FEATURE_NAMES
 from ranking.trending.metrics import roc_auc
-from ranking.trending.model import RANKER_FEATURES, TrendingModel
+from ranking.trending.model import RANKER_COLUMNS, TrendingModel
 from ranking.trending.replay import Replay
 from ranking.trending.scorer import pool_features
 
@@ -114,12 +114,8 @@ class Blend:
 
     def score(self, features: NDArray[np.float64]) -> NDArray[np.float64]:
         logit = ((features - self.mean) / self.scale) @ self.weights + self.intercept
-        ranked = np.asarray(self.ranker.predict(features[:, _ranker_columns()], raw_score=True))
+        ranked = np.asarray(self.ranker.predict(features[:, RANKER_COLUMNS], raw_score=True))
         return logit / self.lr_spread + self.ranker_weight * ranked / self.ranker_spread
-
-
-def _ranker_columns() -> list[int]:
-    return [FEATURE_NAMES.index(name) for name in RANKER_FEATURES]
 
 
 def fit_blend(
@@ -140,10 +136,10 @@ def fit_blend(
     weights, intercept = regression.coef_[0], float(regression.intercept_[0])
     _, per_day = np.unique(data.days[rows], return_counts=True)
     ranker = lgb.LGBMRanker(**RANKER_PARAMS)  # type: ignore[arg-type]
-    ranker.fit(features[:, _ranker_columns()], data.grades(before)[rows], group=per_day)
+    ranker.fit(features[:, RANKER_COLUMNS], data.grades(before)[rows], group=per_day)
     booster = ranker.booster_
     logit = standardised @ weights + intercept
-    ranked = np.asarray(booster.predict(features[:, _ranker_columns()], raw_score=True))
+    ranked = np.asarray(booster.predict(features[:, RANKER_COLUMNS], raw_score=True))
     return Blend(
         mean, scale, weights, intercept, booster, float(logit.std()) or 1.0,
         float(ranked.std()) or 1.0, ranker_weight,
@@ -162,8 +158,15 @@ def calibration(data: TrainingSet, until: date) -> tuple[list[float], list[float
         outcomes.append(data.targets(until.toordinal())[test])
     if not scores:
         return [], []
+    return isotonic_curve(np.concatenate(scores), np.concatenate(outcomes))
+
+
+def isotonic_curve(
+    scores: NDArray[np.float64], outcomes: NDArray[np.int8]
+) -> tuple[list[float], list[float]]:
+    """The increasing curve score → chance that :meth:`TrendingModel.chance` interpolates."""
     curve = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0)
-    curve.fit(np.concatenate(scores), np.concatenate(outcomes))
+    curve.fit(scores, outcomes)
     return _rounded(curve.X_thresholds_), _rounded(curve.y_thresholds_)
 
 
