@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib.metadata import version as package_version
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -33,8 +32,6 @@ from app.core.schema import current_revision, head_revision
 from app.core.settings_check import EXIT_REFUSED, startup_settings
 from app.core.tokens import TokenError
 from app.web import answers
-from app.web.api_models import VersionInfo
-from app.web.caching import cached_json
 from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, validation_error
@@ -44,9 +41,6 @@ from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
 from app.web.routes import api, feeds, pages, search, status, subscriptions, voting
 from app.web.security import SecurityMiddleware
-
-VERSION = package_version("paperboy")
-
 
 ROUTERS = (
     pages.router, api.router, feeds.router, search.router,
@@ -85,11 +79,6 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     for router in ROUTERS:
         app.include_router(router)
-
-    @app.get("/api/version", tags=["api"], response_model=VersionInfo, responses=api.answers(304))
-    def version(request: Request) -> Response:
-        """Which Paperboy answers (the cheapest endpoint: no database)."""
-        return cached_json(request, VersionInfo(name="paperboy", version=VERSION))
 
     app.openapi = lambda: honest_openapi(app)  # type: ignore[method-assign]
 

@@ -8,13 +8,13 @@ with ``If-None-Match`` gets 304.
 
 from __future__ import annotations
 
-from datetime import date
+from importlib.metadata import version as package_version
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.core.periods import Period
+from app.core.models import Edition
 from app.web import api_models as api
 from app.web import profiles, queries
 from app.web.api_shape import (
@@ -33,6 +33,7 @@ from app.web.routes.search import run_search
 from app.web.views import Card, Signals
 
 router = APIRouter(prefix="/api", tags=["api"])
+VERSION = package_version("paperboy")
 # arXiv's two identifier schemes, with an optional version and "arXiv:" prefix (HF's paths).
 ARXIV_ID_PATTERN = (
     r"^(?:[aA][rR][xX][iI][vV]:)?(?:[0-9]{4}\.[0-9]{4,5}"
@@ -123,13 +124,7 @@ def daily_papers(
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
 ) -> Response:
     """The papers of an edition (the latest day edition by default), HF's item shape."""
-    try:
-        period, key = edition_key(date, week, month)
-    except BadInputError as error:
-        raise HTTPException(400, str(error)) from None
-    edition = context.edition(session, period, key)
-    if edition is None:
-        raise HTTPException(404, _missing(period, key))
+    edition = _edition_asked(context, session, date, week, month)
 
     def ordered() -> list[Card]:
         return sort_cards(queries.edition_cards(session, edition), sort)
@@ -150,12 +145,31 @@ def daily_papers(
     return cached(request, body, "application/json")
 
 
-def _missing(period: Period, key: date | None) -> str:
-    return (
-        "no edition is published"
-        if key is None
-        else f"no {period} edition for {key_label(period, key)}"
-    )
+def _edition_asked(
+    context: ContextDep,
+    session: SessionDep,
+    date_: str | None,
+    week: str | None,
+    month: str | None,
+) -> Edition:
+    """The edition ``?date=|week=|month=`` names (the latest day's when none): 400 when the
+    parameters cannot be read, 404 when nothing is published under them."""
+    try:
+        period, key = edition_key(date_, week, month)
+    except BadInputError as error:
+        raise HTTPException(400, str(error)) from None
+    edition = context.edition(session, period, key)
+    if edition is not None:
+        return edition
+    if key is None:
+        raise HTTPException(404, "no edition is published")
+    raise HTTPException(404, f"no {period} edition for {key_label(period, key)}")
+
+
+@router.get("/version", response_model=api.VersionInfo, responses=answers(304))
+def version(request: Request) -> Response:
+    """Which Paperboy answers (the cheapest endpoint: no database)."""
+    return cached_json(request, api.VersionInfo(name="paperboy", version=VERSION))
 
 
 @router.get("/papers/search", response_model=list[api.SearchResult], responses=answers(304, 400))
