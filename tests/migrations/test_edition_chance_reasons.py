@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -11,11 +10,8 @@ import pytest
 from alembic import command
 from sqlalchemy import Engine, text
 
-from app.core.config import get_settings
-from app.core.db import make_engine
 from app.core.schema import alembic_config, upgrade_to_head
-from tests.conftest import TEST_DATABASE_ENV
-from tests.postgres import scratch_postgres_database
+from tests.migrations.conftest import database_at
 
 ROWS = [
     "INSERT INTO papers (arxiv_id, title, abstract, content_hash) "
@@ -30,23 +26,12 @@ ROWS = [
 
 @pytest.fixture
 def engine_at_0010(tmp_path: Path) -> Iterator[Engine]:
-    server_url = os.environ.get(TEST_DATABASE_ENV)
-    if server_url:
-        with scratch_postgres_database(server_url, "paperboy_migration") as url:
-            yield from _at_0010(url, tmp_path)
-    else:
-        yield from _at_0010(f"sqlite:///{tmp_path / 'old.sqlite3'}", tmp_path)
-
-
-def _at_0010(url: str, tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(get_settings(database_url=url, data_dir=tmp_path))
-    command.upgrade(alembic_config(engine), "0010")
-    with engine.begin() as connection:
-        for row in ROWS:
+    with database_at("0010", tmp_path) as engine:
+        with engine.begin() as connection:
             values = {"day": date(2025, 12, 19), "published": datetime(2025, 12, 19, tzinfo=UTC)}
-            connection.execute(text(row), values)
-    yield engine
-    engine.dispose()
+            for row in ROWS:
+                connection.execute(text(row), values)
+        yield engine
 
 
 def _items(engine: Engine, columns: str) -> list[tuple[object, ...]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -11,29 +10,16 @@ import pytest
 from alembic import command
 from sqlalchemy import Engine, text
 
-from app.core.config import get_settings
-from app.core.db import make_engine
 from app.core.schema import alembic_config, upgrade_to_head
-from tests.conftest import TEST_DATABASE_ENV
-from tests.postgres import scratch_postgres_database
+from tests.migrations.conftest import database_at
 
 NEW_COLUMNS = "project_page, submitted_by, organization_name, organization_fullname"
 
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Engine]:
-    server_url = os.environ.get(TEST_DATABASE_ENV)
-    if not server_url:
-        yield from _engine(f"sqlite:///{tmp_path / 'old.sqlite3'}", tmp_path)
-        return
-    with scratch_postgres_database(server_url, "paperboy_migration") as url:
-        yield from _engine(url, tmp_path)
-
-
-def _engine(url: str, tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(get_settings(database_url=url, data_dir=tmp_path))
-    yield engine
-    engine.dispose()
+    with database_at(None, tmp_path) as engine:
+        yield engine
 
 
 def _signals(engine: Engine, columns: str) -> list[tuple[object, ...]]:

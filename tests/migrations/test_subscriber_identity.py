@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from alembic import command
 from sqlalchemy import Engine, text
 
-from app.core.config import get_settings
-from app.core.db import make_engine
-from app.core.schema import alembic_config, upgrade_to_head
-from tests.conftest import TEST_DATABASE_ENV
-from tests.postgres import scratch_postgres_database
+from app.core.schema import upgrade_to_head
+from tests.migrations.conftest import database_at
 
 CREATED = datetime(2026, 1, 5, tzinfo=UTC)
 SUBSCRIBER_COLUMNS = (
@@ -27,19 +22,8 @@ SUBSCRIBER_COLUMNS = (
 
 @pytest.fixture
 def engine_at_0007(tmp_path: Path) -> Iterator[Engine]:
-    server_url = os.environ.get(TEST_DATABASE_ENV)
-    if server_url:
-        with scratch_postgres_database(server_url, "paperboy_migration") as url:
-            yield from _upgraded_to_0007(url, tmp_path)
-    else:
-        yield from _upgraded_to_0007(f"sqlite:///{tmp_path / 'old.sqlite3'}", tmp_path)
-
-
-def _upgraded_to_0007(url: str, tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(get_settings(database_url=url, data_dir=tmp_path))
-    command.upgrade(alembic_config(engine), "0007")
-    yield engine
-    engine.dispose()
+    with database_at("0007", tmp_path) as engine:
+        yield engine
 
 
 def _add_subscriber(engine: Engine, email: str, status: str, *, keyed: bool = False) -> int:
