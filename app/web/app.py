@@ -39,12 +39,12 @@ from app.web.forms import FormRefusedError
 from app.web.head import HeadAsGetMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
-from app.web.routes import api, feeds, pages, search, status, subscriptions, voting
+from app.web.routes import api, feeds, pages, search, status, subscriptions, topics, voting
 from app.web.security import SecurityMiddleware
 
 ROUTERS = (
     pages.router, api.router, feeds.router, search.router,
-    subscriptions.router, voting.router, status.router,
+    subscriptions.router, voting.router, status.router, topics.router,
 )  # fmt: skip
 
 
