@@ -18,6 +18,7 @@ from datetime import date, datetime
 from typing import NamedTuple, Never
 
 from app.core.names import collapse_whitespace
+from app.core.tex_accents import decode_tex_accents
 
 # arXiv taxonomy: "cs.AI", "math.AG", "hep-th", "cond-mat.str-el". Listing pages mix in ACM and
 # MSC classes ("I.2.7", "68T50"), which are not arXiv categories and are dropped.
@@ -105,12 +106,15 @@ def arxiv_categories(candidates: list[str]) -> tuple[str, ...]:
 
 
 def checked(record: PaperRecord) -> PaperRecord:
-    """The record as stored: control characters removed, every field within :data:`LIMITS`.
+    """The record as stored: control characters removed, author names' TeX accents decoded
+    (``P\\'erez`` is "Pérez"), every field within :data:`LIMITS`.
 
     Raises :class:`RecordError` saying which field is over its limit.
     """
     if _holds_controls(record):
         record = _without_controls(record)
+    if _holds_tex(record.authors):
+        record = record._replace(authors=_decoded_names(record.authors))
     if not _within_limits(record):
         _reject_oversized(record)
     return record
@@ -133,6 +137,18 @@ def _holds_controls(record: PaperRecord) -> bool:
         if control in joined:
             return True
     return False
+
+
+def _holds_tex(names: tuple[str, ...]) -> bool:
+    # One search over the joined list: this runs for every record of a bulk import.
+    joined = "".join(names)
+    return "\\" in joined or "{" in joined
+
+
+def _decoded_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    # Only titles and abstracts keep TeX (their mathematics); a name's is its letters.
+    decoded = (collapse_whitespace(decode_tex_accents(name)) for name in names)
+    return tuple(filter(None, decoded))
 
 
 def _without_controls(record: PaperRecord) -> PaperRecord:

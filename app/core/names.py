@@ -1,6 +1,7 @@
 """Author names: the key that identifies an author across papers and in URLs.
 
-Same name, same key: "José Pérez", "Jose Perez" and "JOSÉ PÉREZ" are all ``jose-perez``.
+Same name, same key: "José Pérez", "Jose Perez", "JOSÉ PÉREZ" and ``Jos\\'e P\\'erez`` are all
+``jose-perez``.
 Paperboy cannot tell two people with one name apart, and says so on the author page.
 """
 
@@ -9,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+
+from app.core.tex_accents import decode_tex_accents
 
 MAX_KEY_LENGTH = 200
 # Letters that Unicode does not decompose into a base letter plus an accent.
@@ -86,7 +89,12 @@ _ASCII_WORD_BYTES = bytes(
 
 
 def author_key(name: str) -> str:
-    """The URL-safe key of an author name: accents folded, lower case, words joined by '-'."""
+    """The URL-safe key of an author name: accents folded, lower case, words joined by '-'.
+
+    TeX accents are decoded first, so ``P\\'erez`` keys as "Pérez" does, not as ``p-erez``.
+    """
+    if "\\" in name:
+        name = decode_tex_accents(name)
     if name.isascii():  # most names: nothing to fold, and folding is the slow part
         # The same key as the general path below, in a third of its time.
         return "-".join(name.translate(_ASCII_WORDS).split())[:MAX_KEY_LENGTH].rstrip("-")
@@ -121,7 +129,11 @@ def author_keys(names: Sequence[str]) -> tuple[str, ...]:
     names, and a call per name took a sixth of preparing a record.
     """
     joined = _NAME_SEPARATOR.join(names)
-    if not joined.isascii() or joined.count(_NAME_SEPARATOR) != len(names) - 1:
+    if (
+        not joined.isascii()
+        or "\\" in joined  # TeX accents to decode
+        or joined.count(_NAME_SEPARATOR) != len(names) - 1
+    ):
         return tuple(map(cached_author_key, names))
     # Every word of the list joined by "-", then the dashes beside a separator dropped: each
     # name's words joined by "-".

@@ -244,6 +244,22 @@ def test_one_author_row_per_normalised_name(
     assert sorted(spellings) == ["Jose Perez", "José Pérez"]
 
 
+def test_a_name_written_in_tex_is_stored_decoded_as_the_same_author(
+    sessions: sessionmaker[Session], tmp_path: Path
+) -> None:
+    base = sample_lines(2)
+    lines = [{**base[0], "authors": ["Daniel P\\'erez Herrera"]},
+             {**base[1], "authors": ["Daniel Pérez Herrera"]}]  # fmt: skip
+    import_file(write_jsonl(tmp_path / "tex.jsonl", lines), sessions)
+    with sessions() as session:
+        authors = session.execute(select(Author.key, Author.name)).all()
+        spellings = session.scalars(select(PaperAuthor.name)).all()
+    assert [tuple(author) for author in authors] == [
+        ("daniel-perez-herrera", "Daniel Pérez Herrera")
+    ]
+    assert spellings == ["Daniel Pérez Herrera"] * 2
+
+
 def test_an_author_list_glued_into_one_long_name_is_stored_on_every_backend(
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:

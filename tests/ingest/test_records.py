@@ -86,3 +86,13 @@ def test_the_limits_hold_every_real_paper_with_room_to_spare() -> None:
         authors=tuple(f"Author Number{index}" for index in range(LIMITS.authors)),
     )
     assert checked(largest) is largest
+
+
+def test_tex_accents_in_author_names_are_decoded_and_nothing_else_is() -> None:
+    tex = RECORD._replace(
+        title="On $\\'e$tale maps",
+        authors=("Daniel P\\\\'erez Herrera", "Mikkel {\\O}bro", "{}", "Bo Li"),
+    )
+    record = checked(tex)
+    assert record.authors == ("Daniel Pérez Herrera", "Mikkel Øbro", "Bo Li")
+    assert record.title == tex.title

@@ -67,7 +67,8 @@ def test_a_feed_item_reads_field_by_field() -> None:
     assert first.record.title == (
         "Decentralized Learning over Wireless Networks with Broadcast-Based Subgraph Sampling"
     )
-    assert first.record.authors == ("Daniel P\\\\'erez Herrera", "Zheng Chen", "Erik G. Larsson")
+    # The feed writes "P\\\\'erez" (TeX, its backslash escaped): stored as the name reads.
+    assert first.record.authors == ("Daniel Pérez Herrera", "Zheng Chen", "Erik G. Larsson")
     assert first.record.categories == ("cs.IT",)
     assert first.record.abstract.startswith("This work centers on the communication aspects")
     assert first.record.announced_on == OCT_26
