@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from fastapi import Request
@@ -18,26 +18,38 @@ from fastapi import Request
 from app.core import tokens
 from app.core.config import Settings
 from app.web.origin import from_this_site
+from digest.accounts.preferences import NAMED_LISTS
 
 CSRF_COOKIE = "paperboy_csrf"
 
 
+# The fields a form sends many times: ticked boxes, and one input per topic or author named.
+LIST_FIELDS = ("categories", *NAMED_LISTS)
+
+
 @dataclass(frozen=True, slots=True)
 class PostedForm:
-    """A form's text fields, and its ticked categories (the one field sent many times)."""
+    """A form's text fields, and its fields sent many times (:data:`LIST_FIELDS`)."""
 
     fields: dict[str, str]
-    categories: list[str]
+    lists: dict[str, list[str]] = field(default_factory=dict)
 
     def get(self, name: str, default: str = "") -> str:
         return self.fields.get(name, default)
+
+    @property
+    def categories(self) -> list[str]:
+        return self.lists.get("categories", [])
 
 
 async def read_form(request: Request) -> PostedForm:
     data = await request.form()
     fields = {key: value for key, value in data.items() if isinstance(value, str)}
-    categories = [value for value in data.getlist("categories") if isinstance(value, str)]
-    return PostedForm(fields, categories)
+    lists = {
+        name: [value for value in data.getlist(name) if isinstance(value, str)]
+        for name in LIST_FIELDS
+    }
+    return PostedForm(fields, lists)
 
 
 class Refusal(StrEnum):

@@ -7,7 +7,16 @@ from sqlalchemy import select
 
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import DigestFeedback, Edition, EditionItem, Subscriber
+from app.core.models import (
+    Author,
+    DigestFeedback,
+    Edition,
+    EditionItem,
+    Subscriber,
+    Topic,
+    TopicDay,
+    TopicStatus,
+)
 from digest.accounts import links
 from digest.accounts.subscriptions import purge_unconfirmed
 from digest.sending import send_digests
@@ -58,20 +67,117 @@ def test_preferences_are_changed_paused_and_resumed_through_the_signed_link(
     assert one(database).status == "active"
 
 
-def test_following_and_muting_authors_and_topics_is_stored_by_key(
+def store_names(database: Database) -> None:
+    """Two authors and two topics, as the site knows them (topic 12's label changed)."""
+    with session_scope(database.sessions) as session:
+        session.add_all([Author(key="ada-lovelace", name="Ada Lovelace"),
+                         Author(key="jose-perez", name="José Pérez")])  # fmt: skip
+        for topic_id in (12, 40):
+            session.add(Topic(id=topic_id, model="test", first_seen_on=DAY))
+        session.flush()
+        for topic_id, day, label in (
+            (12, DAY - timedelta(days=1), "graphs, old label"),
+            (12, DAY, "graph neural networks, message passing"),
+            (40, DAY, "protein folding, diffusion"),
+        ):
+            session.add(
+                TopicDay(topic_id=topic_id, day=day, size=3, window_size=3, baseline=1.0,
+                         momentum=0.0, status=TopicStatus.NEW, label=label, centroid=b"")
+            )  # fmt: skip
+
+
+def token_of(database: Database, settings: Settings, subscriber_id: int) -> str:
+    return links.preferences_url(settings, holder(database, subscriber_id), NOW).split("token=")[1]
+
+
+def test_topics_and_authors_are_chosen_by_name_and_stored_by_id_and_key(
     client: TestClient, database: Database, mail_settings: Settings
 ) -> None:
-    subscriber_id = add_subscriber(database.sessions, "ada@example.org")
-    token = links.preferences_url(mail_settings, holder(database, subscriber_id), NOW).split(
-        "token="
-    )[1]
-    follows = {"followed_authors": "José Pérez\nAda Lovelace", "muted_topics": "12, 40"}
-    client.post("/subscriptions/preferences", data={**FIELDS, **follows, "token": token})
+    store_names(database)
+    token = token_of(database, mail_settings, add_subscriber(database.sessions, "a@example.org"))
+    follows = {
+        "followed_authors": ["José Pérez", "ada lovelace", ""],
+        "muted_topics": ["Protein folding, DIFFUSION", "graphs, old label", ""],
+    }
+    saved = client.post("/subscriptions/preferences", data={**FIELDS, **follows, "token": token})
+    assert saved.status_code == 200, saved.text
     stored = one(database)
     assert stored.followed_authors == ["ada-lovelace", "jose-perez"]
     assert stored.muted_topics == [12, 40]
     page = client.get("/subscriptions/preferences", params={"token": token}).text
-    assert "ada-lovelace\njose-perez" in page and 'value="12, 40"' in page
+    named = re.findall(r'name="(followed_authors|muted_topics)" value="([^"]+)"', page)
+    assert named == [
+        ("muted_topics", "graph neural networks, message passing"),
+        ("muted_topics", "protein folding, diffusion"),
+        ("followed_authors", "Ada Lovelace"),
+        ("followed_authors", "José Pérez"),
+    ]
+    # The recent topics are suggested by their latest label only.
+    suggested = re.search(r'<datalist id="topic-suggestions">(.*?)</datalist>', page, re.S)
+    assert suggested is not None
+    assert re.findall(r'value="([^"]+)"', suggested.group(1)) == [
+        "graph neural networks, message passing",
+        "protein folding, diffusion",
+    ]
+
+
+def test_unknown_topics_and_authors_are_refused_by_name_and_nothing_stored_is_lost(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    store_names(database)
+    reader = add_subscriber(
+        database.sessions, "a@example.org", followed_authors=["old-key"], muted_topics=[40]
+    )
+    token = token_of(database, mail_settings, reader)
+    sent = {
+        "followed_authors": ["old-key", "Grace Hopper"],
+        "followed_topics": ["Quantum gravity"],
+        "max_items": "7",
+    }
+    refused = client.post("/subscriptions/preferences", data={**FIELDS, **sent, "token": token})
+    assert refused.status_code == 422
+    assert "no topic is called &#39;Quantum gravity&#39;" in refused.text
+    assert "no author on Paperboy is called &#39;Grace Hopper&#39;" in refused.text
+    assert 'aria-describedby="error-followed_topics"' in refused.text
+    assert 'value="Grace Hopper"' in refused.text and 'value="7"' in refused.text  # kept
+    stored = one(database)
+    assert (stored.followed_authors, stored.muted_topics, stored.max_items) == (
+        ["old-key"],
+        [40],
+        10,
+    )
+    # An author already followed stays acceptable, whether the site knows the name or not.
+    kept = {"followed_authors": ["old-key"], "muted_topics": ["#40"]}
+    saved = client.post("/subscriptions/preferences", data={**FIELDS, **kept, "token": token})
+    assert saved.status_code == 200
+    assert (one(database).followed_authors, one(database).muted_topics) == (["old-key"], [40])
+
+
+def test_categories_are_ticked_or_typed_and_others_come_back_in_the_free_field(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    token = token_of(database, mail_settings, add_subscriber(database.sessions, "a@example.org"))
+    chosen = {"categories": ["cs.LG"], "other_categories": "math.CO,  q-bio.BM"}
+    client.post("/subscriptions/preferences", data={**FIELDS, **chosen, "token": token})
+    assert one(database).categories == ["cs.LG", "math.CO", "q-bio.BM"]
+    page = client.get("/subscriptions/preferences", params={"token": token}).text
+    assert re.findall(r'name="categories" value="([^"]+)" checked', page) == ["cs.LG"]
+    assert 'name="other_categories" value="math.CO, q-bio.BM"' in page
+    bad = {"categories": ["cs.LG"], "other_categories": "maths!"}
+    refused = client.post("/subscriptions/preferences", data={**FIELDS, **bad, "token": token})
+    assert refused.status_code == 422 and "unknown arXiv category: &#39;maths!&#39;" in refused.text
+    assert one(database).categories == ["cs.LG", "math.CO", "q-bio.BM"]
+
+
+def test_the_stored_time_zone_is_selected_and_never_replaced_by_the_browsers(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    reader = add_subscriber(database.sessions, "a@example.org", time_zone="Asia/Kolkata")
+    page = client.get(
+        "/subscriptions/preferences", params={"token": token_of(database, mail_settings, reader)}
+    )
+    assert '<option value="Asia/Kolkata" selected>Kolkata</option>' in page.text
+    assert "data-guess-zone" not in page.text and "timezone.js" not in page.text
 
 
 def test_bad_preferences_are_refused_and_change_nothing(

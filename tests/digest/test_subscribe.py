@@ -1,6 +1,7 @@
 import re
 from datetime import timedelta
 from email.message import EmailMessage
+from zoneinfo import available_timezones
 
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -140,3 +141,55 @@ def test_the_web_app_serves_the_subscription_pages(mail_settings: Settings) -> N
         refused = site.get("/unsubscribe", params={"token": "nonsense"})
         assert refused.status_code == 400 and "does not work" in refused.text
         assert site.post("/unsubscribe", params={"token": "nonsense"}).status_code == 400
+
+
+def test_the_time_zone_is_chosen_from_every_iana_zone_grouped_by_region(client: TestClient) -> None:
+    page = client.get("/subscribe").text
+    select = re.search(
+        r'<select id="time_zone" name="time_zone" data-guess-zone.*?</select>', page, re.S
+    )
+    assert select is not None
+    offered = re.findall(r'<option value="([^"]+)"', select.group(0))
+    assert set(offered) == available_timezones() - {"localtime", "Factory"}
+    assert len(offered) == len(set(offered))
+    assert offered[0] == "UTC" and '<option value="UTC" selected>' in select.group(0)
+    assert '<optgroup label="America">' in select.group(0)
+    assert '<option value="America/New_York">New York</option>' in select.group(0)
+    assert '<script src="/static/timezone.js" defer></script>' in page
+
+
+def test_categories_ticked_and_typed_are_stored_and_none_at_all_means_every_one(
+    client: TestClient, database: Database
+) -> None:
+    subscribe(client, categories=["cs.CV"], other_categories="math.CO astro-ph.GA")
+    subscribe(client, email="bo@example.org", categories=[], other_categories="")
+    subscribe(client, email="cy@example.org", categories=[], other_categories="hep-th")
+    chosen = {s.email: s.categories for s in stored(database)}
+    assert chosen == {
+        "ada@example.org": ["astro-ph.GA", "cs.CV", "math.CO"],
+        "bo@example.org": ["cs.AI", "cs.CL", "cs.CV", "cs.LG"],
+        "cy@example.org": ["hep-th"],
+    }
+
+
+def test_every_error_is_shown_beside_its_field_and_the_form_keeps_what_was_typed(
+    client: TestClient, smtp: Smtp, database: Database
+) -> None:
+    answer = subscribe(
+        client, email="no-at-sign.example.org", delivery_hour="25", time_zone="Mars/Olympus",
+        followed_authors=["Nobody Known"], interests="graph rewiring",
+    )  # fmt: skip
+    assert answer.startswith("422")
+    for field in ("email", "delivery_hour", "time_zone", "followed_authors"):
+        assert f'id="error-{field}"' in answer, field
+        assert f'href="#{field}"' in answer  # the summary links to the field
+    assert (
+        'id="delivery_hour" name="delivery_hour" min="0" max="23" inputmode="numeric" value="25"'
+        in answer
+    )
+    assert 'aria-describedby="hint-delivery_hour error-delivery_hour" aria-invalid="true"' in answer
+    assert 'value="no-at-sign.example.org"' in answer and "graph rewiring</textarea>" in answer
+    assert '<option value="Mars/Olympus" selected>' in answer and "data-guess-zone" not in answer
+    assert "no author on Paperboy is called &#39;Nobody Known&#39;" in answer
+    assert stored(database) == [] and smtp.handler.messages == []
+    assert "Check your inbox" in subscribe(client)  # the form sent back still works

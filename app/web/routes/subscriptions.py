@@ -21,18 +21,19 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from starlette.background import BackgroundTask
 
-from app.web import accounts, answers
+from app.core.models import Subscriber
+from app.web import accounts, answers, form_choices, preference_form
 from app.web.account_views import (
     CheckInboxPage,
     PrivacyPage,
     SubscribePage,
     UnsubscribePage,
-    blank_fields,
     preferences_page,
 )
 from app.web.accounts import PreferencesAction
-from app.web.context import ContextDep
+from app.web.context import ContextDep, WebContext
 from app.web.forms import (
+    PostedForm,
     checked_form,
     client_host,
     csrf_field,
@@ -42,7 +43,7 @@ from app.web.forms import (
 )
 from digest.accounts import links
 from digest.accounts.addresses import BadAddressError, parse_address
-from digest.accounts.preferences import BadPreferencesError, parse_preferences
+from digest.accounts.preferences import BadPreferencesError, Named, parse_preferences
 from digest.accounts.subscriptions import RateLimitedError
 
 router = APIRouter(include_in_schema=False)
@@ -51,21 +52,27 @@ FEEDBACK_VALUES = {"1": "more", "-1": "fewer"}
 
 @router.get("/subscribe")
 async def subscribe_form(request: Request, context: ContextDep) -> HTMLResponse:
-    settings, nonce = context.settings, new_nonce()
-    fields = blank_fields(settings.categories, settings.digest_max_items)
-    view = SubscribePage(csrf_field(settings, nonce), fields)
-    return answers.form_page(request, context, "subscribe", view, nonce)
+    settings = context.settings
+    entered = preference_form.blank(settings.categories, settings.digest_max_items)
+    return await _subscribe_page(request, context, entered, guess_time_zone=True)
 
 
 @router.post("/subscribe")
 async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
     form = await checked_form(request, context.settings)
+    named = await run_in_threadpool(form_choices.look_up, context, Named(form.lists))
+    errors: dict[str, str] = {}
     try:
         address = parse_address(form.get("email"))
-        categories = form.categories or list(context.settings.categories)
-        preferences = parse_preferences(form.fields, categories)
-    except (BadAddressError, BadPreferencesError) as error:
-        return answers.message(request, context, "Please check the form", str(error), 422)
+    except BadAddressError as error:
+        errors["email"] = str(error)
+    try:
+        preferences = parse_preferences(form.fields, _ticked_or_all(form, context), named)
+    except BadPreferencesError as error:
+        errors.update(error.errors)
+    if errors:
+        entered = preference_form.posted(form.fields, form.categories, form.lists)
+        return await _subscribe_page(request, context, entered, errors, form.get("email"))
     try:
         confirmation = await run_in_threadpool(
             accounts.request_subscription, context, address, preferences, client_host(request)
@@ -77,6 +84,34 @@ async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
     response = answers.page(request, context, "check_inbox", CheckInboxPage(address.delivery))
     if confirmation is not None:
         response.background = BackgroundTask(accounts.send_confirmation, context, confirmation)
+    return response
+
+
+def _ticked_or_all(form: PostedForm, context: WebContext) -> list[str]:
+    """The ticked categories; none ticked and none typed means all the site follows."""
+    if form.categories or form.get("other_categories").strip():
+        return form.categories
+    return list(context.settings.categories)
+
+
+async def _subscribe_page(
+    request: Request,
+    context: WebContext,
+    entered: preference_form.Entered,
+    errors: dict[str, str] | None = None,
+    email: str = "",
+    *,
+    guess_time_zone: bool = False,
+) -> HTMLResponse:
+    """The subscribe form showing ``entered``; with ``errors``, answered 422."""
+    settings, nonce = context.settings, new_nonce()
+    suggestions = await run_in_threadpool(form_choices.form_suggestions, context)
+    fields = preference_form.form_fields(
+        settings.categories, entered, suggestions, errors, guess_time_zone=guess_time_zone
+    )
+    view = SubscribePage(csrf_field(settings, nonce), fields, email)
+    response = answers.form_page(request, context, "subscribe", view, nonce)
+    response.status_code = 422 if errors else 200
     return response
 
 
@@ -101,22 +136,40 @@ async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
 @router.get("/subscriptions/preferences")
 async def preferences(request: Request, context: ContextDep, token: str = "") -> HTMLResponse:
     subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
-    unsubscribe_url, _ = links.unsubscribe_urls(context.settings, subscriber, context.clock())
-    view = preferences_page(subscriber, context.settings.categories, token, unsubscribe_url)
-    return answers.page(request, context, "preferences", view)
+    entered = await run_in_threadpool(form_choices.stored_preferences, context, subscriber)
+    return await _preferences_page(request, context, subscriber, token, entered)
 
 
 @router.post("/subscriptions/preferences")
 async def save_preferences(request: Request, context: ContextDep) -> HTMLResponse:
     require_this_site(request, context.settings)
     form = await read_form(request)
-    try:
-        chosen = parse_preferences(form.fields, form.categories)
-    except BadPreferencesError as error:
-        return answers.message(request, context, "Please check the form", str(error), 422)
     token, action = form.get("token"), _action(form.get("action"))
+    subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
+    named = await run_in_threadpool(form_choices.look_up, context, Named(form.lists), subscriber)
+    try:
+        chosen = parse_preferences(form.fields, form.categories, named)
+    except BadPreferencesError as error:
+        entered = preference_form.posted(form.fields, form.categories, form.lists)
+        return await _preferences_page(request, context, subscriber, token, entered, error.errors)
     await run_in_threadpool(accounts.save_preferences, context, token, chosen, action)
     return answers.message(request, context, "Saved", "Your preferences are saved.")
+
+
+async def _preferences_page(
+    request: Request,
+    context: WebContext,
+    subscriber: Subscriber,
+    token: str,
+    entered: preference_form.Entered,
+    errors: dict[str, str] | None = None,
+) -> HTMLResponse:
+    """The preferences form showing ``entered``; with ``errors``, answered 422."""
+    unsubscribe_url, _ = links.unsubscribe_urls(context.settings, subscriber, context.clock())
+    suggestions = await run_in_threadpool(form_choices.form_suggestions, context)
+    fields = preference_form.form_fields(context.settings.categories, entered, suggestions, errors)
+    view = preferences_page(subscriber, fields, token, unsubscribe_url)
+    return answers.page(request, context, "preferences", view, 422 if errors else 200)
 
 
 def _action(button: str) -> PreferencesAction:

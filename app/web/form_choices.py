@@ -1,0 +1,115 @@
+"""What the subscription forms offer by name, and what the names readers type stand for (reads).
+
+Readers choose topics by label and authors by name; the forms suggest the topics of the last
+two weeks and the authors of the newest day edition, and the names a reader types are looked
+up here before :func:`digest.accounts.preferences.parse_preferences` checks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import replace
+from datetime import date, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.core.db import session_scope
+from app.core.models import Author, EditionItem, PaperAuthor, Subscriber, Topic, TopicDay
+from app.web import queries
+from app.web.context import WebContext
+from app.web.preference_form import Entered, Suggestions, stored
+from digest.accounts.preferences import Named, topic_name
+from ranking.editions import latest_edition
+
+RECENT_TOPIC_DAYS = 14
+
+
+def form_suggestions(context: WebContext) -> Suggestions:
+    with session_scope(context.sessions) as session:
+        return Suggestions(_recent_topic_labels(session), _edition_author_names(session))
+
+
+def stored_preferences(context: WebContext, subscriber: Subscriber) -> Entered:
+    """The subscriber's preferences as the form shows them: topics by label, authors by name."""
+    topics = [*subscriber.followed_topics, *subscriber.muted_topics]
+    authors = [*subscriber.followed_authors, *subscriber.muted_authors]
+    with session_scope(context.sessions) as session:
+        labels, names = topic_labels(session, topics), author_names(session, authors)
+    return stored(context.settings.categories, subscriber, labels, names)
+
+
+def look_up(context: WebContext, named: Named, holder: Subscriber | None = None) -> Named:
+    """``named`` with what the site knows of its names; a ``holder``'s own authors count as
+    known, so that saving never refuses what is already stored."""
+    with session_scope(context.sessions) as session:
+        found = known_names(session, named)
+    if holder is None:
+        return found
+    own = {*holder.followed_authors, *holder.muted_authors}
+    return replace(found, author_keys={*found.author_keys, *own})
+
+
+def _recent_topic_labels(session: Session) -> list[str]:
+    newest = session.scalar(select(func.max(TopicDay.day)))
+    if newest is None:
+        return []
+    rows = session.execute(
+        select(TopicDay.topic_id, TopicDay.label)
+        .where(TopicDay.day > newest - timedelta(days=RECENT_TOPIC_DAYS))
+        .order_by(TopicDay.day)
+    )
+    latest = {row.topic_id: row.label for row in rows}  # a later day's label wins
+    return sorted(set(latest.values()), key=str.casefold)
+
+
+def _edition_author_names(session: Session) -> list[str]:
+    edition = latest_edition(session, "day", None)
+    if edition is None:
+        return []
+    names = session.scalars(
+        select(Author.name)
+        .join(PaperAuthor, PaperAuthor.author_key == Author.key)
+        .join(EditionItem, EditionItem.arxiv_id == PaperAuthor.arxiv_id)
+        .where(EditionItem.edition_id == edition.id)
+        .distinct()
+    )
+    return sorted(names, key=str.casefold)
+
+
+def topic_labels(session: Session, topic_ids: Collection[int]) -> dict[int, str]:
+    """Each topic's latest label."""
+    return queries.topic_labels(session, list(topic_ids), until=date.max)
+
+
+def author_names(session: Session, keys: Collection[str]) -> dict[str, str]:
+    if not keys:
+        return {}
+    rows = session.execute(select(Author.key, Author.name).where(Author.key.in_(list(keys))))
+    return {row.key: row.name for row in rows}
+
+
+def known_names(session: Session, named: Named) -> Named:
+    """``named`` with the topics and authors it asks for that the site knows."""
+    asked = named.asked_topics()
+    authors = named.asked_authors()
+    found = session.scalars(select(Author.key).where(Author.key.in_(list(authors))))
+    return replace(named, topic_ids=_topic_ids(session, asked), author_keys=frozenset(found))
+
+
+def _topic_ids(session: Session, asked: set[str]) -> dict[str, int]:
+    """Asked :func:`topic_name` -> topic: by number, or by any label it had (the latest wins)."""
+    numbers = [int(name[1:]) for name in asked if name.startswith("#")]
+    found = session.scalars(select(Topic.id).where(Topic.id.in_(numbers)))
+    ids = {f"#{topic}": topic for topic in found}
+    labels = [name for name in asked if not name.startswith("#")]
+    if not labels:
+        return ids
+    rows = session.execute(
+        select(TopicDay.topic_id, TopicDay.label)
+        .where(func.lower(TopicDay.label).in_(labels))
+        .order_by(TopicDay.day, TopicDay.topic_id)
+    )
+    for row in rows:
+        ids[topic_name(row.label)] = row.topic_id  # a later day's topic wins a shared label
+    return ids
