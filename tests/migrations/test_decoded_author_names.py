@@ -16,6 +16,7 @@ from sqlalchemy import Connection, Engine, text
 from app.core.names import author_key
 from app.core.schema import alembic_config, upgrade_to_head
 from tests.migrations.conftest import database_at
+from tests.migrations.test_subscriber_identity import SUBSCRIBER_COLUMNS
 
 # How ingest stored them before 0012: the name as written, keyed with TeX's letters as words.
 OLD_AUTHORS = {
@@ -34,11 +35,6 @@ OLD_LINKS = [  # (paper, position, key, name)
     ("2310.16108", 0, "daniel-perez-herrera", "Daniel Pérez Herrera"),
     ("2310.16108", 1, "daniel-p-erez-herrera", "Daniel P\\\\'erez Herrera"),
 ]
-SUBSCRIBER_COLUMNS = (
-    "email, email_key, link_key, status, categories, interests, exclusions, followed_topics, "
-    "muted_topics, followed_authors, muted_authors, frequency, weekday, delivery_hour, time_zone, "
-    "max_items, send_empty, failure_count, created_at"
-)
 
 
 @pytest.fixture
@@ -75,9 +71,9 @@ def _store(
 def _follower(connection: Connection, followed: list[str], muted: list[str]) -> None:
     connection.execute(
         text(
-            f"INSERT INTO subscribers ({SUBSCRIBER_COLUMNS}) VALUES ('r@x.org', 'r@x.org', 'k', "
-            "'active', '[]', '', '', '[]', '[]', :followed, :muted, 'daily', 0, 7, 'UTC', 10, "
-            "false, 0, :created)"
+            f"INSERT INTO subscribers ({SUBSCRIBER_COLUMNS}, email_key, link_key) VALUES "
+            "('r@x.org', 'active', '[]', '', '', '[]', '[]', :followed, :muted, 'daily', 0, 7, "
+            "'UTC', 10, false, 0, :created, 'r@x.org', 'k')"
         ),
         {
             "followed": json.dumps(followed),
