@@ -1,24 +1,55 @@
-// Renders $...$ and \(...\) in elements marked .math with the vendored KaTeX.
+// Renders $...$ and \(...\) in elements marked .math (titles and abstracts on every page) with
+// the vendored KaTeX. Every page loads this small file; KaTeX itself (its script, renderer and
+// stylesheet) is fetched from /static only when a .math element holds a delimiter, so pages
+// without maths cost nothing more. Added as elements, never inline code: the strict CSP holds.
 // Text stays as written when KaTeX is unavailable or the LaTeX is broken (throwOnError: false);
 // trust: false keeps \href, \url and friends from making links.
 (function () {
   "use strict";
-  document.addEventListener("DOMContentLoaded", function () {
-    if (typeof renderMathInElement !== "function") { return; }
-    document.querySelectorAll(".math").forEach(function (element) {
-      renderMathInElement(element, {
-        delimiters: [
-          { left: "$$", right: "$$", display: true },
-          { left: "$", right: "$", display: false },
-          { left: "\\(", right: "\\)", display: false },
-          { left: "\\[", right: "\\]", display: true }
-        ],
-        throwOnError: false,
-        trust: false,
-        strict: "ignore",
-        maxSize: 20,
-        maxExpand: 200
-      });
+  var DELIMITER = /\$|\\\(|\\\[/;
+  var OPTIONS = {
+    delimiters: [
+      { left: "$$", right: "$$", display: true },
+      { left: "$", right: "$", display: false },
+      { left: "\\(", right: "\\)", display: false },
+      { left: "\\[", right: "\\]", display: true }
+    ],
+    throwOnError: false,
+    trust: false,
+    strict: "ignore",
+    maxSize: 20,
+    maxExpand: 200
+  };
+
+  function load(source) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = source;
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
     });
+  }
+
+  function stylesheet(href) {
+    var link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    document.head.appendChild(link);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var elements = Array.prototype.filter.call(document.querySelectorAll(".math"), function (element) {
+      return DELIMITER.test(element.textContent);
+    });
+    if (elements.length === 0) { return; }
+    stylesheet("/static/katex/katex.min.css");
+    load("/static/katex/katex.min.js")
+      .then(function () { return load("/static/katex/auto-render.min.js"); })
+      .then(function () {
+        elements.forEach(function (element) { renderMathInElement(element, OPTIONS); });
+        document.documentElement.dataset.math = "rendered";
+      })
+      .catch(function () { /* KaTeX missing: the TeX stays readable as text */ });
   });
 })();

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import ClassVar, NamedTuple
 
+from app.core.excerpts import Excerpt, excerpt
 from app.core.explanations import Explanation, chance_words, helped, load_reasons
 from app.core.names import author_key
 
@@ -133,7 +134,11 @@ class Explained:
 
 @dataclass(frozen=True, slots=True)
 class Card(Explained):
-    """One paper of a list: what the trending page and feeds show."""
+    """One paper of a list: what the trending page and feeds show.
+
+    ``code_url`` and ``project_page`` are the API's ``githubRepo`` and ``projectPage``: both
+    read them through :func:`code_url` and :func:`project_page`, so a card and the API agree.
+    """
 
     rank: int
     paper: PaperFacts
@@ -147,6 +152,9 @@ class Card(Explained):
     links: dict[str, str] = field(default_factory=dict)
     chance: float | None = None
     reasons: list[Explanation] = field(default_factory=list)
+    project_page: str | None = None
+    # The abstract's opening; the rest waits behind "more".
+    summary: Excerpt = field(default_factory=Excerpt)
     REASONS_SHOWN: ClassVar[int | None] = 3  # a card is short; the paper page lists them all
 
 
@@ -221,6 +229,8 @@ def card(
         links=links(paper.arxiv_id),
         chance=None if scored is None else scored.chance,
         reasons=[] if scored is None else load_reasons(scored.reasons),
+        project_page=project_page(paper, signals),
+        summary=excerpt(paper.abstract),
     )
 
 

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from app.core.explanations import chance_words
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
-from tests.web.conftest import HF_PAPER, LAST_DAY, OLD_STYLE_ID
+from tests.web.conftest import HF_PAPER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
 from tests.web.explained import PLAIN, RARE, RARE_WORDS, TOP, TOP_WORDS, explained_site
 from tests.web.helpers import a_topic_of, edition_ids
 
@@ -233,3 +233,82 @@ def test_whatever_the_shipped_scorer_fills_each_card_says_its_chance_and_reasons
         helped = [r["text"] for r in item["explanation"] if r["value"] > 0]
         assert reasons_listed(card) == helped[:3]
         assert not BARE_SCORE.search(visible(card))
+
+
+SUMMARY = re.compile(r'<div class="summary math">\s*<p>(.*?)</p>(.*?)</div>', re.S)
+MORE = re.compile(r'<details class="more">\s*<summary>more<span class="visually-hidden"> of the '
+                  r"abstract</span></summary>\s*<p>(.*?)</p>", re.S)  # fmt: skip
+
+
+def test_a_card_shows_the_abstracts_opening_and_keeps_the_rest_behind_more(
+    client: TestClient,
+) -> None:
+    html = client.get("/").text
+    items = client.get("/api/daily_papers", params={"sort": "trending", "limit": 100}).json()
+    folded = 0
+    for item in items:
+        [(lead, after)] = SUMMARY.findall(card_of(html, item["paper"]["id"]))
+        whole = " ".join(item["summary"].split())
+        shown = unescape(lead)
+        assert whole.startswith(shown.removesuffix("…")) and len(shown) <= 301
+        rest = MORE.findall(after)
+        if rest:
+            folded += 1
+            assert '<details class="more" open' not in after
+            joined = f"{shown.removesuffix('…')} {unescape(rest[0]).removeprefix('…')}"
+            assert " ".join(joined.split()) == whole or shown.endswith("…")
+        else:
+            assert shown == whole
+    assert folded > len(items) / 2  # most abstracts are longer than two sentences
+
+
+def test_every_page_with_cards_loads_the_maths_renderer_for_titles_and_abstracts(
+    client: TestClient, site_settings: Settings
+) -> None:
+    topic, _ = a_topic_of(site_settings, LAST_DAY)
+    for url in ("/", f"/topics/{topic}", "/authors/ada-lovelace", f"/papers/{HF_PAPER}"):
+        html = client.get(url).text
+        assert '<script src="/static/math.js" defer></script>' in html, url
+        assert 'class="bidi math">' in html, url
+    assert client.get("/static/math.js").status_code == 200
+
+
+def attribute(url: str) -> str:
+    return url.replace("&", "&amp;")
+
+
+def test_a_card_links_the_code_and_project_page_the_api_names(client: TestClient) -> None:
+    html = client.get("/?date=2025-12-18").text
+    items = client.get(
+        "/api/daily_papers", params={"date": "2025-12-18", "sort": "trending", "limit": 100}
+    ).json()
+    pages = 0
+    for item in items:
+        card = card_of(html, item["paper"]["id"])
+        code, project = item["paper"].get("githubRepo"), item["paper"].get("projectPage")
+        assert ("Code</a>" in card) == (code is not None)
+        assert ("Project page</a>" in card) == (project is not None)
+        if code:
+            assert f'<a href="{attribute(code)}" rel="noopener nofollow">Code' in card
+        if project:
+            pages += 1
+            assert f'<a href="{attribute(project)}" rel="noopener nofollow">Project page' in card
+    assert pages >= 1
+
+
+def test_the_rank_is_read_out_as_text_and_no_plain_div_has_an_aria_label(
+    client: TestClient,
+) -> None:
+    html = client.get("/").text
+    first = card_of(html, listed(html)[0])
+    assert '<div class="rank"><span class="visually-hidden">Rank </span>1</div>' in first
+    assert not re.search(r"<div[^>]*aria-label", html)
+    search_free = client.get(f"/papers/{HF_PAPER}").text
+    assert '<div class="rank"></div>' in search_free  # similar papers: no rank, nothing to read
+
+
+def test_a_hostile_abstract_on_a_card_stays_text(client: TestClient) -> None:
+    card = card_of(client.get("/").text, HOSTILE_ID)
+    [(lead, _)] = SUMMARY.findall(card)
+    assert "&lt;b&gt;bold&lt;/b&gt; {{ config }} &lt;!-- comment" in lead
+    assert "$\\frac{1}{ unbalanced" in lead and "<b>" not in card
