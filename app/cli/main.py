@@ -18,7 +18,7 @@ from pathlib import Path
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.logs import configure_logging
-from app.core.schema import SchemaOutOfDateError, require_current_schema, upgrade_to_head
+from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
 from app.core.settings_check import EXIT_REFUSED, startup_settings
 from app.services.overview import describe_store, format_overview
 from ingest.bulk.chunk_reader import Rejection
@@ -58,8 +58,8 @@ def _arguments(module: str, name: str) -> Callable[[argparse.ArgumentParser], No
 
 def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
     with open_engine(settings) as engine:
-        upgrade_to_head(engine)
-        print(f"database is up to date: {engine.url.render_as_string(hide_password=True)}")
+        done = migrate(engine)
+        print(f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}")
     return 0
 
 

@@ -6,6 +6,7 @@ here rather than read from an ini file, so every entry point migrates the same w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from alembic import command
@@ -32,6 +33,28 @@ def alembic_config(engine: Engine) -> Config:
 def upgrade_to_head(engine: Engine) -> None:
     """Apply every migration the database lacks (idempotent)."""
     command.upgrade(alembic_config(engine), "head")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """What ``paperboy migrate`` did: the revision before (None: an empty database) and after."""
+
+    before: str | None
+    after: str | None
+
+    def describe(self) -> str:
+        if self.before is None:
+            return f"created the schema at revision {self.after}"
+        if self.before == self.after:
+            return f"the schema is up to date at revision {self.after}"
+        return f"upgraded the schema from revision {self.before} to {self.after}"
+
+
+def migrate(engine: Engine) -> Migration:
+    """:func:`upgrade_to_head`, saying from which revision."""
+    before = current_revision(engine)
+    upgrade_to_head(engine)
+    return Migration(before, current_revision(engine))
 
 
 def head_revision(engine: Engine) -> str | None:

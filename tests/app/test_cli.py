@@ -7,6 +7,8 @@ import pytest
 
 from app.cli.main import COMMANDS, build_parser, main
 from app.core.config import get_settings
+from app.core.db import make_engine
+from app.core.schema import head_revision
 from tests.conftest import SAMPLE_PATH, Database
 
 
@@ -63,3 +65,14 @@ def test_commands_refuse_an_unmigrated_database(
 ) -> None:
     assert main(["stats"], get_settings(data_dir=tmp_path)) == 1
     assert "run `paperboy migrate` first" in capsys.readouterr().err
+
+
+def test_migrate_says_whether_it_created_upgraded_or_found_the_schema_current(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = get_settings(data_dir=tmp_path)
+    head = head_revision(make_engine(settings))
+    assert main(["migrate"], settings) == 0
+    assert f"created the schema at revision {head}: sqlite:///" in capsys.readouterr().out
+    assert main(["migrate"], settings) == 0
+    assert f"the schema is up to date at revision {head}" in capsys.readouterr().out

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect
@@ -10,8 +11,10 @@ from app.core.db import make_engine
 from app.core.models import Base
 from app.core.schema import (
     SchemaOutOfDateError,
+    alembic_config,
     current_revision,
     head_revision,
+    migrate,
     require_current_schema,
     upgrade_to_head,
 )
@@ -44,3 +47,12 @@ def test_an_unmigrated_database_is_refused_with_the_fix(
     assert {"papers", "authors", "paper_authors", "paper_categories", "ingest_runs"} <= set(
         inspect(engine).get_table_names()
     )
+
+
+def test_migrating_an_older_database_says_from_which_revision(tmp_path: Path) -> None:
+    engine = make_engine(get_settings(data_dir=tmp_path))
+    command.upgrade(alembic_config(engine), "0010")
+    done = migrate(engine)
+    assert (done.before, done.after) == ("0010", head_revision(engine))
+    assert done.describe() == f"upgraded the schema from revision 0010 to {done.after}"
+    engine.dispose()
