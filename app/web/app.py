@@ -39,12 +39,23 @@ from app.web.forms import FormRefusedError
 from app.web.head import HeadAsGetMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
-from app.web.routes import api, feeds, pages, search, status, subscriptions, topics, voting
+from app.web.routes import (
+    api,
+    docs,
+    feeds,
+    pages,
+    search,
+    site,
+    status,
+    subscriptions,
+    topics,
+    voting,
+)  # fmt: skip
 from app.web.security import SecurityMiddleware
 
 ROUTERS = (
     pages.router, api.router, feeds.router, search.router,
-    subscriptions.router, voting.router, status.router, topics.router,
+    subscriptions.router, voting.router, status.router, topics.router, docs.router, site.router,
 )  # fmt: skip
 
 
@@ -64,7 +75,7 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
     app = FastAPI(
         title="Paperboy",
         summary="The day's trending arXiv papers: pages, a JSON API in HF's shape, feeds.",
-        docs_url="/api/docs",
+        docs_url=None,  # app.web.routes.docs serves /api/docs without a CDN or inline script
         openapi_url="/api/openapi.json",
         redoc_url=None,
         # No 307 to the slash-less path: its Location would be built from the Host header.

@@ -1,8 +1,8 @@
 """Security headers on every response, and the JSON API's rate limit (ASGI middleware).
 
 The Content-Security-Policy allows only Paperboy's own scripts, styles and images: there is
-no inline script or style anywhere, and no CDN. The interactive API docs page (Swagger UI)
-loads its assets from a CDN, so it alone gets a policy that allows that CDN.
+no inline script or style anywhere, and no CDN, the API docs page (Swagger UI, served from
+``/swagger-ui/`` by ``app.web.routes.docs``) included.
 
 In production behind https (``PAPERBOY_PUBLIC_BASE_URL`` starts with ``https://``) every
 response also carries ``Strict-Transport-Security`` for a year: a browser that saw it never
@@ -23,11 +23,6 @@ CSP = (
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
-    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
 HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -36,13 +31,12 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 HSTS = "max-age=31536000; includeSubDomains"
-DOCS_PATH = "/api/docs"
 RATE_LIMITED_PREFIX = "/api/"
 
 
-def security_headers(path: str, *, strict_transport: bool = False) -> dict[str, str]:
+def security_headers(*, strict_transport: bool = False) -> dict[str, str]:
     """The headers every response carries (pure)."""
-    headers = {**HEADERS, "Content-Security-Policy": DOCS_CSP if path == DOCS_PATH else CSP}
+    headers = {**HEADERS, "Content-Security-Policy": CSP}
     if strict_transport:
         headers["Strict-Transport-Security"] = HSTS
     return headers
@@ -67,15 +61,14 @@ class SecurityMiddleware:
         self.app = app
         self.limiter = limiter
         hsts = wants_strict_transport(settings)
-        self.page_headers = _raw(security_headers("/", strict_transport=hsts))
-        self.docs_headers = _raw(security_headers(DOCS_PATH, strict_transport=hsts))
+        self.headers = _raw(security_headers(strict_transport=hsts))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        extra = self.docs_headers if path == DOCS_PATH else self.page_headers
+        extra = self.headers
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -1,0 +1,62 @@
+"""The interactive API docs at ``/api/docs``: Swagger UI served by Paperboy itself.
+
+FastAPI's own page loads Swagger UI from a CDN and starts it with an inline script, which the
+site's Content-Security-Policy forbids. This page loads Swagger UI 5 (the first to read OpenAPI
+3.1, which FastAPI writes) from ``/swagger-ui/``, files the ``fastapi-offline`` package ships,
+and starts it with ``/static/api-docs.js``: it works offline and under the same strict policy
+as every other page. Only the files are used, not the package's FastAPI subclass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import fastapi_offline
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import FileResponse
+
+from app.web.caching import cached
+
+router = APIRouter(include_in_schema=False)
+ASSETS = Path(fastapi_offline.__file__).parent / "static"
+MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+Asset = Literal["swagger-ui.css", "swagger-ui-bundle.js"]
+OPENAPI_URL = "/api/openapi.json"
+ONE_DAY = "public, max-age=86400"
+PAGE = f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Paperboy API</title>
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="/swagger-ui/swagger-ui.css">
+  <script src="/swagger-ui/swagger-ui-bundle.js" defer></script>
+  <script src="/static/api-docs.js" defer></script>
+</head>
+<body>
+  <main id="swagger-ui" data-openapi="{OPENAPI_URL}">
+    <h1>Paperboy API</h1>
+    <p>This page needs JavaScript; the OpenAPI document is at
+      <a href="{OPENAPI_URL}">{OPENAPI_URL}</a>.</p>
+  </main>
+</body>
+</html>
+""".encode()
+
+
+@router.get("/api/docs")
+def docs(request: Request) -> Response:
+    return cached(request, PAGE, "text/html; charset=utf-8")
+
+
+@router.get("/swagger-ui/{asset}")
+def asset(asset: Asset) -> FileResponse:
+    """Swagger UI's two files (any other name is a 400: nothing else of the package is served)."""
+    path = ASSETS / asset
+    return FileResponse(
+        path,
+        media_type=MEDIA_TYPES[path.suffix],
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
