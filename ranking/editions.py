@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Any
 
 import numpy as np
@@ -34,16 +34,19 @@ from app.core.models import (
     PaperTopic,
     TopicDay,
 )
-from app.core.periods import Period, Span, span
+from app.core.periods import Period, Span, last_day, span
 from app.core.vectors import Matrix
 from ranking.diversity import DiversityRule, diversify
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
+from ranking.period_pool import score_period, with_period_topics
 from ranking.scoring import Candidate, Reason, Score, Scorer, ScoringContext
 from ranking.signals import load_signals
 
 # Bump when the way editions are built (pool, ordering, diversity) changes.
 ALGORITHM_VERSION = "editions-1"
+# Weeks and months: their own topics, each paper standing in its own day (ranking.period_pool).
+PERIOD_ALGORITHM = "periods-1"
 DECIMALS = 9
 # A chance is shown as a whole percent; four decimals keep rebuilds from float noise.
 CHANCE_DECIMALS = 4
@@ -173,38 +176,32 @@ def pool_span(session: Session, period: Period, day: date) -> Span:
         select(func.max(Edition.edition_date)).where(
             Edition.period == "day",
             Edition.edition_date >= bounds.first,
-            Edition.edition_date <= _period_end(bounds),
+            Edition.edition_date <= last_day(period, bounds.key),
         )
     )
     return replace(bounds, last=newest) if newest is not None and newest > day else bounds
 
 
-def _period_end(bounds: Span) -> date:
-    if bounds.period == "week":
-        return bounds.first + timedelta(days=6)
-    next_month = (bounds.first.replace(day=28) + timedelta(days=4)).replace(day=1)
-    return next_month - timedelta(days=1)
-
-
 def _build(
     session: Session, bounds: Span, scorer: Scorer, settings: Settings
 ) -> tuple[Header, list[Item]]:
-    """The edition's items, scored as of the last day of its pool.
-
-    Only a day edition keeps the scorer's chance: it is estimated at a paper's announcement,
-    and a week or month ranks papers announced on different days (docs/ranking.md, "What a
-    reader sees")."""
+    """The edition's items: a day's scored as of the day; a week's or month's by their own
+    ranking (:mod:`ranking.period_pool`: topics over the period, each paper standing in its
+    own day, no chance, which is estimated per announcement day; docs/ranking.md, "Week and
+    month editions")."""
     candidates, vectors = load_pool(session, bounds, settings.embedding_model)
-    signals = load_signals(session, [c.arxiv_id for c in candidates], bounds.last)
-    context = ScoringContext(day=bounds.last, embeddings=vectors, signals=signals)
-    scores = scorer.score(candidates, context)
-    if bounds.period != "day":
-        scores = [replace(score, chance=None) for score in scores]
+    if bounds.period == "day":
+        signals = load_signals(session, [c.arxiv_id for c in candidates], bounds.last)
+        context = ScoringContext(day=bounds.last, embeddings=vectors, signals=signals)
+        scores = scorer.score(candidates, context)
+    else:
+        candidates = with_period_topics(session, bounds, candidates, vectors, settings)
+        scores = score_period(session, bounds, candidates, vectors, scorer)
     rule = diversity_rule(settings)
     header = Header(
         scorer=scorer.name,
         scorer_version=scorer.version,
-        algorithm_version=ALGORITHM_VERSION,
+        algorithm_version=ALGORITHM_VERSION if bounds.period == "day" else PERIOD_ALGORITHM,
         diversity_rule=rule.describe(),
         pool_size=len(candidates),
     )

@@ -60,11 +60,11 @@ def topic_params(settings: Settings) -> TopicParams:
 def build_topics(session: Session, day: date, settings: Settings) -> TopicsSummary:
     window = load_window(session, day, settings)
     model = settings.embedding_model
-    before_ids, before = _known_topics(session, model, since=_memory_start(day), until=day)
+    before_ids, before = known_topics(session, model, since=_memory_start(day), until=day)
     labels = cluster(window.vectors, topic_params(settings), before if len(before) else None)
     centres = centroids(window.vectors, labels)
     continued = match(centres, before, settings.topic_match_cosine)
-    rerun_ids, rerun = _known_topics(
+    rerun_ids, rerun = known_topics(
         session, model, since=day, until=date.fromordinal(day.toordinal() + 1), first_seen=day
     )
     again = match(centres, rerun, settings.topic_match_cosine)
@@ -119,7 +119,7 @@ def load_window(session: Session, day: date, settings: Settings) -> Window:
     )
 
 
-def _known_topics(
+def known_topics(
     session: Session, model: str, *, since: date, until: date, first_seen: date | None = None
 ) -> tuple[list[int], Matrix]:
     """Each topic seen in [since, until) at its latest, largest first; centroids as rows."""

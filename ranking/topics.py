@@ -139,6 +139,20 @@ def match(current: Matrix, known: Matrix, threshold: float) -> list[int | None]:
     return result
 
 
+def nearest(current: Matrix, known: Matrix, threshold: float) -> list[int | None]:
+    """For each current centroid, the row of the closest known centroid if their cosine is at
+    least ``threshold``, or None. Unlike :func:`match`, several may continue the same one: a
+    week's cluster may join topics its days kept apart."""
+    if not len(current) or not len(known):
+        return [None] * len(current)
+    similarity = current @ known.T
+    best = np.argmax(similarity, axis=1)
+    return [
+        int(column) if similarity[row, column] >= threshold else None
+        for row, column in enumerate(best)
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class Trend:
     baseline: float

@@ -170,9 +170,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "rank",
-        "build the topics of --date D (with its trailing window) and publish the day's edition",
+        "build the topics of --date D (with its trailing window) and publish the day's edition; "
+        "--from D1 --to D2 ranks each announcement day between, oldest first, with its week "
+        "and month",
         _handler("app.cli.ranking", "run_rank"),
-        _arguments("app.cli.ranking", "add_day_argument"),
+        _arguments("app.cli.ranking", "add_rank_arguments"),
     ),
     Command(
         "publish",
@@ -183,7 +185,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "run-daily",
         "the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
-        "alone; --skip-ingest ranks what is stored)",
+        "alone; --skip-ingest ranks what is stored; --from D1 --to D2 with --skip-ingest "
+        "fills every announcement day between)",
         _handler("app.cli.ranking", "run_daily"),
         _arguments("app.cli.ranking", "add_daily_arguments"),
     ),

@@ -23,7 +23,7 @@ from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.vectors import BadVectorsError
 from app.services import editions
-from app.services.daily import DailyReport
+from app.services.daily import DailyReport, run_range
 from app.services.daily import run_daily as daily_chain
 from app.services.editions import Advance, Progress
 from app.services.reports import Report
@@ -107,8 +107,44 @@ def add_day_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--date", type=parse_day, required=True, help="announcement day")
 
 
+def add_rank_arguments(parser: argparse.ArgumentParser) -> None:
+    add_days_arguments(parser, "announcement day")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_days_arguments(parser: argparse.ArgumentParser, day_help: str) -> None:
+    """``--date D``, or ``--from D1 --to D2``: every announcement day stored in between."""
+    parser.add_argument("--date", type=parse_day, help=day_help)
+    parser.add_argument("--from", dest="first", type=parse_day, help="first day of a range")
+    parser.add_argument("--to", dest="last", type=parse_day, help="last day of a range")
+
+
+def days_error(args: argparse.Namespace, date_required: bool) -> str | None:
+    """Why ``--date``/``--from``/``--to`` do not name a day or a range, or None."""
+    ranged = args.first is not None or args.last is not None
+    if ranged and args.date is not None:
+        return "give --date or --from and --to, not both"
+    if ranged and (args.first is None or args.last is None):
+        return "--from and --to go together"
+    if ranged and args.first > args.last:
+        return f"--from {args.first} is after --to {args.last}"
+    if date_required and not ranged and args.date is None:
+        return "give --date D, or --from D1 --to D2"
+    return None
+
+
 def run_rank(args: argparse.Namespace, settings: Settings) -> int:
-    return _step("rank", settings, lambda sessions: editions.rank(settings, sessions, args.date))
+    """One day's topics and edition, or a range filled day by day with its weeks and months."""
+    if (problem := days_error(args, date_required=True)) is not None:
+        return print_error("rank", problem)
+    if args.date is not None:
+        day = args.date
+        return _step("rank", settings, lambda sessions: editions.rank(settings, sessions, day))
+    with command_sessions(settings) as sessions:
+        report = run_range(
+            settings, sessions, args.first, args.last, progress_of("paper", args.quiet), embed=False
+        )
+    return print_daily(report, "rank")
 
 
 def run_publish(args: argparse.Namespace, settings: Settings) -> int:
@@ -127,7 +163,7 @@ def _step(command: str, settings: Settings, step: Callable[[sessionmaker[Session
 
 
 def add_daily_arguments(parser: argparse.ArgumentParser) -> None:
-    add_day_argument(parser)
+    add_days_arguments(parser, "announcement day (default: arXiv's latest)")
     parser.add_argument(
         "--skip-ingest", action="store_true", help="rank what is stored; fetch nothing"
     )
@@ -136,25 +172,34 @@ def add_daily_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_daily(args: argparse.Namespace, settings: Settings) -> int:
     """Ingest, embed, rank, publish (``app.services.daily``); exit 1 if a step failed, 2 if
-    ingest was partial or stale."""
+    ingest was partial or stale. A range is ranked from what is stored (no ingest)."""
+    if (problem := days_error(args, date_required=False)) is not None:
+        return print_error("run-daily", problem)
+    if args.first is not None and not args.skip_ingest:
+        return print_error("run-daily", "a range ranks what is stored: add --skip-ingest")
+    progress = progress_of("paper", args.quiet)
     with command_sessions(settings, "worker") as sessions:
+        if args.first is not None:
+            return print_daily(run_range(settings, sessions, args.first, args.last, progress))
         report = daily_chain(
             settings,
             sessions,
             utc_now(),
             args.date,
             skip_ingest=args.skip_ingest,
-            progress=progress_of("paper", args.quiet),
+            progress=progress,
         )
     return print_daily(report)
 
 
-def print_daily(report: DailyReport) -> int:
+def print_daily(report: DailyReport, command: str = "run-daily") -> int:
     """What each step did; why the chain stopped on standard error; its exit code."""
     for line in report.step_lines():
         print(line)
     if report.ingest_failed:
-        return print_error("run-daily", "ingest failed; nothing ranked")
+        return print_error(command, "ingest failed; nothing ranked")
     if report.ranking_failure is not None:
-        return print_error("run-daily", report.ranking_failure.message)
+        return print_error(command, report.ranking_failure.message)
+    if not report.days:
+        print("no announcement day stored there; nothing ranked")
     return report.outcome.exit_code

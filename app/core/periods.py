@@ -31,3 +31,13 @@ def span(period: Period, day: date) -> Span:
         return Span(period, monday, monday, day)
     first = day.replace(day=1)
     return Span(period, first, first, day)
+
+
+def last_day(period: Period, key: date) -> date:
+    """The last calendar day of the edition of ``period`` keyed ``key`` (its first day)."""
+    if period == "day":
+        return key
+    if period == "week":
+        return key + timedelta(days=6)
+    next_month = (key.replace(day=28) + timedelta(days=4)).replace(day=1)
+    return next_month - timedelta(days=1)

@@ -4,6 +4,12 @@ Each step is its own unit of work. A failed ingest stops the chain (nothing is p
 a day that failed to arrive); a partial or stale one lets it go on and makes the outcome a
 warning. Unusable ranking input (:class:`RankingInputError`) stops it as a failure, keeping
 what the earlier steps stored.
+
+The chain ranks more than one day when there is more to do: the daily job also ranks the
+announcement days a missed run left unranked (:func:`ranking.days.unranked_days`), and
+``run-daily --from --to`` fills a range. Days go oldest first, since a day's topics continue
+the topics of the days before it; the week and month are published once per period, after
+its last day of the run (:func:`ranking.days.closing_days`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from app.services.editions import EditionsReport, EmbedReport, Progress, RankRep
 from app.services.ingest import IngestReport, ingest
 from app.services.reports import Failure, Outcome, worst
 from ingest.live_store import latest_listing_day
+from ranking.days import announcement_days, closing_days, unranked_days
 from ranking.errors import RankingInputError
 
 NOTHING_STORED = "daily: no announcement stored yet; nothing to rank"
@@ -27,15 +34,31 @@ INGEST_FAILED = "daily: ingest failed; nothing ranked or published"
 
 
 @dataclass(frozen=True)
-class DailyReport:
-    # None when the chain was told to rank what is stored.
-    ingest: IngestReport | None
-    # The day ranked: None when no announcement is stored (or ingest failed).
-    day: date | None = None
+class DayRanking:
+    """What the chain did for one announcement day (a step is None when it did not run)."""
+
+    day: date
     embedded: EmbedReport | None = None
     ranked: RankReport | None = None
     published: EditionsReport | None = None
+
+    def lines(self) -> list[str]:
+        steps = (self.embedded, self.ranked, self.published)
+        return [line for step in steps if step is not None for line in step.lines()]
+
+
+@dataclass(frozen=True)
+class DailyReport:
+    # None when the chain was told to rank what is stored.
+    ingest: IngestReport | None
+    # The days ranked, oldest first: none when no announcement is stored (or ingest failed).
+    days: tuple[DayRanking, ...] = ()
     ranking_failure: Failure | None = None
+
+    @property
+    def day(self) -> date | None:
+        """The newest day the chain ranked (or was ranking when it stopped)."""
+        return self.days[-1].day if self.days else None
 
     @property
     def ingest_failed(self) -> bool:
@@ -60,14 +83,12 @@ class DailyReport:
 
     def step_lines(self) -> list[str]:
         lines = self.ingest.lines() if self.ingest else []
-        for step in (self.embedded, self.ranked, self.published):
-            lines += step.lines() if step else []
-        return lines
+        return lines + [line for day in self.days for line in day.lines()]
 
     def stop_note(self) -> str | None:
         if self.ingest_failed:
             return INGEST_FAILED
-        return NOTHING_STORED if self.day is None else None
+        return NOTHING_STORED if not self.days and self.ranking_failure is None else None
 
 
 def run_daily(
@@ -79,30 +100,79 @@ def run_daily(
     skip_ingest: bool = False,
     progress: Progress = no_progress,
 ) -> DailyReport:
-    """Ingest ``day`` (None: arXiv's latest announcement), then embed, rank and publish it."""
+    """Ingest ``day`` (None: arXiv's latest announcement), then embed, rank and publish it and
+    every earlier announcement day left unranked."""
     ingested = None if skip_ingest else ingest(settings, sessions, now, day=day)
     if ingested is not None and ingested.outcome is Outcome.FAILED:
         return DailyReport(ingested)
     target = day or _latest_listing_day(sessions)
     if target is None:
         return DailyReport(ingested)
-    return _rank(settings, sessions, DailyReport(ingested, target), target, progress)
+    with session_scope(sessions) as session:
+        gaps = [gap for gap in unranked_days(session, target) if gap < target]
+    return rank_days(settings, sessions, DailyReport(ingested), [*gaps, target], progress)
 
 
-def _rank(
+def run_range(
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    first: date,
+    last: date,
+    progress: Progress = no_progress,
+    *,
+    embed: bool = True,
+) -> DailyReport:
+    """Embed (unless told not to), rank and publish every announcement day stored in
+    ``first..last``, oldest first: ``run-daily --from --to`` and ``rank --from --to``."""
+    with session_scope(sessions) as session:
+        days = announcement_days(session, first, last)
+    return rank_days(settings, sessions, DailyReport(None), days, progress, embed=embed)
+
+
+def rank_days(
     settings: Settings,
     sessions: sessionmaker[Session],
     report: DailyReport,
-    day: date,
-    progress: Progress,
+    days: list[date],
+    progress: Progress = no_progress,
+    *,
+    embed: bool = True,
 ) -> DailyReport:
+    """The chain for each of ``days`` in order; the first unusable input stops it there."""
+    closing = set(closing_days(days))
+    for day in days:
+        steps = _Steps(embed=embed, publish=day in closing)
+        done, failure = _chain(settings, sessions, day, steps, progress)
+        report = replace(report, days=(*report.days, done), ranking_failure=failure)
+        if failure is not None:
+            break
+    return report
+
+
+@dataclass(frozen=True)
+class _Steps:
+    embed: bool
+    publish: bool
+
+
+def _chain(
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    day: date,
+    steps: _Steps,
+    progress: Progress,
+) -> tuple[DayRanking, Failure | None]:
     """Embed, rank, publish; each step's report is kept as it comes, so a failure keeps them."""
+    done = DayRanking(day)
     try:
-        report = replace(report, embedded=editions.embed(settings, sessions, day, progress))
-        report = replace(report, ranked=editions.rank(settings, sessions, day))
-        return replace(report, published=editions.publish(settings, sessions, day))
+        if steps.embed:
+            done = replace(done, embedded=editions.embed(settings, sessions, day, progress))
+        done = replace(done, ranked=editions.rank(settings, sessions, day))
+        if steps.publish:
+            done = replace(done, published=editions.publish(settings, sessions, day))
     except RankingInputError as error:
-        return replace(report, ranking_failure=Failure.of(error))
+        return done, Failure.of(error)
+    return done, None
 
 
 def _latest_listing_day(sessions: sessionmaker[Session]) -> date | None:

@@ -26,6 +26,7 @@ from app.core.models import (
     PaperTopic,
     TopicDay,
 )
+from app.core.periods import last_day
 from app.web.params import key_label, parse_period
 from app.web.views import (
     Appearance,
@@ -162,7 +163,8 @@ def edition_cards(session: Session, edition: Edition) -> list[Card]:
         .where(EditionItem.edition_id == edition.id)
         .order_by(EditionItem.position)
     ).all()
-    return cards_for(session, items, edition.edition_date)
+    # A week's topics are labelled as of its last day, not its Monday (its key).
+    return cards_for(session, items, last_day(parse_period(edition.period), edition.edition_date))
 
 
 def cards_for(session: Session, items: Sequence[Any], until: date) -> list[Card]:

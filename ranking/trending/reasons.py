@@ -56,7 +56,7 @@ def _words(
     if component == "topic_momentum":
         return _topic_words(row)
     if component == "community":
-        return _community_words(community_counts.get(paper.arxiv_id, {}))
+        return community_words(community_counts.get(paper.arxiv_id, {}))
     if component == "prior":
         return _prior_words(paper, row)
     return ""
@@ -95,7 +95,7 @@ def _topic_words(row: NDArray[np.float64]) -> str:
     return "papers close to it were featured recently"
 
 
-def _community_words(counts: Mapping[str, float]) -> str:
+def community_words(counts: Mapping[str, float]) -> str:
     parts = []
     upvotes, votes = round(counts.get("hf_upvotes", 0)), round(counts.get("paperboy_votes", 0))
     if upvotes:

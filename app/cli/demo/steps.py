@@ -4,7 +4,7 @@ It migrates the database (SQLite in ``DATA_DIR``), imports the bundled sample of
 papers, their precomputed vectors and their real Hugging Face Daily Papers signals (upvotes,
 comments, code and project links, submitters, organizations), exercises live ingest against a
 local server replaying recorded arXiv and Hugging Face responses (the replayed day is embedded
-with the real model), ranks and publishes the sample's latest announcement day, subscribes and
+with the real model), ranks and publishes every announcement day stored, subscribes and
 confirms a demo reader, mails the digest to a local mail sink that writes
 ``DATA_DIR/mail/*.eml``, then serves the site (``--no-serve`` stops before that). It reaches no
 network and sends no real mail; run again, it changes nothing already done.
@@ -31,7 +31,7 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import AnnouncementEntry, Paper
 from app.core.schema import upgrade_to_head
 from app.services import editions
-from app.services.daily import run_daily
+from app.services.daily import run_range
 from app.services.digests import send_due_digests
 from app.services.ingest import import_hf_signals, ingest
 from app.services.reports import Outcome
@@ -161,12 +161,16 @@ def embed_replayed_day(demo: Demo) -> int:
 
 
 def rank_and_publish(demo: Demo) -> int:
+    """Every announcement day stored, oldest first, so each day of the sample has its
+    edition and the week and month editions are built from all of their days."""
     with job_session(demo.settings) as session:
-        demo.day = session.scalar(select(func.max(Paper.announced_on)))
-    if demo.day is None:
+        first, demo.day = session.execute(
+            select(func.min(Paper.announced_on), func.max(Paper.announced_on))
+        ).one()
+    if first is None or demo.day is None:
         return 1
     with command_sessions(demo.settings, "worker") as sessions:
-        report = run_daily(demo.settings, sessions, utc_now(), demo.day, skip_ingest=True)
+        report = run_range(demo.settings, sessions, first, demo.day)
     return print_daily(report)
 
 
@@ -199,7 +203,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("import their Hugging Face Daily Papers signals", import_signals),
     ("live ingest, replayed", live_ingest),
     ("embed the replayed day with the real model", embed_replayed_day),
-    ("rank and publish the sample's latest announcement day", rank_and_publish),
+    ("rank and publish every announcement day stored", rank_and_publish),
     ("subscribe and confirm a demo reader", subscribe_reader),
     ("send the digest to the local mail sink", send_digest),
 )
