@@ -7,17 +7,29 @@ categories and topics the filters offer and in what order, the edition before an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date
 
 from app.core.models import Edition, RunStatus
-from app.core.periods import Period
+from app.core.periods import Period, last_day, span
 from app.services.status import JobStatus, SourceStatus, Status
 from app.web.params import key_label
 from app.web.views import Appearance, AuthorLink, Card, TopicChip
 
 FAILED_RESULTS = frozenset({RunStatus.FAILED, RunStatus.WARNING})
 TITLES: dict[Period, str] = {"day": "today", "week": "this week", "month": "this month"}
+TAB_TEXTS: dict[Period, str] = {"day": "Daily", "week": "Weekly", "month": "Monthly"}
+
+
+@dataclass(frozen=True, slots=True)
+class Tab:
+    """A period's tab: its edition holding the day shown, or its newest one."""
+
+    period: Period
+    text: str
+    href: str
+    current: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,20 +48,22 @@ class TrendingPage:
     topics: list[TopicChip]
     previous: date | None  # the neighbouring editions of the period
     next: date | None
-    first_date: date | None  # the range of the date picker
+    first_date: date | None  # the range of the date picker: every ranked day
     last_date: date | None
+    tabs: list[Tab]
 
 
 def trending_page(
     period: Period,
     edition: Edition | None,
     cards: list[Card],
-    dates: list[date],
+    dates: Mapping[Period, list[date]],
     category: str | None,
     topic: int | None,
 ) -> TrendingPage:
-    """The page for ``edition`` (with its ``cards``); ``dates`` are the period's editions."""
+    """The page for ``edition`` (with its ``cards``); ``dates`` are each period's editions."""
     chosen = None if edition is None else edition.edition_date
+    mine, days = dates.get(period, []), dates.get("day", [])
     return TrendingPage(
         period=period,
         title=TITLES[period],
@@ -61,11 +75,33 @@ def trending_page(
         topic=topic,
         categories=offered_categories(cards),
         topics=offered_topics(cards),
-        previous=max((d for d in dates if chosen and d < chosen), default=None),
-        next=min((d for d in dates if chosen and d > chosen), default=None),
-        first_date=min(dates, default=None),
-        last_date=max(dates, default=None),
+        previous=max((d for d in mine if chosen and d < chosen), default=None),
+        next=min((d for d in mine if chosen and d > chosen), default=None),
+        first_date=min(days, default=None),
+        last_date=max(days, default=None),
+        tabs=tabs(period, chosen, dates),
     )
+
+
+def tabs(period: Period, key: date | None, dates: Mapping[Period, list[date]]) -> list[Tab]:
+    """Each period's tab, keeping the day shown: from a day, its week and month; from a week
+    or month, its newest ranked day (and the period holding that), where those are stored."""
+    shown = None if key is None else _newest_day(period, key, dates.get("day", []))
+    return [
+        Tab(name, text, _tab_href(name, shown, dates.get(name, [])), name == period)
+        for name, text in TAB_TEXTS.items()
+    ]
+
+
+def _newest_day(period: Period, key: date, days: list[date]) -> date | None:
+    end = last_day(period, key)
+    return max((d for d in days if key <= d <= end), default=None)
+
+
+def _tab_href(period: Period, day: date | None, stored: list[date]) -> str:
+    if day is not None and span(period, day).key in stored:
+        return f"/?period={period}&date={day.isoformat()}"
+    return f"/?period={period}"
 
 
 def filter_cards(cards: list[Card], category: str | None, topic: int | None) -> list[Card]:

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
-from app.core.periods import span
+from app.core.periods import PERIODS, Period, span
 from app.web import queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.page_views import PaperPage, trending_page
-from app.web.params import MAX_ID, BadInputError, key_label, parse_day, parse_period
+from app.web.params import (
+    MAX_ID,
+    BadInputError,
+    edition_key,
+    key_label,
+    parse_day,
+    parse_period,
+)
 from app.web.views import Signals, author_links, card
 
 router = APIRouter(include_in_schema=False)
@@ -33,6 +41,18 @@ def category_param(value: str | None) -> str | None:
     return value or None
 
 
+def page_edition(
+    period: str, day: str | None, week: str | None, month: str | None
+) -> tuple[Period, date | None]:
+    """The edition ``/`` shows: ``?week=YYYY-Www`` or ``?month=YYYY-MM`` names its own (and
+    its period); ``?date=`` names the edition of ``?period=`` holding that day; none, the
+    period's newest."""
+    if week or month:
+        return edition_key(day, week, month)
+    chosen = parse_period(period)
+    return chosen, span(chosen, parse_day(day)).key if day else None
+
+
 @router.get("/", response_class=HTMLResponse)
 def trending(
     request: Request,
@@ -40,12 +60,14 @@ def trending(
     session: SessionDep,
     period: str = "day",
     date: Annotated[str | None, Query(max_length=10)] = None,
+    week: Annotated[str | None, Query(max_length=8)] = None,
+    month: Annotated[str | None, Query(max_length=7)] = None,
     category: Annotated[str | None, Query(max_length=40)] = None,
     topic: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
 ) -> Response:
     try:
-        chosen, wanted = parse_period(period), category_param(category)
-        key = span(chosen, parse_day(date)).key if date else None
+        chosen, key = page_edition(period, date, week, month)
+        wanted = category_param(category)
     except BadInputError as error:
         raise bad_request(error) from None
     edition = context.edition(session, chosen, key)
@@ -54,7 +76,7 @@ def trending(
 
     def build() -> Rendered:
         cards = [] if edition is None else queries.edition_cards(session, edition)
-        dates = queries.edition_dates(session, chosen)
+        dates = {name: queries.edition_dates(session, name) for name in PERIODS}
         page = trending_page(chosen, edition, cards, dates, wanted, topic)
         return rendered(context.render("pages/trending.html", page))
 
