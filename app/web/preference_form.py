@@ -197,8 +197,8 @@ def time_zone_groups(chosen: str) -> list[ZoneGroup]:
 
 
 def _place(name: str) -> str:
-    """A zone as its region's list shows it: ``America/New_York`` is "New York"."""
-    return (name.split("/", 1)[1] if "/" in name else name).replace("_", " ")
+    """A zone as the list shows it: ``America/New_York`` is "America/New York"."""
+    return name.replace("_", " ")
 
 
 @cache
