@@ -6,15 +6,19 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.core.config import Settings
+from app.core.excerpts import first_sentence
 from app.core.explanations import chance_words
 from app.core.models import EditionKey
 from digest.accounts import links
+from digest.latex import readable
 from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message
 from digest.mail.render import render_email
 from digest.selection import Pick
 
 MAX_AUTHORS_SHOWN = 4
+# An abstract's first sentence, cut at a word beyond this (a mail item stays a few lines).
+LEAD_LIMIT = 250
 
 
 def digest_message(
@@ -44,28 +48,35 @@ def digest_message(
 # failed attribute lookup (an exception) for each of the ~100 fields of a digest adds up.
 @dataclass(frozen=True, slots=True)
 class DigestItem:
+    """One paper of a digest, its TeX already made readable text (mail renders no maths)."""
+
     title: str
     authors: str
+    lead: str  # the abstract's first sentence
     reason: str
     chance: str | None  # "12% chance to be featured on Hugging Face", day editions only
-    url: str
-    up_url: str
-    down_url: str
+    url: str  # the paper's page on Paperboy
+    arxiv_url: str
+    feedback_url: str  # a page offering "more like this" and "less like this"
+
+
+def paper_url(settings: Settings, arxiv_id: str) -> str:
+    """The paper's page on this Paperboy (absolute: a mail has no base URL)."""
+    return f"{settings.public_base_url.rstrip('/')}/papers/{arxiv_id}"
 
 
 def _item(settings: Settings, subscriber: Reader, pick: Pick, now: datetime) -> DigestItem:
     paper = pick.paper
-    feedback = links.feedback_urls(settings, subscriber, paper.arxiv_id, now)
     authors = ", ".join(paper.authors[:MAX_AUTHORS_SHOWN])
     if len(paper.authors) > MAX_AUTHORS_SHOWN:
         authors += f" and {len(paper.authors) - MAX_AUTHORS_SHOWN} more"
-    url = f"https://arxiv.org/abs/{paper.arxiv_id}"
     return DigestItem(
-        title=paper.title,
+        title=readable(paper.title),
         authors=authors,
+        lead=readable(first_sentence(paper.abstract, LEAD_LIMIT)),
         reason=pick.reason,
         chance=None if paper.chance is None else chance_words(paper.chance),
-        url=url,
-        up_url=feedback.up,
-        down_url=feedback.down,
+        url=paper_url(settings, paper.arxiv_id),
+        arxiv_url=f"https://arxiv.org/abs/{paper.arxiv_id}",
+        feedback_url=links.feedback_url(settings, subscriber, paper.arxiv_id, now),
     )

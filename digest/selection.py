@@ -41,6 +41,7 @@ class EditionPaper:
     # of the reasons that raised the paper (app.core.explanations.helped).
     chance: float | None = None
     reasons: tuple[str, ...] = ()
+    abstract: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +195,11 @@ def _trending_why(paper: EditionPaper) -> str:
 
 
 def _strongest(components: dict[str, float]) -> str:
+    """The component that added most, when one added anything: a signal that is zero (no
+    upvote yet) or held the paper back is not what put it there."""
     if not components:
         return ""
     name = max(sorted(components), key=lambda key: components[key])
+    if components[name] <= 0:
+        return ""
     return f" (strongest signal: {name.replace('_', ' ')})"

@@ -67,6 +67,7 @@ def _edition_paper(paper: Paper, item: EditionItem, labels: dict[int, str]) -> E
         topic_label=labels.get(topic) if topic is not None else None,
         chance=item.chance,
         reasons=tuple(reason.text for reason in helped(load_reasons(item.reasons))),
+        abstract=paper.abstract,
     )
 
 

@@ -12,7 +12,7 @@ opens every link changes nothing.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from app.core import tokens
 from app.core.config import Settings
@@ -79,28 +79,14 @@ def unsubscribe_urls(settings: Settings, holder: LinkHolder, now: datetime) -> U
     return UnsubscribeLinks(https=url(settings, "/unsubscribe", token), mailto=mailto)
 
 
-def feedback_url(
-    settings: Settings, holder: LinkHolder, arxiv_id: str, value: int, now: datetime
-) -> str:
-    urls = feedback_urls(settings, holder, arxiv_id, now)
-    return urls.up if value > 0 else urls.down
+def feedback_url(settings: Settings, holder: LinkHolder, arxiv_id: str, now: datetime) -> str:
+    """One link per paper, to a page offering both choices (more like this, less like this).
 
-
-class FeedbackLinks(NamedTuple):
-    up: str
-    down: str
-
-
-def feedback_urls(
-    settings: Settings, holder: LinkHolder, arxiv_id: str, now: datetime
-) -> FeedbackLinks:
-    """Thumbs up and down for a paper: one token (subscriber and paper), the choice beside it.
-
-    The choice needs no signature: both links go to the same person, who may pick either.
+    One short link rather than one per choice keeps the plain-text part readable; the token
+    names the subscriber and the paper, and the page's buttons send the choice with it.
     """
     token = subscriber_token(settings, FEEDBACK, holder, now, paper=arxiv_id)
-    base = url(settings, "/subscriptions/feedback", token)
-    return FeedbackLinks(up=f"{base}&value=1", down=f"{base}&value=-1")
+    return url(settings, "/subscriptions/feedback", token)
 
 
 def signin_url(settings: Settings, email: str, key: str, now: datetime) -> str:

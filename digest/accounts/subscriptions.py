@@ -146,6 +146,12 @@ def apply_preferences(subscriber: Subscriber, preferences: Preferences) -> None:
         setattr(subscriber, name, value)
 
 
+def feedback_paper(session: Session, settings: Settings, token: str, now: datetime) -> str:
+    """The paper a feedback link is about, the link checked as its button's POST will be."""
+    claims, _subscriber = _link(session, settings, token, links.FEEDBACK, now)
+    return claims.extra.get("paper", "")
+
+
 def record_feedback(
     session: Session, settings: Settings, token: str, value: int, now: datetime
 ) -> None:

@@ -1,4 +1,4 @@
-"""Following a link from a mail as a reader does: open the page, press its one button."""
+"""Following a link from a mail as a reader does: open the page, press one of its buttons."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from typing import Protocol
 from fastapi.testclient import TestClient
 
 _FORM = re.compile(r'<form method="post" action="([^"]+)">(.*?)</form>', re.DOTALL)
-_FIELD = re.compile(r'name="([^"]+)" value="([^"]*)"')
+_FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+_BUTTON = re.compile(
+    r'<button type="submit"(?: name="([^"]+)" value="([^"]*)")?[^>]*>(.*?)</button>', re.DOTALL
+)
 
 
 class Page(Protocol):
@@ -22,11 +25,18 @@ class Page(Protocol):
     def text(self) -> str: ...
 
 
-def press(client: TestClient, url: str) -> Page:
-    """Open ``url``; if it shows a page with a form, press its button (a POST with its fields)."""
+def press(client: TestClient, url: str, button: str = "") -> Page:
+    """Open ``url``; if it shows a page with a form, press a button (a POST with its fields):
+    the first, or the first whose label holds ``button``, as a browser sends it (its own name
+    and value with the form's fields)."""
     page = client.get(url)
     form = _FORM.search(page.text)
     if page.status_code != 200 or form is None:
         return page
     fields = {name: html.unescape(value) for name, value in _FIELD.findall(form[2])}
+    pressed = [found for found in _BUTTON.findall(form[2]) if button in found[2]]
+    assert pressed, f"no button labelled {button!r}"
+    name, value, _label = pressed[0]
+    if name:
+        fields[name] = html.unescape(value)
     return client.post(html.unescape(form[1]), data=fields)

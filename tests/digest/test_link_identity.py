@@ -57,7 +57,7 @@ def test_old_links_of_a_deleted_subscriber_never_act_on_a_new_one_with_the_same_
     old = _row(database, ada_pending.id)
     preferences = links.preferences_url(mail_settings, old, NOW)
     unsubscribe, _ = links.unsubscribe_urls(mail_settings, old, NOW)
-    feedback = links.feedback_url(mail_settings, old, "2603.00001", 1, NOW)
+    feedback = links.feedback_url(mail_settings, old, "2603.00001", NOW)
     _delete(database, old.id)
     # Whatever makes an id come back (a restored backup, a reset sequence): the same id.
     add_subscriber(database.sessions, "stranger@example.org", status="pending", id=old.id)

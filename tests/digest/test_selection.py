@@ -106,8 +106,22 @@ def test_an_empty_edition_gives_an_empty_digest() -> None:
 def test_latex_is_shown_as_readable_text() -> None:
     assert (
         readable("Bounds for $\\mathcal{O}(n^{2})$ and $\\alpha \\leq 1$")
-        == "Bounds for O(n^2) and α ≤ 1"
+        == "Bounds for O(n²) and α ≤ 1"
     )
+    assert (
+        readable("$\\frac{n+1}{2}$ in $\\mathbb{R}^d$, $x_{i}$, $10^{-3}$")
+        == "(n+1)/2 in ℝ^d, xᵢ, 10⁻³"
+    )
+    assert (
+        readable("5\\% of \\emph{all} runs cost \\$3, $\\sim$2 GPUs")
+        == "5% of all runs cost $3, ∼2 GPUs"
+    )
+    assert readable("We bound $\\frac{1}{ unbalanced") == "We bound $\\frac{1}{ unbalanced"
+
+
+def test_a_signal_that_added_nothing_is_never_named_the_strongest() -> None:
+    flat = replace(paper(1), components={"community": 0.0, "text": -0.4})
+    assert pick(edition([flat]), Taste(max_items=1))[0].reason == "#1 trending"
 
 
 @pytest.mark.model

@@ -105,7 +105,7 @@ def _mailed_tokens(settings: Settings, reader: links.LinkHolder, now: datetime) 
         "/subscriptions/export": preferences,
         "/subscriptions/delete": preferences,
         "/unsubscribe": _token(links.unsubscribe_urls(settings, reader, now)[0]),
-        "/subscriptions/feedback": _token(links.feedback_url(settings, reader, HF_PAPER, 1, now)),
+        "/subscriptions/feedback": _token(links.feedback_url(settings, reader, HF_PAPER, now)),
     }
 
 

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.background import BackgroundTask
 
 from app.core.models import Subscriber
+from app.core.tokens import TokenError
 from app.web import accounts, answers, form_choices, preference_form
 from app.web.account_views import (
     CheckInboxPage,
@@ -32,6 +33,7 @@ from app.web.account_views import (
 )
 from app.web.accounts import PreferencesAction
 from app.web.context import ContextDep, WebContext
+from app.web.feedback import FeedbackPage, feedback_paper
 from app.web.forms import (
     PostedForm,
     checked_form,
@@ -181,18 +183,25 @@ def _action(button: str) -> PreferencesAction:
 
 
 @router.get("/subscriptions/feedback")
-async def feedback_page(
-    request: Request, context: ContextDep, token: str = "", value: str = ""
-) -> Response:
-    more = FEEDBACK_VALUES.get(value)
-    if more is None:
-        return answers.unknown_choice(request, context)
-    await run_in_threadpool(accounts.subscriber, context, token, links.FEEDBACK)
-    return answers.action_page(
-        request, context, title="Tune your digest",
-        text=f"Send you {more} papers like this one?", button=f"Yes, {more} like this",
-        action="/subscriptions/feedback", token=token, fields={"value": value},
-    )  # fmt: skip
+async def feedback_page(request: Request, context: ContextDep, token: str = "") -> Response:
+    """The paper the link names and both choices, each a button (opening changes nothing).
+
+    Links mailed before one link per paper also carry ``value``; the page offers both anyway.
+    """
+    try:
+        arxiv_id, title = await run_in_threadpool(feedback_paper, context, token)
+    except TokenError as error:
+        if error.reason != "expired":
+            raise
+        days = context.settings.digest_link_days
+        text = (
+            f"Feedback links work for {days} days and this one is older, so nothing was "
+            "changed. The links in your latest digest work."
+        )
+        return answers.message(request, context, "This link has expired", text, 400)
+    nonce = new_nonce()
+    view = FeedbackPage(token, csrf_field(context.settings, nonce), arxiv_id, title)
+    return answers.form_page(request, context, "feedback", view, nonce)
 
 
 @router.post("/subscriptions/feedback")
