@@ -50,9 +50,10 @@ def closing_days(days: list[date]) -> list[date]:
     """Of ``days`` (oldest first), those after which their week and month are published: the
     last day ranked of each week and of each month, so filling a range builds every week and
     month once, from all of its ranked days, instead of once per day."""
+    followers: list[date | None] = [*days[1:], None] if days else []
     return [
         day
-        for day, following in zip(days, [*days[1:], None], strict=True)
+        for day, following in zip(days, followers, strict=True)
         if following is None or _periods(day) != _periods(following)
     ]
 
