@@ -42,8 +42,10 @@ def stored_preferences(context: WebContext, subscriber: Subscriber) -> Entered:
 def look_up(context: WebContext, named: Named, holder: Subscriber | None = None) -> Named:
     """``named`` with what the site knows of its names; a ``holder``'s own authors count as
     known, so that saving never refuses what is already stored."""
-    with session_scope(context.sessions) as session:
-        found = known_names(session, named)
+    found = named
+    if named.asked_topics() or named.asked_authors():
+        with session_scope(context.sessions) as session:
+            found = known_names(session, named)
     if holder is None:
         return found
     own = {*holder.followed_authors, *holder.muted_authors}
@@ -91,17 +93,24 @@ def author_names(session: Session, keys: Collection[str]) -> dict[str, str]:
 
 def known_names(session: Session, named: Named) -> Named:
     """``named`` with the topics and authors it asks for that the site knows."""
-    asked = named.asked_topics()
-    authors = named.asked_authors()
-    found = session.scalars(select(Author.key).where(Author.key.in_(list(authors))))
+    asked, authors = named.asked_topics(), named.asked_authors()
+    found: set[str] = set()
+    if authors:
+        found.update(session.scalars(select(Author.key).where(Author.key.in_(list(authors)))))
     return replace(named, topic_ids=_topic_ids(session, asked), author_keys=frozenset(found))
 
 
 def _topic_ids(session: Session, asked: set[str]) -> dict[str, int]:
-    """Asked :func:`topic_name` -> topic: by number, or by any label it had (the latest wins)."""
+    """Asked :func:`topic_name` -> topic: by number, or by any label it had (the latest wins).
+
+    Labels are matched by SQL ``lower()``, then exactly: keyphrases of abstracts, nearly all
+    ASCII, where ``lower()`` and ``casefold()`` agree.
+    """
     numbers = [int(name[1:]) for name in asked if name.startswith("#")]
-    found = session.scalars(select(Topic.id).where(Topic.id.in_(numbers)))
-    ids = {f"#{topic}": topic for topic in found}
+    ids: dict[str, int] = {}
+    if numbers:
+        found = session.scalars(select(Topic.id).where(Topic.id.in_(numbers)))
+        ids.update((f"#{topic}", topic) for topic in found)
     labels = [name for name in asked if not name.startswith("#")]
     if not labels:
         return ids

@@ -14,7 +14,7 @@ from itertools import groupby
 from zoneinfo import available_timezones
 
 from app.core.models import Frequency, Subscriber
-from digest.accounts.preferences import NAMED_LISTS
+from digest.accounts.preferences import MAX_NAMED, NAMED_LISTS
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 FREQUENCY_NAMES = {Frequency.DAILY: "Daily", Frequency.WEEKLY: "Weekly"}
@@ -181,14 +181,17 @@ def posted(
         time_zone=fields.get("time_zone", ""),
         max_items=fields.get("max_items", ""),
         send_empty="send_empty" in fields,
-        named={
-            name: [text for text in named.get(name, ()) if text.strip()] for name in NAMED_LISTS
-        },
+        named={name: _typed(named.get(name, ())) for name in NAMED_LISTS},
     )
 
 
+def _typed(names: Sequence[str]) -> list[str]:
+    # At most as many as a list may hold: a POST of thousands is not echoed back whole.
+    return [text for text in names if text.strip()][:MAX_NAMED]
+
+
 def time_zone_groups(chosen: str) -> list[ZoneGroup]:
-    """Every IANA zone by region, ``chosen`` selected (kept, under "Other", if not a zone)."""
+    """Every IANA zone by region, ``chosen`` selected (and listed even if it is not a zone)."""
     names = _zone_names() if chosen in _zone_names() else (*_zone_names(), chosen)
     return [
         ZoneGroup(region, [Choice(name, _place(name), name == chosen) for name in zones])

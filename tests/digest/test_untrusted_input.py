@@ -15,7 +15,8 @@ from sqlalchemy import func, select
 
 from app.core import tokens
 from app.core.config import Settings
-from app.core.models import DigestFeedback, Subscriber, UsedToken
+from app.core.db import session_scope
+from app.core.models import Author, DigestFeedback, Subscriber, UsedToken
 from app.web.app import create_app
 from digest.accounts import links
 from digest.sending import send_digests
@@ -277,6 +278,8 @@ def test_control_characters_in_free_text_preferences_are_not_stored(
     [ada] = stored(database)
     assert ada.interests == "graph neural[31m nets"
     token = links.preferences_url(mail_settings, ada, NOW).split("token=")[1]
+    with session_scope(database.sessions) as session:
+        session.add(Author(key="ada", name="Ada"))  # authors are chosen among those known
     saved = client.post(
         "/subscriptions/preferences",
         data={
