@@ -63,7 +63,7 @@ def test_browse_open_a_paper_search_go_dark_and_filter_by_topic(
     page, problems = _page(browser, 1280, 900)
     page.goto(f"{base_url}/")
     assert page.locator("ol.papers li.paper").count() == 100
-    page.locator("ol.papers li.paper h3 a").first.click()
+    page.locator("ol.papers li.paper .title a").first.click()
     page.wait_for_url("**/papers/**")
     assert page.locator("h2", has_text="Abstract").is_visible()
     page.goto(f"{base_url}/search")

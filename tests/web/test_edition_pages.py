@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from tests.web.helpers import edition_ids
 
-PAPER_LINK = re.compile(r'<h3><a href="/papers/([^"]+)"')
+PAPER_LINK = re.compile(r'<h[2-4] class="title"><a href="/papers/([^"]+)"')
 TOPIC_OPTIONS = re.compile(r'<select name="topic".*?</select>', re.S)
 WEEK, MONTH = date(2025, 12, 15), date(2025, 12, 1)
 
@@ -74,9 +74,11 @@ def test_the_tabs_keep_the_day_shown(client: TestClient) -> None:
     day = client.get("/?date=2025-12-18").text
     assert 'href="/?period=week&amp;date=2025-12-18"' in day
     assert 'href="/?period=month&amp;date=2025-12-18"' in day
-    # From a week, its newest ranked day.
+    # From a week, its newest ranked day, which the date picker also shows (its Monday, the
+    # 15th, is before the first ranked day and would not submit).
     week = client.get("/?week=2025-W51").text
     assert 'href="/?period=day&amp;date=2025-12-19"' in week
+    assert 'name="date" value="2025-12-19"' in week
 
 
 def test_a_week_offers_the_topics_of_its_papers_and_filters_by_them(client: TestClient) -> None:

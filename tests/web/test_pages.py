@@ -13,7 +13,7 @@ from tests.web.conftest import HF_PAPER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
 from tests.web.explained import PLAIN, RARE, RARE_WORDS, TOP, TOP_WORDS, explained_site
 from tests.web.helpers import a_topic_of, edition_ids
 
-PAPER_LINK = re.compile(r'<h3><a href="/papers/([^"]+)"')
+PAPER_LINK = re.compile(r'<h[2-4] class="title"><a href="/papers/([^"]+)"')
 DETAILS = re.compile(r"<details.*?</details>", re.S)
 REASONS = re.compile(r'<ul class="reasons">(.*?)</ul>', re.S)
 # A number after "score": what a card showed before it said the chance in words.
