@@ -50,6 +50,7 @@ class TrendingPage:
     next: date | None
     first_date: date | None  # the range of the date picker: every ranked day
     last_date: date | None
+    shown_day: date | None  # the picker's value: the edition's newest ranked day
     tabs: list[Tab]
 
 
@@ -64,6 +65,7 @@ def trending_page(
     """The page for ``edition`` (with its ``cards``); ``dates`` are each period's editions."""
     chosen = None if edition is None else edition.edition_date
     mine, days = dates.get(period, []), dates.get("day", [])
+    shown = None if chosen is None else _newest_day(period, chosen, days)
     return TrendingPage(
         period=period,
         title=TITLES[period],
@@ -79,14 +81,14 @@ def trending_page(
         next=min((d for d in mine if chosen and d > chosen), default=None),
         first_date=min(days, default=None),
         last_date=max(days, default=None),
-        tabs=tabs(period, chosen, dates),
+        shown_day=shown,
+        tabs=tabs(period, shown, dates),
     )
 
 
-def tabs(period: Period, key: date | None, dates: Mapping[Period, list[date]]) -> list[Tab]:
-    """Each period's tab, keeping the day shown: from a day, its week and month; from a week
-    or month, its newest ranked day (and the period holding that), where those are stored."""
-    shown = None if key is None else _newest_day(period, key, dates.get("day", []))
+def tabs(period: Period, shown: date | None, dates: Mapping[Period, list[date]]) -> list[Tab]:
+    """Each period's tab, keeping the day shown (a day's own, a week's or month's newest
+    ranked day): its edition of that period where one is stored, else the period's newest."""
     return [
         Tab(name, text, _tab_href(name, shown, dates.get(name, [])), name == period)
         for name, text in TAB_TEXTS.items()
@@ -94,8 +96,9 @@ def tabs(period: Period, key: date | None, dates: Mapping[Period, list[date]]) -
 
 
 def _newest_day(period: Period, key: date, days: list[date]) -> date | None:
+    """The newest ranked day of the edition keyed ``key`` (its key when none is ranked)."""
     end = last_day(period, key)
-    return max((d for d in days if key <= d <= end), default=None)
+    return max((d for d in days if key <= d <= end), default=key)
 
 
 def _tab_href(period: Period, day: date | None, stored: list[date]) -> str:
