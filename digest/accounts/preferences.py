@@ -90,7 +90,8 @@ def parse_preferences(
 ) -> Preferences:
     """Read the form's fields; ``categories`` are the ticked ones (``other_categories`` adds).
 
-    Raises :class:`BadPreferencesError` naming every field that cannot be taken.
+    Raises :class:`BadPreferencesError` naming every field that cannot be taken, in the
+    order the forms show them.
     """
     named = named or Named()
     read = _Reader()
@@ -98,6 +99,10 @@ def parse_preferences(
         categories=read("other_categories", lambda: _categories([*categories, *_others(form)]), []),
         interests=read("interests", lambda: _text(form.get("interests", ""), "interests"), ""),
         exclusions=read("exclusions", lambda: _text(form.get("exclusions", ""), "exclusions"), ""),
+        followed_topics=read("followed_topics", lambda: _topics(named, "followed_topics"), []),
+        muted_topics=read("muted_topics", lambda: _topics(named, "muted_topics"), []),
+        followed_authors=read("followed_authors", lambda: _authors(named, "followed_authors"), []),
+        muted_authors=read("muted_authors", lambda: _authors(named, "muted_authors"), []),
         frequency=read(
             "frequency", lambda: _frequency(form.get("frequency", "daily")), Frequency.DAILY
         ),
@@ -106,10 +111,6 @@ def parse_preferences(
         time_zone=read("time_zone", lambda: _time_zone(form.get("time_zone", "UTC")), "UTC"),
         max_items=read("max_items", lambda: _max_items(form.get("max_items", "10")), 10),
         send_empty=form.get("send_empty", "") in ("on", "true", "1"),
-        followed_topics=read("followed_topics", lambda: _topics(named, "followed_topics"), []),
-        muted_topics=read("muted_topics", lambda: _topics(named, "muted_topics"), []),
-        followed_authors=read("followed_authors", lambda: _authors(named, "followed_authors"), []),
-        muted_authors=read("muted_authors", lambda: _authors(named, "muted_authors"), []),
     )
     if read.errors:
         raise BadPreferencesError(read.errors)

@@ -182,7 +182,11 @@ def test_every_error_is_shown_beside_its_field_and_the_form_keeps_what_was_typed
     assert answer.startswith("422")
     for field in ("email", "delivery_hour", "time_zone", "followed_authors"):
         assert f'id="error-{field}"' in answer, field
-        assert f'href="#{field}"' in answer  # the summary links to the field
+    # The summary at the top links to each field, in the order the form shows them.
+    summary = re.search(r'class="error-summary".*?</ul>', answer, re.S)
+    assert summary is not None
+    linked = re.findall(r'href="#(\w+)"', summary.group(0))
+    assert linked == ["email", "followed_authors", "delivery_hour", "time_zone"]
     assert (
         'id="delivery_hour" name="delivery_hour" min="0" max="23" inputmode="numeric" value="25"'
         in answer
