@@ -158,7 +158,8 @@ def paper_detail(
 
 def sort_cards(cards: list[Card], sort: DailySort | None) -> list[Card]:
     """No ``sort``: Hugging Face's own order, most upvotes first (as its recorded answers are),
-    ties in trending order; ``trending``: the edition's order; ``publishedAt``: newest first."""
+    ties in trending order; ``trending``: the edition's order; ``publishedAt``: newest first,
+    ties (papers announced together share a time) in trending order, best rank first."""
     if sort == "trending":
         return cards
     if sort == "publishedAt":
@@ -167,6 +168,7 @@ def sort_cards(cards: list[Card], sort: DailySort | None) -> list[Card]:
 
 
 def _published_key(card: Card) -> tuple[datetime, int]:
+    """Sorted in reverse: the newest moment first, then the smallest rank (hence ``-rank``)."""
     moment = published_moment(card.paper, card.signals)
     oldest = datetime.combine(date.min, datetime.min.time(), UTC)
     return (moment or oldest, -card.rank)

@@ -5,6 +5,9 @@ escapes text, after characters XML cannot hold (C0 controls) are dropped. Every 
 plain text (an abstract may hold ``<script>`` or ``<b>``, which must show as text): Atom says
 so with ``type="text"``, JSON Feed with ``content_text``; RSS descriptions are HTML by custom
 and readers render them, so there the text is HTML-escaped first (each paragraph a ``<p>``).
+
+Every item names the paper's authors: Atom as ``<author><name>``, JSON Feed as ``authors``, and
+RSS as Dublin Core ``<dc:creator>``, since RSS 2.0's own ``<author>`` must be an email address.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XM
 from app.web.views import Card
 
 ATOM = "http://www.w3.org/2005/Atom"
+DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 MEDIA_TYPES = {
     "rss": "application/rss+xml; charset=utf-8",
@@ -90,7 +94,7 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) ->
 
 
 def rss(spec: FeedSpec) -> bytes:
-    root = ET.Element("rss", {"version": "2.0", "xmlns:atom": ATOM})
+    root = ET.Element("rss", {"version": "2.0", "xmlns:atom": ATOM, "xmlns:dc": DUBLIN_CORE})
     channel = _sub(root, "channel")
     _sub(channel, "title", spec.title)
     _sub(channel, "link", spec.site_url + spec.page_path)
@@ -104,15 +108,20 @@ def rss(spec: FeedSpec) -> bytes:
         type="application/rss+xml",
     )
     for card in spec.cards:
-        item = _sub(channel, "item")
-        _sub(item, "title", card.paper.title)
-        _sub(item, "link", paper_url(spec, card))
-        _sub(item, "guid", paper_url(spec, card), isPermaLink="true")
-        _sub(item, "description", summary_html(card))
-        _sub(item, "pubDate", format_datetime(published(card, spec.updated), usegmt=True))
-        for category in card.paper.categories:
-            _sub(item, "category", category)
+        _rss_item(_sub(channel, "item"), spec, card)
     return _xml(root)
+
+
+def _rss_item(item: ET.Element, spec: FeedSpec, card: Card) -> None:
+    _sub(item, "title", card.paper.title)
+    _sub(item, "link", paper_url(spec, card))
+    _sub(item, "guid", paper_url(spec, card), isPermaLink="true")
+    _sub(item, "description", summary_html(card))
+    _sub(item, "pubDate", format_datetime(published(card, spec.updated), usegmt=True))
+    for name in card.paper.authors:
+        _sub(item, "dc:creator", name)
+    for category in card.paper.categories:
+        _sub(item, "category", category)
 
 
 def atom(spec: FeedSpec) -> bytes:

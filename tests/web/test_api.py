@@ -126,6 +126,14 @@ def test_weeks_months_pages_and_sorting_select_what_is_asked(
     assert dates == sorted(dates, reverse=True)
 
 
+def test_sorting_by_published_at_breaks_ties_by_rank(client: TestClient) -> None:
+    params: dict[str, str | int] = {"month": "2025-12", "sort": "publishedAt", "limit": 100}
+    newest = client.get("/api/daily_papers", params=params).json()
+    keys = [(item["publishedAt"], item["rank"]) for item in newest]
+    assert len({moment for moment, _ in keys}) < len(keys)  # papers announced together tie
+    assert keys == sorted(keys, key=lambda key: (key[0], -key[1]), reverse=True)
+
+
 @pytest.mark.parametrize(
     ("params", "message"),
     [

@@ -1,6 +1,7 @@
 import html
 import json
 from collections.abc import Iterator
+from datetime import date
 from html.parser import HTMLParser
 
 import feedparser
@@ -10,14 +11,24 @@ from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
 from app.core.config import Settings
+from app.core.names import author_key
+from app.web.app import create_app
 from tests.conftest import FIXTURES
 from tests.ranking.explaining import AUTHORS, UPVOTES
-from tests.web.conftest import HOSTILE_ABSTRACT, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
+from tests.web.conftest import (
+    HOSTILE_ABSTRACT,
+    HOSTILE_AUTHOR,
+    HOSTILE_ID,
+    HOSTILE_TITLE,
+    LAST_DAY,
+)
 from tests.web.explained import TOP, explained_site
 from tests.web.helpers import a_topic_of, edition_ids
 
 SCHEMA = json.loads((FIXTURES / "web" / "jsonfeed-1.1.schema.json").read_text())
 VERSIONS = {"rss": "rss20", "atom": "atom10"}
+HOSTILE_AUTHORS = ["José Pérez", HOSTILE_AUTHOR, "Jose Perez"]
+WEEK, MONTH = date(2025, 12, 15), date(2025, 12, 1)
 
 
 def ids_in(entries: list[dict[str, str]]) -> list[str]:
@@ -45,7 +56,7 @@ def test_the_json_feed_follows_the_json_feed_1_1_schema(
     response = client.get("/feeds/daily.json")
     assert response.headers["content-type"].startswith("application/feed+json")
     body = response.json()
-    Draft202012Validator(SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER).validate(body)
+    validate_json_feed(body)
     assert [item["url"].split("/papers/")[1] for item in body["items"]] == edition_ids(
         site_settings, "day", LAST_DAY
     )
@@ -145,8 +156,81 @@ def test_a_feed_item_says_the_chance_and_reasons_in_the_pages_words(
     assert top["content_text"] == f"An abstract.\n\n{why}"
 
 
+def validate_json_feed(body: object) -> None:
+    Draft202012Validator(SCHEMA, format_checker=Draft202012Validator.FORMAT_CHECKER).validate(body)
+
+
+@pytest.mark.parametrize(
+    ("name", "period", "key"), [("weekly", "week", WEEK), ("monthly", "month", MONTH)]
+)
+def test_the_weekly_and_monthly_feeds_hold_their_latest_edition_in_order(
+    client: TestClient, site_settings: Settings, name: str, period: str, key: date
+) -> None:
+    wanted = edition_ids(site_settings, period, key)
+    for fmt in ("rss", "atom"):
+        parsed = feedparser.parse(client.get(f"/feeds/{name}.{fmt}").content)
+        assert not parsed.bozo and parsed.version == VERSIONS[fmt]
+        assert ids_in(parsed.entries) == wanted
+        assert parsed.feed.link.endswith(f"/?period={period}")
+    body = client.get(f"/feeds/{name}.json").json()
+    validate_json_feed(body)
+    assert body["feed_url"].endswith(f"/feeds/{name}.json")
+    assert [item["url"].split("/papers/")[1] for item in body["items"]] == wanted
+
+
+def test_every_format_names_each_papers_authors_in_order(client: TestClient) -> None:
+    rss = fromstring(client.get("/feeds/daily.rss").content).find("channel")
+    assert rss is not None
+    item = next(i for i in rss.iter("item") if i.findtext("link", "").endswith(HOSTILE_ID))
+    creators = [c.text for c in item.iter("{http://purl.org/dc/elements/1.1/}creator")]
+    assert creators == HOSTILE_AUTHORS
+    assert item.find("author") is None  # RSS 2.0's <author> is an email address
+    for fmt in ("rss", "atom"):
+        parsed = feedparser.parse(client.get(f"/feeds/daily.{fmt}").content)
+        entry = next(e for e in parsed.entries if e.link.endswith(HOSTILE_ID))
+        assert [a["name"] for a in entry.authors] == HOSTILE_AUTHORS
+    items = client.get("/feeds/daily.json").json()["items"]
+    hostile = next(i for i in items if i["url"].endswith(HOSTILE_ID))
+    assert hostile["authors"] == [{"name": name} for name in HOSTILE_AUTHORS]
+
+
+def test_an_author_feed_holds_that_authors_papers_newest_first(client: TestClient) -> None:
+    for fmt in ("rss", "atom"):
+        parsed = feedparser.parse(client.get(f"/feeds/author/jose-perez.{fmt}").content)
+        assert not parsed.bozo and ids_in(parsed.entries)[0] == HOSTILE_ID
+        assert parsed.feed.link.endswith("/authors/jose-perez")
+    body = client.get("/feeds/author/jose-perez.json").json()
+    validate_json_feed(body)
+    assert body["title"] == "Paperboy author: Jose Perez"  # the name stored for the key
+    assert body["items"] and all(
+        "jose-perez" in {author_key(a["name"]) for a in item["authors"]} for item in body["items"]
+    )
+    again = client.get(
+        "/feeds/author/jose-perez.atom",
+        headers={"If-None-Match": client.get("/feeds/author/jose-perez.atom").headers["etag"]},
+    )
+    assert again.status_code == 304
+
+
+def test_a_category_no_stored_paper_has_is_a_404_a_stored_one_a_feed(client: TestClient) -> None:
+    missing = client.get("/feeds/category/zz.NONE.rss")
+    assert missing.status_code == 404 and "zz.NONE" in missing.json()["error"]["message"]
+    stored = feedparser.parse(client.get("/feeds/category/hep-th.atom").content)
+    assert not stored.bozo
+    assert all("hep-th" in [tag.term for tag in entry.tags] for entry in stored.entries)
+
+
+def test_a_refused_category_leaves_the_kept_edition_usable(site_settings: Settings) -> None:
+    """The first request of a fresh app is a 404: the edition it may have read stays usable."""
+    with TestClient(create_app(site_settings)) as fresh:
+        assert fresh.get("/feeds/category/zz.NONE.json").status_code == 404
+        assert fresh.get("/feeds/category/cs.LG.json").status_code == 200
+        assert fresh.get("/feeds/daily.json").status_code == 200
+
+
 def test_unknown_feeds_and_formats_are_json_errors(client: TestClient) -> None:
     assert client.get("/feeds/topic/999999.rss").status_code == 404
+    assert client.get("/feeds/author/nobody-at-all.json").status_code == 404
     assert client.get("/feeds/daily.xml").status_code == 400
     assert client.get("/feeds/category/<script>.rss").status_code == 400
 

@@ -1,7 +1,9 @@
-"""Feeds of the trending edition for readers: all of it, per category, per topic.
+"""Feeds for readers: the trending editions, per category, per topic, per author.
 
-``/feeds/daily.{rss,atom,json}``, ``/feeds/category/{cat}.{...}``, ``/feeds/topic/{id}.{...}``;
-each answers with an ETag and 304, like the API.
+``/feeds/{daily,weekly,monthly}.{rss,atom,json}``, ``/feeds/category/{cat}.{...}``,
+``/feeds/topic/{id}.{...}``, ``/feeds/author/{key}.{...}``; each answers with an ETag and 304,
+like the API. A category no stored paper has is a 404, as a topic or author not stored is; a
+stored category with no paper in today's edition is an empty feed.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Path, Request, Response
 
 from app.core.models import Edition
+from app.core.periods import Period
 from app.web import profiles, queries
 from app.web.caching import Rendered, cached, rendered
+from app.web.catalogue import category_is_stored
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.params import TopicId
@@ -41,14 +45,21 @@ FEED_ANSWERS[200] = FEED_ANSWERS[200] | {
 router = APIRouter(prefix="/feeds", tags=["feeds"], default_response_class=Response)
 Format = Literal["rss", "atom", "json"]
 TOPIC_ITEMS = 100
-NO_EDITION = "no daily edition is published yet"
+AUTHOR_ITEMS = profiles.WORKS_SHOWN
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 Build = Callable[[], FeedSpec]
+# Per period: the feed's name in its path, its title and the page it mirrors.
+EDITION_FEEDS: dict[Period, tuple[str, str, str]] = {
+    "day": ("daily", "Paperboy: trending today", "/"),
+    "week": ("weekly", "Paperboy: trending this week", "/?period=week"),
+    "month": ("monthly", "Paperboy: trending this month", "/?period=month"),
+}
 
 
-def _latest_day(context: ContextDep, session: SessionDep) -> Edition:
-    edition = context.edition(session, "day", None)
+def _latest(context: ContextDep, session: SessionDep, period: Period) -> Edition:
+    edition = context.edition(session, period, None)
     if edition is None:
-        raise HTTPException(404, NO_EDITION)
+        raise HTTPException(404, f"no {period} edition is published yet")
     return edition
 
 
@@ -73,17 +84,37 @@ def _spec(
     return FeedSpec(title, description, site, page, feed, when, cards)
 
 
+def _edition_feed(
+    request: Request, context: ContextDep, session: SessionDep, fmt: Format, period: Period
+) -> Response:
+    """The latest edition of ``period``, in trending order."""
+    edition = _latest(context, session, period)
+    name, title, page = EDITION_FEEDS[period]
+    feed = f"/feeds/{name}.{fmt}"
+
+    def build() -> FeedSpec:
+        cards = queries.edition_cards(session, edition)
+        return _spec(context, title, page, feed, edition.published_at, cards)
+
+    return _answer(request, context, fmt, ("feed", edition.id), build)
+
+
 @router.get("/daily.{fmt}", responses=FEED_ANSWERS)
 def daily(request: Request, context: ContextDep, session: SessionDep, fmt: Format) -> Response:
     """The latest daily edition."""
-    edition = _latest_day(context, session)
+    return _edition_feed(request, context, session, fmt, "day")
 
-    def build() -> FeedSpec:
-        cards, feed = queries.edition_cards(session, edition), f"/feeds/daily.{fmt}"
-        title = "Paperboy: trending today"
-        return _spec(context, title, "/", feed, edition.published_at, cards)
 
-    return _answer(request, context, fmt, ("feed", edition.id), build)
+@router.get("/weekly.{fmt}", responses=FEED_ANSWERS)
+def weekly(request: Request, context: ContextDep, session: SessionDep, fmt: Format) -> Response:
+    """The latest weekly edition (the ISO week so far)."""
+    return _edition_feed(request, context, session, fmt, "week")
+
+
+@router.get("/monthly.{fmt}", responses=FEED_ANSWERS)
+def monthly(request: Request, context: ContextDep, session: SessionDep, fmt: Format) -> Response:
+    """The latest monthly edition (the calendar month so far)."""
+    return _edition_feed(request, context, session, fmt, "month")
 
 
 @router.get("/category/{category}.{fmt}", responses=FEED_ANSWERS)
@@ -94,8 +125,12 @@ def category(
     category: Annotated[str, Path(max_length=40, pattern=f"^{CATEGORY.pattern}$")],
     fmt: Format,
 ) -> Response:
-    """The latest daily edition's papers in one arXiv category."""
-    edition = _latest_day(context, session)
+    """The latest daily edition's papers in one arXiv category (404: no stored paper has it)."""
+    # Asked before the edition is read: a request that fails after reading it rolls back its
+    # session, which expires the Edition the memo keeps for every other request.
+    if not category_is_stored(session, category):
+        raise HTTPException(404, f"no stored paper is in category {category}")
+    edition = _latest(context, session, "day")
 
     def build() -> FeedSpec:
         cards = queries.edition_cards(session, edition)
@@ -123,3 +158,23 @@ def topic(
         return _spec(context, title, f"/topics/{topic_id}", feed, when, cards)
 
     return _answer(request, context, fmt, ("topic-feed", topic_id), build)
+
+
+@router.get("/author/{key}.{fmt}", responses=FEED_ANSWERS)
+def author(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    key: Annotated[str, Path(max_length=200, description="An author key, as in /authors/{key}")],
+    fmt: Format,
+) -> Response:
+    """An author key's papers, newest announcement first (built each time: author keys are
+    many, and must not push the editions out of the memo)."""
+    page = profiles.author_page(session, key)
+    if page is None:
+        raise HTTPException(404, f"no author with key {key[:80]!r} is stored here")
+    days = [card.paper.announced_on for card in page.works if card.paper.announced_on]
+    when = datetime.combine(max(days), datetime.min.time(), UTC) if days else EPOCH
+    title, feed = f"Paperboy author: {page.name}", f"/feeds/author/{key}.{fmt}"
+    spec = _spec(context, title, f"/authors/{key}", feed, when, page.works[:AUTHOR_ITEMS])
+    return cached(request, RENDERERS[fmt](spec), MEDIA_TYPES[fmt], when)
