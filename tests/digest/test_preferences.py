@@ -2,6 +2,7 @@ import json
 import re
 from datetime import timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
@@ -18,6 +19,13 @@ from app.core.models import (
     TopicStatus,
 )
 from digest.accounts import links
+from digest.accounts.preferences import (
+    MAX_NAMED,
+    BadPreferencesError,
+    Named,
+    parse_preferences,
+    topic_name,
+)
 from digest.accounts.subscriptions import purge_unconfirmed
 from digest.sending import send_digests
 from tests.conftest import Database
@@ -343,3 +351,19 @@ def test_a_feedback_link_with_an_unknown_choice_records_nothing(
     assert client.post("/subscriptions/feedback", data=sent).status_code == 400
     with database.sessions() as session:
         assert session.scalars(select(DigestFeedback)).all() == []
+
+
+def test_a_topic_is_named_by_its_label_in_any_case_or_by_its_number() -> None:
+    assert topic_name("  Graph  Neural, NETWORKS ") == "graph neural, networks"
+    assert topic_name("#12") == topic_name("12") == topic_name("# 12") == "#12"
+    named = Named(
+        {"followed_topics": ["Graphs", "#3", " "], "muted_authors": ["JOSÉ Pérez"]},
+        topic_ids={"graphs": 7, "#3": 3},
+        author_keys={"jose-perez"},
+    )
+    chosen = parse_preferences({}, [], named)
+    assert (chosen.followed_topics, chosen.muted_authors) == ([3, 7], ["jose-perez"])
+    too_many = Named({"muted_topics": [f"#{n}" for n in range(MAX_NAMED + 1)]})
+    with pytest.raises(BadPreferencesError) as refused:
+        parse_preferences({}, [], too_many)
+    assert refused.value.errors == {"muted_topics": f"at most {MAX_NAMED} topics"}
