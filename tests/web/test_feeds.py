@@ -239,3 +239,9 @@ def test_a_feed_reader_polling_again_gets_304(client: TestClient) -> None:
     first = client.get("/feeds/daily.atom")
     again = client.get("/feeds/daily.atom", headers={"If-None-Match": first.headers["etag"]})
     assert again.status_code == 304
+
+
+def test_an_author_page_advertises_its_feed(client: TestClient) -> None:
+    page = client.get("/authors/jose-perez").text
+    link = '<link rel="alternate" type="application/atom+xml"'
+    assert link in page and 'href="/feeds/author/jose-perez.atom"' in page
