@@ -1,29 +1,59 @@
-"""A local HTTP server replaying the recorded arXiv and Hugging Face responses of
-``app/sample/recordings`` (``routes.json`` maps a path and its exact query to a file)."""
+"""A local HTTP server answering the demo's live ingest with the bundled sample's own latest
+day (:mod:`app.cli.demo.responses`), and the clock the demo runs at: that day's.
+
+The sample is a past week, so the demo's "now" is the afternoon of its latest announcement day
+(US/Eastern), moving on from there as the demo runs: the live ingest asks for that day, and
+``/status`` judges the data's age by it, with the same rule as in production, and finds it
+current. Judged by the real clock, the demo's data would be stale, and a real deployment's
+``/status`` says so.
+"""
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import date, datetime, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
-RECORDINGS = Path(__file__).resolve().parents[2] / "sample" / "recordings"
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.cli.demo import responses
+from app.core.clock import Clock, utc_now
+from app.core.config import Settings
+from app.services.ingest import IngestReport, Source, ingest
+
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample"
+SAMPLE = SAMPLE_DIR / "arxiv_listings_sample.jsonl.gz"
+SAMPLE_SIGNALS = SAMPLE_DIR / "hf_daily_sample.jsonl"
+# The hour of the demo's clock on the sample's latest day, US/Eastern: that day's announcement
+# is out (20:00 the evening before), the next one not yet.
+DEMO_HOUR = time(14, 0)
 Route = tuple[str, frozenset[tuple[str, str]]]
 
 
-def load_routes(folder: Path = RECORDINGS) -> dict[Route, tuple[bytes, str]]:
-    routes = json.loads((folder / "routes.json").read_text())
-    return {
-        (route["path"], frozenset(route["params"].items())): (
-            (folder / route["file"]).read_bytes(),
-            route["content_type"],
-        )
-        for route in routes
+def sample_routes(archives: Sequence[str]) -> tuple[date, dict[Route, tuple[bytes, str]]]:
+    """The sample's latest announcement day, and the responses of that day by path and query:
+    the RSS feed of ``archives`` and the Hugging Face Daily Papers page."""
+    papers = responses.read_jsonl(SAMPLE)
+    day = responses.latest_day(papers)
+    feed = responses.listing_feed(papers, day, archives)
+    signals = responses.read_jsonl(SAMPLE_SIGNALS)
+    page = responses.daily_papers(signals, day, (paper["id"] for paper in papers))
+    return day, {
+        (f"/rss/{'+'.join(archives)}", frozenset()): (feed, "application/rss+xml"),
+        ("/api/daily_papers", frozenset({("date", day.isoformat())})): (page, "application/json"),
     }
+
+
+def demo_clock(day: date, real: Clock = utc_now) -> Clock:
+    """The demo's clock: ``day`` at :data:`DEMO_HOUR` US/Eastern when it is made, moving on with
+    the real clock."""
+    start = datetime.combine(day, DEMO_HOUR, responses.EASTERN)
+    started = real()
+    return lambda: start + (real() - started)
 
 
 def _handler(routes: dict[Route, tuple[bytes, str]]) -> type[BaseHTTPRequestHandler]:
@@ -45,9 +75,9 @@ def _handler(routes: dict[Route, tuple[bytes, str]]) -> type[BaseHTTPRequestHand
 
 
 @contextmanager
-def replay_server(folder: Path = RECORDINGS) -> Iterator[str]:
-    """Serve the recordings on a free port; yields the base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(load_routes(folder)))
+def replay_server(routes: dict[Route, tuple[bytes, str]]) -> Iterator[str]:
+    """Serve ``routes`` on a free port; yields the base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(routes))
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
@@ -55,3 +85,13 @@ def replay_server(folder: Path = RECORDINGS) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def replayed_ingest(
+    settings: Settings, sessions: sessionmaker[Session], now: datetime, archives: tuple[str, ...]
+) -> IngestReport:
+    """The live ingest of the replayed day: its RSS listing, then its Hugging Face page (the
+    arXiv API is not replayed: see :mod:`app.cli.demo.responses`)."""
+    listing = ingest(settings, sessions, now, source=Source.RSS, categories=archives)
+    signals = ingest(settings, sessions, now, source=Source.HF, categories=archives)
+    return IngestReport(listing.sources + signals.sources)

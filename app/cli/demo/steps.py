@@ -3,7 +3,7 @@
 It migrates the database (SQLite in ``DATA_DIR``), imports the bundled sample of real arXiv
 papers, their precomputed vectors and their real Hugging Face Daily Papers signals (upvotes,
 comments, code and project links, submitters, organizations), exercises live ingest against a
-local server replaying recorded arXiv and Hugging Face responses (the replayed day is embedded
+local server answering with the sample's own latest day (the replayed day is embedded
 with the real model), ranks and publishes every announcement day stored, subscribes and
 confirms a demo reader, mails the digest to a local mail sink that writes
 ``DATA_DIR/mail/*.eml``, then serves the site (``--no-serve`` stops before that). It reaches no
@@ -23,9 +23,9 @@ from sqlalchemy import func, select
 
 from app.cli.common import command_sessions, job_session, print_report
 from app.cli.demo.mailsink import mail_sink
-from app.cli.demo.replay import replay_server
+from app.cli.demo.replay import demo_clock, replay_server, replayed_ingest, sample_routes
 from app.cli.ranking import import_embeddings, print_daily
-from app.core.clock import utc_now
+from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import AnnouncementEntry, Paper
@@ -33,8 +33,7 @@ from app.core.schema import upgrade_to_head
 from app.services import editions
 from app.services.daily import run_range
 from app.services.digests import send_due_digests
-from app.services.ingest import import_hf_signals, ingest
-from app.services.reports import Outcome
+from app.services.ingest import import_hf_signals
 from digest.accounts import links
 from digest.accounts.addresses import parse_address
 from digest.accounts.preferences import parse_preferences
@@ -48,8 +47,8 @@ SAMPLE = SAMPLE_DIR / "arxiv_listings_sample.jsonl.gz"
 SAMPLE_VECTORS = SAMPLE_DIR / "sample_embeddings.f16.npy"
 SAMPLE_IDS = SAMPLE_DIR / "sample_embeddings.ids.json"
 SAMPLE_SIGNALS = SAMPLE_DIR / "hf_daily_sample.jsonl"
-# The categories of the recorded feed (arXiv's own feed software, cs+math).
-REPLAY_CATEGORIES = ("cs", "math")
+# The sample's archive: the replayed feed lists its papers (app.cli.demo.responses).
+REPLAY_CATEGORIES = ("cs",)
 DEMO_READER = "reader@demo.paperboy.localhost"
 
 
@@ -57,6 +56,8 @@ DEMO_READER = "reader@demo.paperboy.localhost"
 class Demo:
     settings: Settings
     replay: Settings
+    # The demo's now: the sample's latest day (app.cli.demo.replay.demo_clock).
+    clock: Clock = utc_now
     day: date | None = None
     sent: int = 0
 
@@ -72,9 +73,10 @@ def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_demo(args: argparse.Namespace, settings: Settings) -> int:
     mail_dir = settings.data_dir / "mail"
-    with replay_server() as source_url, mail_sink(mail_dir) as (smtp_port, sink):
+    replayed_day, routes = sample_routes(REPLAY_CATEGORIES)
+    with replay_server(routes) as source_url, mail_sink(mail_dir) as (smtp_port, sink):
         local = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": smtp_port})
-        demo = Demo(local, _replay_settings(local, source_url))
+        demo = Demo(local, _replay_settings(local, source_url), demo_clock(replayed_day))
         status = run_steps(demo)
         received = sink.received
     print_where_to_look(args, settings, demo, mail_dir, received)
@@ -134,16 +136,10 @@ def import_signals(demo: Demo) -> int:
 
 
 def live_ingest(demo: Demo) -> int:
-    print("replaying recorded arXiv RSS, arXiv API and Hugging Face responses from a local server")
+    print("replaying the sample's latest day (arXiv RSS, Hugging Face) from a local server")
     with command_sessions(demo.replay, "worker") as sessions:
-        report = ingest(demo.replay, sessions, utc_now(), categories=REPLAY_CATEGORIES)
-    status = print_report(report)
-    # The recorded API and HF answers know none of the feed's papers: partial is expected
-    # (and /status shows those two sources red, as it should).
-    if report.outcome is Outcome.WARNING:
-        print("partial, as expected: the recordings know none of the feed's papers")
-        return 0
-    return status
+        now = demo.clock()
+        return print_report(replayed_ingest(demo.replay, sessions, now, REPLAY_CATEGORIES))
 
 
 def embed_replayed_day(demo: Demo) -> int:
@@ -221,14 +217,14 @@ def print_where_to_look(
         print(f"edition: {site}/?date={demo.day.isoformat()}")
     print(f"status: {site}/status   readiness: {site}/readyz   API: {site}/api/docs")
     if args.no_serve:
-        print("serve it: paperboy demo, or uvicorn app.web.app:create_app --factory")
+        print("serve it: paperboy demo, or uvicorn app.cli.demo.site:create_demo_app --factory")
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
     import uvicorn
 
-    from app.web.app import create_app
+    from app.cli.demo.site import demo_app
 
     print(f"\nserving on http://{host}:{port} (Ctrl-C stops)")
     # No log config of uvicorn's own: its lines go to the app's handler (JSON with LOG_JSON).
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", log_config=None)
+    uvicorn.run(demo_app(settings), host=host, port=port, log_level="warning", log_config=None)
