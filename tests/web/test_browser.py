@@ -155,3 +155,14 @@ def _signed_in(settings: Settings) -> str:
     """The session cookie a reader gets by pressing "Sign in" in their sign-in link's page."""
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
         return signin.session_token(settings, session, "ada@example.org", datetime.now(UTC))
+
+
+def test_the_api_docs_load_offline_under_the_strict_policy(base_url: str, browser: Any) -> None:
+    page, problems = _page(browser, 1280, 900)
+    outside: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith(base_url) else outside.append(r.url))
+    page.goto(f"{base_url}/api/docs")
+    page.wait_for_selector(".opblock-tag", timeout=15_000)  # Swagger UI drew the operations
+    assert page.locator(".opblock", has_text="/api/daily_papers").count() >= 1
+    assert problems == [] and outside == []
+    page.close()
