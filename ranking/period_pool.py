@@ -1,5 +1,6 @@
 """A week or month edition's own ranking: topics clustered over the period's papers, and each
-paper scored among its own announcement day, combined by :mod:`ranking.period_scores`.
+paper scored among its own announcement day, with its community counts so far added
+(:mod:`ranking.period_scores`).
 
 Topics: the period's papers are clustered together (k-means seeded with the centroids of the
 topics its days found), and a cluster takes the id of the day topic closest to it, so the
@@ -26,9 +27,6 @@ from ranking.topic_store import known_topics, topic_params
 from ranking.topics import UNASSIGNED, centroids, cluster, nearest
 from ranking.trending.reasons import MIN_LIFT, community_words
 from ranking.trending.scorer import community_counts
-
-# The part of a period score that says how far above its own day a paper stands.
-STANDING = "day_standing"
 
 
 def with_period_topics(
@@ -69,8 +67,7 @@ def score_period(
     day_level = _day_scores(candidates, vectors, scorer)
     community = np.array([community_term(counts.get(c.arxiv_id, {})) for c in candidates])
     base = np.array([s.total - s.components.get("community", 0.0) for s in day_level])
-    days = [candidate.announced_on for candidate in candidates]
-    totals = period_scores(days, base, community)
+    totals = period_scores(base, community)
     typical = float(np.median(community)) if len(community) else 0.0
     return [
         _score(day_level[i], float(totals[i]), community[i] - typical, counts.get(c.arxiv_id, {}))
@@ -95,11 +92,9 @@ def _day_scores(candidates: Sequence[Candidate], vectors: Matrix, scorer: Scorer
 
 
 def _score(day_level: Score, total: float, lift: float, counts: dict[str, float]) -> Score:
-    """The period score with its parts summing to it: the day-level parts, the counts so far,
-    and the shift that puts the paper on its day's scale."""
+    """The period score with its parts: the day-level ones and the counts so far."""
     parts = {name: v for name, v in day_level.components.items() if name != "community"}
     parts["community"] = community_term(counts)
-    parts[STANDING] = total - sum(parts.values())
     said = day_level.reasons
     words = community_words(counts)
     # A scorer that spoke of the community at announcement keeps its words; the trending one,
