@@ -35,13 +35,12 @@ class Excerpt:
 
 
 def excerpt(text: str, sentences: int = CARD_SENTENCES, limit: int = CARD_LIMIT) -> Excerpt:
-    """The first ``sentences`` sentences of ``text`` (whitespace collapsed), at most ``limit``
-    characters; the remainder as ``rest``."""
+    """As many of the first ``sentences`` sentences of ``text`` (whitespace collapsed) as fit in
+    ``limit`` characters, else the first sentence cut at a word; the remainder as ``rest``."""
     text = " ".join(text.split())
-    end = _sentences_end(text, sentences)
-    cut = False
-    if end > limit:
-        end, cut = _word_end(text, limit), True
+    ends = _sentence_ends(text, sentences)
+    fitting = [end for end in ends if end <= limit]
+    end, cut = (fitting[-1], False) if fitting else (_word_end(text, limit), True)
     lead, rest = text[:end].rstrip(), text[end:].strip()
     if cut and rest:
         lead += ELLIPSIS
@@ -53,15 +52,15 @@ def first_sentence(text: str, limit: int = CARD_LIMIT) -> str:
     return excerpt(text, 1, limit).lead
 
 
-def _sentences_end(text: str, count: int) -> int:
-    """Where the ``count``-th sentence ends (the whole text when it has fewer)."""
+def _sentence_ends(text: str, count: int) -> list[int]:
+    """Where each of the first ``count`` sentences ends (the text's end closing the last)."""
+    ends: list[int] = []
     for stop in _STOP.finditer(text):
-        if _in_maths(text, stop.start()) or _abbreviation(text, stop.start()):
-            continue
-        count -= 1
-        if count == 0:
-            return stop.end()
-    return len(text)
+        if not (_in_maths(text, stop.start()) or _abbreviation(text, stop.start())):
+            ends.append(stop.end())
+            if len(ends) == count:
+                return ends
+    return [*ends, len(text)]
 
 
 def _word_end(text: str, limit: int) -> int:
@@ -80,5 +79,6 @@ def _in_maths(text: str, position: int) -> bool:
 
 
 def _abbreviation(text: str, position: int) -> bool:
-    word = _LAST_WORD.search(text[:position])
+    # The word before the stop: the longest abbreviation is short, so a few characters do.
+    word = _LAST_WORD.search(text[max(0, position - 12) : position])
     return word is not None and word.group(1).lower() in _ABBREVIATIONS

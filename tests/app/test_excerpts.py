@@ -27,3 +27,9 @@ def test_broken_tex_and_short_abstracts_are_shown_whole() -> None:
     assert excerpt(text) == excerpt(text, 5)
     assert excerpt(text).lead == text and excerpt(text).rest == ""
     assert excerpt("  Spaced \n out.  ").lead == "Spaced out."
+
+
+def test_when_two_sentences_are_too_long_one_whole_sentence_is_shown() -> None:
+    first, second = "A short opening sentence.", "Then " + "a long one " * 40 + "ends."
+    shown = excerpt(f"{first} {second}", limit=300)
+    assert (shown.lead, shown.rest, shown.cut) == (first, second, False)
