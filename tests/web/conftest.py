@@ -2,7 +2,8 @@
 
 It is filled once for the package (importing and ranking take seconds) and emptied after;
 the web tests only read. Besides the 491 real papers it holds a few hostile ones (markup,
-template syntax, broken LaTeX, right-to-left marks) and an old-style identifier.
+template syntax, broken LaTeX, right-to-left marks) and an old-style identifier. The browser
+tests share a served site and Debian's chromium, one of each per module.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,6 +28,7 @@ from ingest.store import store_records
 from ranking.embeddings import import_matrix
 from tests.conftest import SAMPLE_PATH
 from tests.ranking.conftest import SAMPLE_IDS, SAMPLE_MATRIX, sample_vectors
+from tests.servers import served
 
 DAYS = ("2025-12-17", "2025-12-18", "2025-12-19")
 LAST_DAY = date(2025, 12, 19)
@@ -40,6 +43,8 @@ HOSTILE_AUTHOR = '"><img src=x onerror=alert(3)>'
 HF_PAPER = "2512.14133"
 HF_SUBMITTER = "taesiri"
 HOSTILE_SUBMITTED_AT = datetime(2025, 12, 17, 15, 30, 5, tzinfo=UTC)
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 def hostile_records() -> list[PaperRecord]:
@@ -112,3 +117,20 @@ def site_settings(
 def client(site_settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(site_settings)) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="module")
+def base_url(site_settings: Settings) -> Iterator[str]:
+    """The filled site served by uvicorn on a free port, for a real browser."""
+    with served(create_app(site_settings)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium, driven by Playwright; a module using it skips where either is missing."""
+    sync_api: Any = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

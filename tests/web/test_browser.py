@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,35 +17,17 @@ import pytest
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import signin
 from tests.conftest import PROJECT_ROOT
-from tests.servers import served
-from tests.web.conftest import HOSTILE_ID
+from tests.web.conftest import CHROMIUM, HOSTILE_ID
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 sync_api: Any = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
 )
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian chromium is missing (apt-get install chromium)"
 )
-
-
-@pytest.fixture(scope="module")
-def base_url(site_settings: Settings) -> Iterator[str]:
-    with served(create_app(site_settings)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def _page(browser: Any, width: int, height: int) -> tuple[Any, list[str]]:

@@ -1,0 +1,127 @@
+"""Every kind of page passes axe-core's checks in a real browser: all rules in the light theme,
+colour contrast again in the dark one.
+
+axe-core comes bundled with axe-playwright-python; the browser is Debian's chromium, as in
+test_browser.py. Skipped where either is missing. A page whose remaining violations sit in a
+file this test's owner does not edit is marked ``xfail(strict=True)`` with the violations it
+expects, so that it turns red, and its marker goes, once they are fixed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from app.core.config import Settings
+from app.core.db import make_session_factory, session_scope
+from digest.accounts import links
+from digest.accounts.addresses import parse_address
+from digest.accounts.preferences import parse_preferences
+from digest.accounts.subscriptions import confirm, request_subscription
+from tests.web.conftest import CHROMIUM, HF_PAPER, LAST_DAY
+from tests.web.helpers import a_topic_of
+
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+axe_playwright: Any = pytest.importorskip(
+    "axe_playwright_python.sync_playwright", reason="axe-playwright-python is not installed"
+)
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian chromium is missing (apt-get install chromium)"
+)
+
+# Each kind of page once; {topic} and {token} are filled from the test database.
+PAGES = {
+    "trending-day": "/",
+    "trending-week": "/?period=week",
+    "trending-month": "/?period=month",
+    "paper": f"/papers/{HF_PAPER}",
+    "search": "/search?q=video+diffusion",
+    "topic": "/topics/{topic}",
+    "author": "/authors/jose-perez",
+    "topics": "/topics",
+    "status": "/status",
+    "subscribe": "/subscribe",
+    "preferences": "/subscriptions/preferences?token={token}",
+    "signin": "/signin",
+    "privacy": "/privacy",
+    "not-found": "/papers/2512.99999",
+    "api-docs": "/api/docs",
+}
+# A list of cards repeats one macro: its first five stand for the rest, and checking a hundred
+# would take axe tens of seconds a page.
+SAMPLE = {"exclude": ["ol.papers > li:nth-child(n+6)"]}
+# Violations left in files other engineers own: page -> what axe reports and where to fix it.
+KNOWN = {
+    "api-docs": "page-has-heading-one (moderate) on html: Swagger UI's page has no <h1>; "
+    "app/web/routes/docs.py could add one (the title) above #swagger-ui",
+}
+KNOWN_DARK = {
+    "api-docs": "color-contrast (serious), 37 elements (.opblock-summary-method, .url, "
+    "pre.version, ...): Swagger UI's colours are made for a light page; app/web/routes/docs.py "
+    "could declare <meta name='color-scheme' content='light'> or restyle them for the dark theme",
+}
+
+
+def _pages(known: dict[str, str]) -> list[Any]:
+    return [
+        pytest.param(name, marks=[pytest.mark.xfail(strict=True, reason=known[name])])
+        if name in known
+        else name
+        for name in PAGES
+    ]
+
+
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    return axe_playwright.Axe()
+
+
+@pytest.fixture(scope="module")
+def urls(base_url: str, site_settings: Settings, migrated_engine: Engine) -> dict[str, str]:
+    topic, _ = a_topic_of(site_settings, LAST_DAY)
+    token = _preferences_token(site_settings, migrated_engine)
+    return {name: base_url + path.format(topic=topic, token=token) for name, path in PAGES.items()}
+
+
+def _preferences_token(settings: Settings, engine: Engine) -> str:
+    """A confirmed subscriber's preferences link, as their digest carries it."""
+    now, address = datetime.now(UTC), parse_address("axe@example.org")
+    with session_scope(make_session_factory(engine)) as session:
+        choice = parse_preferences({}, settings.categories)
+        reader = request_subscription(session, settings, address, choice, "axe", now)
+        assert reader is not None
+        confirming = links.subscriber_token(settings, links.CONFIRM, reader, now)
+        confirm(session, settings, confirming, now)
+        return links.subscriber_token(settings, links.PREFERENCES, reader, now)
+
+
+def violations(browser: Any, axe: Any, url: str, scheme: str, rules: list[str] | None) -> list[str]:
+    """axe's violations on ``url`` in colour ``scheme``, one line per rule and element."""
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        options: dict[str, Any] = {"resultTypes": ["violations"]}
+        if rules:
+            options["runOnly"] = rules
+        found = axe.run(page, SAMPLE, options).response["violations"]
+    finally:
+        context.close()
+    return sorted(f"{v['id']} ({v['impact']}): {n['target']}" for v in found for n in v["nodes"])
+
+
+@pytest.mark.parametrize("name", _pages(KNOWN))
+def test_every_page_passes_axe_in_the_light_theme(
+    name: str, urls: dict[str, str], browser: Any, axe: Any
+) -> None:
+    assert violations(browser, axe, urls[name], "light", None) == []
+
+
+@pytest.mark.parametrize("name", _pages(KNOWN_DARK))
+def test_every_page_has_enough_contrast_in_the_dark_theme(
+    name: str, urls: dict[str, str], browser: Any, axe: Any
+) -> None:
+    assert violations(browser, axe, urls[name], "dark", ["color-contrast"]) == []
