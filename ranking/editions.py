@@ -39,7 +39,6 @@ from app.core.vectors import Matrix
 from ranking.diversity import DiversityRule, diversify
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
-from ranking.period_pool import score_period, with_period_topics
 from ranking.scoring import Candidate, Reason, Score, Scorer, ScoringContext
 from ranking.signals import load_signals
 
@@ -195,6 +194,10 @@ def _build(
         context = ScoringContext(day=bounds.last, embeddings=vectors, signals=signals)
         scores = scorer.score(candidates, context)
     else:
+        # Imported here: it clusters (scikit-learn), and the digest and the web app read
+        # editions through this module without ever building a week.
+        from ranking.period_pool import score_period, with_period_topics
+
         candidates = with_period_topics(session, bounds, candidates, vectors, settings)
         scores = score_period(session, bounds, candidates, vectors, scorer)
     rule = diversity_rule(settings)
