@@ -5,9 +5,15 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup demo test lint format
 
+# torch as pinned in pyproject.toml, its CPU build (750 MB installed) from PyTorch's own index,
+# installed first: left to PyPI, sentence-transformers would pull the multi-GB CUDA build.
+TORCH := torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet $(TORCH) --index-url $(TORCH_INDEX)
 	$(VENV)/bin/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

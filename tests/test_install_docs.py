@@ -1,0 +1,59 @@
+"""The commands a newcomer copies from the docs agree with what the project pins and parses."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+
+from app.cli.main import build_parser
+from tests.conftest import PROJECT_ROOT
+
+CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+
+
+def _read(name: str) -> str:
+    return (PROJECT_ROOT / name).read_text()
+
+
+def _pinned_torch() -> str:
+    found = re.search(r'"torch==([^"]+)"', _read("pyproject.toml"))
+    assert found is not None, "pyproject.toml pins torch"
+    return found[1]
+
+
+def test_the_image_and_make_install_the_pinned_torch_from_the_cpu_index() -> None:
+    version = _pinned_torch()
+    assert f"pip install --index-url {CPU_INDEX} torch=={version}" in _read("Dockerfile")
+    makefile = _read("Makefile")
+    assert f"TORCH := torch=={version}" in makefile
+    assert f"TORCH_INDEX ?= {CPU_INDEX}" in makefile
+    assert "$(TORCH) --index-url $(TORCH_INDEX)" in makefile
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/deploy.md"])
+def test_the_docs_give_the_cpu_torch_install_as_a_command(doc: str) -> None:
+    command = f"pip install torch=={_pinned_torch()} --index-url {CPU_INDEX}"
+    assert any(
+        line.strip().endswith(command) or command + " " in line for line in _read(doc).splitlines()
+    )
+
+
+def _readme_commands(name: str) -> list[list[str]]:
+    """Each ``paperboy NAME ...`` line of the README's shell blocks, continuation lines joined,
+    comments and optional ``[...]`` parts left out, as arguments."""
+    text = _read("README.md").replace("\\\n", " ")
+    lines = (line.split("  #", 1)[0] for line in text.splitlines())
+    commands = [re.sub(r"\[[^\]]*\]", "", line) for line in lines if f"paperboy {name} " in line]
+    return [
+        shlex.split(command.split("paperboy ", 1)[1]) for command in commands if "`" not in command
+    ]
+
+
+def test_the_readme_shows_import_embeddings_with_its_real_arguments() -> None:
+    commands = _readme_commands("import-embeddings")
+    assert len(commands) >= 2  # in the command list and in its own section
+    for arguments in commands:
+        parsed = build_parser("import-embeddings").parse_args(arguments)
+        assert parsed.matrix.suffix == ".npy" and str(parsed.ids).endswith(".ids.json")
