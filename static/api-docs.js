@@ -8,7 +8,8 @@
       url: holder.getAttribute("data-openapi"),
       dom_id: "#swagger-ui",
       layout: "BaseLayout",
-      deepLinking: true,
+      // Deep links put a link inside each operation's toggle button (axe: nested-interactive).
+      deepLinking: false,
       showExtensions: true,
       showCommonExtensions: true,
       validatorUrl: null,

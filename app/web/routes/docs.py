@@ -32,6 +32,7 @@ PAGE = f"""<!doctype html>
   <title>Paperboy API</title>
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/swagger-ui/swagger-ui.css">
+  <link rel="stylesheet" href="/static/api-docs.css">
   <script src="/swagger-ui/swagger-ui-bundle.js" defer></script>
   <script src="/static/api-docs.js" defer></script>
 </head>
