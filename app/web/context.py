@@ -53,7 +53,7 @@ class WebContext:
         kept lookup expires (``PAPERBOY_WEB_CACHE_SECONDS``).
         """
         return self.memo.get(
-            ("edition", period, key), partial(latest_edition, session, period, key)
+            ("edition", period, key), partial(_detached_edition, session, period, key)
         )
 
     def render(self, name: str, page: object) -> bytes:
@@ -79,6 +79,19 @@ class WebContext:
         return self.settings.env == "production" or self.settings.public_base_url.startswith(
             "https"
         )
+
+
+def _detached_edition(session: Session, period: Period, key: date | None) -> Edition | None:
+    """The edition, detached from the request's session before the memo keeps it.
+
+    A kept object must outlive the request that loaded it: attached, a rollback of that request
+    (a refused parameter, a failed query) would expire it, and every later request reading it
+    from the memo would fail. Its columns are loaded, so it reads well detached.
+    """
+    edition = latest_edition(session, period, key)
+    if edition is not None:
+        session.expunge(edition)
+    return edition
 
 
 def template_names(page: object) -> dict[str, Any]:
