@@ -24,6 +24,7 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     settings = get_settings(data_dir=tmp_path, search_semantic=False)
     assert main(["demo", "--no-serve"], settings) == 0
     out = capsys.readouterr().out
+    assert "created the schema at revision" in out
     assert "read 491, new 491" in out
     assert "hf signals: new 43, filled 0, unchanged 0, rejected 0" in out
     # The replayed live ingest reads the sample's own latest day, nothing older or made up.

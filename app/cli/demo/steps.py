@@ -29,7 +29,7 @@ from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import AnnouncementEntry, Paper
-from app.core.schema import upgrade_to_head
+from app.core.schema import migrate as migrate_schema
 from app.services import editions
 from app.services.daily import run_range
 from app.services.digests import send_due_digests
@@ -113,8 +113,8 @@ def run_steps(demo: Demo) -> int:
 
 def migrate(demo: Demo) -> int:
     with open_engine(demo.settings) as engine:
-        upgrade_to_head(engine)
-        print(f"database is up to date: {engine.url.render_as_string(hide_password=True)}")
+        done = migrate_schema(engine)
+        print(f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}")
     return 0
 
 
