@@ -39,7 +39,8 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Edition, Paper
 from app.core.schema import upgrade_to_head
 from app.web.queries import plain_cards
-from app.web.search import Filters, SearchService
+from app.web.relevance import SearchSort
+from app.web.search import Filters, SearchService, keyword_scores
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
 from ingest.bulk.importer import import_file
 from ranking.embeddings import import_matrix
@@ -280,14 +281,15 @@ def breakdown(settings: Settings) -> None:
     with open_engine(settings) as engine:
         sessions = make_session_factory(engine)
         search = SearchService(settings, sessions)
-        search.search("warm up", Filters(), 30)  # builds the index, loads the model
+        search.search("warm up", Filters())  # builds the index, loads the model
         index = search.index()
         steps: dict[str, list[float]] = {}
         for query in QUERIES:
             vector = _step(steps, "query embedding", search._embed, query)
-            _step(steps, "keyword scores (tf-idf)", search._keyword_scores, index, query)
+            _step(steps, "keyword scores (tf-idf)", keyword_scores, index, query)
             _step(steps, "semantic scores (matrix x vector)", index.vectors.dot, vector)
-            ids = _step(steps, "whole search (ids)", search.search, query, Filters(), 30)
+            found = _step(steps, "whole search (ids)", search.search, query, Filters())
+            ids = found.page(SearchSort.relevance, 1, 30)
             with sessions() as session:
                 _step(steps, "30 result cards from the database", plain_cards, session, ids)
     print("\n| search step, in-process | median ms |\n|---|---:|")

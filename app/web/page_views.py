@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date
 
+from markupsafe import Markup
+
 from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
 from app.services.status import JobStatus, SourceStatus, Status
@@ -150,6 +152,12 @@ class SearchPage:
     category: str
     cards: list[Card]
     max_length: int
+    snippets: dict[str, Markup]  # the abstract's passage with the query's words, by arxiv id
+    total: int  # matches on every page
+    first: int  # place of the first card among the matches, from 1
+    sort: str
+    previous_url: str | None
+    next_url: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,9 @@
 
 The index is built in memory on first use and refreshed when the number of stored papers
 changes; the query embedder loads on the first semantic search, never at import (web workers
-start without torch). Ranking is pure (:func:`fuse`, :func:`top`), loading is a thin shell.
+start without torch). Which papers match and in which order is pure (:mod:`app.web.relevance`);
+so is building the index from documents (:func:`make_index`), which the search evaluation
+(``benchmarks/search_eval.py``) calls on the whole corpus; reading the database is a thin shell.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -22,9 +24,18 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.config import Settings
 from app.core.models import Paper, PaperAuthor, PaperCategory, PaperEmbedding
 from app.core.vectors import Matrix, stack
+from app.web.relevance import (
+    FUSION,
+    MAX_MATCHES,
+    Fusion,
+    Match,
+    SearchSort,
+    Words,
+    arrange,
+    best_rows,
+    relevance,
+)
 
-RRF_K = 60
-CANDIDATES = 200
 REFRESH_SECONDS = 300.0
 NO_DATE = -1
 # Searches computed at once per process; more only contend for the CPU. The rest wait, up to
@@ -44,6 +55,18 @@ class Filters:
     category: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Document:
+    """What search reads of a paper."""
+
+    arxiv_id: str
+    title: str
+    abstract: str
+    authors: str
+    announced_on: date | None
+    categories: tuple[str, ...] = field(default=())
+
+
 @dataclass(frozen=True)
 class Index:
     ids: list[str]
@@ -58,23 +81,17 @@ class Index:
     built_at: float
 
 
-def fuse(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[str]:
-    """Reciprocal rank fusion: each list adds 1/(k + rank); ties keep first-seen order."""
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, key in enumerate(ranking, start=1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
-    return sorted(scores, key=lambda key: -scores[key])
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A search's matches, best first (at most ``MAX_MATCHES``), with their ids."""
 
+    matches: list[Match]
+    ids: dict[int, str]
 
-def top(scores: NDArray[np.floating[Any]], allowed: NDArray[np.bool_], count: int) -> list[int]:
-    """Rows with the highest positive scores among the allowed ones, best first."""
-    scored = np.where(allowed & (scores > 0), scores, -np.inf)
-    count = min(count, int(np.isfinite(scored).sum()))
-    if count == 0:
-        return []
-    best = np.argpartition(-scored, count - 1)[:count]
-    return [int(i) for i in best[np.argsort(-scored[best], kind="stable")]]
+    def page(self, sort: SearchSort, number: int, size: int) -> list[str]:
+        """The ids on page ``number`` (from 1) of ``size`` matches in the order asked."""
+        chosen = arrange(self.matches, sort)[(number - 1) * size : number * size]
+        return [self.ids[match.row] for match in chosen]
 
 
 def allowed_rows(index: Index, filters: Filters) -> NDArray[np.bool_]:
@@ -90,6 +107,40 @@ def allowed_rows(index: Index, filters: Filters) -> NDArray[np.bool_]:
     return allowed
 
 
+def keyword_scores(index: Index, query: str) -> Words:
+    """Each paper's tf-idf cosine with the query and its share of the query's words.
+
+    A query word no paper holds counts as missing from every paper, as rare as the rarest
+    known word: "bicycle cupboard" is not matched in full by a paper about bicycles.
+    """
+    nothing = np.zeros(len(index.ids))
+    if index.terms is None:
+        return Words(nothing, nothing)
+    weights = index.terms.transform([query])
+    if weights.nnz == 0:
+        return Words(nothing, nothing)
+    columns = index.keyword_matrix[:, weights.indices]
+    rarity = index.terms.idf_[weights.indices]
+    asked = set(index.terms.build_analyzer()(query))
+    unknown = len(asked) - len(weights.indices)
+    whole = rarity.sum() + unknown * index.terms.idf_.max()
+    held = (columns > 0).astype(np.float64) @ (rarity / whole)
+    return Words(np.asarray(columns @ weights.data).ravel(), np.asarray(held).ravel())
+
+
+def matches(
+    index: Index,
+    words: Words,
+    meaning: Matrix | None,
+    filters: Filters,
+    fusion: Fusion = FUSION,
+) -> list[Match]:
+    """The papers that match, best first; ``meaning`` is None when search has no model."""
+    scores = relevance(words, meaning, index.has_vector, fusion)
+    rows = best_rows(scores, allowed_rows(index, filters), MAX_MATCHES)
+    return [Match(row, float(scores[row]), int(index.announced[row])) for row in rows]
+
+
 class SearchService:
     """The process's search index and query embedder, both loaded on first use."""
 
@@ -101,25 +152,22 @@ class SearchService:
         self._embedder: Any = None
         self._slots = threading.BoundedSemaphore(CONCURRENT_SEARCHES)
 
-    def search(self, query: str, filters: Filters, limit: int) -> list[str]:
-        """Paper ids, best first; :class:`SearchBusyError` when too many searches wait."""
+    def search(self, query: str, filters: Filters) -> Found:
+        """Every match, best first; :class:`SearchBusyError` when too many searches wait."""
         if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):
             raise SearchBusyError("too many searches at once; retry in a moment")
         try:
-            return self._search(query, filters, limit)
+            return self._search(query, filters)
         finally:
             self._slots.release()
 
-    def _search(self, query: str, filters: Filters, limit: int) -> list[str]:
+    def _search(self, query: str, filters: Filters) -> Found:
         index = self.index()
-        allowed = allowed_rows(index, filters)
-        keyword = top(self._keyword_scores(index, query), allowed, CANDIDATES)
-        rankings = [[index.ids[i] for i in keyword]]
+        meaning = None
         if self._settings.search_semantic and index.has_vector.any():
-            scores = index.vectors @ self._embed(query)
-            semantic = top(scores, allowed & index.has_vector, CANDIDATES)
-            rankings.append([index.ids[i] for i in semantic])
-        return fuse(rankings)[:limit]
+            meaning = index.vectors @ self._embed(query)
+        found = matches(index, keyword_scores(index, query), meaning, filters)
+        return Found(found, {match.row: index.ids[match.row] for match in found})
 
     def similar(self, arxiv_id: str, limit: int) -> list[str]:
         """Papers closest in meaning to a stored paper (itself excluded)."""
@@ -129,7 +177,8 @@ class SearchService:
             return []
         allowed = index.has_vector.copy()
         allowed[row] = False
-        return [index.ids[i] for i in top(index.vectors @ index.vectors[row], allowed, limit)]
+        closest = index.vectors @ index.vectors[row]
+        return [index.ids[i] for i in best_rows(closest, allowed & (closest > 0), limit)]
 
     def index(self) -> Index:
         with self._lock:
@@ -146,15 +195,6 @@ class SearchService:
             changed = _paper_count(session) != index.paper_count
         self._index = replace(index, built_at=time.monotonic())
         return changed
-
-    def _keyword_scores(self, index: Index, query: str) -> NDArray[np.float64]:
-        if index.terms is None:
-            return np.zeros(len(index.ids))
-        weights = index.terms.transform([query])
-        if weights.nnz == 0:
-            return np.zeros(len(index.ids))
-        columns = index.keyword_matrix[:, weights.indices]
-        return np.asarray(columns @ weights.data).ravel()
 
     def _embed(self, query: str) -> Matrix:
         with self._lock:
@@ -182,24 +222,26 @@ def _paper_count(session: Session) -> int:
     return session.scalar(select(func.count()).select_from(Paper)) or 0
 
 
-def build_index(session: Session, model: str) -> Index:
-    rows = session.execute(
-        select(Paper.arxiv_id, Paper.title, Paper.abstract, Paper.announced_on).order_by(
-            Paper.arxiv_id
-        )
-    ).all()
-    ids = [row.arxiv_id for row in rows]
-    position = {arxiv_id: i for i, arxiv_id in enumerate(ids)}
-    names = _joined(session.execute(select(PaperAuthor.arxiv_id, PaperAuthor.name)), position)
-    texts = [f"{row.title} {row.title} {row.abstract} {names[i]}" for i, row in enumerate(rows)]
+def make_index(
+    documents: Sequence[Document], vectors: Matrix, has_vector: NDArray[np.bool_]
+) -> Index:
+    """The index of these papers; row i of ``vectors`` is the i-th document's (if it has one)."""
+    ids = [document.arxiv_id for document in documents]
+    # The title twice: its words say more about the paper than the abstract's.
+    texts = [f"{d.title} {d.title} {d.abstract} {d.authors}" for d in documents]
     terms, matrix = _keyword_index(texts)
-    vectors, has_vector = _vectors(session, model, position)
-    announced = [NO_DATE if r.announced_on is None else r.announced_on.toordinal() for r in rows]
+    rows: dict[str, list[int]] = {}
+    for row, document in enumerate(documents):
+        for category in document.categories:
+            rows.setdefault(category, []).append(row)
+    announced = [
+        NO_DATE if d.announced_on is None else d.announced_on.toordinal() for d in documents
+    ]
     return Index(
         ids=ids,
-        position=position,
+        position={arxiv_id: row for row, arxiv_id in enumerate(ids)},
         announced=np.array(announced, dtype=np.int64),
-        by_category=_categories(session, position),
+        by_category={category: np.array(found, dtype=np.int64) for category, found in rows.items()},
         terms=terms,
         keyword_matrix=matrix,
         vectors=vectors,
@@ -209,12 +251,32 @@ def build_index(session: Session, model: str) -> Index:
     )
 
 
-def _joined(rows: Any, position: dict[str, int]) -> list[str]:
+def build_index(session: Session, model: str) -> Index:
+    rows = session.execute(
+        select(Paper.arxiv_id, Paper.title, Paper.abstract, Paper.announced_on).order_by(
+            Paper.arxiv_id
+        )
+    ).all()
+    position = {row.arxiv_id: i for i, row in enumerate(rows)}
+    names = _joined(session.execute(select(PaperAuthor.arxiv_id, PaperAuthor.name)), position)
+    categories = _joined(
+        session.execute(select(PaperCategory.arxiv_id, PaperCategory.category)), position
+    )
+    documents = [
+        Document(r.arxiv_id, r.title, r.abstract, " ".join(names[i]), r.announced_on,
+                 tuple(categories[i]))
+        for i, r in enumerate(rows)
+    ]  # fmt: skip
+    vectors, has_vector = _vectors(session, model, position)
+    return make_index(documents, vectors, has_vector)
+
+
+def _joined(rows: Any, position: dict[str, int]) -> list[list[str]]:
     parts: list[list[str]] = [[] for _ in position]
-    for arxiv_id, name in rows:
+    for arxiv_id, value in rows:
         if arxiv_id in position:
-            parts[position[arxiv_id]].append(name)
-    return [" ".join(names) for names in parts]
+            parts[position[arxiv_id]].append(value)
+    return parts
 
 
 def _keyword_index(texts: list[str]) -> tuple[Any, Any]:
@@ -249,13 +311,3 @@ def _vectors(
             vectors[position[row.arxiv_id]] = vector
             has_vector[position[row.arxiv_id]] = True
     return vectors, has_vector
-
-
-def _categories(session: Session, position: dict[str, int]) -> dict[str, NDArray[np.int64]]:
-    rows: dict[str, list[int]] = {}
-    for arxiv_id, category in session.execute(
-        select(PaperCategory.arxiv_id, PaperCategory.category)
-    ):
-        if arxiv_id in position:
-            rows.setdefault(category, []).append(position[arxiv_id])
-    return {category: np.array(found, dtype=np.int64) for category, found in rows.items()}

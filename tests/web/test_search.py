@@ -1,9 +1,17 @@
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.web.app import create_app
-from tests.web.conftest import HF_PAPER, OLD_STYLE_ID
+from app.web.relevance import FUSION, Match, SearchSort, Words, arrange, relevance
+from app.web.search import NO_DATE
+from app.web.snippets import query_words, snippet
+from tests.web.conftest import HF_PAPER, HOSTILE_ID, OLD_STYLE_ID
 from tests.web.test_pages import listed
 
 
@@ -62,3 +70,128 @@ def test_semantic_search_finds_papers_by_meaning_with_the_real_model(
         answer = client.get("/api/papers/search", params={"q": query}).json()
         found = [item["paper"]["id"] for item in answer]
     assert HF_PAPER in found[:5]
+
+
+# Random letters and everyday words that no paper of the sample is about (nor names: "banana"
+# is not here, as "Nano Banana" is a model the sample's papers evaluate).
+NONSENSE = (
+    "xqzvbnm plokij", "qwrtzp", "zzkv fffgh", "mnbvcx lkjhgf", "ppqrst uvwyx", "jjjkkk lll",
+    "hgfdsa poiuyt", "wxqv brrmph", "kitchen sofa", "grandmother birthday", "teapot slippers",
+    "umbrella raincoat", "lemonade picnic", "toaster ketchup", "laundry bathtub",
+    "doorbell mailbox", "pancake breakfast", "shoelace hairbrush", "cousin sunday puppy",
+    "carpet pillow sandwich",
+)  # fmt: skip
+MOE_QUERY = "mixture of experts sparsity"
+MOE_WORDS = re.compile(r"\bexperts?\b|\bMoE\b", re.I)
+
+
+@pytest.fixture(scope="module")
+def semantic(site_settings: Settings) -> Iterator[TestClient]:
+    """The site with the real embedding model: search by meaning as served."""
+    with TestClient(create_app(site_settings.model_copy(update={"search_semantic": True}))) as c:
+        yield c
+
+
+def found(client: TestClient, query: str, **params: Any) -> list[dict[str, Any]]:
+    answer = client.get("/api/papers/search", params={"q": query, **params})
+    assert answer.status_code == 200, answer.text
+    items: list[dict[str, Any]] = answer.json()
+    return items
+
+
+@pytest.mark.model
+def test_nonsense_finds_nothing_with_the_real_model(semantic: TestClient) -> None:
+    assert len(NONSENSE) == 20
+    for query in NONSENSE:
+        assert found(semantic, query) == [], query
+        page = semantic.get("/search", params={"q": query}).text
+        assert listed(page) == [] and "No stored paper matches" in page, query
+
+
+@pytest.mark.model
+def test_off_topic_papers_no_longer_ride_along_with_the_real_model(semantic: TestClient) -> None:
+    # Before, a 3D shape completion paper came 4th: the 4th nearest in meaning, no word shared.
+    items = found(semantic, MOE_QUERY, limit=100)
+    assert items, "the sample holds mixture-of-experts papers"
+    for item in items:
+        assert MOE_WORDS.search(f"{item['title']} {item['summary']}"), item["title"]
+
+
+def test_a_weak_meaning_only_neighbour_is_no_match() -> None:
+    keyword = np.array([0.0, 0.0, 0.3, 0.1, 0.1, 0.0])
+    coverage = np.array([0.0, 0.0, 1.0, 0.5, 0.5, 0.0])
+    meaning = np.array([0.3, 0.7, 0.1, 0.2, 0.6, 0.0])
+    has_vector = np.array([True, True, True, True, True, False])
+    scores = relevance(Words(keyword, coverage), meaning, has_vector, FUSION)
+    # Weak meaning alone: out; strong meaning alone: in; every word: in; some words with
+    # unrelated meaning: out; some words with related meaning: in; no vector, no word: out.
+    assert np.isfinite(scores).tolist() == [False, True, True, False, True, False]
+    assert scores[4] > scores[1]  # the keyword match adds to a close meaning
+    by_words = relevance(Words(keyword, coverage), None, has_vector, FUSION)
+    assert np.isfinite(by_words).tolist() == [False, False, True, True, True, False]
+
+
+def test_newest_first_breaks_ties_by_relevance() -> None:
+    matches = [Match(0, 0.9, 10), Match(1, 0.5, 12), Match(2, 0.7, 12), Match(3, 0.8, NO_DATE)]
+    assert [m.row for m in arrange(matches, SearchSort.newest)] == [2, 1, 0, 3]
+    assert [m.row for m in arrange(matches, SearchSort.relevance)] == [0, 3, 2, 1]
+
+
+def test_a_snippet_marks_query_words_and_escapes_the_rest() -> None:
+    words = query_words("The Experts <b>sparse</b>")
+    assert words == {"experts", "sparse"}
+    text = "Intro. " * 60 + "Sparse <i>experts</i> route tokens & experts agree. " + "End. " * 60
+    shown = str(snippet(text, words))
+    assert shown.startswith("\N{HORIZONTAL ELLIPSIS}") and shown.endswith("\N{HORIZONTAL ELLIPSIS}")
+    assert "<mark>Sparse</mark> &lt;i&gt;<mark>experts</mark>&lt;/i&gt; route tokens &amp;" in shown
+    assert str(snippet("A short abstract.", {"abstract"})) == "A short <mark>abstract</mark>."
+    assert str(snippet("Expert systems.", {"expert"})) == "<mark>Expert</mark> systems."
+
+
+def test_the_snippet_of_a_hostile_abstract_stays_inert(client: TestClient) -> None:
+    page = client.get("/search", params={"q": "unbalanced bold marks"}).text
+    assert HOSTILE_ID in listed(page)
+    passage = page[
+        page.index('<p class="snippet') : page.index("</p>", page.index('class="snippet'))
+    ]
+    assert "<mark>unbalanced</mark>" in passage and "<mark>marks</mark>" in passage
+    assert "&lt;b&gt;<mark>bold</mark>&lt;/b&gt;" in passage
+    assert "<b>" not in passage and "<!--" not in passage and "{{ config }}" in passage
+    titled = client.get("/search", params={"q": "onerror alert img"}).text
+    assert HOSTILE_ID in listed(titled)
+    assert "<script>alert(1)" not in titled and "<img src=x" not in titled
+
+
+def test_pages_walk_through_every_match_with_a_total(client: TestClient) -> None:
+    first = client.get("/search", params={"q": "model"}).text
+    total = int(re.search(r"1\N{EN DASH}20 of (\d+) papers", first).group(1))  # type: ignore[union-attr]
+    assert total > 20 and len(listed(first)) == 20
+    assert 'href="/search?q=model&amp;sort=relevance&amp;page=2" rel="next"' in first
+    assert 'rel="prev"' not in first
+    second = client.get("/search", params={"q": "model", "page": 2}).text
+    assert set(listed(second)).isdisjoint(listed(first)) and "21\N{EN DASH}" in second
+    assert 'href="/search?q=model&amp;sort=relevance&amp;page=1" rel="prev"' in second
+    past = client.get("/search", params={"q": "model", "page": 200}).text
+    assert listed(past) == [] and f"has {total}" in past
+
+
+def test_the_api_pages_and_counts_its_matches(client: TestClient) -> None:
+    answer = client.get("/api/papers/search", params={"q": "model", "limit": 5, "page": 2})
+    total = int(answer.headers["X-Total-Count"])
+    assert total > 10 and [item["rank"] for item in answer.json()] == [6, 7, 8, 9, 10]
+    assert 'page=1>; rel="prev"' in answer.headers["Link"]
+    assert 'page=3>; rel="next"' in answer.headers["Link"]
+    everything = found(client, "model", limit=100)
+    assert len(everything) == min(total, 100)
+    assert [i["paper"]["id"] for i in answer.json()] == [i["paper"]["id"] for i in everything[5:10]]
+    assert found(client, "model", page=200) == []
+    assert client.get("/api/papers/search", params={"q": "model", "page": 0}).status_code == 400
+
+
+def test_newest_first_orders_matches_by_announcement(client: TestClient) -> None:
+    items = found(client, "model", sort="newest", limit=100)
+    days = [item["paper"]["announcedOn"] or "" for item in items]
+    assert days == sorted(days, reverse=True) and len(set(days)) > 1
+    page = client.get("/search", params={"q": "model", "sort": "newest"}).text
+    assert "newest first" in page and '<option value="newest" selected>' in page
+    assert client.get("/api/papers/search", params={"q": "x", "sort": "oldest"}).status_code == 400

@@ -6,21 +6,15 @@ import pytest
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.params import BadInputError, edition_key, key_label, parse_week
-from app.web.search import fuse, top
+from app.web.relevance import best_rows
 from app.web.views import Coauthor, PaperFacts, Signals, code_url, collaborators
 
 
-def test_reciprocal_rank_fusion_favours_papers_both_lists_rank_high() -> None:
-    assert fuse([["a", "b", "c"], ["b", "c", "a"]])[0] == "b"
-    assert fuse([["a"], []]) == ["a"]
-    assert fuse([]) == []
-
-
-def test_top_keeps_only_allowed_positive_scores_best_first() -> None:
-    scores = np.array([0.1, 0.9, 0.0, 0.5, 0.7])
+def test_best_rows_keeps_only_allowed_matches_best_first() -> None:
+    scores = np.array([0.1, 0.9, -np.inf, 0.5, 0.7])
     allowed = np.array([True, True, True, True, False])
-    assert top(scores, allowed, 10) == [1, 3, 0]
-    assert top(scores, allowed, 1) == [1]
+    assert best_rows(scores, allowed, 10) == [1, 3, 0]
+    assert best_rows(scores, allowed, 1) == [1]
 
 
 def test_a_bucket_refills_at_the_configured_rate() -> None:

@@ -29,7 +29,8 @@ from app.web.api_shape import (
 from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.params import BadInputError, TopicId, edition_key, key_label
-from app.web.routes.search import run_search
+from app.web.relevance import SearchSort
+from app.web.routes.search import PageNumber, SortOrder, last_page, run_search
 from app.web.views import Card, Signals
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -172,7 +173,20 @@ def version(request: Request) -> Response:
     return cached_json(request, api.VersionInfo(name="paperboy", version=VERSION))
 
 
-@router.get("/papers/search", response_model=list[api.SearchResult], responses=answers(304, 400))
+TOTAL_HEADERS = {
+    "X-Total-Count": _header("How many papers match, on every page (at most 200)"),
+    "Link": _header('The previous and next pages, when there are: `<url>; rel="next"`'),
+}
+
+
+@router.get(
+    "/papers/search",
+    response_model=list[api.SearchResult],
+    responses={
+        **answers(304, 400),
+        200: {"description": "The answer", "headers": {**CACHE_HEADERS, **TOTAL_HEADERS}},
+    },
+)
 def search_papers(
     request: Request,
     context: ContextDep,
@@ -180,13 +194,37 @@ def search_papers(
     since: Annotated[str | None, _day_query("Announced on or after, YYYY-MM-DD")] = None,
     until: Annotated[str | None, _day_query("Announced on or before, YYYY-MM-DD")] = None,
     category: Annotated[str | None, Query(max_length=40, description="e.g. cs.LG")] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    limit: Annotated[int, Query(ge=1, le=100, description="Results per page")] = 20,
+    page: PageNumber = 1,
+    sort: SortOrder = SearchSort.relevance,
 ) -> Response:
-    """Hybrid (keyword and semantic) search over every stored paper, best match first."""
-    ids = run_search(context, q, since, until, category, limit)
+    """Hybrid (keyword and semantic) search over every stored paper, best match first.
+
+    Only papers that match are answered: none when nothing does. ``X-Total-Count`` says how
+    many match in all; ``page`` and ``limit`` walk through them."""
+    found = run_search(context, q, since, until, category)
     with context.sessions() as lookup:  # short: see the search page
-        cards = queries.plain_cards(lookup, ids)
-    return cached_json(request, [search_result(card) for card in cards])
+        cards = queries.plain_cards(lookup, found.page(sort, page, limit))
+    offset = (page - 1) * limit
+    body = [search_result(c).model_copy(update={"rank": offset + c.rank}) for c in cards]
+    total = len(found.matches)
+    links = _page_links(request, page, limit, total)
+    response = cached_json(request, body)
+    response.headers["X-Total-Count"] = str(total)
+    if links:
+        response.headers["Link"] = links
+    return response
+
+
+def _page_links(request: Request, page: int, limit: int, total: int) -> str:
+    """RFC 8288 links to the neighbouring pages that hold matches."""
+    links = []
+    if page > 1 and total:
+        previous = min(page - 1, last_page(total, limit))
+        links.append(f'<{request.url.include_query_params(page=previous)}>; rel="prev"')
+    if page * limit < total:
+        links.append(f'<{request.url.include_query_params(page=page + 1)}>; rel="next"')
+    return ", ".join(links)
 
 
 @router.get(

@@ -8,6 +8,7 @@ on this site, built from a parsed identifier or a stored author key.
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -19,20 +20,25 @@ from app.web import profiles, queries
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.page_views import SearchPage
 from app.web.params import BadInputError, TopicId, parse_day
-from app.web.search import Filters, SearchBusyError
+from app.web.relevance import MAX_MATCHES, SearchSort
+from app.web.search import Filters, Found, SearchBusyError
+from app.web.snippets import query_words, snippet
 
 router = APIRouter(include_in_schema=False)
-RESULTS = 30
+PER_PAGE = 20
+# Matches are at most MAX_MATCHES, so no page past this one can hold any.
+LAST_PAGE = MAX_MATCHES
+SORT_HELP = "`relevance` (best match first, the default) or `newest` (latest announced first)"
+PageNumber = Annotated[
+    int, Query(ge=1, le=LAST_PAGE, description="Page of results, from 1; past the end: none")
+]
+SortOrder = Annotated[SearchSort, Query(description=SORT_HELP)]
 
 
 def run_search(
-    context: WebContext,
-    q: str,
-    since: str | None,
-    until: str | None,
-    category: str | None,
-    limit: int,
-) -> list[str]:
+    context: WebContext, q: str, since: str | None, until: str | None, category: str | None
+) -> Found:
+    """Every match of the query and filters, best first (at most ``MAX_MATCHES``)."""
     query = collapse_whitespace(q)
     if len(query) > context.settings.search_max_query_length:
         raise HTTPException(
@@ -47,9 +53,9 @@ def run_search(
     except BadInputError as error:
         raise HTTPException(400, str(error)) from None
     if not query:
-        return []
+        return Found([], {})
     try:
-        return context.search.search(query, filters, limit)
+        return context.search.search(query, filters)
     except SearchBusyError as error:
         raise HTTPException(503, str(error), headers={"Retry-After": "2"}) from None
 
@@ -76,6 +82,8 @@ def search_page(
     since: Annotated[str | None, Query(max_length=10)] = None,
     until: Annotated[str | None, Query(max_length=10)] = None,
     category: Annotated[str | None, Query(max_length=40)] = None,
+    page: PageNumber = 1,
+    sort: SortOrder = SearchSort.relevance,
 ) -> Response:
     # Two short read-only sessions instead of the request's: no database connection is held
     # while the search computes or waits for a slot (under load the pool would run dry, and
@@ -86,18 +94,39 @@ def search_page(
             target = direct_target(lookup, query)
         if target is not None:
             return RedirectResponse(target, status_code=303)
-    ids = run_search(context, q, since, until, category, RESULTS)
+    found = run_search(context, q, since, until, category)
+    ids = found.page(sort, page, PER_PAGE)
     with context.sessions() as lookup:
         cards = queries.plain_cards(lookup, ids)
-    page = SearchPage(
+    words = query_words(query)
+    asked = {"q": query, "since": since, "until": until, "category": category, "sort": sort}
+    view = SearchPage(
         q=query,
         since=since or "",
         until=until or "",
         category=category or "",
         cards=cards,
         max_length=context.settings.search_max_query_length,
+        snippets={card.paper.arxiv_id: snippet(card.paper.abstract, words) for card in cards},
+        total=len(found.matches),
+        first=(page - 1) * PER_PAGE + 1,
+        sort=sort.value,
+        previous_url=page_url(asked, min(page - 1, last_page(len(found.matches))))
+        if page > 1
+        else None,
+        next_url=page_url(asked, page + 1) if page * PER_PAGE < len(found.matches) else None,
     )
-    return context.respond(request, "pages/search.html", page)
+    return context.respond(request, "pages/search.html", view)
+
+
+def last_page(total: int, per_page: int = PER_PAGE) -> int:
+    return max(1, -(-total // per_page))
+
+
+def page_url(asked: dict[str, str | None], page: int) -> str:
+    """``/search`` with the same query, filters and order, on another page."""
+    kept = {name: value for name, value in asked.items() if value}
+    return "/search?" + urlencode({**kept, "page": page})
 
 
 @router.get("/authors/{key}", response_class=HTMLResponse)
