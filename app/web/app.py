@@ -115,7 +115,7 @@ def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> N
         allow_origins=["*"],
         allow_methods=["GET", "HEAD", "OPTIONS"],
         allow_headers=["If-None-Match", "If-Modified-Since"],
-        expose_headers=["ETag", "Last-Modified", "Retry-After"],
+        expose_headers=["ETag", "Last-Modified", "Retry-After", "X-Total-Count", "Link"],
         max_age=86400,
     )
     # Outermost: everything inside serves a HEAD as the GET it mirrors.
