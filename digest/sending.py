@@ -40,9 +40,9 @@ from digest.compose import digest_message
 from digest.ledger import Reader
 from digest.mail.mailer import DeliveryError, Mailer
 from digest.mail.messages import OutgoingMail
+from digest.picks import reader_picks
 from digest.schedule import due, edition_for
 from digest.selection import EditionView
-from digest.selection import select as select_picks
 from digest.store import Encode, edition_view, latest_edition
 from digest.tastes import Tastes
 
@@ -257,12 +257,7 @@ def build_digest(
     tastes: Tastes,
 ) -> BuiltDigest | None:
     """The reader's digest and its size, or None when it would be empty and unwanted."""
-    picks = select_picks(
-        view,
-        tastes.of(session, reader),
-        max_per_topic=settings.diversity_max_per_topic,
-        exclusion_cosine=settings.digest_exclusion_cosine,
-    )
+    picks = reader_picks(settings, session, reader, view, tastes)
     if not picks and not reader.send_empty:
         return None
     return BuiltDigest(digest_message(settings, reader, edition, picks, now), len(picks))

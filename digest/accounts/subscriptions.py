@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 from app.core import tokens
 from app.core.config import Settings
 from app.core.models import (
-    DigestFeedback,
     SignInKey,
     SubscribeAttempt,
     Subscriber,
@@ -27,6 +26,7 @@ from app.core.models.subscriptions import new_link_key
 from digest.accounts import links
 from digest.accounts.addresses import Address
 from digest.accounts.preferences import Preferences
+from digest.accounts.reader import keeping_follows, put_feedback
 
 RATE_WINDOW = timedelta(hours=1)
 # A confirmed subscription, running or paused: asking again changes nothing.
@@ -62,6 +62,9 @@ def request_subscription(
         session.add(subscriber)
     elif subscriber.status == SubscriberStatus.UNSUBSCRIBED:
         subscriber.link_key, subscriber.created_at = new_link_key(), now
+    elif subscriber.status == SubscriberStatus.WEB:
+        # A reader of the site: what they followed stays; the week to confirm starts now.
+        preferences, subscriber.created_at = keeping_follows(subscriber, preferences), now
     subscriber.email = address.delivery
     apply_preferences(subscriber, preferences)
     subscriber.status = SubscriberStatus.PENDING
@@ -157,16 +160,7 @@ def record_feedback(
 ) -> None:
     """A thumbs up (1) or down (-1) from a feedback link, on the paper signed into it."""
     claims, subscriber = _link(session, settings, token, links.FEEDBACK, now)
-    arxiv_id = claims.extra.get("paper", "")
-    row = session.get(DigestFeedback, (subscriber.id, arxiv_id))
-    if row is None:
-        session.add(
-            DigestFeedback(
-                subscriber_id=subscriber.id, arxiv_id=arxiv_id, value=value, given_at=now
-            )
-        )
-    else:
-        row.value, row.given_at = value, now
+    put_feedback(session, subscriber.id, claims.extra.get("paper", ""), value, now)
 
 
 def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> int:

@@ -48,6 +48,9 @@ class SubscriberStatus(StrEnum):
     PAUSED = "paused"
     # Kept so an unsubscribe link of an old mail keeps answering.
     UNSUBSCRIBED = "unsubscribed"
+    # A signed-in reader of the site who never subscribed: their saves, thumbs and follows,
+    # never a mail. Subscribing turns the row into a pending subscription, data kept.
+    WEB = "web"
 
 
 class Frequency(StrEnum):
@@ -97,6 +100,10 @@ class Subscriber(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     unsubscribed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The author page the reader said is theirs ("This is me"), by author key.
+    claimed_author: Mapped[str | None] = mapped_column(String(200))
+    # The private feed's token carries it; revoking the feed draws a new one.
+    feed_key: Mapped[str | None] = mapped_column(String(32))
 
 
 class SignInKey(Base):
@@ -183,6 +190,20 @@ class DigestFeedback(Base):
     )
     value: Mapped[int]
     given_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SavedPaper(Base):
+    """A paper on a reader's reading list; deleted with the reader."""
+
+    __tablename__ = "saved_papers"
+
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), primary_key=True
+    )
+    arxiv_id: Mapped[str] = mapped_column(
+        ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
+    )
+    saved_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Vote(Base):

@@ -1,0 +1,75 @@
+"""A reader's "For you": the picks their digest would hold of the latest edition, on the site.
+
+The web page and the private feed call :func:`picks_for`, which runs the digest's own
+selection (``digest.picks.reader_picks``) on the edition the digest would send the reader
+(the day's, or the week's for a weekly reader), read the way a digest run reads it
+(``digest.store``). A reader with no subscriber row yet is selected for with the digest's
+defaults.
+
+The page does not load the embedding model: an interest phrase no digest run has embedded yet
+is left out until one does (``digest.tastes``), as it is by a run without a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy.orm import Session
+
+from app.core.config import Settings
+from app.core.models import EditionKey, Frequency, Subscriber
+from app.services.digests import latest_day_edition
+from digest.ledger import Reader
+from digest.picks import reader_picks
+from digest.schedule import edition_for
+from digest.selection import EditionView, Pick
+from digest.store import Encode, edition_view, latest_edition
+from digest.tastes import Tastes
+
+# How a caller keeps edition views between requests: given the key and how to build it.
+ViewCache = Callable[[EditionKey, Callable[[], EditionView | None]], EditionView | None]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalPicks:
+    # None when nothing is published yet.
+    edition: EditionKey | None
+    picks: list[Pick]
+
+
+def target_edition(session: Session, frequency: Frequency, day: date | None) -> EditionKey | None:
+    """The edition a reader of ``frequency`` gets for ``day`` (None: the newest day)."""
+    day = day or latest_day_edition(session)
+    return None if day is None else edition_for(frequency, day)
+
+
+def view_of(session: Session, settings: Settings, key: EditionKey) -> EditionView | None:
+    """The newest version of edition ``key`` as the selection reads it; None if unpublished."""
+    edition = latest_edition(session, key.period, key.edition_date)
+    return None if edition is None else edition_view(session, edition, settings.embedding_model)
+
+
+def picks_for(
+    settings: Settings,
+    session: Session,
+    subscriber: Subscriber,
+    day: date | None = None,
+    *,
+    encode: Encode | None = None,
+    views: ViewCache | None = None,
+) -> PersonalPicks:
+    """The reader's picks of edition ``day`` (None: the latest), as their digest holds them."""
+    key = target_edition(session, subscriber.frequency, day)
+    if key is None:
+        return PersonalPicks(None, [])
+
+    def build() -> EditionView | None:
+        return view_of(session, settings, key)
+
+    view = build() if views is None else views(key, build)
+    if view is None:
+        return PersonalPicks(key, [])
+    tastes = Tastes(session, settings.embedding_model, encode)
+    return PersonalPicks(key, reader_picks(settings, session, Reader.of(subscriber), view, tastes))
