@@ -30,6 +30,7 @@ from typing import Any
 from app.cli.demo.steps import DEMO_READER
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
+from benchmarks.pages import PAGES
 from benchmarks.serve import serve
 from digest.accounts import links
 from digest.accounts.addresses import parse_address
@@ -38,24 +39,6 @@ from digest.accounts.subscriptions import find_subscriber
 PROJECT = Path(__file__).resolve().parent.parent
 CHROME = "/usr/bin/chromium"
 CHROME_FLAGS = "--headless --no-sandbox --disable-gpu"
-# Each kind of page once; {paper}, {topic}, {author} and {token} are read from the demo.
-PAGES = {
-    "trending-day": "/",
-    "trending-week": "/?period=week",
-    "trending-month": "/?period=month",
-    "paper": "/papers/{paper}",
-    "search": "/search?q=video+diffusion",
-    "topic": "/topics/{topic}",
-    "author": "/authors/{author}",
-    "topics": "/topics",
-    "status": "/status",
-    "subscribe": "/subscribe",
-    "preferences": "/subscriptions/preferences?token={token}",
-    "signin": "/signin",
-    "privacy": "/privacy",
-    "not-found": "/papers/2512.99999",
-    "api-docs": "/api/docs",
-}
 
 
 @dataclass(frozen=True)
@@ -95,12 +78,13 @@ def install(cache: Path) -> Path:
 
 
 def build_demo(data_dir: Path) -> Settings:
-    settings = get_settings(data_dir=data_dir)
-    if not (data_dir / "paperboy.sqlite3").exists():
-        env = {**os.environ, "PAPERBOY_DATA_DIR": str(data_dir)}
-        command = [sys.executable, "-m", "app.cli.main", "demo", "--no-serve"]
-        subprocess.run(command, env=env, cwd=PROJECT, check=True, stdout=subprocess.DEVNULL)
-    return settings
+    """The demo in ``data_dir``: built the first time, migrated to the code's schema after."""
+    built = (data_dir / "paperboy.sqlite3").exists()
+    env = {**os.environ, "PAPERBOY_DATA_DIR": str(data_dir)}
+    step = ["migrate"] if built else ["demo", "--no-serve"]
+    command = [sys.executable, "-m", "app.cli.main", *step]
+    subprocess.run(command, env=env, cwd=PROJECT, check=True, stdout=subprocess.DEVNULL)
+    return get_settings(data_dir=data_dir)
 
 
 def page_fill(base: str, settings: Settings) -> dict[str, str]:

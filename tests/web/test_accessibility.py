@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, session_scope
+from benchmarks.pages import PAGES
 from digest.accounts import links
 from digest.accounts.addresses import parse_address
 from digest.accounts.preferences import parse_preferences
@@ -32,24 +33,6 @@ pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian chromium is missing (apt-get install chromium)"
 )
 
-# Each kind of page once; {topic} and {token} are filled from the test database.
-PAGES = {
-    "trending-day": "/",
-    "trending-week": "/?period=week",
-    "trending-month": "/?period=month",
-    "paper": f"/papers/{HF_PAPER}",
-    "search": "/search?q=video+diffusion",
-    "topic": "/topics/{topic}",
-    "author": "/authors/jose-perez",
-    "topics": "/topics",
-    "status": "/status",
-    "subscribe": "/subscribe",
-    "preferences": "/subscriptions/preferences?token={token}",
-    "signin": "/signin",
-    "privacy": "/privacy",
-    "not-found": "/papers/2512.99999",
-    "api-docs": "/api/docs",
-}
 # A list of cards repeats one macro: its first five stand for the rest, and checking a hundred
 # would take axe tens of seconds a page.
 SAMPLE = {"exclude": ["ol.papers > li:nth-child(n+6)"]}
@@ -83,7 +66,8 @@ def axe() -> Any:
 def urls(base_url: str, site_settings: Settings, migrated_engine: Engine) -> dict[str, str]:
     topic, _ = a_topic_of(site_settings, LAST_DAY)
     token = _preferences_token(site_settings, migrated_engine)
-    return {name: base_url + path.format(topic=topic, token=token) for name, path in PAGES.items()}
+    fill = {"paper": HF_PAPER, "topic": topic, "author": "jose-perez", "token": token}
+    return {name: base_url + path.format(**fill) for name, path in PAGES.items()}
 
 
 def _preferences_token(settings: Settings, engine: Engine) -> str:

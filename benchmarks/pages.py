@@ -1,0 +1,26 @@
+"""Each kind of page of the site once: what tests/web/test_accessibility.py checks with axe
+and benchmarks/lighthouse.py scores with Lighthouse.
+
+Paths are templates: ``{paper}``, ``{topic}``, ``{author}`` and ``{token}`` (a subscriber's
+preferences link) are filled from the database each one serves.
+"""
+
+from __future__ import annotations
+
+PAGES = {
+    "trending-day": "/",
+    "trending-week": "/?period=week",
+    "trending-month": "/?period=month",
+    "paper": "/papers/{paper}",
+    "search": "/search?q=video+diffusion",
+    "topic": "/topics/{topic}",
+    "author": "/authors/{author}",
+    "topics": "/topics",
+    "status": "/status",
+    "subscribe": "/subscribe",
+    "preferences": "/subscriptions/preferences?token={token}",
+    "signin": "/signin",
+    "privacy": "/privacy",
+    "not-found": "/papers/2512.99999",
+    "api-docs": "/api/docs",
+}
