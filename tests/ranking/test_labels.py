@@ -1,0 +1,77 @@
+"""Topic labels on three real announcement days (the bundled sample and its real vectors)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from app.core.config import get_settings
+from ranking.embedder import make_embedder
+from ranking.labels import WORD, generic_words, label_clusters, representatives
+from ranking.text import embedding_text
+from ranking.topics import Labels, TopicParams, centroids, cluster
+from tests.conftest import SAMPLE_PATH
+from tests.ranking.conftest import sample_vectors
+
+
+@dataclass(frozen=True)
+class Day:
+    topics: Labels
+    vectors: np.ndarray
+    labels: list[str]
+
+
+@pytest.fixture(scope="module")
+def days() -> list[Day]:
+    """Each sample day clustered with the days before it, as ``paperboy rank`` does."""
+    with gzip.open(SAMPLE_PATH, "rt") as lines:
+        papers = sorted((json.loads(line) for line in lines), key=lambda p: p["listing_dates"][0])
+    vectors = sample_vectors()
+    result = []
+    for day in sorted({p["listing_dates"][0] for p in papers}):
+        window = [p for p in papers if p["listing_dates"][0] <= day]
+        matrix = np.stack([vectors[p["id"]] for p in window])
+        topics = cluster(matrix, TopicParams())
+        texts = [embedding_text(p["title"], p["summary"]) for p in window]
+        labels = label_clusters(texts, representatives(matrix, topics, centroids(matrix, topics)))
+        own = np.array([p["listing_dates"][0] == day for p in window]) & (topics >= 0)
+        result.append(Day(topics[own], matrix[own], labels))
+    return result
+
+
+def test_no_label_uses_a_word_among_the_corpus_most_frequent(days: list[Day]) -> None:
+    used = {w.lower() for day in days for label in day.labels for w in re.findall(WORD, label)}
+    assert used and not used & generic_words()
+    assert {"model", "language", "large", "reasoning", "research"} <= generic_words()
+
+
+def test_no_two_topics_of_a_day_open_with_the_same_phrase(days: list[Day]) -> None:
+    for day in days:
+        names = Counter(label.split(",")[0].strip().lower() for label in day.labels)
+        assert all(names) and names.most_common(1)[0][1] == 1
+
+
+def test_a_label_has_a_few_phrases_none_a_near_duplicate_of_another(days: list[Day]) -> None:
+    for label in (label for day in days for label in day.labels):
+        phrases = [p.strip().lower() for p in label.split(",")]
+        assert 1 <= len(phrases) <= 4 and len(set(phrases)) == len(phrases)
+        words = [
+            w[:-1] if w.endswith("s") and len(w) > 3 else w for p in phrases for w in p.split()
+        ]
+        assert len(set(words)) == len(words)
+
+
+def test_a_topic_s_papers_are_nearest_to_its_own_label_far_above_chance(days: list[Day]) -> None:
+    embedder = make_embedder(get_settings())
+    top1, chance = [], []
+    for day in days:
+        similarity = day.vectors @ embedder.encode(day.labels).T
+        top1.append(float((similarity.argmax(axis=1) == day.topics).mean()))
+        chance.append(1 / len(day.labels))
+    assert np.mean(top1) >= 3 * np.mean(chance)
