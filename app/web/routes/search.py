@@ -95,28 +95,37 @@ def search_page(
         if target is not None:
             return RedirectResponse(target, status_code=303)
     found = run_search(context, q, since, until, category)
-    ids = found.page(sort, page, PER_PAGE)
-    with context.sessions() as lookup:
-        cards = queries.plain_cards(lookup, ids)
-    words = query_words(query)
     asked = {"q": query, "since": since, "until": until, "category": category, "sort": sort}
-    view = SearchPage(
-        q=query,
-        since=since or "",
-        until=until or "",
-        category=category or "",
+    view = search_view(context, found, asked, page, sort)
+    return context.respond(request, "pages/search.html", view)
+
+
+def search_view(
+    context: WebContext,
+    found: Found,
+    asked: dict[str, str | None],
+    page: int,
+    sort: SearchSort,
+) -> SearchPage:
+    """Page ``page`` of the matches, each card with its passage, and links to its neighbours."""
+    with context.sessions() as lookup:
+        cards = queries.plain_cards(lookup, found.page(sort, page, PER_PAGE))
+    words = query_words(asked["q"] or "")
+    total = len(found.matches)
+    return SearchPage(
+        q=asked["q"] or "",
+        since=asked["since"] or "",
+        until=asked["until"] or "",
+        category=asked["category"] or "",
         cards=cards,
         max_length=context.settings.search_max_query_length,
         snippets={card.paper.arxiv_id: snippet(card.paper.abstract, words) for card in cards},
-        total=len(found.matches),
+        total=total,
         first=(page - 1) * PER_PAGE + 1,
         sort=sort.value,
-        previous_url=page_url(asked, min(page - 1, last_page(len(found.matches))))
-        if page > 1
-        else None,
-        next_url=page_url(asked, page + 1) if page * PER_PAGE < len(found.matches) else None,
+        previous_url=page_url(asked, min(page - 1, last_page(total))) if page > 1 else None,
+        next_url=page_url(asked, page + 1) if page * PER_PAGE < total else None,
     )
-    return context.respond(request, "pages/search.html", view)
 
 
 def last_page(total: int, per_page: int = PER_PAGE) -> int:
