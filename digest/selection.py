@@ -1,7 +1,8 @@
 """Which papers of an edition one subscriber gets, in which order, and why (pure).
 
 The edition's trending order is the base; a subscriber's interests, followed topics and
-authors and past thumbs up/down (cosine similarity of embeddings) lift papers; their categories,
+authors, papers close to their thumbs up (:mod:`digest.profile_match`: embeddings and tf-idf)
+and far from their thumbs down (embedding cosine) lift papers; their categories,
 mutes and excluded phrases (by meaning) remove them; at most ``max_per_topic`` papers of one
 topic keep the digest diverse. Every pick carries one line saying why it is there: the
 subscriber's own reason when there is one, else its trending rank and the scorer's first reasons
@@ -16,9 +17,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.core.vectors import Matrix
+from digest.profile_match import PoolIndex, paper_text
 
 INTEREST_WEIGHT = 1.0
 FEEDBACK_WEIGHT = 0.3
+# The thumbs-up match is in standard scores of the edition (about -2 to 4): a paper two
+# standard deviations closer than the edition's average to what the reader liked gains 0.3,
+# what 30 places of trending give in a 100-paper edition.
+LIKED_WEIGHT = 0.15
 FOLLOW_BONUS = 0.5
 # An interest explains a pick only when it is at least this close to the paper.
 INTEREST_REASON_COSINE = 0.3
@@ -56,6 +62,7 @@ class EditionView:
     vectors: Matrix
     trending: np.ndarray = field(init=False, repr=False, compare=False)
     in_category: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
+    _index: PoolIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         count = len(self.papers)
@@ -65,6 +72,14 @@ class EditionView:
             for category in paper.categories:
                 members.setdefault(category, np.zeros(count, dtype=bool))[index] = True
         object.__setattr__(self, "in_category", members)
+
+    def index(self) -> PoolIndex:
+        """The edition's profile-match index, built by the first reader with thumbs up."""
+        if self._index is None:
+            texts = [paper_text(paper.title, paper.abstract) for paper in self.papers]
+            object.__setattr__(self, "_index", PoolIndex(texts, self.vectors))
+        assert self._index is not None
+        return self._index
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +94,8 @@ class Taste:
     followed_authors: frozenset[str] = frozenset()
     muted_authors: frozenset[str] = frozenset()
     liked: Matrix | None = None
+    # The title and abstract of each liked paper, row for row with ``liked``.
+    liked_texts: tuple[str, ...] = ()
     disliked: Matrix | None = None
 
 
@@ -98,7 +115,7 @@ def select(
     kept = _eligible(edition, taste, exclusion_cosine)
     interest = _best_similarity(edition.vectors, taste.interest_vectors)
     score = edition.trending + INTEREST_WEIGHT * interest.max
-    score += FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.liked))
+    score += LIKED_WEIGHT * _liked_match(edition, taste)
     score -= FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.disliked))
     if taste.followed_topics or taste.followed_authors:
         score += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])
@@ -128,6 +145,14 @@ def _mean_similarity(vectors: Matrix, examples: Matrix | None) -> np.ndarray:
         return np.zeros(len(vectors), dtype=np.float32)
     result: np.ndarray = (vectors @ examples.T).mean(axis=1)
     return result
+
+
+def _liked_match(edition: EditionView, taste: Taste) -> np.ndarray:
+    if taste.liked is None or len(taste.liked) == 0:
+        return np.zeros(len(edition.papers))
+    # Papers without text (none in a run; tests may give vectors only) match by embedding alone.
+    texts = taste.liked_texts if len(taste.liked_texts) == len(taste.liked) else ()
+    return edition.index().match(texts or [""] * len(taste.liked), taste.liked)
 
 
 def _eligible(edition: EditionView, taste: Taste, exclusion_cosine: float) -> np.ndarray:

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from dataclasses import dataclass, field
 
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.core.models import DigestFeedback, PaperEmbedding, PhraseEmbedding
+from app.core.models import DigestFeedback, Paper, PaperEmbedding, PhraseEmbedding
 from app.core.vectors import Matrix, pack, unpack
 from digest.accounts.preferences import phrases
 from digest.ledger import Reader
+from digest.profile_match import paper_text
 from digest.selection import Taste
 from digest.store import Encode
 
@@ -37,7 +39,7 @@ class Tastes:
 
     def of(self, session: Session, subscriber: Reader) -> Taste:
         interests = phrases(subscriber.interests)
-        liked, disliked = self._feedback.get(subscriber.id, ([], []))
+        feedback = self._feedback.get(subscriber.id, _Feedback())
         return Taste(
             max_items=subscriber.max_items,
             categories=frozenset(subscriber.categories),
@@ -48,8 +50,9 @@ class Tastes:
             muted_topics=frozenset(subscriber.muted_topics),
             followed_authors=frozenset(subscriber.followed_authors),
             muted_authors=frozenset(subscriber.muted_authors),
-            liked=_stacked(liked),
-            disliked=_stacked(disliked),
+            liked=_stacked(feedback.liked),
+            liked_texts=tuple(feedback.liked_texts),
+            disliked=_stacked(feedback.disliked),
         )
 
     def _vectors(self, session: Session, texts: list[str]) -> Matrix | None:
@@ -65,15 +68,36 @@ class Tastes:
         return _stacked([self._phrases[key] for key in keys if key in self._phrases])
 
 
-def _feedback(session: Session, model: str) -> dict[int, tuple[list[bytes], list[bytes]]]:
+@dataclass(slots=True)
+class _Feedback:
+    """One subscriber's thumbs: vectors, and the liked papers' texts for the tf-idf match."""
+
+    liked: list[bytes] = field(default_factory=list)
+    liked_texts: list[str] = field(default_factory=list)
+    disliked: list[bytes] = field(default_factory=list)
+
+
+def _feedback(session: Session, model: str) -> dict[int, _Feedback]:
     rows = session.execute(
-        select(DigestFeedback.subscriber_id, DigestFeedback.value, PaperEmbedding.vector)
+        select(
+            DigestFeedback.subscriber_id,
+            DigestFeedback.value,
+            PaperEmbedding.vector,
+            Paper.title,
+            Paper.abstract,
+        )
         .join(PaperEmbedding, PaperEmbedding.arxiv_id == DigestFeedback.arxiv_id)
+        .join(Paper, Paper.arxiv_id == DigestFeedback.arxiv_id)
         .where(PaperEmbedding.model == model)
     )
-    feedback: dict[int, tuple[list[bytes], list[bytes]]] = defaultdict(lambda: ([], []))
-    for subscriber_id, value, vector in rows:
-        feedback[subscriber_id][0 if value > 0 else 1].append(vector)
+    feedback: dict[int, _Feedback] = defaultdict(_Feedback)
+    for subscriber_id, value, vector, title, abstract in rows:
+        thumbs = feedback[subscriber_id]
+        if value > 0:
+            thumbs.liked.append(vector)
+            thumbs.liked_texts.append(paper_text(title, abstract))
+        else:
+            thumbs.disliked.append(vector)
     return dict(feedback)
 
 

@@ -205,6 +205,13 @@ COMMANDS: tuple[Command, ...] = (
         _arguments("app.cli.trending", "add_eval_arguments"),
     ),
     Command(
+        "eval-personal",
+        "for (author, day) pairs --from..--to, rank the day's papers for the author's earlier "
+        "ones by content with Paperboy's profile match and the baselines; markdown table, JSON",
+        _handler("app.cli.personal", "run_eval_personal"),
+        _arguments("app.cli.personal", "add_eval_personal_arguments"),
+    ),
+    Command(
         "send-digests",
         "email edition --date D (default: the latest) to every confirmed subscriber whose local "
         "delivery hour has come and who has not had it; exit 1 if SMTP failed (re-run finishes)",

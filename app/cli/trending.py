@@ -94,14 +94,19 @@ def run_eval_trending(args: argparse.Namespace, settings: Settings) -> int:
         return _fail("eval-trending", error)
     _warn_if_trained_on_window(model.trained_until, args.start)
     results = evaluate(replay, labels, model, args.start, args.end)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(markdown_table(results))
+    write_results(args.out, results, markdown_table(results))
     print(
         f"{len(results['days'])} days ranked, {len(results['skipped_days'])} skipped, "
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
     )
     return 0
+
+
+def write_results(out: Path, results: Mapping[str, object], table: str) -> None:
+    """An evaluation's results JSON to ``out``, its summary table to standard output."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(table)
 
 
 def corpus_embeddings(

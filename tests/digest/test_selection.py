@@ -99,6 +99,15 @@ def test_thumbs_down_pushes_similar_papers_down() -> None:
     assert ids(pick(view, Taste(max_items=4, disliked=disliked))) == ["2", "1", "3", "4"]
 
 
+def test_thumbs_up_lift_papers_sharing_their_words_and_meaning() -> None:
+    topics = ["Sparse attention kernels", "Protein folding", "Robot grasping"]
+    papers = [replace(paper(n), abstract=topics[n % 3]) for n in range(1, 10)]
+    papers[3] = replace(papers[3], abstract="Grokking in modular arithmetic")
+    liked = np.array([[0, 0, 0, 1]], dtype=np.float32)  # the 4th paper's direction
+    taste = Taste(max_items=3, liked=liked, liked_texts=("When does grokking happen?",))
+    assert ids(pick(edition(papers), taste)) == ["4", "1", "2"]
+
+
 def test_an_empty_edition_gives_an_empty_digest() -> None:
     assert pick(EditionView([], np.zeros((0, 4), dtype=np.float32)), Taste(max_items=3)) == []
 

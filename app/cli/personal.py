@@ -1,0 +1,68 @@
+"""``paperboy eval-personal``: how well each method finds an author's own new papers.
+
+Reads the corpus (daily-listing JSON lines) and, optionally, precomputed embeddings; never
+touches the database. See app/services/personal_eval.py for the methods.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from app.cli.common import parse_day, print_error
+from app.cli.trending import EXPECTED_ERRORS, corpus_embeddings, write_results
+from app.core.config import Settings
+from app.services.personal_pairs import corpus_of, pairs, sample
+from ranking.trending.data import load_corpus
+
+
+def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--corpus", type=Path, required=True, help="daily-listing JSON lines")
+    parser.add_argument(
+        "--embeddings", type=Path,
+        help="precomputed embeddings X.npy with X.ids.json beside it "
+        "(default: embed the corpus with PAPERBOY_EMBEDDING_MODEL, slow on a CPU)",
+    )  # fmt: skip
+    parser.add_argument("--from", dest="start", type=parse_day, required=True, help="first day")
+    parser.add_argument(
+        "--to", dest="end", type=parse_day, required=True, help="last day (inclusive)"
+    )
+    parser.add_argument(
+        "--pairs", type=int, default=3000,
+        help="rank this many (author, day) pairs drawn at random (0: all of them)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="seed of the draw and the bootstrap")
+    parser.add_argument(
+        "--asl-c", type=float, nargs="+", default=None,
+        help="C of the asl_svm baseline (default 0.01); more values add asl_svm_cC methods",
+    )  # fmt: skip
+    parser.add_argument("--out", type=Path, required=True, help="results JSON file")
+
+
+def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
+    if args.end < args.start:
+        return print_error("eval-personal", "--to is before --from")
+    # scikit-learn loads in a second or so: only the commands that need it import it.
+    from app.services.personal_eval import ASL_C, Methods, evaluate, markdown_table
+
+    started = time.perf_counter()
+    try:
+        papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= args.end]
+        corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
+    except EXPECTED_ERRORS as error:
+        return print_error("eval-personal", error)
+    found = pairs(corpus, args.start, args.end)
+    chosen = sample(found, args.pairs or None, args.seed)
+    methods = Methods(corpus, tuple(args.asl_c or [ASL_C]))
+    results = evaluate(methods.all(), chosen, len(found))
+    results = {
+        "window": {"from": args.start.isoformat(), "to": args.end.isoformat()},
+        "settings": {"pairs": args.pairs, "seed": args.seed, "asl_c": methods.asl_c},
+    } | results
+    write_results(args.out, results, markdown_table(results))
+    print(
+        f"{len(chosen)} of {len(found)} pairs ranked, "
+        f"{time.perf_counter() - started:.0f} s -> {args.out}"
+    )
+    return 0

@@ -1,0 +1,187 @@
+"""eval-personal: rank each pair's pool for its profile by content, with every method.
+
+The methods (see docs/ranking.md, "Personal ranking"):
+
+- ``asl_svm``: arxiv-sanity-lite's recipe (its compute.py, serve.py and send_emails.py): the
+  tf-idf of title and abstract fitted on the corpus, a linear SVM per profile with the profile
+  as positives and other papers as negatives, balanced class weights. arxiv-sanity-lite takes
+  every paper of its database as a negative; here the negatives are the pool and the papers of
+  the ``NEGATIVE_DAYS`` announcement days before it, to keep a run of thousands of pairs short;
+- ``mean_cosine`` and ``max_cosine``: the mean and the best embedding cosine to the profile;
+- ``paperboy``: :meth:`digest.profile_match.PoolIndex.match`, what the digest adds for a
+  reader's thumbs up, with the tf-idf fitted on the pool as in the digest;
+- ``paperboy_corpus_tfidf``: the same fusion with the corpus-fitted tf-idf, for comparison.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import date
+from functools import partial
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.services.personal_pairs import Corpus, Pair
+from digest.profile_match import PoolIndex, Scores, fuse
+from ranking.trending.metrics import ndcg_at, recall_at, summarise
+
+METRICS = ("recall@10", "mrr", "ndcg@10")
+NEGATIVE_DAYS = 14
+# arxiv-sanity-lite's default regularisation (serve.py's svm_rank and send_emails.py).
+ASL_C = 0.01
+# arxiv-sanity-lite's compute.py, with its default command-line values.
+ASL_TFIDF: dict[str, Any] = {
+    "strip_accents": "unicode",
+    "lowercase": True,
+    "analyzer": "word",
+    "stop_words": "english",
+    "token_pattern": r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b",
+    "ngram_range": (1, 2),
+    "max_features": 20000,
+    "norm": "l2",
+    "use_idf": True,
+    "smooth_idf": True,
+    "sublinear_tf": True,
+    "max_df": 0.1,
+    "min_df": 5,
+}
+
+# Under this many papers (a test's corpus) the document-frequency cuts would leave no word.
+SMALL_CORPUS = 1000
+SMALL_CUTS = {"max_df": 1.0, "min_df": 1}
+
+Method = Callable[[Pair], Scores]
+
+
+class Methods:
+    """Every method over one corpus; the corpus tf-idf is fitted once, each pool indexed once."""
+
+    def __init__(self, corpus: Corpus, asl_c: tuple[float, ...] = (ASL_C,)) -> None:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self.corpus, self.asl_c = corpus, asl_c
+        settings = ASL_TFIDF if len(corpus.texts) >= SMALL_CORPUS else ASL_TFIDF | SMALL_CUTS
+        self.terms = TfidfVectorizer(**settings).fit_transform(corpus.texts).astype(np.float32)
+        self._pool: tuple[date, PoolIndex] | None = None
+        self._negatives: tuple[date, list[int]] | None = None
+
+    def all(self) -> dict[str, Method]:
+        svms: dict[str, Method] = {
+            "asl_svm" if n == 0 else f"asl_svm_c{c:g}": partial(self.asl_svm, c=c)
+            for n, c in enumerate(self.asl_c)
+        }
+        return svms | {
+            "mean_cosine": self.mean_cosine,
+            "max_cosine": self.max_cosine,
+            "paperboy": self.paperboy,
+            "paperboy_corpus_tfidf": self.paperboy_corpus_tfidf,
+        }
+
+    def mean_cosine(self, pair: Pair) -> Scores:
+        return np.asarray(self._cosines(pair).mean(axis=1), dtype=np.float64)
+
+    def max_cosine(self, pair: Pair) -> Scores:
+        return np.asarray(self._cosines(pair).max(axis=1), dtype=np.float64)
+
+    def paperboy(self, pair: Pair) -> Scores:
+        index = self._pool_index(pair)
+        texts = [self.corpus.texts[row] for row in pair.profile]
+        return index.match(texts, self.corpus.vectors[pair.profile])
+
+    def paperboy_corpus_tfidf(self, pair: Pair) -> Scores:
+        terms = (self.terms[pair.pool] @ self.terms[pair.profile].T).toarray()
+        return fuse(self._cosines(pair), terms)
+
+    def asl_svm(self, pair: Pair, c: float) -> Scores:
+        from sklearn.svm import LinearSVC
+
+        profile = set(pair.profile)
+        negatives = [row for row in self._negative_rows(pair) if row not in profile]
+        labels = np.r_[np.ones(len(pair.profile)), np.zeros(len(negatives))]
+        svm = LinearSVC(class_weight="balanced", max_iter=10000, tol=1e-6, C=c)
+        svm.fit(self.terms[pair.profile + negatives], labels)
+        return np.asarray(svm.decision_function(self.terms[pair.pool]), dtype=np.float64)
+
+    def _cosines(self, pair: Pair) -> NDArray[np.float32]:
+        vectors = self.corpus.vectors
+        return np.asarray(vectors[pair.pool] @ vectors[pair.profile].T, dtype=np.float32)
+
+    def _pool_index(self, pair: Pair) -> PoolIndex:
+        if self._pool is None or self._pool[0] != pair.day:
+            texts = [self.corpus.texts[row] for row in pair.pool]
+            self._pool = (pair.day, PoolIndex(texts, self.corpus.vectors[pair.pool]))
+        return self._pool[1]
+
+    def _negative_rows(self, pair: Pair) -> list[int]:
+        if self._negatives is None or self._negatives[0] != pair.day:
+            earlier = self.corpus.rows_before(pair.day, NEGATIVE_DAYS)
+            self._negatives = (pair.day, pair.pool + earlier)
+        return self._negatives[1]
+
+
+def pair_metrics(scores: Scores, pair: Pair) -> dict[str, float]:
+    """recall@10, reciprocal rank of the first relevant paper, NDCG@10 (binary gains)."""
+    votes = [1 if row in pair.relevant else None for row in pair.pool]
+    values = scores.tolist()
+    return {
+        "recall@10": recall_at(10, values, votes),
+        "mrr": reciprocal_rank(values, votes),
+        "ndcg@10": ndcg_at(10, values, votes),
+    }
+
+
+def reciprocal_rank(scores: list[float], votes: list[int | None]) -> float:
+    """1 / the rank of the best-placed relevant paper (ties keep pool order); 0 if none."""
+    order = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")
+    ranks = [rank for rank, index in enumerate(order, 1) if votes[index] is not None]
+    return 1.0 / ranks[0] if ranks else 0.0
+
+
+def evaluate(methods: dict[str, Method], chosen: list[Pair], found: int) -> dict[str, Any]:
+    """The results document: per pair metrics, per method mean and 95% bootstrap interval,
+    and the mean time each method took per pair."""
+    rows: list[dict[str, Any]] = []
+    seconds = dict.fromkeys(methods, 0.0)
+    for pair in chosen:
+        scored: dict[str, dict[str, float]] = {}
+        for name, method in methods.items():
+            started = time.perf_counter()
+            scores = method(pair)
+            seconds[name] += time.perf_counter() - started
+            scored[name] = pair_metrics(scores, pair)
+        rows.append(_row(pair, scored))
+    return {
+        "pairs_found": found,
+        "pairs": rows,
+        "summary": {name: summarise([row["methods"][name] for row in rows]) for name in methods},
+        "ms_per_pair": {name: 1000 * s / max(len(rows), 1) for name, s in seconds.items()},
+    }
+
+
+def _row(pair: Pair, scored: dict[str, dict[str, float]]) -> dict[str, Any]:
+    return {
+        "author": pair.author,
+        "date": pair.day.isoformat(),
+        "profile": len(pair.profile),
+        "pool": len(pair.pool),
+        "relevant": len(pair.relevant),
+        "methods": scored,
+    }
+
+
+def markdown_table(results: dict[str, Any]) -> str:
+    """Summary as a markdown table: one row per method, mean [95% interval] per metric."""
+    lines = [f"| method | {' | '.join(METRICS)} | ms/pair |", f"|---|{'---|' * len(METRICS)}---|"]
+    for name, summary in results["summary"].items():
+        cells = [_cell(summary[metric]) for metric in METRICS] if summary else ["-"] * 3
+        ms = results["ms_per_pair"][name]
+        lines.append(f"| {name} | {' | '.join(cells)} | {ms:.1f} |")
+    return "\n".join(lines)
+
+
+def _cell(value: dict[str, Any]) -> str:
+    low, high = value["ci95"]
+    return f"{value['mean']:.3f} [{low:.3f}, {high:.3f}]"

@@ -1,0 +1,107 @@
+"""How close each paper of a pool is to one reader's profile, by content alone (pure).
+
+A profile is a set of papers the reader cares about: their thumbs up in the digest, an author's
+own earlier papers in ``paperboy eval-personal``. Four similarities of a pool paper to the
+profile are measured: the mean and the best cosine of its embedding to the profile's, and the
+mean and the best cosine of its tf-idf (title and abstract) to the profile's. Embeddings catch
+papers on the same subject in other words; tf-idf catches the rare words (a method's name, a
+data set) that an embedding of 384 numbers blurs; the best match serves readers with several
+interests, the mean one a reader with one. Each similarity is z-scored within the pool, so
+that none dominates by its scale, and the four are averaged with the weights below (chosen on
+2025 (author, day) pairs, see docs/ranking.md, "Personal ranking").
+
+The tf-idf is fitted on the pool itself, once per pool (an edition, a day): a daily run has no
+corpus-wide fit to lean on, and only words present in the pool can match a pool paper anyway.
+Its idf is then the pool's: a word frequent in that day's papers counts for little that day.
+
+scikit-learn loads in about a second, so it is imported when a pool is first indexed, never
+when this module is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.core.vectors import Matrix
+
+# Weights of the z-scored similarities: embedding mean, embedding best, tf-idf mean, tf-idf best.
+WEIGHTS = (1.0, 1.0, 1.0, 1.0)
+# The tf-idf of arxiv-sanity-lite (compute.py) minus its corpus-wide document-frequency cuts,
+# which a pool of a few hundred papers is too small for.
+TERMS: dict[str, Any] = {
+    "strip_accents": "unicode",
+    "lowercase": True,
+    "stop_words": "english",
+    "token_pattern": r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b",
+    "ngram_range": (1, 2),
+    "sublinear_tf": True,
+}
+
+Scores = NDArray[np.float64]
+
+
+def paper_text(title: str, abstract: str) -> str:
+    """What the tf-idf reads of a paper: its title and abstract."""
+    return f"{title} {abstract}"
+
+
+@dataclass(frozen=True, slots=True)
+class PoolIndex:
+    """A pool's embeddings and tf-idf, worked out once and matched against many profiles."""
+
+    texts: Sequence[str]
+    vectors: Matrix
+    _vectorizer: Any = field(init=False, repr=False, compare=False)
+    _terms: Any = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        vectorizer = TfidfVectorizer(**TERMS)
+        try:
+            terms = vectorizer.fit_transform(self.texts)
+        except ValueError:  # no pool paper has a word beyond stop words (or no paper at all)
+            vectorizer, terms = None, None
+        object.__setattr__(self, "_vectorizer", vectorizer)
+        object.__setattr__(self, "_terms", terms)
+
+    def term_similarities(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Cosine of each pool paper's tf-idf (rows) to each profile text's (columns)."""
+        if self._vectorizer is None or not texts:
+            return np.zeros((len(self.texts), len(texts)), dtype=np.float32)
+        profile = self._vectorizer.transform(texts)
+        return np.asarray((self._terms @ profile.T).toarray(), dtype=np.float32)
+
+    def match(self, texts: Sequence[str], vectors: Matrix) -> Scores:
+        """One score per pool paper, higher for closer to the profile of ``texts``/``vectors``
+        (the same papers in the same order); zeros for an empty profile."""
+        return fuse(self.vectors @ vectors.T, self.term_similarities(texts))
+
+
+def fuse(
+    vector_similarities: NDArray[np.floating], term_similarities: NDArray[np.floating]
+) -> Scores:
+    """The weighted mean of the four z-scored similarities (pool rows, profile columns)."""
+    rows = vector_similarities.shape[0]
+    if vector_similarities.shape[1] == 0 or rows == 0:
+        return np.zeros(rows, dtype=np.float64)
+    parts = (
+        vector_similarities.mean(axis=1),
+        vector_similarities.max(axis=1),
+        term_similarities.mean(axis=1),
+        term_similarities.max(axis=1),
+    )
+    total = sum(weight * _z(part) for weight, part in zip(WEIGHTS, parts, strict=True))
+    return np.asarray(total, dtype=np.float64) / sum(WEIGHTS)
+
+
+def _z(values: NDArray[np.floating]) -> Scores:
+    """Standard scores within the pool; all zeros when every paper scores the same."""
+    values = values.astype(np.float64)
+    spread = float(values.std())
+    return (values - values.mean()) / spread if spread > 0 else np.zeros_like(values)
