@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from app.core.db import session_scope
 from app.core.models import DigestFeedback, Subscriber, SubscriberStatus
 from app.web.context import WebContext
-from digest.accounts import links, signin, subscriptions, votes
+from digest.accounts import links, reader, signin, subscriptions, votes
 from digest.accounts.addresses import Address
 from digest.accounts.preferences import Preferences
 from digest.mail.confirmation import confirmation_message, signin_message
@@ -116,6 +116,7 @@ def export(context: WebContext, token: str) -> dict[str, object]:
             select(DigestFeedback).where(DigestFeedback.subscriber_id == found.id)
         )
         data["feedback"] = [{"arxiv_id": row.arxiv_id, "value": row.value} for row in feedback]
+        data["saved_papers"] = reader.saved_ids(session, found.id)
         return data
 
 

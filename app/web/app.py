@@ -44,6 +44,7 @@ from app.web.routes import (
     docs,
     feeds,
     pages,
+    reader,
     search,
     site,
     status,
@@ -56,6 +57,7 @@ from app.web.security import SecurityMiddleware
 ROUTERS = (
     pages.router, api.router, feeds.router, search.router,
     subscriptions.router, voting.router, status.router, topics.router, docs.router, site.router,
+    reader.router,
 )  # fmt: skip
 
 

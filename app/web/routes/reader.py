@@ -1,0 +1,292 @@
+"""A signed-in reader's pages and buttons: "For you", its private feed, the reading list, and
+save, thumbs, follow, mute and claim on cards, author and topic pages.
+
+Every button is a plain form POST that works without JavaScript: it acts, then answers 303
+back to the page it came from (or, to a script asking for JSON, the new state). A POST is
+taken only from this site's pages (``app.web.origin``) with the SameSite=Strict session
+cookie, as a vote is; a reader who is not signed in is sent to ``/signin`` (a script gets
+401). The private feed's URL carries a token instead of the cookie, for feed readers;
+revoking it draws a new key, and every URL given before stops working.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from functools import partial
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
+
+from app.core.models import Author, Subscriber, Topic
+from app.core.tokens import TokenError
+from app.web import accounts, readers
+from app.web.bibtex import bibliography
+from app.web.context import ContextDep, WebContext
+from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
+from app.web.forms import read_form, require_this_site
+from app.web.routes.voting import SESSION_COOKIE
+from digest.accounts import reader
+from digest.accounts.reader import Stance
+
+router = APIRouter(include_in_schema=False)
+Format = Literal["rss", "atom", "json"]
+AuthorKey = Annotated[str, Path(max_length=200)]
+THUMBS = {"up": 1, "down": -1, "none": 0}
+Verb = Literal["follow", "mute"]
+VERBS = {"follow": Stance.FOLLOW, "mute": Stance.MUTE}
+PRIVATE = {"Cache-Control": "private, no-store"}
+
+
+async def _signed_in(request: Request, context: WebContext) -> str | None:
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    return await run_in_threadpool(accounts.voter, context, cookie)
+
+
+def _wants_json(request: Request) -> bool:
+    return "application/json" in request.headers.get("accept", "")
+
+
+def _back(request: Request, fallback: str) -> str:
+    """The page the form was on (a path of this site only), else ``fallback``."""
+    referer = urlsplit(request.headers.get("referer", ""))
+    if referer.netloc != request.url.netloc or not referer.path.startswith("/"):
+        return fallback
+    return referer.path + (f"?{referer.query}" if referer.query else "")
+
+
+def _to_sign_in(request: Request) -> Response:
+    if _wants_json(request):
+        return JSONResponse({"detail": "sign in first: /signin"}, status_code=401)
+    return RedirectResponse("/signin", status_code=303)
+
+
+async def _post(
+    request: Request,
+    context: WebContext,
+    action: readers.Action,
+    done: dict[str, object],
+    fallback: str,
+) -> Response:
+    """Check a button's POST, run its action as the signed-in reader, answer back."""
+    require_this_site(request, context.settings)
+    email_key = await _signed_in(request, context)
+    if email_key is None:
+        return _to_sign_in(request)
+    try:
+        await run_in_threadpool(readers.act, context, email_key, action)
+    except LookupError as missing:
+        raise HTTPException(404, f"not stored here: {missing}") from missing
+    if _wants_json(request):
+        return JSONResponse(done)
+    return RedirectResponse(_back(request, fallback), status_code=303)
+
+
+@router.get("/for-you", response_class=HTMLResponse)
+async def for_you(request: Request, context: ContextDep) -> Response:
+    email_key = await _signed_in(request, context)
+    page = readers.ForYouPage(None)
+    if email_key is not None:
+        page = await run_in_threadpool(readers.for_you, context, email_key)
+    return context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
+
+
+@router.get("/for-you/state.json")
+async def state(request: Request, context: ContextDep) -> JSONResponse:
+    """What the signed-in reader did, for the script that marks the buttons of shared pages."""
+    email_key = await _signed_in(request, context)
+    if email_key is None:
+        return JSONResponse({"signed_in": False}, headers=PRIVATE)
+    found = await run_in_threadpool(readers.state, context, email_key)
+    return JSONResponse(found, headers=PRIVATE)
+
+
+@router.get("/for-you/feed.{fmt}")
+async def private_feed(
+    request: Request, context: ContextDep, fmt: Format, token: str = ""
+) -> Response:
+    try:
+        edition, cards = await run_in_threadpool(readers.private_feed, context, token)
+    except TokenError as refused:
+        return Response(f"{refused}\n", status_code=403, media_type="text/plain")
+    site = context.settings.public_base_url.rstrip("/")
+    when = datetime.combine(edition.edition_date, datetime.min.time(), UTC) if edition else None
+    spec = FeedSpec(
+        "Paperboy: for you", "The trending arXiv papers your digest picks, with why.", site,
+        "/for-you", f"/for-you/feed.{fmt}", when or context.clock(), cards,
+    )  # fmt: skip
+    return Response(RENDERERS[fmt](spec), media_type=MEDIA_TYPES[fmt], headers=PRIVATE)
+
+
+def _make_feed(session: Session, found: Subscriber, now: datetime) -> None:
+    if found.feed_key is None:
+        reader.revoke_feed(found)
+
+
+def _revoke_feed(session: Session, found: Subscriber, now: datetime) -> None:
+    reader.revoke_feed(found)
+
+
+@router.post("/for-you/feed")
+async def make_feed(request: Request, context: ContextDep) -> Response:
+    return await _post(request, context, _make_feed, {"feed": True}, "/for-you")
+
+
+@router.post("/for-you/feed/revoke")
+async def revoke_feed(request: Request, context: ContextDep) -> Response:
+    return await _post(request, context, _revoke_feed, {"revoked": True}, "/for-you")
+
+
+def _card(arxiv_id: str) -> str:
+    return f"/papers/{arxiv_id}"
+
+
+@router.post("/papers/{arxiv_id:path}/save")
+async def save(request: Request, context: ContextDep, arxiv_id: str) -> Response:
+    act = partial(_saving, arxiv_id, True)
+    return await _post(
+        request, context, act, {"arxiv_id": arxiv_id, "saved": True}, _card(arxiv_id)
+    )
+
+
+@router.post("/papers/{arxiv_id:path}/unsave")
+async def unsave(request: Request, context: ContextDep, arxiv_id: str) -> Response:
+    act = partial(_saving, arxiv_id, False)
+    return await _post(
+        request, context, act, {"arxiv_id": arxiv_id, "saved": False}, _card(arxiv_id)
+    )
+
+
+def _saving(arxiv_id: str, on: bool, session: Session, found: Subscriber, now: datetime) -> None:
+    if on:
+        reader.save(session, found, arxiv_id, now)
+    else:
+        reader.unsave(session, found, arxiv_id)
+
+
+@router.post("/papers/{arxiv_id:path}/feedback")
+async def feedback(request: Request, context: ContextDep, arxiv_id: str) -> Response:
+    value = THUMBS.get((await read_form(request)).get("value"))
+    if value is None:
+        raise HTTPException(422, "value is one of: up, down, none")
+
+    def give(session: Session, found: Subscriber, now: datetime) -> None:
+        reader.give_feedback(session, found, arxiv_id, value, now)
+
+    done = {"arxiv_id": arxiv_id, "thumb": value}
+    return await _post(request, context, give, done, _card(arxiv_id))
+
+
+async def _stance(request: Request, on: Stance) -> Stance:
+    """The button's stance, or neither when the form says ``undo``."""
+    return Stance.NEITHER if (await read_form(request)).get("undo") else on
+
+
+def _author_stance(
+    key: str, stance: Stance, session: Session, found: Subscriber, now: datetime
+) -> None:
+    if session.get(Author, key) is None:
+        raise LookupError(f"author {key}")
+    reader.set_author(found, key, stance)
+
+
+def _topic_stance(
+    topic: int, stance: Stance, session: Session, found: Subscriber, now: datetime
+) -> None:
+    if session.get(Topic, topic) is None:
+        raise LookupError(f"topic {topic}")
+    reader.set_topic(found, topic, stance)
+
+
+def _claiming(key: str, session: Session, found: Subscriber, now: datetime) -> None:
+    if session.get(Author, key) is None:
+        raise LookupError(f"author {key}")
+    reader.unclaim(session, found)
+    reader.claim(session, found, key, now)
+
+
+def _unclaiming(key: str, session: Session, found: Subscriber, now: datetime) -> None:
+    if found.claimed_author == key:
+        reader.unclaim(session, found)
+
+
+@router.post("/authors/{key}/claim")
+async def claim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
+    act = partial(_claiming, key)
+    return await _post(request, context, act, {"claimed": key}, f"/authors/{key}")
+
+
+@router.post("/authors/{key}/unclaim")
+async def unclaim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
+    act = partial(_unclaiming, key)
+    return await _post(request, context, act, {"claimed": None}, f"/authors/{key}")
+
+
+# After claim and unclaim: their paths would match these too.
+@router.post("/authors/{key}/{verb}")
+async def author_stance(
+    request: Request, context: ContextDep, key: AuthorKey, verb: Verb
+) -> Response:
+    stance = await _stance(request, VERBS[verb])
+    act = partial(_author_stance, key, stance)
+    return await _post(request, context, act, {"author": key, "stance": stance}, f"/authors/{key}")
+
+
+@router.post("/topics/{topic_id}/{verb}")
+async def topic_stance(
+    request: Request, context: ContextDep, topic_id: int, verb: Verb
+) -> Response:
+    stance = await _stance(request, VERBS[verb])
+    act = partial(_topic_stance, topic_id, stance)
+    done = {"topic": topic_id, "stance": stance}
+    return await _post(request, context, act, done, f"/topics/{topic_id}")
+
+
+async def _reading_list(request: Request, context: WebContext) -> readers.ReadingList | None:
+    email_key = await _signed_in(request, context)
+    if email_key is None:
+        return None
+    return await run_in_threadpool(readers.reading_list, context, email_key)
+
+
+@router.get("/reading-list", response_class=HTMLResponse)
+async def reading_list(request: Request, context: ContextDep) -> Response:
+    found = await _reading_list(request, context)
+    if found is None:
+        return RedirectResponse("/for-you", status_code=303)
+    return context.respond(request, "pages/reading_list.html", found, headers=PRIVATE)
+
+
+@router.get("/reading-list.bib")
+async def reading_list_bibtex(request: Request, context: ContextDep) -> Response:
+    found = await _reading_list(request, context)
+    if found is None:
+        return _to_sign_in(request)
+    body = bibliography(card.paper for card in found.cards)
+    headers = PRIVATE | {"Content-Disposition": 'attachment; filename="reading-list.bib"'}
+    return Response(body, media_type="application/x-bibtex; charset=utf-8", headers=headers)
+
+
+@router.get("/reading-list.json")
+async def reading_list_json(request: Request, context: ContextDep) -> Response:
+    found = await _reading_list(request, context)
+    if found is None:
+        return _to_sign_in(request)
+    papers = [_plain_paper(context, card) for card in found.cards]
+    body = json.dumps({"reading_list": papers}, ensure_ascii=False, indent=1)
+    return Response(body, media_type="application/json", headers=PRIVATE)
+
+
+def _plain_paper(context: WebContext, card: readers.ReaderCard) -> dict[str, object]:
+    paper = card.paper
+    site = context.settings.public_base_url.rstrip("/")
+    return {
+        "arxiv_id": paper.arxiv_id, "title": paper.title, "authors": list(paper.authors),
+        "categories": list(paper.categories),
+        "announced_on": paper.announced_on.isoformat() if paper.announced_on else None,
+        "url": f"{site}/papers/{paper.arxiv_id}", "thumb": card.thumb,
+    }  # fmt: skip
