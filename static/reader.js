@@ -75,8 +75,8 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var kind = form.getAttribute && form.getAttribute("data-reader");
-    // The feed's forms change the page itself: let them load it.
-    if (!kind || kind === "feed" || kind === "revoke") { return; }
+    // Other forms (the feed's, "For you"'s lists) change the page itself: let them load it.
+    if (!kind) { return; }
     event.preventDefault();
     var body = new URLSearchParams(new FormData(form, event.submitter || null));
     fetch(form.action, {

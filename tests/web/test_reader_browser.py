@@ -1,0 +1,158 @@
+"""The reader's buttons and pages in a real browser (Debian's chromium, Playwright), with and
+without JavaScript: every button is a form that works alone; the script acts in place and
+marks shared pages with what the reader did, under the strict CSP (no console error).
+
+Skipped where Playwright or /usr/bin/chromium is missing, as ``test_browser.py`` is. Every
+test signs in as a reader of its own, deleted with what they did afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from itertools import count
+from typing import Any
+
+import pytest
+
+from app.core.config import Settings
+from app.core.db import make_session_factory, open_engine, session_scope
+from app.web.routes.voting import SESSION_COOKIE
+from digest.accounts import reader, signin
+from digest.accounts.subscriptions import delete_everything
+from tests.web.conftest import CHROMIUM, LAST_DAY
+from tests.web.helpers import a_topic_of, edition_ids
+
+sync_api: Any = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is missing")
+_numbers = count()
+
+
+class Visit:
+    """A signed-in reader's browser: a page, and the console's errors."""
+
+    def __init__(self, browser: Any, base_url: str, cookie: str, *, script: bool) -> None:
+        self.context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, java_script_enabled=script
+        )
+        self.context.add_cookies([{"name": SESSION_COOKIE, "value": cookie, "url": base_url}])
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on(
+            "console", lambda m: self.problems.append(m.text) if m.type == "error" else None
+        )
+        self.page.on("pageerror", lambda error: self.problems.append(str(error)))
+        self.base_url = base_url
+
+    def go(self, path: str) -> Any:
+        self.page.goto(self.base_url + path)
+        return self.page
+
+
+@pytest.fixture
+def address(site_settings: Settings) -> Iterator[str]:
+    mailbox = f"browser{next(_numbers)}@example.org"
+    yield mailbox
+    with open_engine(site_settings) as engine, session_scope(make_session_factory(engine)) as s:
+        found = reader.find(s, mailbox)
+        if found is not None:
+            delete_everything(s, found)
+
+
+def _visit(browser: Any, base_url: str, settings: Settings, mailbox: str, *, script: bool) -> Visit:
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as s:
+        cookie = signin.session_token(settings, s, mailbox, datetime.now(UTC))
+    return Visit(browser, base_url, cookie, script=script)
+
+
+def _card(page: Any, arxiv_id: str) -> Any:
+    return page.locator(f"[id='p-{arxiv_id.replace('/', '-')}']")
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_a_reader_saves_and_thumbs_up_from_the_trending_page(
+    base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
+) -> None:
+    first = edition_ids(site_settings, "day", LAST_DAY)[0]
+    visit = _visit(browser, base_url, site_settings, address, script=script)
+    page = visit.go("/")
+    card = _card(page, first)
+    card.get_by_role("button", name="Save").click()
+    card.get_by_role("button", name="Thumbs up: more like this").click()
+    if script:  # in place, no new page
+        sync_api.expect(card.get_by_role("button", name="Saved ✓")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        up = card.get_by_role("button", name="Thumbs up: more like this")
+        sync_api.expect(up).to_have_attribute("aria-pressed", "true")
+    else:  # back on the page it came from
+        page.wait_for_url(f"{base_url}/")
+    page = visit.go("/reading-list")
+    assert page.locator("li.paper").count() == 1
+    saved = _card(page, first)
+    sync_api.expect(
+        saved.get_by_role("button", name="Thumbs up: more like this")
+    ).to_have_attribute("aria-pressed", "true")
+    saved.get_by_role("button", name="Saved ✓").click()
+    if not script:
+        page.wait_for_url(f"{base_url}/reading-list")
+        assert page.locator("li.paper").count() == 0
+    else:
+        sync_api.expect(saved.get_by_role("button", name="Save")).to_have_attribute(
+            "aria-pressed", "false"
+        )
+    assert visit.problems == []
+    visit.context.close()
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_a_reader_follows_a_topic_and_sees_it_on_for_you(
+    base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
+) -> None:
+    topic, _papers = a_topic_of(site_settings, LAST_DAY)
+    visit = _visit(browser, base_url, site_settings, address, script=script)
+    page = visit.go(f"/topics/{topic}")
+    follow = page.get_by_role("button", name="Follow this topic")
+    follow.click()
+    if script:
+        sync_api.expect(follow).to_have_attribute("aria-pressed", "true")
+    page = visit.go("/for-you")
+    sync_api.expect(page.get_by_role("heading", name="Topics you follow")).to_be_visible()
+    assert "in the topic you follow" in page.locator("ol.papers").inner_text()
+    page.get_by_role("button", name="Unfollow").click()
+    page.wait_for_url(f"{base_url}/for-you")
+    sync_api.expect(page.get_by_role("heading", name="Topics you follow")).to_have_count(0)
+    assert visit.problems == []
+    visit.context.close()
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_a_reader_claims_an_author_page_and_makes_a_private_feed(
+    base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
+) -> None:
+    first = edition_ids(site_settings, "day", LAST_DAY)[0]
+    visit = _visit(browser, base_url, site_settings, address, script=script)
+    page = visit.go(f"/papers/{first}")
+    page.locator(".authors a, a[href^='/authors/']").first.click()
+    claim = page.get_by_role("button", name="This is me")
+    claim.click()
+    if script:
+        sync_api.expect(claim).to_have_attribute("aria-pressed", "true")
+    page = visit.go("/for-you")
+    sync_api.expect(page.get_by_text("Your author page:")).to_be_visible()
+    page.get_by_role("button", name="Make my private feed (RSS, Atom, JSON)").click()
+    page.wait_for_url(f"{base_url}/for-you")
+    href = page.get_by_role("link", name="Atom").get_attribute("href")
+    assert href is not None and href.startswith("/for-you/feed.atom?token=")
+    assert visit.problems == []
+    visit.context.close()
+
+
+def test_for_you_invites_a_reader_who_is_not_signed_in(base_url: str, browser: Any) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base_url}/")
+    page.get_by_role("link", name="For you").click()
+    page.get_by_role("link", name="Sign in").click()
+    page.wait_for_url(f"{base_url}/signin")
+    context.close()
