@@ -126,12 +126,19 @@ def _score(report: dict[str, Any], category: str) -> int:
 
 def _lost(report: dict[str, Any]) -> tuple[str, ...]:
     return tuple(
-        f"{name}: {ref['id']}"
+        f"{name}: {ref['id']}{_where(report['audits'][ref['id']])}"
         for name, category in report["categories"].items()
         for ref in category["auditRefs"]
         if ref["weight"] > 0 and (report["audits"][ref["id"]]["score"] or 0) < 1
         and report["audits"][ref["id"]]["scoreDisplayMode"] == "binary"
     )  # fmt: skip
+
+
+def _where(audit: dict[str, Any]) -> str:
+    """The first two elements an audit blames, where it names elements."""
+    items = (audit.get("details") or {}).get("items") or []
+    nodes = [item["node"]["selector"] for item in items if "node" in item][:2]
+    return f" ({'; '.join(nodes)})" if nodes else ""
 
 
 if __name__ == "__main__":
