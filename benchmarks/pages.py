@@ -20,6 +20,7 @@ PAGES = {
     "subscribe": "/subscribe",
     "preferences": "/subscriptions/preferences?token={token}",
     "signin": "/signin",
+    "for-you": "/for-you",
     "privacy": "/privacy",
     "not-found": "/papers/2512.99999",
     "api-docs": "/api/docs",
