@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from app.core import tokens
@@ -164,15 +164,22 @@ def record_feedback(
 
 
 def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> int:
-    """Delete sign-ups never confirmed within ``digest_unconfirmed_days``; returns how many."""
+    """Delete sign-ups never confirmed within ``digest_unconfirmed_days``; returns how many.
+
+    A mailbox whose owner signed in on the site may hold their reading list and thumbs: its
+    unconfirmed sign-up goes back to a reader of the site (``web``) instead, data kept.
+    """
     cutoff = now - timedelta(days=settings.digest_unconfirmed_days)
-    result = session.execute(
-        delete(Subscriber).where(
-            Subscriber.status == SubscriberStatus.PENDING,
-            Subscriber.confirmed_at.is_(None),
-            Subscriber.created_at < cutoff,
-        )
+    unconfirmed = (
+        Subscriber.status == SubscriberStatus.PENDING,
+        Subscriber.confirmed_at.is_(None),
+        Subscriber.created_at < cutoff,
     )
+    signed_in = Subscriber.email_key.in_(select(SignInKey.email_key))
+    session.execute(
+        update(Subscriber).where(*unconfirmed, signed_in).values(status=SubscriberStatus.WEB)
+    )
+    result = session.execute(delete(Subscriber).where(*unconfirmed))
     session.execute(
         delete(SubscribeAttempt).where(SubscribeAttempt.attempted_at < now - RATE_WINDOW)
     )
