@@ -79,6 +79,11 @@ def _excluded() -> frozenset[str]:
     return generic_words() | frozenset(STOP_WORDS)
 
 
+def _is_excluded(word: str) -> bool:
+    # "videos" is as generic as "video": a plural of an excluded word is excluded too.
+    return word in _excluded() or (word.endswith("s") and word[:-1] in _excluded())
+
+
 def representatives(vectors: Matrix, labels: Labels, centres: Matrix) -> Labels:
     """Labels kept only for each cluster's ``REPRESENTATIVES`` papers closest to its centre."""
     result = np.full(len(labels), -1, dtype=np.intp)
@@ -130,7 +135,7 @@ def _phrases(text: str) -> list[str]:
     found: list[str] = []
     run: list[str] = []
     for token in [*_TOKEN.findall(_LATEX.sub(" . ", text)), "."]:
-        if re.fullmatch(WORD, token) and token.lower() not in _excluded():
+        if re.fullmatch(WORD, token) and not _is_excluded(token.lower()):
             run.append(token)
             continue
         for start in range(len(run)):
