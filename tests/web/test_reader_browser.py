@@ -78,12 +78,12 @@ def test_a_reader_saves_and_thumbs_up_from_the_trending_page(
     page = visit.go("/")
     card = _card(page, first)
     card.get_by_role("button", name="Save").click()
-    card.get_by_role("button", name="Thumbs up: more like this").click()
+    card.get_by_role("button", name="More like this").click()
     if script:  # in place, no new page
         sync_api.expect(card.get_by_role("button", name="Saved ✓")).to_have_attribute(
             "aria-pressed", "true"
         )
-        up = card.get_by_role("button", name="Thumbs up: more like this")
+        up = card.get_by_role("button", name="More like this")
         sync_api.expect(up).to_have_attribute("aria-pressed", "true")
     else:  # back on the page it came from
         page.wait_for_url(f"{base_url}/")
@@ -91,7 +91,7 @@ def test_a_reader_saves_and_thumbs_up_from_the_trending_page(
     assert page.locator("li.paper").count() == 1
     saved = _card(page, first)
     sync_api.expect(
-        saved.get_by_role("button", name="Thumbs up: more like this")
+        saved.get_by_role("button", name="More like this")
     ).to_have_attribute("aria-pressed", "true")
     saved.get_by_role("button", name="Saved ✓").click()
     if not script:
