@@ -362,3 +362,8 @@ def test_every_card_of_the_trending_page_has_save_and_thumbs_as_plain_forms(
     page = client.get("/").text
     assert page.count('data-reader="save"') == len(_order(page)) > 0
     assert 'name="value" value="up"' in page and 'href="/for-you"' in page
+
+
+def test_an_id_no_topic_can_have_is_not_found(client: TestClient, ada: SignedIn) -> None:
+    response = client.post(f"/topics/{10**30}/follow", headers=ada.headers)
+    assert response.status_code == 404

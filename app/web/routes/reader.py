@@ -29,6 +29,7 @@ from app.web.bibtex import bibliography
 from app.web.context import ContextDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.forms import read_form, require_this_site
+from app.web.params import TopicId
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import reader
 from digest.accounts.reader import Stance
@@ -238,7 +239,7 @@ async def author_stance(
 
 @router.post("/topics/{topic_id}/{verb}")
 async def topic_stance(
-    request: Request, context: ContextDep, topic_id: int, verb: Verb
+    request: Request, context: ContextDep, topic_id: TopicId, verb: Verb
 ) -> Response:
     stance = await _stance(request, VERBS[verb])
     act = partial(_topic_stance, topic_id, stance)
