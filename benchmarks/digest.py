@@ -17,6 +17,13 @@ receives:
   emails/s and the peak resident memory of that process;
 - the peer: a bare loop sending the same number of pre-rendered messages over one reused
   aiosmtplib connection.
+
+With ``--selection``, only the choice of each digest is timed, in this process and with no
+database: ``digest.selection.select`` over the same day's papers for that many readers who
+each gave 5 to 30 thumbs up (a random earlier paper and its nearest earlier papers, as a reader
+with one or two subjects would), so that the profile match (embeddings and the edition's
+tf-idf, digest/profile_match.py) does real work. Milliseconds per reader; the edition's tf-idf
+is built once, by the first reader, and timed apart.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosmtplib
+import numpy as np
 from aiosmtpd.controller import Controller
 from sqlalchemy import delete, select
 
@@ -47,9 +55,13 @@ from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vector
 from digest.compose import digest_message
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
-from digest.selection import Pick
+from digest.profile_match import paper_text
+from digest.selection import EditionPaper, EditionView, Pick, Taste
+from digest.selection import select as select_digest
 from digest.store import edition_view
 from ranking.pipeline import default_scorer, rank_day
+from ranking.scoring import Candidate
+from ranking.trending.data import load_corpus
 
 DAY = date(2026, 6, 2)
 CATEGORIES = ["cs.AI", "cs.CL", "cs.CV", "cs.LG", "cs.RO", "stat.ML"]
@@ -62,9 +74,15 @@ def main() -> None:
     parser.add_argument("--matrix", type=Path, default=MATRIX)
     parser.add_argument("--subscribers", type=int, default=10_000)
     parser.add_argument(
+        "--selection", action="store_true", help="time select() alone, readers with thumbs up"
+    )
+    parser.add_argument(
         "--keep", type=Path, help="prepare the database in this folder, or reuse the one there"
     )
     args = parser.parse_args()
+    if args.selection:
+        _time_selection(args.corpus, args.matrix, args.subscribers)
+        return
     with tempfile.TemporaryDirectory() as scratch:
         data_dir = args.keep or Path(scratch)
         settings = get_settings(data_dir=data_dir, smtp_host="127.0.0.1", smtp_port=_port())
@@ -74,6 +92,53 @@ def main() -> None:
             _store_subscribers(settings, args.matrix, titles, args.subscribers)
         _reset_ledger(settings)
         _measure(settings, args.subscribers)
+
+
+def _time_selection(corpus: Path, matrix: Path, readers: int) -> None:
+    papers = [p for p in load_corpus(corpus) if p.announced_on <= DAY]
+    rows = read_vectors(matrix)
+    today = [p for p in papers if p.announced_on == DAY and p.arxiv_id in rows]
+    earlier = [p for p in papers if p.announced_on < DAY and p.arxiv_id in rows][-20_000:]
+    view = EditionView(
+        [_edition_paper(p, n) for n, p in enumerate(today)],
+        vectors_of(matrix, rows, [p.arxiv_id for p in today]),
+    )
+    tastes = _tastes_with_thumbs_up(matrix, rows, earlier, readers)
+    started = time.perf_counter()
+    view.index()
+    first = time.perf_counter() - started
+    started = time.perf_counter()
+    for taste in tastes:
+        select_digest(view, taste, max_per_topic=3, exclusion_cosine=0.5)
+    seconds = time.perf_counter() - started
+    print(f"edition of {DAY}: {len(today)} papers; its tf-idf index built in {first * 1000:.0f} ms")
+    print(f"select() for {readers} readers with 5-30 thumbs up: {seconds:.1f} s = "
+          f"{seconds / readers * 1000:.2f} ms per reader")  # fmt: skip
+
+
+def _edition_paper(paper: Candidate, rank: int) -> EditionPaper:
+    return EditionPaper(
+        arxiv_id=paper.arxiv_id, title=paper.title, authors=list(paper.authors),
+        author_keys=[], categories=list(paper.categories), score=1.0 - rank / 1000,
+        components={}, topic_id=None, topic_label=None, abstract=paper.abstract,
+    )  # fmt: skip
+
+
+def _tastes_with_thumbs_up(
+    matrix: Path, rows: dict[str, int], earlier: list[Candidate], readers: int
+) -> list[Taste]:
+    vectors = vectors_of(matrix, rows, [p.arxiv_id for p in earlier])
+    texts = [paper_text(p.title, p.abstract) for p in earlier]
+    rng = random.Random(7)
+    tastes = []
+    for _ in range(readers):
+        seed = rng.randrange(len(earlier))
+        liked = np.argsort(-(vectors @ vectors[seed]))[: rng.randint(5, 30)]
+        tastes.append(Taste(
+            max_items=rng.randint(5, 20), categories=frozenset(rng.sample(CATEGORIES, 3)),
+            liked=vectors[liked], liked_texts=tuple(texts[i] for i in liked),
+        ))  # fmt: skip
+    return tastes
 
 
 def _reset_ledger(settings: Settings) -> None:

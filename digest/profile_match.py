@@ -57,7 +57,14 @@ class PoolIndex:
     texts: Sequence[str]
     vectors: Matrix
     _vectorizer: Any = field(init=False, repr=False, compare=False)
-    _terms: Any = field(init=False, repr=False, compare=False)
+    # The pool's tf-idf transposed (terms by papers): a profile paper's few terms then pick
+    # the few pool papers that have them, instead of every pool paper being walked through.
+    _papers_of_term: Any = field(init=False, repr=False, compare=False)
+    # Profile papers' tf-idf rows by text: readers of one run share liked papers, and reading
+    # a text costs more than the rest of a reader's match.
+    _rows: dict[str, tuple[NDArray[np.int32], NDArray[np.float64]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
@@ -68,14 +75,31 @@ class PoolIndex:
         except ValueError:  # no pool paper has a word beyond stop words (or no paper at all)
             vectorizer, terms = None, None
         object.__setattr__(self, "_vectorizer", vectorizer)
-        object.__setattr__(self, "_terms", terms)
+        object.__setattr__(self, "_papers_of_term", None if terms is None else terms.T.tocsr())
 
     def term_similarities(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Cosine of each pool paper's tf-idf (rows) to each profile text's (columns)."""
         if self._vectorizer is None or not texts:
             return np.zeros((len(self.texts), len(texts)), dtype=np.float32)
-        profile = self._vectorizer.transform(texts)
-        return np.asarray((self._terms @ profile.T).toarray(), dtype=np.float32)
+        from scipy.sparse import csr_matrix  # type: ignore[import-untyped]
+
+        self._remember([text for text in texts if text not in self._rows])
+        rows = [self._rows[text] for text in texts]
+        starts = np.cumsum([0] + [len(terms) for terms, _ in rows])
+        profile = csr_matrix(
+            (np.concatenate([w for _, w in rows]), np.concatenate([t for t, _ in rows]), starts),
+            shape=(len(texts), self._papers_of_term.shape[0]),
+        )
+        return np.asarray((profile @ self._papers_of_term).toarray().T, dtype=np.float32)
+
+    def _remember(self, texts: list[str]) -> None:
+        """Keep the tf-idf terms and weights of texts never read before, as plain arrays."""
+        if not texts:
+            return
+        rows = self._vectorizer.transform(list(dict.fromkeys(texts)))
+        for index, text in enumerate(dict.fromkeys(texts)):
+            part = slice(rows.indptr[index], rows.indptr[index + 1])
+            self._rows[text] = (rows.indices[part], rows.data[part])
 
     def match(self, texts: Sequence[str], vectors: Matrix) -> Scores:
         """One score per pool paper, higher for closer to the profile of ``texts``/``vectors``

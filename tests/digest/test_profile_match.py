@@ -36,3 +36,12 @@ def test_an_empty_profile_scores_every_paper_zero() -> None:
     vectors = normalise(np.eye(2, 4) + 0.1)
     empty = np.zeros((0, 4), dtype=np.float32)
     assert PoolIndex(["A paper", "Another one"], vectors).match([], empty).tolist() == [0.0, 0.0]
+
+
+def test_a_second_reader_with_the_same_liked_papers_gets_the_same_scores() -> None:
+    corpus, pair = author_day()
+    index = PoolIndex([corpus.texts[row] for row in pair.pool], corpus.vectors[pair.pool])
+    profile = [corpus.texts[row] for row in pair.profile]
+    first = index.match(profile, corpus.vectors[pair.profile])
+    again = index.match(profile[::-1], corpus.vectors[pair.profile[::-1]])
+    assert np.allclose(first, again)
