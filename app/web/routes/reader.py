@@ -187,25 +187,28 @@ async def _stance(request: Request, on: Stance) -> Stance:
     return Stance.NEITHER if (await read_form(request)).get("undo") else on
 
 
+def _stored(session: Session, kind: type[Author | Topic], ident: str | int) -> None:
+    """Refuse an author or topic Paperboy does not hold (answered 404)."""
+    if session.get(kind, ident) is None:
+        raise LookupError(f"{kind.__tablename__} {ident}")
+
+
 def _author_stance(
     key: str, stance: Stance, session: Session, found: Subscriber, now: datetime
 ) -> None:
-    if session.get(Author, key) is None:
-        raise LookupError(f"author {key}")
+    _stored(session, Author, key)
     reader.set_author(found, key, stance)
 
 
 def _topic_stance(
     topic: int, stance: Stance, session: Session, found: Subscriber, now: datetime
 ) -> None:
-    if session.get(Topic, topic) is None:
-        raise LookupError(f"topic {topic}")
+    _stored(session, Topic, topic)
     reader.set_topic(found, topic, stance)
 
 
 def _claiming(key: str, session: Session, found: Subscriber, now: datetime) -> None:
-    if session.get(Author, key) is None:
-        raise LookupError(f"author {key}")
+    _stored(session, Author, key)
     reader.unclaim(session, found)
     reader.claim(session, found, key, now)
 
