@@ -110,14 +110,19 @@ def export(context: WebContext, token: str) -> dict[str, object]:
     """Everything stored about the subscriber, as plain JSON values."""
     with session_scope(context.sessions) as session:
         found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
-        columns = Subscriber.__table__.columns.keys()
-        data = {name: _plain(getattr(found, name)) for name in columns}
-        feedback = session.scalars(
-            select(DigestFeedback).where(DigestFeedback.subscriber_id == found.id)
-        )
-        data["feedback"] = [{"arxiv_id": row.arxiv_id, "value": row.value} for row in feedback]
-        data["saved_papers"] = reader.saved_ids(session, found.id)
-        return data
+        return export_of(session, found)
+
+
+def export_of(session: Session, found: Subscriber) -> dict[str, object]:
+    """A subscriber's row, thumbs and reading list, as plain JSON values."""
+    columns = Subscriber.__table__.columns.keys()
+    data = {name: _plain(getattr(found, name)) for name in columns}
+    feedback = session.scalars(
+        select(DigestFeedback).where(DigestFeedback.subscriber_id == found.id)
+    )
+    data["feedback"] = [{"arxiv_id": row.arxiv_id, "value": row.value} for row in feedback]
+    data["saved_papers"] = reader.saved_ids(session, found.id)
+    return data
 
 
 def delete_everything(context: WebContext, token: str) -> None:

@@ -19,10 +19,10 @@ from app.core.db import session_scope
 from app.core.explanations import Explanation
 from app.core.models import EditionKey, Subscriber, SubscriberStatus
 from app.services.personal_feed import PersonalPicks, picks_for
-from app.web import queries
+from app.web import accounts, queries
 from app.web.context import WebContext
 from app.web.views import Card
-from digest.accounts import reader
+from digest.accounts import reader, subscriptions
 from digest.selection import EditionView
 
 Action = Callable[[Session, Subscriber, datetime], None]
@@ -127,6 +127,20 @@ def state(context: WebContext, email_key: str) -> dict[str, object]:
             "muted_authors": found.muted_authors,
             "claimed_author": found.claimed_author,
         }
+
+
+def data_of(context: WebContext, email_key: str) -> dict[str, object]:
+    """Everything stored about the reader, as the subscription's data export gives it."""
+    with session_scope(context.sessions) as session:
+        found = reader.find(session, email_key)
+        return {"email_key": email_key} if found is None else accounts.export_of(session, found)
+
+
+def forget(context: WebContext, email_key: str) -> None:
+    """Delete the reader's row and all it holds, their votes and sign-in key (signed out)."""
+    with session_scope(context.sessions) as session:
+        found = reader.reader_row(session, email_key, context.clock())
+        subscriptions.delete_everything(session, found)
 
 
 def _transient(email_key: str) -> Subscriber:

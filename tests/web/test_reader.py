@@ -367,3 +367,20 @@ def test_every_card_of_the_trending_page_has_save_and_thumbs_as_plain_forms(
 def test_an_id_no_topic_can_have_is_not_found(client: TestClient, ada: SignedIn) -> None:
     response = client.post(f"/topics/{10**30}/follow", headers=ada.headers)
     assert response.status_code == 404
+
+
+def test_a_web_reader_downloads_their_data_and_deletes_it_from_for_you(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    paper = edition_ids(site_settings, "day", LAST_DAY)[2]
+    _post(client, ada, f"/papers/{paper}/save")
+    _post(client, ada, f"/papers/{paper}/feedback", value="up")
+    data = client.get("/for-you/data.json", headers=ada.headers).json()
+    assert (data["status"], data["saved_papers"]) == ("web", [paper])
+    assert data["feedback"] == [{"arxiv_id": paper, "value": 1}]
+    deleted = client.post("/for-you/delete", headers=ada.headers)
+    assert deleted.status_code == 200 and "is deleted" in deleted.text
+    assert ada.row() is None
+    with _session(site_settings) as session:
+        assert session.scalar(select(func.count()).where(SavedPaper.arxiv_id == paper)) == 0
+    assert 'href="/signin"' in client.get("/for-you", headers=ada.headers).text

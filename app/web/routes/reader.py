@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from app.core.models import Author, Subscriber, Topic
 from app.core.tokens import TokenError
-from app.web import accounts, readers
+from app.web import accounts, answers, readers
 from app.web.bibtex import bibliography
 from app.web.context import ContextDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
@@ -121,6 +121,31 @@ async def private_feed(
         "/for-you", f"/for-you/feed.{fmt}", when or context.clock(), cards,
     )  # fmt: skip
     return Response(RENDERERS[fmt](spec), media_type=MEDIA_TYPES[fmt], headers=PRIVATE)
+
+
+@router.get("/for-you/data.json")
+async def data(request: Request, context: ContextDep) -> Response:
+    """Everything Paperboy holds about the signed-in reader (the subscription's export)."""
+    email_key = await _signed_in(request, context)
+    if email_key is None:
+        return _to_sign_in(request)
+    found = await run_in_threadpool(readers.data_of, context, email_key)
+    headers = PRIVATE | {"Content-Disposition": 'attachment; filename="paperboy-data.json"'}
+    return JSONResponse(found, headers=headers)
+
+
+@router.post("/for-you/delete")
+async def forget(request: Request, context: ContextDep) -> Response:
+    """Delete everything about the signed-in reader; every session of theirs ends."""
+    require_this_site(request, context.settings)
+    email_key = await _signed_in(request, context)
+    if email_key is None:
+        return _to_sign_in(request)
+    await run_in_threadpool(readers.forget, context, email_key)
+    text = "Everything Paperboy held about you is deleted, and you are signed out."
+    response = answers.message(request, context, "Deleted", text)
+    response.delete_cookie(SESSION_COOKIE)
+    return response
 
 
 def _make_feed(session: Session, found: Subscriber, now: datetime) -> None:
