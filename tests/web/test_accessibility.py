@@ -37,10 +37,7 @@ pytestmark = pytest.mark.skipif(
 # would take axe tens of seconds a page.
 SAMPLE = {"exclude": ["ol.papers > li:nth-child(n+6)"]}
 # Violations left in files other engineers own: page -> what axe reports and where to fix it.
-KNOWN = {
-    "api-docs": "page-has-heading-one (moderate) on html: Swagger UI's page has no <h1>; "
-    "app/web/routes/docs.py could add one (the title) above #swagger-ui",
-}
+KNOWN: dict[str, str] = {}
 KNOWN_DARK: dict[str, str] = {}
 
 

@@ -30,6 +30,7 @@ PAGE = f"""<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Paperboy API</title>
+  <meta name="description" content="Paperboy's JSON API: trending arXiv papers by day, week and month, search, topics and authors, in Hugging Face's Daily Papers shape.">
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/swagger-ui/swagger-ui.css">
   <link rel="stylesheet" href="/static/api-docs.css">
@@ -37,10 +38,13 @@ PAGE = f"""<!doctype html>
   <script src="/static/api-docs.js" defer></script>
 </head>
 <body>
-  <main id="swagger-ui" data-openapi="{OPENAPI_URL}">
+  <header class="api-docs-header">
     <h1>Paperboy API</h1>
-    <p>This page needs JavaScript; the OpenAPI document is at
-      <a href="{OPENAPI_URL}">{OPENAPI_URL}</a>.</p>
+    <p><a href="/">Back to the trending papers</a> · the OpenAPI document:
+      <a href="{OPENAPI_URL}">{OPENAPI_URL}</a></p>
+  </header>
+  <main id="swagger-ui" data-openapi="{OPENAPI_URL}">
+    <p>This page needs JavaScript to draw the operations.</p>
   </main>
 </body>
 </html>
