@@ -24,13 +24,17 @@ MEDIA_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; chars
 Asset = Literal["swagger-ui.css", "swagger-ui-bundle.js"]
 OPENAPI_URL = "/api/openapi.json"
 ONE_DAY = "public, max-age=86400"
+DESCRIPTION = (
+    "Paperboy's JSON API: trending arXiv papers by day, week and month, search, topics and "
+    "authors, in the shape of Hugging Face's Daily Papers API."
+)
 PAGE = f"""<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Paperboy API</title>
-  <meta name="description" content="Paperboy's JSON API: trending arXiv papers by day, week and month, search, topics and authors, in Hugging Face's Daily Papers shape.">
+  <meta name="description" content="{DESCRIPTION}">
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/swagger-ui/swagger-ui.css">
   <link rel="stylesheet" href="/static/api-docs.css">
