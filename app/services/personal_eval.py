@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from app.services.personal_pairs import Corpus, Pair
 from digest.profile_match import PoolIndex, Scores, fuse
-from ranking.trending.metrics import ndcg_at, recall_at, summarise
+from ranking.trending.metrics import BOOTSTRAP_SAMPLES, ndcg_at, recall_at, summarise
 
 METRICS = ("recall@10", "mrr", "ndcg@10")
 NEGATIVE_DAYS = 14
@@ -157,8 +157,27 @@ def evaluate(methods: dict[str, Method], chosen: list[Pair], found: int) -> dict
         "pairs_found": found,
         "pairs": rows,
         "summary": {name: summarise([row["methods"][name] for row in rows]) for name in methods},
+        "paperboy_over_asl_svm": ratio(rows, "paperboy", "asl_svm"),
         "ms_per_pair": {name: 1000 * s / max(len(rows), 1) for name, s in seconds.items()},
     }
+
+
+def ratio(rows: list[dict[str, Any]], method: str, anchor: str) -> dict[str, Any]:
+    """Mean of each metric of ``method`` over that of ``anchor`` on the same pairs, with a 95%
+    paired bootstrap interval (the same pairs resampled for both); empty if one is missing."""
+    if not rows or method not in rows[0]["methods"] or anchor not in rows[0]["methods"]:
+        return {}
+    picks = np.random.default_rng(0).integers(0, len(rows), size=(BOOTSTRAP_SAMPLES, len(rows)))
+    result: dict[str, Any] = {}
+    for metric in METRICS:
+        ours = np.array([row["methods"][method][metric] for row in rows])
+        theirs = np.array([row["methods"][anchor][metric] for row in rows])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            resampled = ours[picks].mean(axis=1) / theirs[picks].mean(axis=1)
+        low, high = np.nanpercentile(resampled, [2.5, 97.5])
+        mean = ours.mean() / theirs.mean() if theirs.mean() > 0 else float("nan")
+        result[metric] = {"mean": float(mean), "ci95": [float(low), float(high)]}
+    return result
 
 
 def _row(pair: Pair, scored: dict[str, dict[str, float]]) -> dict[str, Any]:
@@ -179,6 +198,10 @@ def markdown_table(results: dict[str, Any]) -> str:
         cells = [_cell(summary[metric]) for metric in METRICS] if summary else ["-"] * 3
         ms = results["ms_per_pair"][name]
         lines.append(f"| {name} | {' | '.join(cells)} | {ms:.1f} |")
+    if results.get("paperboy_over_asl_svm"):
+        over = results["paperboy_over_asl_svm"]
+        cells = [f"{metric} {_cell(over[metric])}" for metric in METRICS]
+        lines += ["", f"paperboy / asl_svm, paired: {', '.join(cells)}"]
     return "\n".join(lines)
 
 

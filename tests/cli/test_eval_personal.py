@@ -33,6 +33,7 @@ def test_eval_personal_writes_results_in_eval_trendings_shape(
     for summary in results["summary"].values():
         low, high = summary["ndcg@10"]["ci95"]
         assert low <= summary["ndcg@10"]["mean"] <= high
+    assert set(results["paperboy_over_asl_svm"]) == {"recall@10", "mrr", "ndcg@10"}
     assert "| paperboy |" in capsys.readouterr().out
 
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from app.services.personal_eval import Methods, evaluate, pair_metrics, reciprocal_rank
+from app.services.personal_eval import Methods, evaluate, pair_metrics, ratio, reciprocal_rank
 from app.services.personal_pairs import Pair, sample
 from tests.services.personal import author_day
 
@@ -51,3 +51,15 @@ def test_a_sample_is_drawn_once_for_a_seed_and_kept_in_day_order() -> None:
     assert drawn == sample(found, 4, seed=3)
     assert [found.index(p) for p in drawn] == sorted(found.index(p) for p in drawn)
     assert sample(found, None, seed=3) == found
+
+
+def test_the_ratio_to_the_anchor_resamples_the_same_pairs_for_both() -> None:
+    rows = [
+        {"methods": {"paperboy": dict.fromkeys(("recall@10", "mrr", "ndcg@10"), ours),
+                     "asl_svm": dict.fromkeys(("recall@10", "mrr", "ndcg@10"), theirs)}}
+        for ours, theirs in [(1.0, 0.5), (0.5, 0.25), (0.0, 0.0), (0.8, 0.4)]
+    ]  # fmt: skip
+    over = ratio(rows, "paperboy", "asl_svm")
+    assert over["recall@10"]["mean"] == 2.0
+    assert over["mrr"]["ci95"] == [2.0, 2.0]  # twice as good on every pair: no spread
+    assert ratio(rows, "paperboy", "missing") == {}
