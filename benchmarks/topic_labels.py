@@ -11,6 +11,9 @@ labeller it prints, over all days:
 - generic: the share of labels with a word among the corpus's 300 most document-frequent
   (``ranking/generic_words.txt``);
 - shared names: the share of topics whose first phrase another topic of the day also opens with;
+Three labellers: the old one, the new one on counts alone, and the new one ordering its
+candidates by meaning (``paperboy rank``'s default, ``PAPERBOY_TOPIC_LABELS_BY_MEANING``).
+
 - retrieval: each label embedded with the real model (all-MiniLM-L6-v2), each of the day's own
   papers in a topic against all that day's labels by cosine: the share whose nearest label is
   its own topic's (top-1) and the mean reciprocal rank of its own label (MRR).
@@ -68,10 +71,11 @@ def main() -> None:
     parser.add_argument("--old-commit", default=OLD_COMMIT)
     args = parser.parse_args()
     papers = read_corpus(args.corpus)
-    labellers = {f"old ({args.old_commit})": _labeller(_old_module(args.old_commit))}
-    labellers["new"] = _labeller(new_labels)
-    days = _label_days(papers, args, labellers)
     embedder = TorchEmbedder(get_settings())
+    labellers = {f"old ({args.old_commit})": _labeller(_old_module(args.old_commit))}
+    labellers["new, counts only"] = _labeller(new_labels)
+    labellers["new, by meaning"] = _labeller(new_labels, embedder.encode)
+    days = _label_days(papers, args, labellers)
     print(f"{len(days)} announcement days from {args.first}, {WINDOW_DAYS}-day windows")
     for name in labellers:
         _report(name, days, embedder)
@@ -88,11 +92,16 @@ def _old_module(commit: str) -> types.ModuleType:
     return module
 
 
-def _labeller(module: types.ModuleType) -> Labeller:
+def _labeller(module: types.ModuleType, encode: new_labels.Encode | None = None) -> Labeller:
+    """Label clusters with ``module``'s code (by meaning too, as ``paperboy rank`` does, given
+    ``encode``)."""
+
     def label(texts: Sequence[str], topics: Labels, vectors: Matrix, centres: Matrix) -> list[str]:
-        result: list[str] = module.label_clusters(
-            texts, module.representatives(vectors, topics, centres)
-        )
+        chosen = module.representatives(vectors, topics, centres)
+        if encode is None:
+            result: list[str] = module.label_clusters(texts, chosen)
+        else:
+            result = module.label_clusters(texts, chosen, new_labels.Meaning(encode, centres))
         return result
 
     return label
@@ -129,7 +138,7 @@ def _report(name: str, days: list[Day], embedder: TorchEmbedder) -> None:
     shared = [_shared_names(day.labels[name]) for day in days]
     top1, mrr = zip(*(_retrieval(day, name, embedder) for day in days), strict=True)
     print(
-        f"{name:<16} labels {len(labels)}  generic {statistics.mean(with_generic):.3f}  "
+        f"{name:<20} labels {len(labels)}  generic {statistics.mean(with_generic):.3f}  "
         f"shared names {sum(s for s, _ in shared) / sum(n for _, n in shared):.3f}  "
         f"top-1 {statistics.mean(top1):.3f}  MRR {statistics.mean(mrr):.3f}"
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -76,11 +77,18 @@ class TorchEmbedder:
 
     def _loaded(self) -> Any:
         if self._model is None:
-            from sentence_transformers import SentenceTransformer
-
             path = resolve_model_path(self._settings.embedding_model)
-            self._model = SentenceTransformer(path, device=self._settings.embedding_device)
+            self._model = _sentence_transformer(path, self._settings.embedding_device)
         return self._model
+
+
+@cache
+def _sentence_transformer(path: str, device: str) -> Any:
+    """One loaded model per process and (path, device): ranking a range of days asks for an
+    embedder each day, and loading the weights costs seconds."""
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(path, device=device)
 
 
 class OnnxInt8Embedder:

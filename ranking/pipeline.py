@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings
 from ranking.baseline import BaselineScorer
 from ranking.editions import Publication, latest_edition, publish
+from ranking.labels import Encode
 from ranking.scoring import Scorer
 from ranking.topic_store import TopicsSummary, build_topics
 from ranking.trending.live import LiveTrendingScorer
@@ -29,10 +30,11 @@ def default_scorer(settings: Settings, session: Session) -> Scorer:
 
 
 def rank_day(
-    session: Session, day: date, settings: Settings, scorer: Scorer
+    session: Session, day: date, settings: Settings, scorer: Scorer, encode: Encode | None = None
 ) -> tuple[TopicsSummary, Publication]:
-    """Topics of the day (with its trailing window), then the day's edition."""
-    topics = build_topics(session, day, settings)
+    """Topics of the day (with its trailing window, labelled by meaning too given ``encode``),
+    then the day's edition."""
+    topics = build_topics(session, day, settings, encode)
     session.flush()
     return topics, publish(session, "day", day, scorer, settings)
 

@@ -21,7 +21,7 @@ from app.core.models import Paper, PaperTopic, Topic, TopicDay
 from app.core.vectors import Matrix, pack, stack
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
-from ranking.labels import label_clusters, representatives
+from ranking.labels import Encode, Meaning, label_clusters, representatives
 from ranking.text import embedding_text
 from ranking.topics import Labels, TopicParams, centroids, cluster, match, trend
 
@@ -57,7 +57,11 @@ def topic_params(settings: Settings) -> TopicParams:
     return TopicParams(settings.topic_size, settings.topic_min_size, settings.topic_match_cosine)
 
 
-def build_topics(session: Session, day: date, settings: Settings) -> TopicsSummary:
+def build_topics(
+    session: Session, day: date, settings: Settings, encode: Encode | None = None
+) -> TopicsSummary:
+    """Cluster the day with its window, keep ids, and label the clusters (by meaning too when
+    ``encode``, the embedding model, is given)."""
     window = load_window(session, day, settings)
     model = settings.embedding_model
     before_ids, before = known_topics(session, model, since=_memory_start(day), until=day)
@@ -74,7 +78,8 @@ def build_topics(session: Session, day: date, settings: Settings) -> TopicsSumma
     ]
     _clear_day(session, day, keep={i for i in ids if i is not None})
     final = [i if i is not None else _new_topic(session, day, model) for i in ids]
-    names = label_clusters(window.texts, representatives(window.vectors, labels, centres))
+    meaning = None if encode is None else Meaning(encode, centres)
+    names = label_clusters(window.texts, representatives(window.vectors, labels, centres), meaning)
     new = {i for i, c in zip(final, continued, strict=True) if c is None}
     _store_days(session, window, labels, final, names, centres, new=new, day=day)
     _store_papers(session, window, labels, final, day)

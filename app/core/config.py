@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     topic_size: int = Field(default=20, ge=2)
     topic_min_size: int = Field(default=5, ge=1)
     topic_match_cosine: float = Field(default=0.85, gt=0, le=1)
+    # Order each topic's candidate label phrases by the embedding model's reading of them.
+    topic_labels_by_meaning: bool = True
     edition_size: int = Field(default=100, ge=1)
     scorer: Literal["trending", "baseline"] = "trending"
     trending_model_path: Path | None = None

@@ -24,6 +24,7 @@ from ranking.editions import Publication
 from ranking.embedder import make_embedder
 from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, embed_papers
 from ranking.embeddings import import_matrix as store_matrix
+from ranking.labels import Encode
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
@@ -103,8 +104,15 @@ def import_embeddings(
 def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> RankReport:
     """The day's topics (with its trailing window), then the day's edition."""
     with session_scope(sessions) as session:
-        topics, edition = rank_day(session, day, settings, default_scorer(settings, session))
+        scorer = default_scorer(settings, session)
+        topics, edition = rank_day(session, day, settings, scorer, _label_encoder(settings))
     return RankReport(topics, edition)
+
+
+def _label_encoder(settings: Settings) -> Encode | None:
+    """The embedding model for topic labels, unless the settings turn labelling by meaning off
+    (the model loads once per process, on the first label)."""
+    return make_embedder(settings).encode if settings.topic_labels_by_meaning else None
 
 
 def publish(settings: Settings, sessions: sessionmaker[Session], day: date) -> EditionsReport:
