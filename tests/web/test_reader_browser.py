@@ -26,6 +26,8 @@ from tests.web.helpers import a_topic_of, edition_ids
 sync_api: Any = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is missing")
 _numbers = count()
+# As the axe test: a list's first five cards stand for the rest.
+SAMPLE = {"exclude": ["ol.papers > li:nth-child(n+6)"]}
 
 
 class Visit:
@@ -90,9 +92,9 @@ def test_a_reader_saves_and_thumbs_up_from_the_trending_page(
     page = visit.go("/reading-list")
     assert page.locator("li.paper").count() == 1
     saved = _card(page, first)
-    sync_api.expect(
-        saved.get_by_role("button", name="More like this")
-    ).to_have_attribute("aria-pressed", "true")
+    sync_api.expect(saved.get_by_role("button", name="More like this")).to_have_attribute(
+        "aria-pressed", "true"
+    )
     saved.get_by_role("button", name="Saved ✓").click()
     if not script:
         page.wait_for_url(f"{base_url}/reading-list")
@@ -156,3 +158,31 @@ def test_for_you_invites_a_reader_who_is_not_signed_in(base_url: str, browser: A
     page.get_by_role("link", name="Sign in").click()
     page.wait_for_url(f"{base_url}/signin")
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_signed_in_readers_pages_pass_axe(
+    base_url: str, browser: Any, site_settings: Settings, address: str, scheme: str
+) -> None:
+    axe_module: Any = pytest.importorskip(
+        "axe_playwright_python.sync_playwright", reason="axe-playwright-python is not installed"
+    )
+    first = edition_ids(site_settings, "day", LAST_DAY)[0]
+    topic, _papers = a_topic_of(site_settings, LAST_DAY)
+    visit = _visit(browser, base_url, site_settings, address, script=False)
+    visit.go(f"/topics/{topic}").get_by_role("button", name="Follow this topic").click()
+    _card(visit.go("/"), first).get_by_role("button", name="Save").click()
+    page = visit.go("/for-you")
+    page.get_by_role("button", name="Make my private feed (RSS, Atom, JSON)").click()
+    page.wait_for_url(f"{base_url}/for-you")
+    visit.context.close()
+    axe = axe_module.Axe()
+    for path in ("/for-you", "/reading-list"):  # axe runs as a script
+        visit = _visit(browser, base_url, site_settings, address, script=True)
+        visit.page.emulate_media(color_scheme=scheme)
+        visit.go(path)
+        rules = {"runOnly": ["color-contrast"]} if scheme == "dark" else {}
+        options = {"resultTypes": ["violations"], **rules}
+        found = axe.run(visit.page, SAMPLE, options).response["violations"]
+        assert [(v["id"], [n["target"] for n in v["nodes"]]) for v in found] == [], path
+        visit.context.close()
