@@ -26,7 +26,15 @@ from digest.store import Encode
 
 
 class Tastes:
-    def __init__(self, session: Session, model: str, encode: Encode | None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        model: str,
+        encode: Encode | None,
+        only: int | None = None,
+    ) -> None:
+        """``only``: read the feedback of that one subscriber (a page for one reader), not of
+        every subscriber (a digest run)."""
         self._model, self._encode = model, encode
         self._phrases: dict[str, bytes] = dict(
             session.execute(
@@ -35,7 +43,7 @@ class Tastes:
                 )
             ).all()
         )
-        self._feedback = _feedback(session, model)
+        self._feedback = _feedback(session, model, only)
 
     def of(self, session: Session, subscriber: Reader) -> Taste:
         interests = phrases(subscriber.interests)
@@ -77,8 +85,8 @@ class _Feedback:
     disliked: list[bytes] = field(default_factory=list)
 
 
-def _feedback(session: Session, model: str) -> dict[int, _Feedback]:
-    rows = session.execute(
+def _feedback(session: Session, model: str, only: int | None) -> dict[int, _Feedback]:
+    query = (
         select(
             DigestFeedback.subscriber_id,
             DigestFeedback.value,
@@ -90,6 +98,9 @@ def _feedback(session: Session, model: str) -> dict[int, _Feedback]:
         .join(Paper, Paper.arxiv_id == DigestFeedback.arxiv_id)
         .where(PaperEmbedding.model == model)
     )
+    if only is not None:
+        query = query.where(DigestFeedback.subscriber_id == only)
+    rows = session.execute(query)
     feedback: dict[int, _Feedback] = defaultdict(_Feedback)
     for subscriber_id, value, vector, title, abstract in rows:
         thumbs = feedback[subscriber_id]

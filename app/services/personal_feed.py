@@ -71,5 +71,6 @@ def picks_for(
     view = build() if views is None else views(key, build)
     if view is None:
         return PersonalPicks(key, [])
-    tastes = Tastes(session, settings.embedding_model, encode)
+    # One reader's page reads that reader's thumbs only, however many readers there are.
+    tastes = Tastes(session, settings.embedding_model, encode, only=subscriber.id)
     return PersonalPicks(key, reader_picks(settings, session, Reader.of(subscriber), view, tastes))
