@@ -2,7 +2,7 @@
 
 Skipped, with the reason, where Playwright or /usr/bin/chromium is missing (`.ci/run` installs
 both: `apt-get install chromium` and `pip install playwright`). With
-``PAPERBOY_SAVE_SCREENSHOTS=1`` the trending page's screenshots are written to ``docs/``.
+``PAPERBOY_SAVE_SCREENSHOTS=1`` the screenshots of the reader's first pages go to ``docs/``.
 """
 
 from __future__ import annotations
@@ -76,18 +76,28 @@ def test_latex_is_rendered_and_broken_latex_stays_readable(base_url: str, browse
     page.close()
 
 
-def test_the_trending_page_fits_desktop_and_phone_widths(
-    base_url: str, browser: Any, tmp_path: Path
+# The pages a reader sees first, shot at both widths (docs/*.png with the variable set).
+SHOTS = {
+    "trending": "/",
+    "trending-week": "/?period=week",
+    "search": "/search?q=video+diffusion",
+    "topics": "/topics",
+}
+
+
+@pytest.mark.parametrize("name", SHOTS)
+def test_the_reader_s_pages_fit_desktop_and_phone_widths(
+    name: str, base_url: str, browser: Any, tmp_path: Path
 ) -> None:
     save = os.environ.get("PAPERBOY_SAVE_SCREENSHOTS") == "1"
-    for name, width, height in (("desktop", 1280, 900), ("phone", 390, 844)):
+    for width_name, width, height in (("desktop", 1280, 900), ("phone", 390, 844)):
         page, problems = _page(browser, width, height)
-        page.goto(f"{base_url}/")
+        page.goto(f"{base_url}{SHOTS[name]}")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        shot = tmp_path / f"trending-{name}.png"
+        shot = tmp_path / f"{name}-{width_name}.png"
         page.screenshot(path=str(shot))
         if save:
-            shutil.copy(shot, PROJECT_ROOT / "docs" / f"trending-{name}.png")
+            shutil.copy(shot, PROJECT_ROOT / "docs" / f"{name}-{width_name}.png")
         assert problems == []
         page.close()
 
