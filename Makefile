@@ -5,15 +5,17 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup demo test lint format
 
-# torch as pinned in pyproject.toml, its CPU build (750 MB installed) from PyTorch's own index,
-# installed first: left to PyPI, sentence-transformers would pull the multi-GB CUDA build.
+# torch as pinned in pyproject.toml, installed first. Where pip's own configuration offers its
+# CPU build (as on the project's CI machines, which reach no other index) that is what it takes;
+# elsewhere, Linux's PyPI torch is the multi-GB CUDA build: name PyTorch's CPU index with
+# `make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu` (README, "Installing by hand").
 TORCH := torch==2.13.0
-TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH_INDEX ?=
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet $(TORCH) --index-url $(TORCH_INDEX)
+	$(VENV)/bin/pip install --quiet $(TORCH) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(VENV)/bin/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
