@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
+from threadpoolctl import threadpool_limits
 
 from app.core.config import Settings
 from app.core.db import session_scope
@@ -60,7 +61,12 @@ def send_due_digests(
         day = day or latest_day_edition(session)
     if day is None:
         return DigestsReport(purged, None)
-    return DigestsReport(purged, send_digests(settings, sessions, day, now, lazy_encoder(settings)))
+    # Selecting for thousands of readers is many small matrix products, which BLAS threads only
+    # fight over: 4.8 ms a reader with one thread, 23 ms with OpenBLAS's default on two cores
+    # (docs/benchmarks.md, "Personal ranking").
+    with threadpool_limits(limits=1, user_api="blas"):
+        sent = send_digests(settings, sessions, day, now, lazy_encoder(settings))
+    return DigestsReport(purged, sent)
 
 
 def latest_day_edition(session: Session) -> date | None:
