@@ -75,12 +75,19 @@ def _preferences_token(settings: Settings, engine: Engine) -> str:
         return links.subscriber_token(settings, links.PREFERENCES, reader, now)
 
 
+# Pages drawn by a script after they load: axe waits for what the script draws.
+DRAWN = {"/api/docs": "#operations-tag-api"}
+
+
 def violations(browser: Any, axe: Any, url: str, scheme: str, rules: list[str] | None) -> list[str]:
     """axe's violations on ``url`` in colour ``scheme``, one line per rule and element."""
     context = browser.new_context(color_scheme=scheme)
     try:
         page = context.new_page()
         page.goto(url)
+        drawn = next((selector for path, selector in DRAWN.items() if url.endswith(path)), None)
+        if drawn is not None:
+            page.wait_for_selector(drawn)
         options: dict[str, Any] = {"resultTypes": ["violations"]}
         if rules:
             options["runOnly"] = rules

@@ -44,8 +44,10 @@ PAGE = f"""<!doctype html>
 <body>
   <header class="api-docs-header">
     <h1>Paperboy API</h1>
+    <p>{DESCRIPTION}</p>
     <p><a href="/">Back to the trending papers</a> · the OpenAPI document:
       <a href="{OPENAPI_URL}">{OPENAPI_URL}</a></p>
+    <h2>Operations</h2>
   </header>
   <main id="swagger-ui" data-openapi="{OPENAPI_URL}">
     <p>This page needs JavaScript to draw the operations.</p>
