@@ -191,7 +191,8 @@ def stance_of(followed: Sequence[T], muted: Sequence[T], item: T) -> Stance:
 
 
 def claim(session: Session, subscriber: Subscriber, author_key: str, now: datetime) -> None:
-    """Claim the page ("This is me"): the author's works liked (a thumbs-down stays), their topics followed."""
+    """Claim the page ("This is me"): the author's works liked (a thumbs-down stays), their
+    topics followed."""
     works = _works(session, author_key)
     given = feedback_of(session, subscriber.id)
     for arxiv_id in works:
