@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,16 +17,14 @@ import pytest
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.web.app import create_app
 from digest.accounts import links
 from digest.accounts.addresses import parse_address
 from digest.accounts.preferences import parse_preferences
 from digest.accounts.subscriptions import confirm, request_subscription
 from tests.conftest import PROJECT_ROOT
-from tests.servers import served
+from tests.web.conftest import CHROMIUM
 
-CHROMIUM = Path("/usr/bin/chromium")
-sync_api: Any = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is missing")
 PHONE, DESKTOP = (375, 812), (1280, 900)
 TOUCH = 44  # CSS pixels: the least height of an input or a box's label
@@ -38,24 +35,9 @@ CONTROLS = (
 )
 
 
-@pytest.fixture(scope="module")
-def site(site_settings: Settings) -> Iterator[str]:
-    with served(create_app(site_settings)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
-        yield launched
-        launched.close()
-
-
-def _open(chromium: Any, size: tuple[int, int], *, script: bool = True) -> tuple[Any, list[str]]:
+def _open(browser: Any, size: tuple[int, int], *, script: bool = True) -> tuple[Any, list[str]]:
     """A page in Tokyo's time zone; the console's errors (a refused script among them) kept."""
-    context = chromium.new_context(
+    context = browser.new_context(
         viewport={"width": size[0], "height": size[1]}, timezone_id="Asia/Tokyo",
         java_script_enabled=script,
     )  # fmt: skip
@@ -94,10 +76,10 @@ def _assert_laid_out_for_touch(page: Any, width: int) -> None:
 
 
 def test_the_subscribe_form_on_a_phone_is_one_column_and_preselects_the_readers_zone(
-    site: str, chromium: Any, tmp_path: Path
+    base_url: str, browser: Any, tmp_path: Path
 ) -> None:
-    page, problems = _open(chromium, PHONE)
-    page.goto(f"{site}/subscribe")
+    page, problems = _open(browser, PHONE)
+    page.goto(f"{base_url}/subscribe")
     _assert_laid_out_for_touch(page, PHONE[0])
     hour, zone = _box(page, "#delivery_hour"), _box(page, "#time_zone")
     assert zone["y"] >= hour["y"] + hour["height"]  # one column: the zone under the hour
@@ -107,10 +89,10 @@ def test_the_subscribe_form_on_a_phone_is_one_column_and_preselects_the_readers_
 
 
 def test_without_javascript_the_zone_stays_utc_and_errors_come_back_beside_their_fields(
-    site: str, chromium: Any
+    base_url: str, browser: Any
 ) -> None:
-    page, problems = _open(chromium, PHONE, script=False)
-    page.goto(f"{site}/subscribe")
+    page, problems = _open(browser, PHONE, script=False)
+    page.goto(f"{base_url}/subscribe")
     assert page.input_value("#time_zone") == "UTC"
     page.fill("#email", "forms-no-js@example.org")
     page.fill("input[name=followed_authors] >> nth=0", "Nobody We Know")
@@ -127,10 +109,10 @@ def test_without_javascript_the_zone_stays_utc_and_errors_come_back_beside_their
 
 
 def test_the_preferences_form_on_a_desktop_saves_a_topic_chosen_by_its_name(
-    site: str, chromium: Any, site_settings: Settings, tmp_path: Path
+    base_url: str, browser: Any, site_settings: Settings, tmp_path: Path
 ) -> None:
-    page, problems = _open(chromium, DESKTOP)
-    page.goto(f"{site}/subscriptions/preferences?token={_preferences_token(site_settings)}")
+    page, problems = _open(browser, DESKTOP)
+    page.goto(f"{base_url}/subscriptions/preferences?token={_preferences_token(site_settings)}")
     _assert_laid_out_for_touch(page, DESKTOP[0])
     hour, zone = _box(page, "#delivery_hour"), _box(page, "#time_zone")
     assert zone["y"] == hour["y"] and zone["x"] > hour["x"]  # side by side on a wide screen
