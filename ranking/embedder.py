@@ -110,8 +110,14 @@ class OnnxInt8Embedder:
 
     def _loaded(self) -> OnnxEncoder:
         if self._encoder is None:
-            from ranking.onnx_model import OnnxEncoder
-
-            source = Path(resolve_model_path(self._settings.embedding_model))
-            self._encoder = OnnxEncoder.load(source, self._settings.data_dir / "models")
+            source = resolve_model_path(self._settings.embedding_model)
+            self._encoder = _onnx_encoder(source, self._settings.data_dir / "models")
         return self._encoder
+
+
+@cache
+def _onnx_encoder(source: str, cache_dir: Path) -> OnnxEncoder:
+    """One loaded int8 model per process and (source, cache folder), as for torch's."""
+    from ranking.onnx_model import OnnxEncoder
+
+    return OnnxEncoder.load(Path(source), cache_dir)
