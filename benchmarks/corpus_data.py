@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 from dataclasses import dataclass
@@ -87,3 +88,11 @@ def prepare_database(
             import_matrix(session, vectors, ids, settings.embedding_model)
     print(f"prepared: {len(papers)} papers stored, {len(ids)} vectors imported")
     return sorted({p.announced_on for p in wanted})
+
+
+def add_days_arguments(parser: argparse.ArgumentParser) -> None:
+    """The corpus, its vectors and the run of announcement days a topics benchmark measures."""
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--matrix", type=Path, default=MATRIX)
+    parser.add_argument("--first", type=date.fromisoformat, default=date(2026, 5, 1))
+    parser.add_argument("--days", type=int, default=30)

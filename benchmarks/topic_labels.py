@@ -30,16 +30,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 
 from app.core.config import get_settings
 from app.core.vectors import Matrix
 from benchmarks.corpus_data import (
-    CORPUS,
-    MATRIX,
     CorpusPaper,
+    add_days_arguments,
     read_corpus,
     read_vectors,
     vectors_of,
@@ -64,10 +62,7 @@ class Day:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument("--matrix", type=Path, default=MATRIX)
-    parser.add_argument("--first", type=date.fromisoformat, default=date(2026, 5, 1))
-    parser.add_argument("--days", type=int, default=30)
+    add_days_arguments(parser)
     parser.add_argument("--old-commit", default=OLD_COMMIT)
     args = parser.parse_args()
     papers = read_corpus(args.corpus)

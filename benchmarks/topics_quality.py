@@ -30,7 +30,12 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Paper, PaperTopic, TopicDay
-from benchmarks.corpus_data import CORPUS, MATRIX, CorpusPaper, prepare_database, read_corpus
+from benchmarks.corpus_data import (
+    CorpusPaper,
+    add_days_arguments,
+    prepare_database,
+    read_corpus,
+)
 from ranking.embeddings import load_vectors
 from ranking.pipeline import default_scorer, rank_day
 
@@ -49,10 +54,7 @@ class DayQuality:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument("--matrix", type=Path, default=MATRIX)
-    parser.add_argument("--first", type=date.fromisoformat, default=date(2026, 5, 1))
-    parser.add_argument("--days", type=int, default=30)
+    add_days_arguments(parser)
     args = parser.parse_args()
     papers = {p.arxiv_id: p for p in read_corpus(args.corpus)}
     with tempfile.TemporaryDirectory() as scratch:
