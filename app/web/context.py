@@ -28,7 +28,7 @@ from app.core.models import Edition
 from app.core.periods import Period
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
-from app.web.search import SearchService
+from app.web.searcher import Searcher, make_searcher
 from ranking.editions import latest_edition
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -41,7 +41,7 @@ class WebContext:
     settings: Settings
     sessions: sessionmaker[Session]
     templates: Jinja2Templates
-    search: SearchService
+    search: Searcher
     limiter: RateLimiter
     memo: Memo
     clock: Clock = utc_now
@@ -104,7 +104,7 @@ def build_context(
 ) -> WebContext:
     """Everything the handlers share, for one deployment (``clock`` is the tests' to freeze)."""
     limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
-    search = SearchService(settings, sessions)
+    search = make_searcher(settings, sessions)
     memo = Memo(settings.web_cache_seconds)
     return WebContext(settings, sessions, make_templates(), search, limiter, memo, clock)
 

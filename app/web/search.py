@@ -180,6 +180,9 @@ class SearchService:
         closest = index.vectors @ index.vectors[row]
         return [index.ids[i] for i in best_rows(closest, allowed & (closest > 0), limit)]
 
+    def warm(self) -> None:
+        """Nothing yet: the index and the query model load on first use."""
+
     def index(self) -> Index:
         with self._lock:
             if self._index is None or self._changed(self._index):

@@ -1,0 +1,33 @@
+"""What the web asks of search, whichever store answers it.
+
+Two implementations: :class:`app.web.search.SearchService` holds the index in the process
+(SQLite, and PostgreSQL without pgvector), :mod:`app.web.search_sql` asks PostgreSQL itself
+(pgvector and full-text indexes). :func:`make_searcher` picks one for a deployment.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.config import Settings
+from app.web.search import Filters, Found, SearchService
+
+
+class Searcher(Protocol):
+    def search(self, query: str, filters: Filters) -> Found:
+        """Every match, best first; ``SearchBusyError`` when too many searches wait."""
+        ...
+
+    def similar(self, arxiv_id: str, limit: int) -> list[str]:
+        """Papers closest in meaning to a stored paper (itself excluded)."""
+        ...
+
+    def warm(self) -> None:
+        """Load what the first search would (query model, index files) ahead of it."""
+        ...
+
+
+def make_searcher(settings: Settings, sessions: sessionmaker[Session]) -> Searcher:
+    return SearchService(settings, sessions)
