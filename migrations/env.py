@@ -6,6 +6,7 @@ from alembic import context
 from sqlalchemy import Engine
 
 from app.core.models import Base
+from app.core.search_store import in_models
 
 config = context.config
 
@@ -18,6 +19,7 @@ def run_migrations(engine: Engine) -> None:
             # SQLite cannot ALTER most things in place; batch mode copies the table instead.
             render_as_batch=connection.dialect.name == "sqlite",
             compare_type=True,
+            include_name=in_models,
         )
         with context.begin_transaction():
             context.run_migrations()

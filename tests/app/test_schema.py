@@ -18,12 +18,15 @@ from app.core.schema import (
     require_current_schema,
     upgrade_to_head,
 )
+from app.core.search_store import in_models
 from tests.conftest import Database
 
 
 def test_models_and_migrations_agree(database: Database) -> None:
     with database.engine.connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "include_name": in_models}
+        )
         assert compare_metadata(context, Base.metadata) == []
 
 

@@ -1,0 +1,262 @@
+"""PostgreSQL's own search indexes: meaning (pgvector ``halfvec`` + HNSW) and words (tsvector).
+
+On PostgreSQL with the ``vector`` extension, each stored embedding is also kept as a
+``halfvec`` in ``paper_embeddings.embedding`` (no fixed dimension, so any model fits), with a
+partial HNSW index per dimension (:func:`ensure_vector_index`). Every paper's words are kept in
+``paper_search.document`` (title weighted A, abstract B, author names C) behind a GIN index,
+maintained by triggers on ``papers`` and ``paper_authors``, so every writer keeps it current
+without knowing of it. Neither is part of the ORM models: SQLite has neither, and the models
+describe what every store shares (:func:`in_models` keeps them out of the comparison).
+
+Without the extension the word index is still made, and search stays in the process
+(``app.web.search``); :func:`install` adds the rest once the extension is installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.dialects.postgresql import base as postgresql
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.types import UserDefinedType
+
+from app.core.vectors import Matrix, unpack
+
+VECTOR_COLUMN = "embedding"
+SEARCH_TABLE = "paper_search"
+# The dimension of the default model (all-MiniLM-L6-v2): indexed when the column is made.
+DEFAULT_DIMENSIONS = 384
+BACKFILL_PAGE = 1_000
+MISSING_LINE = (
+    "pgvector (the PostgreSQL extension `vector`) is not installed: search and similar papers "
+    "fall back to the in-process index; install it and run `paperboy migrate` again to search "
+    "in the database"
+)
+
+
+class HalfVector(UserDefinedType[str]):
+    """pgvector's ``halfvec``, named so reflecting ``paper_embeddings`` knows the type."""
+
+    cache_ok = True
+
+    def get_col_spec(self, **_: Any) -> str:
+        return "halfvec"
+
+
+postgresql.ischema_names.setdefault("halfvec", HalfVector)
+
+_known: dict[int, bool] = {}
+_indexed: set[tuple[int, int]] = set()
+
+
+def index_name(dimensions: int) -> str:
+    return f"ix_paper_embeddings_embedding_{dimensions}"
+
+
+def has_vector_column(engine: Engine) -> bool:
+    """Whether this database keeps ``halfvec`` embeddings (asked once per engine)."""
+    if engine.dialect.name != "postgresql":
+        return False
+    if id(engine) not in _known:
+        with engine.connect() as connection:
+            _known[id(engine)] = _column_exists(connection)
+    return _known[id(engine)]
+
+
+def forget(engine: Engine) -> None:
+    """Ask again next time (after a migration changed what :func:`has_vector_column` saw)."""
+    _known.pop(id(engine), None)
+    for key in [key for key in _indexed if key[0] == id(engine)]:
+        _indexed.discard(key)
+
+
+def _column_exists(connection: Connection) -> bool:
+    query = text(
+        "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND table_name = 'paper_embeddings' AND column_name = :column"
+    )
+    return connection.execute(query, {"column": VECTOR_COLUMN}).first() is not None
+
+
+def halfvec_text(vector: Matrix) -> str:
+    """pgvector's text form of a vector (``[0.1,0.2]``), cast to ``halfvec`` in SQL."""
+    return "[" + ",".join(f"{value:.6g}" for value in np.asarray(vector, dtype=np.float32)) + "]"
+
+
+def store_vectors(connection: Connection, model: str, rows: Sequence[tuple[str, Matrix]]) -> None:
+    """Write the ``halfvec`` copies of stored embeddings, indexing a new dimension first."""
+    engine = connection.engine
+    for dimensions in {int(vector.shape[0]) for _, vector in rows}:
+        if (id(engine), dimensions) not in _indexed:
+            ensure_vector_index(connection, dimensions)
+            _indexed.add((id(engine), dimensions))
+    _update(connection, model, list(rows))
+
+
+def ensure_vector_index(connection: Connection, dimensions: int) -> None:
+    """The HNSW index (cosine) over the vectors of one dimension, made if missing.
+
+    Partial and over a cast, since the column has no fixed dimension: a search for a query of
+    ``dimensions`` values orders by ``embedding::halfvec(dimensions)`` with ``dimensions = n``
+    in its WHERE clause, literally, so the planner sees the index applies.
+    """
+    size = int(dimensions)
+    connection.execute(
+        text(
+            f"CREATE INDEX IF NOT EXISTS {index_name(size)} ON paper_embeddings USING hnsw "
+            f"(({VECTOR_COLUMN}::halfvec({size})) halfvec_cosine_ops) WHERE dimensions = {size}"
+        )
+    )
+
+
+def install(connection: Connection) -> bool:
+    """Make the word index, and the vector column and index where pgvector can be had.
+
+    Idempotent; returns whether vectors are kept in the database. A no-op off PostgreSQL.
+    """
+    if connection.dialect.name != "postgresql":
+        return False
+    _install_words(connection)
+    if _column_exists(connection):
+        return True
+    if not _create_extension(connection):
+        return False
+    connection.execute(text(f"ALTER TABLE paper_embeddings ADD COLUMN {VECTOR_COLUMN} halfvec"))
+    _backfill_vectors(connection)
+    ensure_vector_index(connection, DEFAULT_DIMENSIONS)
+    return True
+
+
+def _create_extension(connection: Connection) -> bool:
+    available = text("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")
+    if connection.execute(available).first() is None:
+        return False
+    try:
+        with connection.begin_nested():
+            connection.execute(text("CREATE EXTENSION IF NOT EXISTS vector"))
+    except DBAPIError:
+        # Installed on the server but not ours to create (no privilege): as if missing.
+        return False
+    return True
+
+
+def _backfill_vectors(connection: Connection) -> None:
+    """Copy every stored float32 vector into the ``halfvec`` column, a page at a time."""
+    after = ("", "")
+    page = text(
+        "SELECT arxiv_id, model, vector FROM paper_embeddings WHERE (arxiv_id, model) > (:a, :m) "
+        "ORDER BY arxiv_id, model LIMIT :size"
+    )
+    while rows := connection.execute(
+        page, {"a": after[0], "m": after[1], "size": BACKFILL_PAGE}
+    ).all():
+        by_model: dict[str, list[tuple[str, Matrix]]] = {}
+        for arxiv_id, model, blob in rows:
+            by_model.setdefault(model, []).append((arxiv_id, unpack(blob)))
+        for model, vectors in by_model.items():
+            _update(connection, model, vectors)
+        after = (rows[-1].arxiv_id, rows[-1].model)
+
+
+def _update(connection: Connection, model: str, rows: list[tuple[str, Matrix]]) -> None:
+    connection.execute(
+        text(
+            "UPDATE paper_embeddings AS e SET embedding = CAST(v.vector AS halfvec) "
+            "FROM unnest(CAST(:ids AS text[]), CAST(:vectors AS text[])) AS v(arxiv_id, vector) "
+            "WHERE e.arxiv_id = v.arxiv_id AND e.model = :model"
+        ),
+        {
+            "ids": [arxiv_id for arxiv_id, _ in rows],
+            "vectors": [halfvec_text(vector) for _, vector in rows],
+            "model": model,
+        },
+    )
+
+
+# The words of one paper, as search weighs them; also what a query is matched against.
+DOCUMENT = (
+    "setweight(to_tsvector('english', p.title), 'A') || "
+    "setweight(to_tsvector('english', p.abstract), 'B') || "
+    "setweight(to_tsvector('english', coalesce(("
+    "SELECT string_agg(a.name, ' ' ORDER BY a.position) FROM paper_authors AS a "
+    "WHERE a.arxiv_id = p.arxiv_id), '')), 'C')"
+)
+
+_WORDS_DDL = (
+    "CREATE TABLE IF NOT EXISTS paper_search ("
+    "arxiv_id varchar(40) PRIMARY KEY REFERENCES papers (arxiv_id) ON DELETE CASCADE, "
+    "document tsvector NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS ix_paper_search_document ON paper_search USING gin (document)",
+    # Recomputes the documents of the given papers (those that still exist).
+    f"""CREATE OR REPLACE FUNCTION paper_search_refresh(ids text[]) RETURNS void
+    LANGUAGE sql AS $$
+        INSERT INTO paper_search (arxiv_id, document)
+        SELECT p.arxiv_id, {DOCUMENT} FROM papers AS p WHERE p.arxiv_id = ANY(ids)
+        ON CONFLICT (arxiv_id) DO UPDATE SET document = EXCLUDED.document
+    $$""",  # noqa: S608 (DOCUMENT is a constant)
+    # One function for every trigger: the changed rows' papers, from whichever transition
+    # table the trigger has (statement-level, so a bulk write refreshes once per statement).
+    """CREATE OR REPLACE FUNCTION paper_search_changed() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'DELETE' THEN
+            PERFORM paper_search_refresh(ARRAY(SELECT DISTINCT arxiv_id FROM old_rows));
+        ELSE
+            PERFORM paper_search_refresh(ARRAY(SELECT DISTINCT arxiv_id FROM new_rows));
+        END IF;
+        RETURN NULL;
+    END $$""",
+)
+# (table, event, transition tables): PostgreSQL allows one event per trigger with them.
+_TRIGGERS = (
+    ("papers", "INSERT", "NEW TABLE AS new_rows"),
+    ("papers", "UPDATE", "NEW TABLE AS new_rows"),
+    ("paper_authors", "INSERT", "NEW TABLE AS new_rows"),
+    ("paper_authors", "UPDATE", "NEW TABLE AS new_rows"),
+    ("paper_authors", "DELETE", "OLD TABLE AS old_rows"),
+)
+
+
+def _install_words(connection: Connection) -> None:
+    exists = text("SELECT to_regclass(:table) IS NOT NULL")
+    existed = connection.execute(exists, {"table": "paper_search"}).scalar_one()
+    for statement in _WORDS_DDL:
+        connection.execute(text(statement))
+    for table, event, transition in _TRIGGERS:
+        name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
+        connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
+        connection.execute(
+            text(
+                f"CREATE TRIGGER {name} AFTER {event} ON {table} REFERENCING {transition} "
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {SEARCH_TABLE}_changed()"
+            )
+        )
+    if not existed:
+        connection.execute(text("SELECT paper_search_refresh(ARRAY(SELECT arxiv_id FROM papers))"))
+
+
+def uninstall(connection: Connection) -> None:
+    """Undo :func:`install` (the extension stays: other databases' objects may use it)."""
+    if connection.dialect.name != "postgresql":
+        return
+    for table, event, _ in _TRIGGERS:
+        name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
+        connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
+    connection.execute(text(f"DROP FUNCTION IF EXISTS {SEARCH_TABLE}_changed()"))
+    connection.execute(text(f"DROP FUNCTION IF EXISTS {SEARCH_TABLE}_refresh(text[])"))
+    connection.execute(text(f"DROP TABLE IF EXISTS {SEARCH_TABLE}"))
+    connection.execute(text(f"ALTER TABLE paper_embeddings DROP COLUMN IF EXISTS {VECTOR_COLUMN}"))
+
+
+def in_models(name: str | None, kind: str, parents: Mapping[str, str | None]) -> bool:
+    """For Alembic's ``include_name``: False for what only :func:`install` makes."""
+    if kind == "table":
+        return name != SEARCH_TABLE
+    if kind == "column":
+        return (parents.get("table_name"), name) != ("paper_embeddings", VECTOR_COLUMN)
+    if kind == "index":
+        return not (name or "").startswith(("ix_paper_embeddings_embedding_", f"ix_{SEARCH_TABLE}"))
+    return True
