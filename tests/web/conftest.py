@@ -126,6 +126,14 @@ def base_url(site_settings: Settings) -> Iterator[str]:
         yield url
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks each test that drives the browser ``browser``: .ci/run's PostgreSQL passes leave
+    them out (``-m "not browser"``), as what they check does not depend on the database."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's chromium, driven by Playwright; a module using it skips where either is missing."""
