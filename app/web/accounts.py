@@ -23,7 +23,11 @@ from app.web.context import WebContext
 from digest.accounts import links, reader, signin, subscriptions, votes
 from digest.accounts.addresses import Address
 from digest.accounts.preferences import Preferences
-from digest.mail.confirmation import confirmation_message, signin_message
+from digest.mail.confirmation import (
+    confirmation_message,
+    known_address_message,
+    signin_message,
+)
 from digest.mail.mailer import send_one
 from digest.mail.messages import OutgoingMail
 
@@ -40,7 +44,7 @@ class PreferencesAction(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Confirmation:
-    """A confirmation mail to send, for the subscriber who asked (new or not yet confirmed)."""
+    """The mail answering a subscribe request: a confirmation, or the note to a known address."""
 
     subscriber_id: int
     mail: OutgoingMail
@@ -53,17 +57,27 @@ class SignedIn:
 
 
 def request_subscription(
-    context: WebContext, address: Address, preferences: Preferences, client: str
-) -> Confirmation | None:
-    """Store the request; the mail to send, or None when there is nothing to send."""
+    context: WebContext,
+    address: Address,
+    preferences: Preferences,
+    client: str,
+    holder: str | None = None,
+) -> Confirmation:
+    """Store the request (``holder``: the mailbox the asker is signed in as); the mail to send.
+
+    A known address is changed only for its holder: anyone else's request leaves it as it is
+    and mails its owner the links that act.
+    """
     now = context.clock()
     with session_scope(context.sessions) as session:
-        subscriber = subscriptions.request_subscription(
-            session, context.settings, address, preferences, client, now
+        asked = subscriptions.request_subscription(
+            session, context.settings, address, preferences, client, now, holder=holder
         )
-        if subscriber is None:
-            return None
-        return Confirmation(subscriber.id, confirmation_message(context.settings, subscriber, now))
+        if asked is not None:
+            return Confirmation(asked.id, confirmation_message(context.settings, asked, now))
+        known = subscriptions.find_subscriber(session, address.key)
+        assert known is not None  # None means the address is stored
+        return Confirmation(known.id, known_address_message(context.settings, known, now))
 
 
 def check_confirmation(context: WebContext, token: str) -> None:

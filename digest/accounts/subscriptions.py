@@ -47,24 +47,31 @@ def request_subscription(
     preferences: Preferences,
     client: str,
     now: datetime,
+    *,
+    holder: str | None = None,
 ) -> Subscriber | None:
-    """Record a request; the subscriber to send a confirmation to, or None (already active).
+    """Record a request; the subscriber to send a confirmation to, or None (address known).
 
-    The caller answers the same whatever this returns, so an address cannot be probed. An
-    address that had unsubscribed starts a new subscription: links of the old one stop working.
+    Anyone can type an address, so a request changes a row already stored only when it comes
+    from ``holder``, the mailbox a signed-in session proves (its sign-in link was mailed
+    there), and never an active or paused one. Otherwise nothing is changed and the caller
+    mails the address's owner (:func:`digest.mail.confirmation.known_address_message`), whose
+    links act. The caller answers the same whatever this returns, so an address cannot be
+    probed. An address that had unsubscribed starts a new subscription: links of the old one
+    stop working.
     """
     check_rate(session, settings, f"email:{address.key}", client, now)
     subscriber = find_subscriber(session, address.key)
-    if subscriber is not None and subscriber.status in RECEIVING:
-        return None
     if subscriber is None:
         subscriber = Subscriber(email_key=address.key, created_at=now, link_key=new_link_key())
         session.add(subscriber)
-    elif subscriber.status == SubscriberStatus.UNSUBSCRIBED:
-        subscriber.link_key, subscriber.created_at = new_link_key(), now
-    elif subscriber.status == SubscriberStatus.WEB:
-        # A reader of the site: what they followed stays; the week to confirm starts now.
-        preferences, subscriber.created_at = keeping_follows(subscriber, preferences), now
+    elif holder != address.key or subscriber.status in RECEIVING:
+        return None
+    else:
+        # The owner, signed in: what they followed and muted stays, the form's lists join it.
+        preferences = keeping_follows(subscriber, preferences)
+        if subscriber.status != SubscriberStatus.PENDING:
+            _start_again(subscriber, now)
     subscriber.email = address.delivery
     apply_preferences(subscriber, preferences)
     subscriber.status = SubscriberStatus.PENDING
@@ -72,14 +79,33 @@ def request_subscription(
     return subscriber
 
 
+def _start_again(subscriber: Subscriber, now: datetime) -> None:
+    """A web reader's or an ended subscription starts: the week to confirm counts from now.
+
+    An ended one gets a new link key, so the links mailed for it stop working.
+    """
+    if subscriber.status == SubscriberStatus.UNSUBSCRIBED:
+        subscriber.link_key = new_link_key()
+    subscriber.created_at = now
+
+
 def find_subscriber(session: Session, email_key: str) -> Subscriber | None:
     return session.scalars(select(Subscriber).where(Subscriber.email_key == email_key)).first()
 
 
 def confirm(session: Session, settings: Settings, token: str, now: datetime) -> Subscriber:
-    """Spend a confirmation token and activate its subscriber; :class:`TokenError` if refused."""
+    """Spend a confirmation token and activate its subscriber; :class:`TokenError` if refused.
+
+    The link may be one mailed to a web reader or an ended subscription that someone asked to
+    subscribe (:func:`request_subscription` changed nothing): it starts the digest with the
+    preferences stored.
+    """
     claims, subscriber = _link(session, settings, token, links.CONFIRM, now)
     tokens.spend(session, claims, now)
+    if subscriber.status in RECEIVING:
+        return subscriber  # confirmed by another of its links: a paused digest stays paused
+    if subscriber.status != SubscriberStatus.PENDING:
+        _start_again(subscriber, now)
     subscriber.status, subscriber.confirmed_at = SubscriberStatus.ACTIVE, now
     subscriber.failure_count = 0
     return subscriber

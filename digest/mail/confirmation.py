@@ -1,12 +1,13 @@
-"""Mails with one link: the confirmation of double opt-in (the only mail an unconfirmed
-address ever gets) and the sign-in link for voting."""
+"""Mails answering a request from the site: the confirmation of double opt-in (with the note
+to an address already known, the only mails an unconfirmed address ever gets) and the sign-in
+link."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 from app.core.config import Settings
-from app.core.models import Subscriber
+from app.core.models import Subscriber, SubscriberStatus
 from digest.accounts import links
 from digest.mail.messages import Envelope, OutgoingMail, build_message
 from digest.mail.render import render_email
@@ -20,6 +21,35 @@ def confirmation_message(settings: Settings, subscriber: Subscriber, now: dateti
     }
     envelope = Envelope(settings.mail_from, subscriber.email, now)
     return build_message(envelope, render_email("confirm", context))
+
+
+# What a request for a known address can start: nothing for a running or paused digest.
+_STARTS = {
+    SubscriberStatus.PENDING: "pending",
+    SubscriberStatus.WEB: "web",
+    SubscriberStatus.UNSUBSCRIBED: "ended",
+}
+
+
+def known_address_message(
+    settings: Settings, subscriber: Subscriber, now: datetime
+) -> OutgoingMail:
+    """The note to an address someone asked to subscribe again: nothing was changed, and the
+    links to confirm (a subscription not running) or to change the preferences (one still
+    valid after confirming: an ended one's links are drawn anew)."""
+    state = _STARTS.get(subscriber.status, "receiving")
+    context = {
+        "email": subscriber.email,
+        "state": state,
+        "confirm_url": links.confirm_url(settings, subscriber, now) if state != "receiving" else "",
+        "preferences_url": links.preferences_url(settings, subscriber, now)
+        if state != "ended"
+        else "",
+        "hours": settings.digest_confirm_hours,
+        "paused": subscriber.status == SubscriberStatus.PAUSED,
+    }
+    envelope = Envelope(settings.mail_from, subscriber.email, now)
+    return build_message(envelope, render_email("known_address", context))
 
 
 def signin_message(settings: Settings, email: str, key: str, now: datetime) -> OutgoingMail:

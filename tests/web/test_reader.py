@@ -348,9 +348,11 @@ def test_a_web_reader_who_subscribes_keeps_what_they_followed(
     topic = _topic_of_a_low_ranked_paper(site_settings)
     _post(client, ada, f"/topics/{topic}/follow")
     preferences = Preferences([], "", "", "daily", 0, 7, "UTC", 10)  # type: ignore[arg-type]
+    address = parse_address(ada.address)
     with _session(site_settings) as session:
+        # Signed in as the address (a stranger's request changes nothing: test_subscribe_again).
         pending = request_subscription(
-            session, site_settings, parse_address(ada.address), preferences, "test", _now()
+            session, site_settings, address, preferences, "test", _now(), holder=address.key
         )
         assert pending is not None
         assert (pending.status, pending.followed_topics) == (SubscriberStatus.PENDING, [topic])

@@ -43,6 +43,7 @@ from app.web.forms import (
     read_form,
     require_this_site,
 )
+from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import links
 from digest.accounts.addresses import BadAddressError, parse_address
 from digest.accounts.preferences import BadPreferencesError, Named, parse_preferences
@@ -75,17 +76,25 @@ async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
     if errors:
         entered = preference_form.posted(form.fields, form.categories, form.lists)
         return await _subscribe_page(request, context, entered, errors, form.get("email"))
+    # Signed in as this very address, the request may change what is stored for it.
+    holder = await run_in_threadpool(
+        accounts.voter, context, request.cookies.get(SESSION_COOKIE, "")
+    )
     try:
-        confirmation = await run_in_threadpool(
-            accounts.request_subscription, context, address, preferences, client_host(request)
+        mail = await run_in_threadpool(
+            accounts.request_subscription,
+            context,
+            address,
+            preferences,
+            client_host(request),
+            holder,
         )
     except RateLimitedError:
         text = "Too many requests just now; please try again in an hour."
         return answers.message(request, context, "Slow down", text, 429)
     # The same answer for a new, pending or active address: no address enumeration.
     response = answers.page(request, context, "check_inbox", CheckInboxPage(address.delivery))
-    if confirmation is not None:
-        response.background = BackgroundTask(accounts.send_confirmation, context, confirmation)
+    response.background = BackgroundTask(accounts.send_confirmation, context, mail)
     return response
 
 
