@@ -1,0 +1,247 @@
+"""Synthetic papers resampled from the real corpus, for the scale benchmark (``scale.py``).
+
+    .venv/bin/python -m benchmarks.synthetic_corpus --papers 300000   # prints a summary
+
+The first papers are the real corpus itself (74,728 papers, their real vectors, unchanged);
+synthetic paper ``i`` after them is made from one real *base* paper drawn at random:
+
+- **abstract**: the base's sentences (split after ``.``, ``!`` or ``?`` followed by a space and
+  a capital letter), each replaced with chance ``SENTENCE_SWAP`` (0.3) by a random sentence of
+  a random real paper of the same primary category (the first category the listing names);
+  when no sentence was replaced, one is (a synthetic abstract never equals its base's).
+- **title**: the first half of the base title's words (rounded up) followed by the second half
+  of the words of another real title of the same primary category.
+- **authors**: as many as the base has; each position keeps the base's author with chance
+  ``AUTHOR_KEPT`` (0.5), which keeps part of the real co-author structure (the kept authors did
+  write together), else takes a random author of a random paper of the same primary category;
+  a name already on the list is drawn again (up to three times, then the base's is kept).
+- **categories** and **comment**: the base's.
+- **announced day**: uniform over the weekdays of ``SPREAD`` (the five years before the corpus's
+  first day), so the store reads as an archive that reaches back in time.
+- **identifier**: ``YYMM.NNNNN`` of the announced month, numbered in order of generation within
+  the month, skipping real identifiers.
+- **vector**: the base's vector plus Gaussian noise with standard deviation ``SIGMA`` (0.025)
+  per dimension, normalised again. Its cosine to the base is 0.898 (median); real papers'
+  nearest real neighbours have a cosine of 0.747 (median), 0.866 (99th percentile) and 0.931
+  (99.9th), and the few real pairs above 0.9 have 0.924 (median): a synthetic paper is a near
+  duplicate of its base, as close as the closest real pairs. Two synthetic papers of one base
+  are about 0.81 apart, so at 1M papers each real paper heads a cluster of about 13.
+
+Everything depends on ``--seed`` only, and papers are made in order in chunks of
+``CHUNK`` with a generator seeded by (seed, chunk): the first N papers of a run that makes more
+are the same N papers, so a 300k store is the first 300k papers of the 1M store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.core.names import collapse_each, collapse_whitespace
+from app.core.vectors import Matrix, normalise
+from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors
+
+SEED = 20261123
+CHUNK = 10_000
+SENTENCE_SWAP = 0.3
+AUTHOR_KEPT = 0.5
+SIGMA = 0.025
+SPREAD = (date(2020, 3, 18), date(2025, 3, 17))
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Papers as columns, with their vectors (row ``i`` is paper ``i``)."""
+
+    arxiv_ids: list[str]
+    titles: list[str]
+    abstracts: list[str]
+    authors: list[tuple[str, ...]]
+    categories: list[tuple[str, ...]]
+    comments: list[str | None]
+    announced: list[date]
+    vectors: Matrix
+
+    @property
+    def size(self) -> int:
+        return len(self.arxiv_ids)
+
+
+@dataclass(frozen=True)
+class Source:
+    """The real corpus: the base papers and the pools they are resampled from."""
+
+    papers: Batch
+    sentences: list[list[str]]
+    peers: dict[str, NDArray[np.int64]]  # primary category -> rows of its papers
+
+
+def read_source(corpus: Path = CORPUS, matrix: Path = MATRIX) -> Source:
+    with gzip.open(corpus, "rt") as lines:
+        raw = [json.loads(line) for line in lines]
+    rows = read_vectors(matrix)
+    stored = np.load(matrix, mmap_mode="r")
+    papers = Batch(
+        [str(r["id"]) for r in raw],
+        [collapse_whitespace(r["title"]) for r in raw],
+        [collapse_whitespace(r["summary"] or "") for r in raw],
+        [collapse_each(r["authors"]) for r in raw],
+        [tuple(r["categories"]) for r in raw],
+        [collapse_whitespace(r["comment"]) or None if r.get("comment") else None for r in raw],
+        [date.fromisoformat(r["listing_dates"][0]) for r in raw],
+        normalise(np.asarray(stored[[rows[str(r["id"])] for r in raw]], dtype=np.float32)),
+    )
+    by_category: dict[str, list[int]] = {}
+    for row, categories in enumerate(papers.categories):
+        by_category.setdefault(categories[0], []).append(row)
+    return Source(
+        papers,
+        [_SENTENCE_END.split(abstract) for abstract in papers.abstracts],
+        {name: np.array(found, dtype=np.int64) for name, found in by_category.items()},
+    )
+
+
+def batches(source: Source, total: int, seed: int = SEED) -> Iterator[Batch]:
+    """The first ``total`` papers: the real ones (in chunks), then synthetic ones."""
+    real = source.papers
+    for start in range(0, min(total, real.size), CHUNK):
+        yield _slice(real, start, min(start + CHUNK, total))
+    maker = _Maker(source, seed)
+    made = 0
+    while real.size + made < total:
+        count = min(CHUNK, total - real.size - made)
+        yield maker.chunk(made // CHUNK, count)
+        made += count
+
+
+def _slice(papers: Batch, start: int, stop: int) -> Batch:
+    return Batch(
+        papers.arxiv_ids[start:stop], papers.titles[start:stop], papers.abstracts[start:stop],
+        papers.authors[start:stop], papers.categories[start:stop], papers.comments[start:stop],
+        papers.announced[start:stop], papers.vectors[start:stop],
+    )  # fmt: skip
+
+
+class _Maker:
+    """Makes synthetic chunks in order (identifiers are numbered across chunks)."""
+
+    def __init__(self, source: Source, seed: int) -> None:
+        self.source = source
+        self.seed = seed
+        self.taken = set(source.papers.arxiv_ids)
+        self.numbers: dict[str, int] = {}
+        first, last = SPREAD
+        self.days = [
+            first + timedelta(days=n)
+            for n in range((last - first).days + 1)
+            if (first + timedelta(days=n)).weekday() < 5
+        ]
+
+    def chunk(self, index: int, count: int) -> Batch:
+        rng = np.random.default_rng([self.seed, index])
+        real = self.source.papers
+        bases = rng.integers(0, real.size, count)
+        announced = [self.days[d] for d in rng.integers(0, len(self.days), count)]
+        noise = rng.normal(0.0, SIGMA, (count, real.vectors.shape[1])).astype(np.float32)
+        texts = [self._paper(rng, int(base)) for base in bases]
+        return Batch(
+            [self._identifier(day) for day in announced],
+            [title for title, _, _ in texts],
+            [abstract for _, abstract, _ in texts],
+            [authors for _, _, authors in texts],
+            [real.categories[base] for base in bases],
+            [real.comments[base] for base in bases],
+            announced,
+            normalise(real.vectors[bases] + noise),
+        )
+
+    def _paper(self, rng: np.random.Generator, base: int) -> tuple[str, str, tuple[str, ...]]:
+        peers = self.source.peers[self.source.papers.categories[base][0]]
+        return (
+            self._title(rng, base, peers),
+            self._abstract(rng, base, peers),
+            self._authors(rng, base, peers),
+        )
+
+    def _title(self, rng: np.random.Generator, base: int, peers: NDArray[np.int64]) -> str:
+        titles = self.source.papers.titles
+        own, other = titles[base].split(), titles[int(rng.choice(peers))].split()
+        return " ".join(own[: (len(own) + 1) // 2] + other[len(other) // 2 :])
+
+    def _abstract(self, rng: np.random.Generator, base: int, peers: NDArray[np.int64]) -> str:
+        sentences = list(self.source.sentences[base])
+        swapped = rng.random(len(sentences)) < SENTENCE_SWAP
+        if not swapped.any():
+            swapped[rng.integers(0, len(sentences))] = True
+        for position in np.flatnonzero(swapped):
+            donor = self.source.sentences[int(rng.choice(peers))]
+            sentences[position] = donor[int(rng.integers(0, len(donor)))]
+        return " ".join(sentences)
+
+    def _authors(
+        self, rng: np.random.Generator, base: int, peers: NDArray[np.int64]
+    ) -> tuple[str, ...]:
+        own = self.source.papers.authors[base]
+        chosen: list[str] = []
+        for position, name in enumerate(own):
+            pick = name
+            if rng.random() >= AUTHOR_KEPT:
+                for _ in range(3):
+                    donor = self.source.papers.authors[int(rng.choice(peers))]
+                    drawn = donor[int(rng.integers(0, len(donor)))] if donor else name
+                    if drawn not in chosen and drawn not in own[position + 1 :]:
+                        pick = drawn
+                        break
+            chosen.append(pick if pick not in chosen else name)
+        return tuple(dict.fromkeys(chosen))
+
+    def _identifier(self, day: date) -> str:
+        month = f"{day.year % 100:02d}{day.month:02d}"
+        while True:
+            number = self.numbers.get(month, 0) + 1
+            self.numbers[month] = number
+            arxiv_id = f"{month}.{number:05d}"
+            if arxiv_id not in self.taken:
+                return arxiv_id
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--matrix", type=Path, default=MATRIX)
+    parser.add_argument("--papers", type=int, default=300_000)
+    parser.add_argument("--seed", type=int, default=SEED)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    source = read_source(args.corpus, args.matrix)
+    print(f"read {source.papers.size} real papers in {time.perf_counter() - started:.1f} s")
+    started = time.perf_counter()
+    made = list(batches(source, args.papers, args.seed))
+    print(f"{sum(b.size for b in made)} papers in {time.perf_counter() - started:.1f} s")
+    _describe(source, made[-1])
+
+
+def _describe(source: Source, batch: Batch) -> None:
+    """A few synthetic papers of the last chunk, and their cosine to their nearest real paper."""
+    nearest = (batch.vectors[:1000] @ source.papers.vectors.T).max(axis=1)
+    print(f"cosine to the nearest real paper: median {np.median(nearest):.3f}")
+    for row in range(2):
+        print(
+            f"\n{batch.arxiv_ids[row]} {batch.announced[row]} {batch.categories[row]}\n"
+            f"{batch.titles[row]}\n{'; '.join(batch.authors[row])}\n{batch.abstracts[row]}"
+        )
+
+
+if __name__ == "__main__":
+    main()
