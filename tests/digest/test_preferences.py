@@ -302,6 +302,7 @@ def test_a_subscriber_downloads_their_data_and_deletes_it_for_good(
     )[1]
     exported = client.get("/subscriptions/export", params={"token": token})
     data = json.loads(exported.text)
+    assert exported.headers["cache-control"] == "private, no-store"
     assert data["email"] == "ada@example.org" and data["interests"] == "proteins"
     assert data["feedback"] == [{"arxiv_id": "2603.00002", "value": 1}]
     assert client.post("/subscriptions/delete", data={"token": token}).status_code == 200

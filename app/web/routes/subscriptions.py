@@ -229,7 +229,11 @@ async def feedback(request: Request, context: ContextDep) -> HTMLResponse:
 @router.get("/subscriptions/export")
 async def export(request: Request, context: ContextDep, token: str = "") -> Response:
     data = await run_in_threadpool(accounts.export, context, token)
-    headers = {"Content-Disposition": 'attachment; filename="paperboy-data.json"'}
+    # A subscriber's own data: no shared cache (a CDN) may keep it, as for signed-in pages.
+    headers = {
+        "Content-Disposition": 'attachment; filename="paperboy-data.json"',
+        "Cache-Control": "private, no-store",
+    }
     return Response(json.dumps(data, indent=2), media_type="application/json", headers=headers)
 
 
