@@ -16,6 +16,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from app.core.models import Paper, PaperEmbedding
+from app.core.search_store import has_vector_column, store_vectors
 from app.core.vectors import BadVectorsError, Matrix, normalise, pack, stack
 from ranking.embedder import Embedder
 from ranking.text import embedding_text, text_hash
@@ -115,6 +116,9 @@ def _store(session: Session, model: str, keys: list[tuple[str, str]], vectors: M
         for (arxiv_id, hash_), vector in zip(keys, vectors, strict=True)
     ]
     session.execute(insert(PaperEmbedding), rows)
+    connection = session.connection()
+    if has_vector_column(connection.engine):
+        store_vectors(connection, model, list(zip(ids, vectors, strict=True)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.logs import configure_logging
 from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
+from app.core.search_store import complete as complete_search_store
 from app.core.settings_check import EXIT_REFUSED, startup_settings
 from app.services.overview import describe_store, format_overview
 from ingest.bulk.chunk_reader import Rejection
@@ -60,6 +61,8 @@ def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
     with open_engine(settings) as engine:
         done = migrate(engine)
         print(f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}")
+        if missing := complete_search_store(engine):
+            print(missing)
     return 0
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from sqlalchemy import Connection, Engine, text
@@ -48,8 +49,9 @@ class HalfVector(UserDefinedType[str]):
 
 postgresql.ischema_names.setdefault("halfvec", HalfVector)
 
-_known: dict[int, bool] = {}
-_indexed: set[tuple[int, int]] = set()
+# Per engine (weakly: tests make and drop many): whether it has the column, dimensions indexed.
+_known: WeakKeyDictionary[Engine, bool] = WeakKeyDictionary()
+_indexed: WeakKeyDictionary[Engine, set[int]] = WeakKeyDictionary()
 
 
 def index_name(dimensions: int) -> str:
@@ -60,17 +62,32 @@ def has_vector_column(engine: Engine) -> bool:
     """Whether this database keeps ``halfvec`` embeddings (asked once per engine)."""
     if engine.dialect.name != "postgresql":
         return False
-    if id(engine) not in _known:
+    if engine not in _known:
         with engine.connect() as connection:
-            _known[id(engine)] = _column_exists(connection)
-    return _known[id(engine)]
+            _known[engine] = _column_exists(connection)
+    return _known[engine]
+
+
+def complete(engine: Engine) -> str | None:
+    """After migrating: add the vectors if pgvector came since; a line to print if still not.
+
+    Migration 0014 ran :func:`install` once; a server that gains the extension later gets the
+    column and index from the next ``paperboy migrate``, which calls this.
+    """
+    if engine.dialect.name != "postgresql":
+        return None
+    forget(engine)
+    if not has_vector_column(engine):
+        with engine.begin() as connection:
+            install(connection)
+        forget(engine)
+    return None if has_vector_column(engine) else MISSING_LINE
 
 
 def forget(engine: Engine) -> None:
     """Ask again next time (after a migration changed what :func:`has_vector_column` saw)."""
-    _known.pop(id(engine), None)
-    for key in [key for key in _indexed if key[0] == id(engine)]:
-        _indexed.discard(key)
+    _known.pop(engine, None)
+    _indexed.pop(engine, None)
 
 
 def _column_exists(connection: Connection) -> bool:
@@ -88,11 +105,10 @@ def halfvec_text(vector: Matrix) -> str:
 
 def store_vectors(connection: Connection, model: str, rows: Sequence[tuple[str, Matrix]]) -> None:
     """Write the ``halfvec`` copies of stored embeddings, indexing a new dimension first."""
-    engine = connection.engine
-    for dimensions in {int(vector.shape[0]) for _, vector in rows}:
-        if (id(engine), dimensions) not in _indexed:
-            ensure_vector_index(connection, dimensions)
-            _indexed.add((id(engine), dimensions))
+    indexed = _indexed.setdefault(connection.engine, set())
+    for dimensions in {int(vector.shape[0]) for _, vector in rows} - indexed:
+        ensure_vector_index(connection, dimensions)
+        indexed.add(dimensions)
     _update(connection, model, list(rows))
 
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
+from app.core.search_store import has_vector_column
 from app.web.search import Filters, Found, SearchService
+from app.web.search_sql import DatabaseSearch
 
 
 class Searcher(Protocol):
@@ -30,4 +33,8 @@ class Searcher(Protocol):
 
 
 def make_searcher(settings: Settings, sessions: sessionmaker[Session]) -> Searcher:
+    """PostgreSQL's own indexes where it keeps vectors (pgvector), else the in-process index."""
+    engine = sessions.kw.get("bind")
+    if isinstance(engine, Engine) and has_vector_column(engine):
+        return DatabaseSearch(settings, sessions)
     return SearchService(settings, sessions)

@@ -1,0 +1,265 @@
+"""Search and similar papers answered by PostgreSQL itself (pgvector HNSW + full-text GIN).
+
+The web process holds no index: one SQL statement gathers candidates from both indexes (the
+nearest papers in meaning, and papers holding the query's words), scores each as the
+in-process search does, and keeps the matches by the same rules (:mod:`app.web.relevance`):
+
+- ``meaning``: the cosine of the paper's ``halfvec`` with the query's;
+- ``keyword``: ``ts_rank`` of the paper's words (title A, abstract B, authors C) against any
+  query word, scaled by ``KEYWORD_SCALE`` to the tf-idf cosine's range (chosen on the tuning
+  half of ``benchmarks/search_eval.py``, see docs/benchmarks.md);
+- ``coverage``: the share of the query's words the paper holds (1: every word).
+
+The indexes are made by migration 0014 (:mod:`app.core.search_store`).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.config import Settings
+from app.core.search_store import halfvec_text
+from app.core.vectors import Matrix
+from app.web.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
+from app.web.search import (
+    BUSY_WAIT_SECONDS,
+    CONCURRENT_SEARCHES,
+    NO_DATE,
+    Filters,
+    Found,
+    SearchBusyError,
+    _query_embedder,
+)
+
+# ts_rank (normalised by document length) times this is on the tf-idf cosine's scale.
+KEYWORD_SCALE = 1.0
+# Nearest papers in meaning, and papers by words, taken as candidates before the cut-off.
+VECTOR_CANDIDATES = 300
+WORD_CANDIDATES = 300
+# HNSW's search breadth: above the candidates asked (pgvector returns at most ef_search rows
+# per scan pass), and high enough for recall@10 >= 0.95 against exact search.
+EF_SEARCH = 400
+RANK = "ts_rank('{0.1, 0.2, 0.4, 1.0}', s.document, w.any_word, 1)"
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """What the statement needs besides the query: the model, fusion and scale."""
+
+    model: str
+    fusion: Fusion = FUSION
+    keyword_scale: float = KEYWORD_SCALE
+
+
+def _filters(filters: Filters) -> tuple[str, dict[str, Any]]:
+    """The WHERE conditions on ``p`` (papers) for the filters, and their parameters."""
+    conditions, params = ["TRUE"], dict[str, Any]()
+    if filters.since is not None:
+        conditions.append("p.announced_on >= :since")
+        params["since"] = filters.since
+    if filters.until is not None:
+        conditions.append("p.announced_on <= :until")
+        params["until"] = filters.until
+    if filters.category is not None:
+        conditions.append(
+            "EXISTS (SELECT 1 FROM paper_categories AS c "
+            "WHERE c.arxiv_id = p.arxiv_id AND c.category = :category)"
+        )
+        params["category"] = filters.category
+    return " AND ".join(conditions), params
+
+
+_WORDS = """
+words AS (
+    SELECT q.every_word, CAST(replace(CAST(q.every_word AS text), ' & ', ' | ') AS tsquery)
+               AS any_word,
+           tsvector_to_array(to_tsvector('english', :query)) AS asked
+    FROM (SELECT plainto_tsquery('english', :query) AS every_word) AS q
+),
+by_every_word AS (
+    SELECT s.arxiv_id FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id,
+           words AS w
+    WHERE s.document @@ w.every_word AND {where}
+    ORDER BY {rank} DESC LIMIT {words}
+),
+by_any_word AS (
+    SELECT s.arxiv_id FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id,
+           words AS w
+    WHERE s.document @@ w.any_word AND {where}
+    ORDER BY {rank} DESC LIMIT {words}
+)"""
+
+_NEAREST = """
+nearest AS (
+    SELECT e.arxiv_id FROM paper_embeddings AS e JOIN papers AS p ON p.arxiv_id = e.arxiv_id
+    WHERE e.model = :model AND e.dimensions = {d} AND {where}
+    ORDER BY e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d})) LIMIT {vectors}
+)"""
+
+_SCORED = """
+candidates AS ({candidates}),
+scored AS (
+    SELECT c.arxiv_id, p.announced_on, {meaning} AS meaning, {has_vector} AS has_vector,
+           CASE WHEN s.document @@ w.any_word THEN {rank} * :scale ELSE 0 END AS keyword,
+           CASE WHEN cardinality(w.asked) = 0 THEN 0 ELSE 1 - CAST(length(ts_delete(
+               to_tsvector('english', :query), tsvector_to_array(s.document))) AS float8)
+               / cardinality(w.asked) END AS coverage
+    FROM candidates AS c JOIN papers AS p ON p.arxiv_id = c.arxiv_id
+    LEFT JOIN paper_search AS s ON s.arxiv_id = c.arxiv_id {vector_join}, words AS w
+),
+judged AS (
+    SELECT arxiv_id, announced_on, CASE
+        WHEN NOT has_vector THEN CASE WHEN keyword > 0 THEN keyword END
+        WHEN meaning >= :strong OR (keyword > 0 AND coverage >= :all_words)
+             OR (keyword > 0 AND meaning >= :related AND meaning + :weight * keyword >= :floor)
+        THEN meaning + :weight * keyword
+    END AS relevance
+    FROM scored
+)
+SELECT arxiv_id, announced_on, relevance FROM judged WHERE relevance IS NOT NULL
+ORDER BY relevance DESC, arxiv_id LIMIT {limit}"""
+
+
+def search_statement(filters: Filters, dimensions: int | None) -> tuple[str, dict[str, Any]]:
+    """The one statement of a search; ``dimensions`` of the query vector, None: words only.
+
+    The dimension is written into the SQL, not bound: the planner must see the partial HNSW
+    index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it.
+    """
+    where, params = _filters(filters)
+    parts = [_WORDS.format(where=where, rank=RANK, words=WORD_CANDIDATES)]
+    candidates = "SELECT arxiv_id FROM by_every_word UNION SELECT arxiv_id FROM by_any_word"
+    meaning, has_vector, vector_join = "0.0", "FALSE", ""
+    if dimensions is not None:
+        d = int(dimensions)
+        parts.append(_NEAREST.format(d=d, where=where, vectors=VECTOR_CANDIDATES))
+        candidates += " UNION SELECT arxiv_id FROM nearest"
+        vector_join = (
+            "LEFT JOIN paper_embeddings AS e ON e.arxiv_id = c.arxiv_id AND e.model = :model "
+            f"AND e.dimensions = {d}"
+        )
+        meaning = f"coalesce(1 - (e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d}))), 0)"
+        has_vector = "e.embedding IS NOT NULL"
+    parts.append(
+        _SCORED.format(
+            candidates=candidates,
+            meaning=meaning,
+            has_vector=has_vector,
+            vector_join=vector_join,
+            rank=RANK,
+            limit=MAX_MATCHES,
+        )
+    )
+    return "WITH " + ",".join(parts), params
+
+
+def _scoring_params(scoring: Scoring) -> dict[str, Any]:
+    fusion = scoring.fusion
+    return {
+        "model": scoring.model,
+        "scale": scoring.keyword_scale,
+        "strong": fusion.strong_meaning,
+        "related": fusion.related_meaning,
+        "floor": fusion.floor,
+        "weight": fusion.keyword_weight,
+        "all_words": ALL_WORDS,
+    }
+
+
+def run_search(
+    session: Session, query: str, vector: Matrix | None, filters: Filters, scoring: Scoring
+) -> Found:
+    """The matches, best first, as the in-process search returns them (rows numbered here)."""
+    statement, params = search_statement(filters, None if vector is None else len(vector))
+    params |= _scoring_params(scoring) | {"query": query}
+    if vector is not None:
+        params["vector"] = halfvec_text(vector)
+        _tune_hnsw(session)
+    rows = session.execute(text(statement), params).all()
+    matches = [
+        Match(i, float(row.relevance), _ordinal(row.announced_on)) for i, row in enumerate(rows)
+    ]
+    return Found(matches, {i: row.arxiv_id for i, row in enumerate(rows)})
+
+
+def _ordinal(day: date | None) -> int:
+    return NO_DATE if day is None else day.toordinal()
+
+
+def _tune_hnsw(session: Session) -> None:
+    # Iterative scans keep reading the graph until the filtered LIMIT is met (pgvector 0.8);
+    # relaxed order is fine: candidates are scored and ordered again afterwards.
+    session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+    session.execute(text(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}"))
+
+
+def nearest_papers(session: Session, arxiv_id: str, model: str, limit: int) -> list[str]:
+    """Papers closest in meaning to a stored paper (itself excluded), by the HNSW index."""
+    own = session.execute(
+        text(
+            "SELECT dimensions, CAST(embedding AS text) AS vector FROM paper_embeddings "
+            "WHERE arxiv_id = :id AND model = :model AND embedding IS NOT NULL"
+        ),
+        {"id": arxiv_id, "model": model},
+    ).first()
+    if own is None:
+        return []
+    d = int(own.dimensions)
+    _tune_hnsw(session)
+    distance = f"e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d}))"
+    rows = session.execute(
+        text(
+            f"SELECT arxiv_id FROM (SELECT e.arxiv_id, {distance} AS distance "  # noqa: S608 (an int)
+            f"FROM paper_embeddings AS e WHERE e.model = :model AND e.dimensions = {d} "
+            f"AND e.arxiv_id <> :id ORDER BY {distance} LIMIT :limit) AS near "
+            "WHERE distance < 1"
+        ),
+        {"id": arxiv_id, "model": model, "vector": own.vector, "limit": limit},
+    )
+    return [row.arxiv_id for row in rows]
+
+
+class DatabaseSearch:
+    """The :class:`app.web.searcher.Searcher` of a PostgreSQL with pgvector."""
+
+    def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
+        self._settings = settings
+        self._sessions = sessions
+        self._scoring = Scoring(settings.embedding_model)
+        self._lock = threading.Lock()
+        self._embedder: Any = None
+        self._slots = threading.BoundedSemaphore(CONCURRENT_SEARCHES)
+
+    def search(self, query: str, filters: Filters) -> Found:
+        """Every match, best first; :class:`SearchBusyError` when too many searches wait."""
+        if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):
+            raise SearchBusyError("too many searches at once; retry in a moment")
+        try:
+            vector = self._embed(query) if self._settings.search_semantic else None
+            with self._sessions() as session, session.begin():
+                return run_search(session, query, vector, filters, self._scoring)
+        finally:
+            self._slots.release()
+
+    def similar(self, arxiv_id: str, limit: int) -> list[str]:
+        """Papers closest in meaning to a stored paper (itself excluded)."""
+        with self._sessions() as session, session.begin():
+            return nearest_papers(session, arxiv_id, self._settings.embedding_model, limit)
+
+    def warm(self) -> None:
+        """Load the query model now, so the first search does not wait for it."""
+        if self._settings.search_semantic:
+            self._embed("")
+
+    def _embed(self, query: str) -> Matrix:
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = _query_embedder(self._settings)
+            vector: Matrix = self._embedder.encode([query])[0]
+            return vector
