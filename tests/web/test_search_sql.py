@@ -1,0 +1,157 @@
+"""Search answered by PostgreSQL (pgvector + full text), and the fallback where it cannot be.
+
+The in-database tests need PostgreSQL with pgvector (``PAPERBOY_TEST_DATABASE_URL`` at a server
+with the ``vector`` extension, ``make pgvector-server``); elsewhere they skip and say why. The
+site's own search tests (tests/web/test_search.py) run through the same searcher there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+import numpy as np
+import pytest
+from sqlalchemy import text
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.db import session_scope
+from app.core.models import Paper, PaperAuthor
+from app.core.search_store import MISSING_LINE, complete, has_vector_column
+from app.web.search import Filters, SearchService
+from app.web.search_sql import DatabaseSearch, Scoring, nearest_papers, run_search
+from app.web.searcher import make_searcher
+from ingest.records import PaperRecord
+from ingest.store import store_records
+from ranking.embeddings import import_matrix
+from tests.conftest import Database
+
+MODEL = "test-model"
+ANY = Filters()
+PAPERS = [
+    PaperRecord(
+        "2601.00001", 1, "Sparse mixture of experts routing", "Experts share the load.",
+        ("Ada Lovelace",), ("cs.LG",), "cs.LG", announced_on=date(2026, 1, 5),
+    ),
+    PaperRecord(
+        "2601.00002", 1, "Routing packets in mesh networks", "Wireless mesh routing tables.",
+        ("Grace Hopper",), ("cs.NI",), "cs.NI", announced_on=date(2026, 1, 6),
+    ),
+    PaperRecord(
+        "2601.00003", 1, "Galaxy rotation curves", "Dark matter halos and rotation.",
+        ("Vera Rubin",), ("astro-ph.GA",), "astro-ph.GA", announced_on=date(2026, 1, 7),
+    ),
+]  # fmt: skip
+# Four dimensions: the first two papers close in meaning, the third far from both.
+VECTORS = np.array([[1, 0.2, 0, 0], [0.9, 0.5, 0, 0], [0, 0, 1, 0.1]], dtype=np.float32)
+
+
+@pytest.fixture
+def pgvector(database: Database) -> Database:
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("needs PostgreSQL: set PAPERBOY_TEST_DATABASE_URL (see .ci/run)")
+    if not has_vector_column(database.engine):
+        pytest.skip("needs pgvector on the test server (make pgvector-server)")
+    return database
+
+
+@pytest.fixture
+def stored(pgvector: Database) -> sessionmaker[Session]:
+    with session_scope(pgvector.sessions) as session:
+        store_records(session, PAPERS)
+        session.flush()
+        vectors = VECTORS / np.linalg.norm(VECTORS, axis=1, keepdims=True)
+        import_matrix(session, vectors, [p.arxiv_id for p in PAPERS], MODEL)
+    return pgvector.sessions
+
+
+def _search(
+    sessions: sessionmaker[Session],
+    query: str,
+    vector: Sequence[float] | None = None,
+    filters: Filters = ANY,
+) -> list[str]:
+    asked = None if vector is None else np.asarray(vector, dtype=np.float32)
+    with sessions() as session, session.begin():
+        found = run_search(session, query, asked, filters, Scoring(MODEL))
+    return [found.ids[match.row] for match in found.matches]
+
+
+def test_words_find_papers_by_title_abstract_and_author_best_first(
+    stored: sessionmaker[Session],
+) -> None:
+    assert _search(stored, "routing") == ["2601.00002", "2601.00001"]
+    assert _search(stored, "lovelace") == ["2601.00001"]
+    assert _search(stored, "halo") == ["2601.00003"]
+    assert _search(stored, "bicycle cupboard") == []
+
+
+def test_filters_apply_in_the_statement(stored: sessionmaker[Session]) -> None:
+    assert _search(stored, "routing", filters=Filters(category="cs.LG")) == ["2601.00001"]
+    assert _search(stored, "routing", filters=Filters(since=date(2026, 1, 6))) == ["2601.00002"]
+    assert _search(stored, "routing", filters=Filters(until=date(2026, 1, 5))) == ["2601.00001"]
+
+
+def test_meaning_admits_close_papers_and_never_weak_neighbours(
+    stored: sessionmaker[Session],
+) -> None:
+    # The query means what the first paper means; the second is close, the third is not.
+    query = list(VECTORS[0] / np.linalg.norm(VECTORS[0]))
+    assert _search(stored, "unrelated words", query) == ["2601.00001", "2601.00002"]
+    # Every query word held admits a paper whatever its meaning.
+    assert _search(stored, "galaxy", query)[-1] == "2601.00003"
+    assert _search(stored, "bicycle", [0.0, 1.0, 0.0, 0.0]) == []
+
+
+def test_similar_papers_come_from_the_vector_index_without_the_paper_itself(
+    stored: sessionmaker[Session],
+) -> None:
+    with stored() as session, session.begin():
+        assert nearest_papers(session, "2601.00001", MODEL, 5) == ["2601.00002"]
+        assert nearest_papers(session, "2601.00003", MODEL, 5) == []
+        assert nearest_papers(session, "2699.99999", MODEL, 5) == []
+
+
+def test_every_writer_keeps_the_word_index_current(stored: sessionmaker[Session]) -> None:
+    with session_scope(stored) as session:
+        session.get_one(Paper, "2601.00003").title = "Spiral arms of barred galaxies"
+        session.execute(
+            text("UPDATE paper_authors SET name = 'Henrietta Leavitt' WHERE arxiv_id = :id"),
+            {"id": "2601.00003"},
+        )
+        session.add(PaperAuthor(arxiv_id="2601.00002", position=1, author_key="ada-lovelace",
+                                name="Ada Lovelace"))  # fmt: skip
+    assert _search(stored, "spiral") == ["2601.00003"]
+    assert _search(stored, "leavitt") == ["2601.00003"] and _search(stored, "rubin") == []
+    assert set(_search(stored, "lovelace")) == {"2601.00001", "2601.00002"}
+    with session_scope(stored) as session:
+        session.delete(session.get_one(Paper, "2601.00003"))
+    with stored() as session:
+        left = session.execute(text("SELECT arxiv_id FROM paper_search ORDER BY 1")).scalars()
+        assert list(left) == ["2601.00001", "2601.00002"]
+
+
+def test_a_new_dimension_gets_its_own_vector_index(stored: sessionmaker[Session]) -> None:
+    with stored() as session:
+        names = session.execute(
+            text("SELECT indexname FROM pg_indexes WHERE tablename = 'paper_embeddings'")
+        ).scalars()
+        assert {"ix_paper_embeddings_embedding_384", "ix_paper_embeddings_embedding_4"} <= set(
+            names
+        )
+
+
+def test_the_site_searches_in_the_database_where_pgvector_keeps_vectors(
+    pgvector: Database,
+) -> None:
+    assert isinstance(make_searcher(pgvector.settings, pgvector.sessions), DatabaseSearch)
+
+
+def test_without_pgvector_search_stays_in_the_process_and_migrate_says_so(
+    database: Database,
+) -> None:
+    if database.engine.dialect.name == "postgresql" and has_vector_column(database.engine):
+        pytest.skip("needs SQLite or PostgreSQL without pgvector (the fallback)")
+    assert isinstance(make_searcher(database.settings, database.sessions), SearchService)
+    expected = MISSING_LINE if database.engine.dialect.name == "postgresql" else None
+    assert complete(database.engine) == expected
