@@ -16,10 +16,13 @@ The indexes are made by migration 0014 (:mod:`app.core.search_store`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+import numpy as np
 from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -112,7 +115,9 @@ scored AS (
                / cardinality(w.asked) END AS coverage
     FROM candidates AS c JOIN papers AS p ON p.arxiv_id = c.arxiv_id
     LEFT JOIN paper_search AS s ON s.arxiv_id = c.arxiv_id {vector_join}, words AS w
-),
+)"""
+
+_JUDGED = """,
 judged AS (
     SELECT arxiv_id, announced_on, CASE
         WHEN NOT has_vector THEN CASE WHEN keyword > 0 THEN keyword END
@@ -127,7 +132,13 @@ ORDER BY relevance DESC, arxiv_id LIMIT {limit}"""
 
 
 def search_statement(filters: Filters, dimensions: int | None) -> tuple[str, dict[str, Any]]:
-    """The one statement of a search; ``dimensions`` of the query vector, None: words only.
+    """The one statement of a search; ``dimensions`` of the query vector, None: words only."""
+    statement, params = candidates_statement(filters, dimensions)
+    return statement + _JUDGED.format(limit=MAX_MATCHES), params
+
+
+def candidates_statement(filters: Filters, dimensions: int | None) -> tuple[str, dict[str, Any]]:
+    """The candidates and their scores (CTE ``scored``), before the cut-off and the order.
 
     The dimension is written into the SQL, not bound: the planner must see the partial HNSW
     index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it.
@@ -153,7 +164,6 @@ def search_statement(filters: Filters, dimensions: int | None) -> tuple[str, dic
             has_vector=has_vector,
             vector_join=vector_join,
             rank=RANK,
-            limit=MAX_MATCHES,
         )
     )
     return "WITH " + ",".join(parts), params
@@ -238,12 +248,18 @@ class DatabaseSearch:
 
     def search(self, query: str, filters: Filters) -> Found:
         """Every match, best first; :class:`SearchBusyError` when too many searches wait."""
-        if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):
-            raise SearchBusyError("too many searches at once; retry in a moment")
-        try:
+        with self._turn():
             vector = self._embed(query) if self._settings.search_semantic else None
             with self._sessions() as session, session.begin():
                 return run_search(session, query, vector, filters, self._scoring)
+
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """One of CONCURRENT_SEARCHES slots, as the in-process search has (same waits)."""
+        if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):
+            raise SearchBusyError("too many searches at once; retry in a moment")
+        try:
+            yield
         finally:
             self._slots.release()
 
@@ -259,7 +275,5 @@ class DatabaseSearch:
 
     def _embed(self, query: str) -> Matrix:
         with self._lock:
-            if self._embedder is None:
-                self._embedder = _query_embedder(self._settings)
-            vector: Matrix = self._embedder.encode([query])[0]
-            return vector
+            self._embedder = self._embedder or _query_embedder(self._settings)
+            return np.asarray(self._embedder.encode([query])[0], dtype=np.float32)
