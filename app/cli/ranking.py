@@ -85,7 +85,9 @@ def import_embeddings(
         return print_error("import-embeddings", error)
     progress = progress_of("vector", quiet)
     with command_sessions(settings) as sessions:
-        return print_report(editions.import_embeddings(sessions, vectors, ids, model, progress))
+        return print_report(
+            editions.import_embeddings(settings, sessions, vectors, ids, model, progress)
+        )
 
 
 def _read_matrix(path: Path) -> np.ndarray:

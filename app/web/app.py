@@ -3,7 +3,8 @@
 It builds what requests share (sessions, templates, the search index, the rate limiter),
 adds the middleware (security headers, rate limit, CORS for read-only cross-origin use, HEAD
 on every GET route) and includes one router per area from ``app/web/routes``. Nothing here loads
-the embedding model: search loads it on the first query.
+the embedding model at import: with semantic search, the app's start loads it (and opens the
+search index) before it reports ready, unless ``search_preload`` is off.
 
 As uvicorn's factory (``uvicorn app.web.app:create_app --factory``) it reads the settings itself
 and refuses bad production settings in words (``app/core/settings_check``), exiting 1; given
@@ -12,6 +13,7 @@ settings, it trusts its caller to have checked them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -22,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.core.clock import Clock, utc_now
@@ -52,8 +55,10 @@ from app.web.routes import (
     topics,
     voting,
 )  # fmt: skip
+from app.web.searcher import Searcher
 from app.web.security import SecurityMiddleware
 
+logger = logging.getLogger(__name__)
 ROUTERS = (
     pages.router, api.router, feeds.router, search.router,
     subscriptions.router, voting.router, status.router, topics.router, docs.router, site.router,
@@ -71,6 +76,9 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Again: a server started with an app object (the demo) set its loggers up since.
         configure_logging(settings)
+        if settings.search_semantic and settings.search_preload:
+            # In a thread, so the loop stays free; awaited, so "ready" means search is.
+            await run_in_threadpool(_warm, app.state.web.search)
         yield
         engine.dispose()
 
@@ -100,6 +108,13 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
         return _health(engine)
 
     return app
+
+
+def _warm(search: Searcher) -> None:
+    try:
+        search.warm()
+    except Exception:  # the site serves without it: search loads on first use
+        logger.exception("search could not be warmed up; it loads on the first search instead")
 
 
 def _factory_settings() -> Settings:

@@ -1,29 +1,29 @@
 """Hybrid search over every stored paper: keywords (tf-idf) fused with meaning (embeddings).
 
-The index is built in memory on first use and refreshed when the number of stored papers
-changes; the query embedder loads on the first semantic search, never at import (web workers
-start without torch). Which papers match and in which order is pure (:mod:`app.web.relevance`);
-so is building the index from documents (:func:`make_index`), which the search evaluation
-(``benchmarks/search_eval.py``) calls on the whole corpus; reading the database is a thin shell.
+The index (:mod:`ranking.search_index`) is opened from its files under ``DATA_DIR``
+(:mod:`ranking.search_files`, kept current by the embed step) when they are those of the
+store; otherwise this process builds it, as before, and saves it for the next one. Every
+REFRESH_SECONDS a process checks the store and the files again. The query embedder loads in
+:meth:`SearchService.warm` (the web app's start, when search is semantic) or on the first
+semantic search, never at import (web workers start without torch). Which papers match and
+in which order is pure (:mod:`app.web.relevance`); reading the database is a thin shell.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
-from app.core.models import Paper, PaperAuthor, PaperCategory, PaperEmbedding
-from app.core.vectors import Matrix, stack
+from app.core.vectors import Matrix
 from app.web.relevance import (
     FUSION,
     MAX_MATCHES,
@@ -35,9 +35,30 @@ from app.web.relevance import (
     best_rows,
     relevance,
 )
+from ranking.search_files import (
+    IndexFilesError,
+    build_lock,
+    current_generation,
+    index_directory,
+    open_current,
+    save_index,
+)
+from ranking.search_index import (
+    NO_DATE,
+    Document,
+    Index,
+    StoreState,
+    build_index,
+    closeness,
+    make_index,
+    store_state,
+)
 
+# What benchmarks and tests take from here, as before the index moved to ranking/.
+__all__ = ["NO_DATE", "Document", "Index", "build_index", "make_index"]
+
+logger = logging.getLogger(__name__)
 REFRESH_SECONDS = 300.0
-NO_DATE = -1
 # Searches computed at once per process; more only contend for the CPU. The rest wait, up to
 # BUSY_WAIT_SECONDS, without holding a database connection, then get "busy" (503).
 CONCURRENT_SEARCHES = 4
@@ -53,32 +74,6 @@ class Filters:
     since: date | None = None
     until: date | None = None
     category: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Document:
-    """What search reads of a paper."""
-
-    arxiv_id: str
-    title: str
-    abstract: str
-    authors: str
-    announced_on: date | None
-    categories: tuple[str, ...] = field(default=())
-
-
-@dataclass(frozen=True)
-class Index:
-    ids: list[str]
-    position: dict[str, int]
-    announced: NDArray[np.int64]
-    by_category: dict[str, NDArray[np.int64]]
-    terms: Any  # a fitted TfidfVectorizer; None when no paper has a word yet
-    keyword_matrix: Any  # papers x terms, CSC
-    vectors: Matrix
-    has_vector: NDArray[np.bool_]
-    paper_count: int
-    built_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +137,12 @@ def matches(
 
 
 class SearchService:
-    """The process's search index and query embedder, both loaded on first use."""
+    """The process's search index and query embedder, both loaded on first use or by warm()."""
 
     def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
         self._settings = settings
         self._sessions = sessions
+        self._directory = index_directory(settings.data_dir)
         self._lock = threading.Lock()
         self._index: Index | None = None
         self._embedder: Any = None
@@ -165,7 +161,7 @@ class SearchService:
         index = self.index()
         meaning = None
         if self._settings.search_semantic and index.has_vector.any():
-            meaning = index.vectors @ self._embed(query)
+            meaning = closeness(index.vectors, self._embed(query))
         found = matches(index, keyword_scores(index, query), meaning, filters)
         return Found(found, {match.row: index.ids[match.row] for match in found})
 
@@ -175,29 +171,76 @@ class SearchService:
         row = index.position.get(arxiv_id)
         if row is None or not index.has_vector[row]:
             return []
-        allowed = index.has_vector.copy()
+        allowed = np.array(index.has_vector, dtype=bool)
         allowed[row] = False
-        closest = index.vectors @ index.vectors[row]
+        closest = closeness(index.vectors, index.vectors[row])
         return [index.ids[i] for i in best_rows(closest, allowed & (closest > 0), limit)]
 
     def warm(self) -> None:
-        """Nothing yet: the index and the query model load on first use."""
+        """Open the index and load the query model now, so that the first search waits for
+        neither."""
+        self.index()
+        if self._settings.search_semantic:
+            self._embed("warm")
 
     def index(self) -> Index:
         with self._lock:
-            if self._index is None or self._changed(self._index):
-                with self._sessions() as session:
-                    self._index = build_index(session, self._settings.embedding_model)
+            if self._index is None:
+                self._index = self._load(self._store_state())
+            elif time.monotonic() - self._index.built_at >= REFRESH_SECONDS:
+                self._index = self._refreshed(self._index)
             return self._index
 
-    def _changed(self, index: Index) -> bool:
-        """Whether papers were added since the build (asked at most every REFRESH_SECONDS)."""
-        if time.monotonic() - index.built_at < REFRESH_SECONDS:
-            return False
+    def _refreshed(self, index: Index) -> Index:
+        """The same index while the store and the files are unchanged, else the newer one."""
+        state = self._store_state()
+        same_files = index.generation in (None, current_generation(self._directory))
+        if index.state == state and same_files:
+            return replace(index, built_at=time.monotonic())
+        return self._load(state)
+
+    def _load(self, state: StoreState) -> Index:
+        """The saved index when it is the store's; else one built now, and saved."""
+        saved = self._open_saved()
+        if saved is not None and saved.state == state:
+            return saved
+        try:
+            with build_lock(self._directory):
+                # Another process may have saved it while this one waited for the lock.
+                saved = self._open_saved()
+                if saved is not None and saved.state == self._store_state():
+                    return saved
+                return self._build_and_save()
+        except OSError as error:
+            logger.error(
+                "search index: no lock in %s (%s); built in memory", self._directory, error
+            )
+            return self._build()
+
+    def _build_and_save(self) -> Index:
+        built = self._build()
+        try:
+            save_index(built, self._directory, self._settings.embedding_model)
+        except OSError as error:
+            logger.error("search index not saved in %s (%s)", self._directory, error)
+            return built
+        # The saved files, mapped, rather than the built arrays: one copy shared by processes.
+        return self._open_saved() or built
+
+    def _build(self) -> Index:
         with self._sessions() as session:
-            changed = _paper_count(session) != index.paper_count
-        self._index = replace(index, built_at=time.monotonic())
-        return changed
+            return build_index(session, self._settings.embedding_model)
+
+    def _open_saved(self) -> Index | None:
+        try:
+            return open_current(self._directory, self._settings.embedding_model)
+        except IndexFilesError as error:
+            logger.error("search index unreadable, building it again: %s", error)
+            return None
+
+    def _store_state(self) -> StoreState:
+        with self._sessions() as session:
+            return store_state(session, self._settings.embedding_model)
 
     def _embed(self, query: str) -> Matrix:
         with self._lock:
@@ -219,98 +262,3 @@ def _query_embedder(settings: Settings) -> Any:
 
     torch.set_num_threads(settings.search_threads)
     return make_embedder(settings)
-
-
-def _paper_count(session: Session) -> int:
-    return session.scalar(select(func.count()).select_from(Paper)) or 0
-
-
-def make_index(
-    documents: Sequence[Document], vectors: Matrix, has_vector: NDArray[np.bool_]
-) -> Index:
-    """The index of these papers; row i of ``vectors`` is the i-th document's (if it has one)."""
-    ids = [document.arxiv_id for document in documents]
-    # The title twice: its words say more about the paper than the abstract's.
-    texts = [f"{d.title} {d.title} {d.abstract} {d.authors}" for d in documents]
-    terms, matrix = _keyword_index(texts)
-    rows: dict[str, list[int]] = {}
-    for row, document in enumerate(documents):
-        for category in document.categories:
-            rows.setdefault(category, []).append(row)
-    announced = [
-        NO_DATE if d.announced_on is None else d.announced_on.toordinal() for d in documents
-    ]
-    return Index(
-        ids=ids,
-        position={arxiv_id: row for row, arxiv_id in enumerate(ids)},
-        announced=np.array(announced, dtype=np.int64),
-        by_category={category: np.array(found, dtype=np.int64) for category, found in rows.items()},
-        terms=terms,
-        keyword_matrix=matrix,
-        vectors=vectors,
-        has_vector=has_vector,
-        paper_count=len(ids),
-        built_at=time.monotonic(),
-    )
-
-
-def build_index(session: Session, model: str) -> Index:
-    rows = session.execute(
-        select(Paper.arxiv_id, Paper.title, Paper.abstract, Paper.announced_on).order_by(
-            Paper.arxiv_id
-        )
-    ).all()
-    position = {row.arxiv_id: i for i, row in enumerate(rows)}
-    names = _joined(session.execute(select(PaperAuthor.arxiv_id, PaperAuthor.name)), position)
-    categories = _joined(
-        session.execute(select(PaperCategory.arxiv_id, PaperCategory.category)), position
-    )
-    documents = [
-        Document(r.arxiv_id, r.title, r.abstract, " ".join(names[i]), r.announced_on,
-                 tuple(categories[i]))
-        for i, r in enumerate(rows)
-    ]  # fmt: skip
-    vectors, has_vector = _vectors(session, model, position)
-    return make_index(documents, vectors, has_vector)
-
-
-def _joined(rows: Any, position: dict[str, int]) -> list[list[str]]:
-    parts: list[list[str]] = [[] for _ in position]
-    for arxiv_id, value in rows:
-        if arxiv_id in position:
-            parts[position[arxiv_id]].append(value)
-    return parts
-
-
-def _keyword_index(texts: list[str]) -> tuple[Any, Any]:
-    from sklearn.feature_extraction.text import TfidfVectorizer  # heavy; only when searching
-
-    terms = TfidfVectorizer(
-        stop_words="english", sublinear_tf=True, dtype=np.float32, min_df=1, strip_accents="unicode"
-    )
-    try:
-        matrix = terms.fit_transform(texts or [""]).tocsc()
-    except ValueError:
-        # No word at all: a new deployment with no papers yet. Nothing matches any query.
-        return None, None
-    return terms, matrix
-
-
-def _vectors(
-    session: Session, model: str, position: dict[str, int]
-) -> tuple[Matrix, NDArray[np.bool_]]:
-    rows = session.execute(
-        select(PaperEmbedding.arxiv_id, PaperEmbedding.dimensions, PaperEmbedding.vector).where(
-            PaperEmbedding.model == model
-        )
-    ).all()
-    has_vector = np.zeros(len(position), dtype=bool)
-    if not rows:
-        return np.zeros((len(position), 1), dtype=np.float32), has_vector
-    found = stack([row.vector for row in rows], rows[0].dimensions)
-    vectors = np.zeros((len(position), rows[0].dimensions), dtype=np.float32)
-    for row, vector in zip(rows, found, strict=True):
-        if row.arxiv_id in position:
-            vectors[position[row.arxiv_id]] = vector
-            has_vector[position[row.arxiv_id]] = True
-    return vectors, has_vector

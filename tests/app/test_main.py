@@ -63,6 +63,7 @@ def test_with_log_json_the_web_server_logs_json_lines_only_uvicorn_included(
     upgrade_to_head(make_engine(settings))
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
     environment |= {"PAPERBOY_DATA_DIR": str(tmp_path), "PAPERBOY_LOG_JSON": "true"}
+    environment |= {"PAPERBOY_SEARCH_PRELOAD": "false"}  # no model to load: a fast start
     port = free_port()
     command = ["-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port)]
     server = subprocess.Popen(

@@ -1,0 +1,312 @@
+"""The search index kept on disk, so that web processes open it instead of building it.
+
+A directory (``DATA_DIR/search-index``) holds generations, each a complete index in its own
+subdirectory, and ``current``, a file naming the generation to read. A writer fills a hidden
+staging directory, renames it to a new generation and then replaces ``current`` (both renames
+are atomic), so a reader sees the old index or the new one, never half of one. The last two
+generations are kept: a process that read ``current`` just before a switch can still open
+what it named.
+
+Arrays are ``.npy`` files opened memory-mapped: the float16 vectors, and the keyword index as
+the three arrays of its papers x terms CSC matrix, so that a query reads only its terms'
+columns, and processes on one machine share the pages. Text (ids, terms, category names) is
+one entry a line. :func:`open_current` checks what it reads and raises
+:class:`IndexFilesError` on anything that does not add up; its callers rebuild.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sqlalchemy.orm import Session
+
+from ranking.search_index import (
+    Index,
+    StoreState,
+    build_index,
+    reopen_terms,
+    store_state,
+    vocabulary_of,
+)
+
+FORMAT = 1
+POINTER = "current"
+LOCK = "build.lock"
+STAGING_PREFIX = ".staging-"
+GENERATION_PREFIX = "g"
+# A staging directory this old was left by a writer that died; it is removed.
+ABANDONED_SECONDS = 3600.0
+
+
+class IndexFilesError(ValueError):
+    """A generation that cannot be read as an index; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    generation: str
+    papers: int
+    seconds: float  # building and writing
+
+    def line(self) -> str:
+        return f"search index: {self.papers} papers written in {self.seconds:.1f} s"
+
+
+def index_directory(data_dir: Path) -> Path:
+    return data_dir / "search-index"
+
+
+def write_search_index(session: Session, directory: Path, model: str) -> Written:
+    """Build the index of every stored paper and make it the current generation."""
+    started = time.perf_counter()
+    index = build_index(session, model)
+    generation = save_index(index, directory, model)
+    return Written(generation, index.paper_count, time.perf_counter() - started)
+
+
+def refresh_search_index(session: Session, directory: Path, model: str) -> Written | None:
+    """Write the index unless the current generation is already that of the store (None)."""
+    with build_lock(directory):
+        if _current_state(directory, model) == store_state(session, model):
+            return None
+        return write_search_index(session, directory, model)
+
+
+@contextmanager
+def build_lock(directory: Path) -> Iterator[None]:
+    """One builder at a time across processes: the others wait, then find its generation."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with (directory / LOCK).open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def save_index(index: Index, directory: Path, model: str) -> str:
+    """Write ``index`` as a new generation and point ``current`` at it; returns its name."""
+    directory.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=directory))
+    try:
+        # mkdtemp's 0700 would hide it from web processes running as another user.
+        staging.chmod(0o755)
+        _write_generation(index, staging, model)
+        generation = f"{GENERATION_PREFIX}{time.time_ns()}-{os.getpid()}"
+        staging.rename(directory / generation)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    previous = current_generation(directory)
+    _point_to(directory, generation)
+    _remove_old(directory, keep={generation, previous})
+    return generation
+
+
+def current_generation(directory: Path) -> str | None:
+    """The generation ``current`` names; None when there is none (or it names nothing)."""
+    try:
+        name = (directory / POINTER).read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return None
+    if not name.startswith(GENERATION_PREFIX) or "/" in name or name in (".", ".."):
+        return None
+    return name
+
+
+def open_current(directory: Path, model: str) -> Index | None:
+    """The current generation, memory-mapped; None when there is none yet.
+
+    Raises :class:`IndexFilesError` when it is unreadable or was built for another model.
+    """
+    generation = current_generation(directory)
+    if generation is None:
+        return None
+    try:
+        return open_generation(directory / generation, model)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        if isinstance(error, IndexFilesError):
+            raise
+        raise IndexFilesError(f"{directory / generation}: {error}") from error
+
+
+def open_generation(path: Path, model: str) -> Index:
+    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    if meta.get("format") != FORMAT:
+        raise IndexFilesError(f"{path}: format {meta.get('format')!r}, expected {FORMAT}")
+    if meta["model"] != model:
+        raise IndexFilesError(f"{path}: vectors of {meta['model']}, not {model}")
+    papers = int(meta["papers"])
+    ids = _read_lines(path / "ids.txt", papers)
+    announced = _load(path / "announced.npy", (papers,), np.int64)
+    has_vector = _load(path / "has_vector.npy", (papers,), np.bool_)
+    vectors = _load(path / "vectors.npy", (papers, int(meta["dimensions"])), np.float16)
+    terms, keyword_matrix = _open_keywords(path, papers, int(meta["terms"]))
+    return Index(
+        ids=ids,
+        position={arxiv_id: row for row, arxiv_id in enumerate(ids)},
+        announced=announced,
+        by_category=_open_categories(path, papers),
+        terms=terms,
+        keyword_matrix=keyword_matrix,
+        vectors=vectors,
+        has_vector=has_vector,
+        paper_count=papers,
+        built_at=time.monotonic(),
+        state=StoreState(int(meta["store_papers"]), str(meta["fingerprint"])),
+        generation=path.name,
+    )
+
+
+def _current_state(directory: Path, model: str) -> StoreState | None:
+    generation = current_generation(directory)
+    if generation is None:
+        return None
+    try:
+        meta = json.loads((directory / generation / "meta.json").read_text(encoding="utf-8"))
+        if meta.get("format") != FORMAT or meta.get("model") != model:
+            return None
+        return StoreState(int(meta["store_papers"]), str(meta["fingerprint"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_generation(index: Index, path: Path, model: str) -> None:
+    _write_lines(path / "ids.txt", index.ids)
+    _save(path / "announced.npy", np.asarray(index.announced, dtype=np.int64))
+    _save(path / "has_vector.npy", np.asarray(index.has_vector, dtype=np.bool_))
+    _save(path / "vectors.npy", np.asarray(index.vectors, dtype=np.float16))
+    names = sorted(index.by_category)
+    rows = [np.asarray(index.by_category[name], dtype=np.int64) for name in names]
+    _write_lines(path / "categories.txt", names)
+    offsets = np.concatenate([[0], np.cumsum([len(found) for found in rows])])
+    _save(path / "category_offsets.npy", offsets.astype(np.int64))
+    _save(path / "category_rows.npy", np.concatenate([np.zeros(0, np.int64), *rows]))
+    terms = 0
+    if index.terms is not None:
+        vocabulary = vocabulary_of(index.terms)
+        terms = len(vocabulary)
+        _write_lines(path / "terms.txt", vocabulary)
+        _save(path / "idf.npy", np.asarray(index.terms.idf_, dtype=np.float64))
+        matrix = index.keyword_matrix
+        # One index dtype for both arrays: scipy then reopens them as they are, not copied.
+        positions = np.int32 if matrix.nnz < np.iinfo(np.int32).max else np.int64
+        _save(path / "keywords.data.npy", np.asarray(matrix.data, dtype=np.float32))
+        _save(path / "keywords.indices.npy", np.asarray(matrix.indices, dtype=positions))
+        _save(path / "keywords.indptr.npy", np.asarray(matrix.indptr, dtype=positions))
+    state = index.state or StoreState(index.paper_count, "")
+    meta = {
+        "format": FORMAT,
+        "model": model,
+        "papers": index.paper_count,
+        "dimensions": int(index.vectors.shape[1]),
+        "terms": terms,
+        "store_papers": state.papers,
+        "fingerprint": state.fingerprint,
+    }
+    # Last: a generation with its meta.json holds every other file.
+    _write_text(path / "meta.json", json.dumps(meta, indent=1))
+    _sync(path)
+
+
+def _open_keywords(path: Path, papers: int, terms: int) -> tuple[Any, Any]:
+    if terms == 0:
+        return None, None
+    from scipy.sparse import csc_matrix  # type: ignore[import-untyped]
+
+    vocabulary = _read_lines(path / "terms.txt", terms)
+    idf = np.load(path / "idf.npy")
+    indptr = _load(path / "keywords.indptr.npy", (terms + 1,), None)
+    data = _load(path / "keywords.data.npy", (int(indptr[-1]),), np.float32)
+    indices = _load(path / "keywords.indices.npy", (int(indptr[-1]),), None)
+    if idf.shape != (terms,):
+        raise IndexFilesError(f"{path}: {idf.shape[0]} idf values for {terms} terms")
+    # Given arrays of its own dtypes, scipy keeps them (no copy): the matrix stays mapped.
+    # scipy comes with scikit-learn: imported only when an index is opened.
+    matrix = csc_matrix((data, indices, indptr), shape=(papers, terms), copy=False)
+    return reopen_terms(vocabulary, idf), matrix
+
+
+def _open_categories(path: Path, papers: int) -> dict[str, Any]:
+    names = _read_lines(path / "categories.txt", None)
+    offsets = _load(path / "category_offsets.npy", (len(names) + 1,), np.int64)
+    rows = _load(path / "category_rows.npy", (int(offsets[-1]),), np.int64)
+    if len(rows) and (rows.min() < 0 or rows.max() >= papers):
+        raise IndexFilesError(f"{path}: a category names a row beyond {papers} papers")
+    return {name: rows[offsets[i] : offsets[i + 1]] for i, name in enumerate(names)}
+
+
+def _load(path: Path, shape: tuple[int, ...], dtype: Any) -> Any:
+    array = np.load(path, mmap_mode="r", allow_pickle=False)
+    if array.shape != shape or (dtype is not None and array.dtype != dtype):
+        raise IndexFilesError(f"{path}: {array.dtype}{array.shape}, expected {dtype}{shape}")
+    return array
+
+
+def _read_lines(path: Path, count: int | None) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n") if text else []
+    if count is not None and len(lines) != count:
+        raise IndexFilesError(f"{path}: {len(lines)} lines, expected {count}")
+    return lines
+
+
+def _write_lines(path: Path, lines: list[str]) -> None:
+    # No entry holds a newline: ids, category names and terms (runs of word characters).
+    _write_text(path, "\n".join(lines))
+
+
+def _write_text(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def _save(path: Path, array: Any) -> None:
+    with path.open("wb") as file:
+        np.save(file, np.ascontiguousarray(array), allow_pickle=False)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def _point_to(directory: Path, generation: str) -> None:
+    staged = directory / f"{STAGING_PREFIX}{POINTER}-{os.getpid()}"
+    _write_text(staged, generation + "\n")
+    staged.replace(directory / POINTER)
+    _sync(directory)
+
+
+def _sync(directory: Path) -> None:
+    """The directory's entries on disk (a rename survives a power cut only after this)."""
+    handle = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _remove_old(directory: Path, keep: set[str | None]) -> None:
+    for entry in directory.iterdir():
+        if entry.is_dir() and (_replaced(entry, keep) or _abandoned(entry)):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _replaced(entry: Path, keep: set[str | None]) -> bool:
+    return entry.name.startswith(GENERATION_PREFIX) and entry.name not in keep
+
+
+def _abandoned(entry: Path) -> bool:
+    old = time.time() - entry.stat().st_mtime > ABANDONED_SECONDS
+    return entry.name.startswith(STAGING_PREFIX) and old
