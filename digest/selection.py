@@ -5,8 +5,8 @@ authors, papers close to their thumbs up (:mod:`digest.profile_match`: embedding
 and far from their thumbs down (embedding cosine) lift papers; their categories,
 mutes and excluded phrases (by meaning) remove them; at most ``max_per_topic`` papers of one
 topic keep the digest diverse. Every pick carries one line saying why it is there: the
-subscriber's own reason when there is one, else its trending rank and the scorer's first reasons
-in words.
+subscriber's own reason when there is one (a follow, an interest, the liked paper it is closest
+to), else its trending rank and the scorer's first reasons in words.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.core.vectors import Matrix
-from digest.profile_match import PoolIndex, paper_text
+from digest.latex import readable
+from digest.profile_match import PoolIndex, fuse, paper_text
 
 INTEREST_WEIGHT = 1.0
 FEEDBACK_WEIGHT = 0.3
@@ -28,6 +29,8 @@ LIKED_WEIGHT = 0.15
 FOLLOW_BONUS = 0.5
 # An interest explains a pick only when it is at least this close to the paper.
 INTEREST_REASON_COSINE = 0.3
+# A liked paper's title is quoted up to this many characters.
+TITLE_QUOTED = 90
 # A trending pick's line quotes at most this many of the scorer's reasons.
 REASONS_QUOTED = 2
 
@@ -83,6 +86,15 @@ class EditionView:
 
 
 @dataclass(frozen=True, slots=True)
+class Liked:
+    """A paper of the reader's profile, as a reason names it: "close to “title” that you liked"."""
+
+    arxiv_id: str
+    title: str
+    how: str = "liked"  # or "saved": on the reading list with no thumbs up
+
+
+@dataclass(frozen=True, slots=True)
 class Taste:
     max_items: int
     categories: frozenset[str] = frozenset()
@@ -96,6 +108,8 @@ class Taste:
     liked: Matrix | None = None
     # The title and abstract of each liked paper, row for row with ``liked``.
     liked_texts: tuple[str, ...] = ()
+    # Each liked paper for the reasons, row for row with ``liked`` (none: not named).
+    liked_papers: tuple[Liked, ...] = ()
     disliked: Matrix | None = None
 
 
@@ -114,22 +128,43 @@ def select(
         return []
     kept = _eligible(edition, taste, exclusion_cosine)
     interest = _best_similarity(edition.vectors, taste.interest_vectors)
-    score = edition.trending + INTEREST_WEIGHT * interest.max
-    score += LIKED_WEIGHT * _liked_match(edition, taste)
-    score -= FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.disliked))
+    liked = _liked_match(edition, taste)
+    unliked = edition.trending + INTEREST_WEIGHT * interest.max
+    unliked -= FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.disliked))
     if taste.followed_topics or taste.followed_authors:
-        score += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])
+        unliked += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])
+    chosen = _chosen(edition, kept, unliked + LIKED_WEIGHT * liked.score, max_per_topic, taste)
+    # The picks the liked papers brought in: the selection without them lacks these.
+    raised: frozenset[int] = frozenset()
+    if liked.pairs is not None:
+        raised = frozenset(chosen) - set(_chosen(edition, kept, unliked, max_per_topic, taste))
+    why = _Why(taste, interest, liked, raised)
+    return [Pick(edition.papers[i], why.reason(edition.papers[i], i)) for i in chosen]
+
+
+def _chosen(
+    edition: EditionView, kept: np.ndarray, score: np.ndarray, max_per_topic: int, taste: Taste
+) -> list[int]:
+    """The indices of the picks: the kept papers, best ``score`` first, topics capped."""
     candidates = np.flatnonzero(kept)
     # Best score first; a stable sort keeps trending order among equal scores.
     order = candidates[np.argsort(-score[candidates], kind="stable")].tolist()
-    chosen = _diverse(edition.papers, order, max_per_topic, taste.max_items)
-    return [Pick(edition.papers[i], _reason(edition.papers[i], i, taste, interest)) for i in chosen]
+    return _diverse(edition.papers, order, max_per_topic, taste.max_items)
 
 
 @dataclass(frozen=True, slots=True)
 class _Similarity:
     max: np.ndarray
     best: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class _LikedMatch:
+    """Each edition paper's match to the liked papers, and every pair's closeness (papers by
+    liked papers: embedding plus tf-idf cosine), to name the closest in a reason."""
+
+    score: np.ndarray
+    pairs: np.ndarray | None = None
 
 
 def _best_similarity(vectors: Matrix, phrases: Matrix | None) -> _Similarity:
@@ -147,12 +182,14 @@ def _mean_similarity(vectors: Matrix, examples: Matrix | None) -> np.ndarray:
     return result
 
 
-def _liked_match(edition: EditionView, taste: Taste) -> np.ndarray:
+def _liked_match(edition: EditionView, taste: Taste) -> _LikedMatch:
     if taste.liked is None or len(taste.liked) == 0:
-        return np.zeros(len(edition.papers))
+        return _LikedMatch(np.zeros(len(edition.papers)))
     # Papers without text (none in a run; tests may give vectors only) match by embedding alone.
     texts = taste.liked_texts if len(taste.liked_texts) == len(taste.liked) else ()
-    return edition.index().match(texts or [""] * len(taste.liked), taste.liked)
+    vectors = edition.vectors @ taste.liked.T
+    terms = edition.index().term_similarities(texts or [""] * len(taste.liked))
+    return _LikedMatch(fuse(vectors, terms), vectors + terms)
 
 
 def _eligible(edition: EditionView, taste: Taste, exclusion_cosine: float) -> np.ndarray:
@@ -197,19 +234,48 @@ def _diverse(
     return taken
 
 
-def _reason(paper: EditionPaper, index: int, taste: Taste, interest: _Similarity) -> str:
-    followed = [
-        name
-        for name, key in zip(paper.authors, paper.author_keys, strict=False)
-        if key in taste.followed_authors
-    ]
-    if followed:
-        return f"by {followed[0]}, whom you follow"
-    if paper.topic_id is not None and paper.topic_id in taste.followed_topics:
-        return f"in the topic you follow: {paper.topic_label or paper.topic_id}"
-    if taste.interests and interest.max[index] >= INTEREST_REASON_COSINE:
-        return f"matches your interest “{taste.interests[int(interest.best[index])]}”"
-    return f"#{index + 1} trending{_trending_why(paper)}"
+@dataclass(frozen=True, slots=True)
+class _Why:
+    """The words of a pick's reason, from what the selection measured for this reader."""
+
+    taste: Taste
+    interest: _Similarity
+    liked: _LikedMatch
+    raised: frozenset[int]  # the picks the liked papers brought into the selection
+
+    def reason(self, paper: EditionPaper, index: int) -> str:
+        taste = self.taste
+        followed = [
+            name
+            for name, key in zip(paper.authors, paper.author_keys, strict=False)
+            if key in taste.followed_authors
+        ]
+        if followed:
+            return f"by {followed[0]}, whom you follow"
+        if paper.topic_id is not None and paper.topic_id in taste.followed_topics:
+            return f"in the topic you follow: {paper.topic_label or paper.topic_id}"
+        if taste.interests and self.interest.max[index] >= INTEREST_REASON_COSINE:
+            return f"matches your interest “{taste.interests[int(self.interest.best[index])]}”"
+        if index in self.raised:
+            return self._close_to_liked(paper, index)
+        return f"#{index + 1} trending{_trending_why(paper)}"
+
+    def _close_to_liked(self, paper: EditionPaper, index: int) -> str:
+        """Names the closest liked paper, when the taste carries their titles; a pick the
+        reader liked or saved itself (a paper of this edition) says so."""
+        named = self.taste.liked_papers
+        if self.liked.pairs is None or len(named) != len(self.liked.pairs[index]):
+            return "close to papers you liked"
+        itself = [one for one in named if one.arxiv_id == paper.arxiv_id]
+        if itself:
+            return f"you {itself[0].how} it"
+        closest = named[int(np.argmax(self.liked.pairs[index]))]
+        return f"close to “{_quoted(readable(closest.title))}” that you {closest.how}"
+
+
+def _quoted(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= TITLE_QUOTED else title[: TITLE_QUOTED - 1].rstrip() + "…"
 
 
 def _trending_why(paper: EditionPaper) -> str:

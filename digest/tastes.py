@@ -4,6 +4,10 @@ A run sends thousands of digests; reading every subscriber's phrase and feedback
 queries of their own would cost more than selecting the digest. :class:`Tastes` loads the
 phrase cache and all feedback vectors of the model once, and embeds (and stores) only phrases
 never seen before.
+
+A reader's liked papers are their thumbs up (a claimed author page gives its works one) and
+the papers on their reading list that they gave no thumbs at all: saving a paper says "more
+like this" as arxiv-sanity-lite's tags do, and a thumbs down on it still wins.
 """
 
 from __future__ import annotations
@@ -11,17 +15,18 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, Select, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from app.core.models import DigestFeedback, Paper, PaperEmbedding, PhraseEmbedding
+from app.core.models import DigestFeedback, Paper, PaperEmbedding, PhraseEmbedding, SavedPaper
 from app.core.vectors import Matrix, pack, unpack
 from digest.accounts.preferences import phrases
 from digest.ledger import Reader
 from digest.profile_match import paper_text
-from digest.selection import Taste
+from digest.selection import Liked, Taste
 from digest.store import Encode
 
 
@@ -60,6 +65,7 @@ class Tastes:
             muted_authors=frozenset(subscriber.muted_authors),
             liked=_stacked(feedback.liked),
             liked_texts=tuple(feedback.liked_texts),
+            liked_papers=tuple(feedback.liked_papers),
             disliked=_stacked(feedback.disliked),
         )
 
@@ -82,34 +88,48 @@ class _Feedback:
 
     liked: list[bytes] = field(default_factory=list)
     liked_texts: list[str] = field(default_factory=list)
+    liked_papers: list[Liked] = field(default_factory=list)
     disliked: list[bytes] = field(default_factory=list)
+
+    def like(self, row: Row[Any], how: str) -> None:
+        """Add a liked paper: ``row`` has its ``arxiv_id``, ``vector``, ``title``, ``abstract``."""
+        self.liked.append(row.vector)
+        self.liked_texts.append(paper_text(row.title, row.abstract))
+        self.liked_papers.append(Liked(row.arxiv_id, row.title, how))
 
 
 def _feedback(session: Session, model: str, only: int | None) -> dict[int, _Feedback]:
+    feedback: dict[int, _Feedback] = defaultdict(_Feedback)
+    judged: set[tuple[int, str]] = set()
+    thumbs = (DigestFeedback.subscriber_id, DigestFeedback.arxiv_id, DigestFeedback.value)
+    for row in session.execute(_with_paper(DigestFeedback, thumbs, model, only)):
+        judged.add((row.subscriber_id, row.arxiv_id))
+        if row.value > 0:
+            feedback[row.subscriber_id].like(row, "liked")
+        else:
+            feedback[row.subscriber_id].disliked.append(row.vector)
+    saves = (SavedPaper.subscriber_id, SavedPaper.arxiv_id)
+    for row in session.execute(_with_paper(SavedPaper, saves, model, only)):
+        if (row.subscriber_id, row.arxiv_id) not in judged:
+            feedback[row.subscriber_id].like(row, "saved")
+    return dict(feedback)
+
+
+def _with_paper(
+    table: type[DigestFeedback | SavedPaper],
+    columns: tuple[InstrumentedAttribute[Any], ...],
+    model: str,
+    only: int | None,
+) -> Select[Any]:
+    """``columns`` of ``table`` with each paper's embedding, title and abstract (papers never
+    embedded by ``model`` are left out), for one subscriber when ``only``."""
     query = (
-        select(
-            DigestFeedback.subscriber_id,
-            DigestFeedback.value,
-            PaperEmbedding.vector,
-            Paper.title,
-            Paper.abstract,
-        )
-        .join(PaperEmbedding, PaperEmbedding.arxiv_id == DigestFeedback.arxiv_id)
-        .join(Paper, Paper.arxiv_id == DigestFeedback.arxiv_id)
+        select(*columns, PaperEmbedding.vector, Paper.title, Paper.abstract)
+        .join(PaperEmbedding, PaperEmbedding.arxiv_id == table.arxiv_id)
+        .join(Paper, Paper.arxiv_id == table.arxiv_id)
         .where(PaperEmbedding.model == model)
     )
-    if only is not None:
-        query = query.where(DigestFeedback.subscriber_id == only)
-    rows = session.execute(query)
-    feedback: dict[int, _Feedback] = defaultdict(_Feedback)
-    for subscriber_id, value, vector, title, abstract in rows:
-        thumbs = feedback[subscriber_id]
-        if value > 0:
-            thumbs.liked.append(vector)
-            thumbs.liked_texts.append(paper_text(title, abstract))
-        else:
-            thumbs.disliked.append(vector)
-    return dict(feedback)
+    return query if only is None else query.where(table.subscriber_id == only)
 
 
 def _stacked(blobs: list[bytes]) -> Matrix | None:

@@ -6,7 +6,7 @@ import pytest
 
 from app.core.vectors import normalise
 from digest.latex import readable
-from digest.selection import EditionPaper, EditionView, Taste, select
+from digest.selection import EditionPaper, EditionView, Liked, Taste, select
 from digest.store import phrase_vectors
 from tests.conftest import Database
 
@@ -106,6 +106,43 @@ def test_thumbs_up_lift_papers_sharing_their_words_and_meaning() -> None:
     liked = np.array([[0, 0, 0, 1]], dtype=np.float32)  # the 4th paper's direction
     taste = Taste(max_items=3, liked=liked, liked_texts=("When does grokking happen?",))
     assert ids(pick(edition(papers), taste)) == ["4", "1", "2"]
+
+
+def _grokking_edition() -> EditionView:
+    topics = ["Sparse attention kernels", "Protein folding", "Robot grasping"]
+    papers = [replace(paper(n), abstract=topics[n % 3]) for n in range(1, 10)]
+    papers[3] = replace(papers[3], abstract="Grokking in modular arithmetic")
+    return edition(papers)
+
+
+GROKKING = np.array([[0, 0, 0, 1]], dtype=np.float32)  # the 4th paper's direction
+
+
+def test_a_pick_the_liked_papers_brought_in_names_the_closest_one() -> None:
+    liked = np.vstack([GROKKING, [[0, 1, 0, 0]]]).astype(np.float32)
+    taste = Taste(
+        max_items=3,
+        liked=liked,
+        liked_texts=("When does grokking happen?", "Protein folding"),
+        liked_papers=(Liked("2501.00001", "When does $\\alpha$ grokking   happen?"),
+                      Liked("2501.00002", "Proteins", "saved")),
+    )  # fmt: skip
+    picks = pick(_grokking_edition(), taste)
+    assert ids(picks) == ["1", "2", "4"]
+    # Paper 2 was a pick without the likes too: its trending rank still says why.
+    assert [p.reason.split(" (")[0] for p in picks] == [
+        "#1 trending",
+        "#2 trending",
+        "close to “When does α grokking happen?” that you liked",
+    ]
+
+
+def test_a_liked_or_saved_paper_of_the_edition_says_so_and_untitled_likes_are_not_named() -> None:
+    saved = Liked("2603.00004", "Paper 4", "saved")
+    titled = Taste(max_items=1, liked=GROKKING, liked_texts=("Grokking",), liked_papers=(saved,))
+    assert pick(_grokking_edition(), titled)[0].reason == "you saved it"
+    untitled = Taste(max_items=1, liked=GROKKING, liked_texts=("Grokking",))
+    assert pick(_grokking_edition(), untitled)[0].reason == "close to papers you liked"
 
 
 def test_an_empty_edition_gives_an_empty_digest() -> None:

@@ -27,6 +27,7 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import (
     DigestFeedback,
     EditionKey,
+    Paper,
     PaperAuthor,
     PaperTopic,
     SavedPaper,
@@ -386,3 +387,33 @@ def test_a_web_reader_downloads_their_data_and_deletes_it_from_for_you(
     with _session(site_settings) as session:
         assert session.scalar(select(func.count()).where(SavedPaper.arxiv_id == paper)) == 0
     assert 'href="/signin"' in client.get("/for-you", headers=ada.headers).text
+
+
+def test_a_pick_raised_by_liked_and_saved_papers_names_the_closest_in_page_and_digest(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    ranked = edition_ids(site_settings, "day", LAST_DAY)
+    liked, saved = ranked[40], ranked[60]
+    _post(client, ada, f"/papers/{liked}/feedback", value="up")
+    _post(client, ada, f"/papers/{saved}/save")
+    with _session(site_settings) as session:
+        titles = {arxiv_id: _title(session, arxiv_id) for arxiv_id in (liked, saved)}
+    mailed = _digest(site_settings, ada)
+    whys = dict(mailed)
+    assert (whys[liked], whys[saved]) == ("you liked it", "you saved it")
+    close = [why for why in whys.values() if why.startswith("close to")]
+    assert close, whys
+    named = {
+        f"close to “{titles[liked]}” that you liked",
+        f"close to “{titles[saved]}” that you saved",
+    }
+    assert set(close) <= named
+    page = _for_you(client, ada).replace("&#34;", '"')
+    for _arxiv_id, why in mailed:
+        assert f"<strong>For you:</strong> {why}" in page
+
+
+def _title(session: Session, arxiv_id: str) -> str:
+    paper = session.get(Paper, arxiv_id)
+    assert paper is not None
+    return " ".join(paper.title.split())
