@@ -7,7 +7,7 @@ synthetic paper ``i`` after them is made from one real *base* paper drawn at ran
 
 - **abstract**: the base's sentences (split after ``.``, ``!`` or ``?`` followed by a space and
   a capital letter), each replaced with chance ``SENTENCE_SWAP`` (0.3) by a random sentence of
-  a random real paper of the same primary category (the first category the listing names);
+  a random real paper of the same primary category (the first arXiv category the listing names);
   when no sentence was replaced, one is (a synthetic abstract never equals its base's).
 - **title**: the first half of the base title's words (rounded up) followed by the second half
   of the words of another real title of the same primary category.
@@ -50,6 +50,7 @@ from numpy.typing import NDArray
 from app.core.names import collapse_each, collapse_whitespace
 from app.core.vectors import Matrix, normalise
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors
+from ingest.records import arxiv_categories
 
 SEED = 20261123
 CHUNK = 10_000
@@ -97,19 +98,24 @@ def read_source(corpus: Path = CORPUS, matrix: Path = MATRIX) -> Source:
         [collapse_whitespace(r["title"]) for r in raw],
         [collapse_whitespace(r["summary"] or "") for r in raw],
         [collapse_each(r["authors"]) for r in raw],
-        [tuple(r["categories"]) for r in raw],
+        [arxiv_categories(r["categories"]) for r in raw],
         [collapse_whitespace(r["comment"]) or None if r.get("comment") else None for r in raw],
         [date.fromisoformat(r["listing_dates"][0]) for r in raw],
         normalise(np.asarray(stored[[rows[str(r["id"])] for r in raw]], dtype=np.float32)),
     )
     by_category: dict[str, list[int]] = {}
     for row, categories in enumerate(papers.categories):
-        by_category.setdefault(categories[0], []).append(row)
+        by_category.setdefault(primary(categories), []).append(row)
     return Source(
         papers,
         [_SENTENCE_END.split(abstract) for abstract in papers.abstracts],
         {name: np.array(found, dtype=np.int64) for name, found in by_category.items()},
     )
+
+
+def primary(categories: tuple[str, ...]) -> str:
+    """The first arXiv category a listing names (the listings do not say which is primary)."""
+    return categories[0] if categories else ""
 
 
 def batches(source: Source, total: int, seed: int = SEED) -> Iterator[Batch]:
@@ -167,7 +173,7 @@ class _Maker:
         )
 
     def _paper(self, rng: np.random.Generator, base: int) -> tuple[str, str, tuple[str, ...]]:
-        peers = self.source.peers[self.source.papers.categories[base][0]]
+        peers = self.source.peers[primary(self.source.papers.categories[base])]
         return (
             self._title(rng, base, peers),
             self._abstract(rng, base, peers),
