@@ -1,0 +1,133 @@
+"""A web process's search index: opened from the saved files when they are the store's, built
+and saved when they are missing, stale or unreadable (nothing lost, the error logged)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.core.config import Settings
+from app.web.app import create_app
+from app.web.relevance import SearchSort
+from app.web.search import Filters, SearchService
+from ranking.search_files import current_generation, index_directory
+from tests.conftest import Database
+from tests.ranking.test_search_files import PAPERS, fill, records
+
+QUERY = "diffusion"
+
+
+def keyword_settings(database: Database) -> Settings:
+    return database.settings.model_copy(update={"search_semantic": False})
+
+
+def found(service: SearchService, query: str = QUERY) -> list[str]:
+    return service.search(query, Filters()).page(SearchSort.relevance, 1, 50)
+
+
+def generations(directory: Path) -> list[str]:
+    return sorted(entry.name for entry in directory.iterdir() if entry.name.startswith("g"))
+
+
+def test_a_new_process_opens_the_saved_index_instead_of_building_it(database: Database) -> None:
+    fill(database, records())
+    settings = keyword_settings(database)
+    directory = index_directory(settings.data_dir)
+    first = SearchService(settings, database.sessions)
+    answer = found(first)
+    assert answer[:2] == ["2501.00003", "2501.00002"]
+    saved = generations(directory)
+    assert len(saved) == 1 and current_generation(directory) == saved[0]
+    # A writer that died half-way leaves a staging directory: nobody reads it.
+    (directory / ".staging-dead").mkdir()
+    (directory / ".staging-dead" / "vectors.npy").write_bytes(b"\x93NUMPY half")
+    second = SearchService(settings, database.sessions)
+    assert found(second) == answer
+    assert second.similar("2501.00003", 3) == first.similar("2501.00003", 3)
+    assert second.index().generation == saved[0]
+    assert generations(directory) == saved  # opened, not built again
+
+
+def test_papers_added_since_the_index_was_saved_make_the_next_process_rebuild_it(
+    database: Database,
+) -> None:
+    fill(database, records())
+    settings = keyword_settings(database)
+    directory = index_directory(settings.data_dir)
+    found(SearchService(settings, database.sessions))
+    before = current_generation(directory)
+    fill(database, records((("2501.00007", "Zebrafish diffusion", "Imaging.", "Eva Lund"),)), 1)
+    later = SearchService(settings, database.sessions)
+    assert "2501.00007" in found(later)
+    assert current_generation(directory) not in (None, before)
+    assert later.index().generation == current_generation(directory)
+
+
+def _truncate_vectors(generation: Path) -> None:
+    (generation / "vectors.npy").write_bytes((generation / "vectors.npy").read_bytes()[:100])
+
+
+def _drop_meta(generation: Path) -> None:
+    (generation / "meta.json").unlink()
+
+
+def _shorten_ids(generation: Path) -> None:
+    (generation / "ids.txt").write_text("2501.00001")
+
+
+def _point_at_nothing(generation: Path) -> None:
+    (generation.parent / "current").write_text("g-lost\n")
+
+
+@pytest.mark.parametrize("damage", [_truncate_vectors, _drop_meta, _shorten_ids, _point_at_nothing])
+def test_an_unreadable_index_is_logged_and_rebuilt_with_every_paper(
+    database: Database, damage: Callable[[Path], None], caplog: pytest.LogCaptureFixture
+) -> None:
+    fill(database, records())
+    settings = keyword_settings(database)
+    directory = index_directory(settings.data_dir)
+    answer = found(SearchService(settings, database.sessions))
+    damaged = current_generation(directory)
+    assert damaged is not None
+    damage(directory / damaged)
+    with caplog.at_level(logging.ERROR, logger="app.web.search"):
+        again = SearchService(settings, database.sessions)
+        assert found(again) == answer
+    assert any("search index unreadable" in r.getMessage() for r in caplog.records)
+    assert current_generation(directory) not in (None, damaged)
+    assert again.index().paper_count == len(PAPERS)
+
+
+def test_processes_starting_together_build_the_index_once(database: Database) -> None:
+    fill(database, records())
+    settings = keyword_settings(database)
+    services = [SearchService(settings, database.sessions) for _ in range(3)]
+    answers: list[list[str]] = []
+    threads = [threading.Thread(target=lambda s=s: answers.append(found(s))) for s in services]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 3 and answers[0] == answers[1] == answers[2]
+    # Each waited for the one builder, then opened what it saved.
+    assert len(generations(index_directory(settings.data_dir))) == 1
+
+
+@pytest.mark.model
+def test_with_semantic_search_the_app_opens_the_index_and_loads_the_model_as_it_starts(
+    database: Database,
+) -> None:
+    fill(database, records(), dimensions=384)  # the model's: queries are embedded
+    settings = database.settings.model_copy(update={"search_preload": True})
+    directory = index_directory(settings.data_dir)
+    with TestClient(create_app(settings)) as client:
+        # Before any search: the start built and saved the index.
+        assert current_generation(directory) is not None
+        answer = client.get("/api/papers/search", params={"q": "video diffusion"})
+        assert answer.status_code == 200
+        assert answer.json()[0]["paper"]["id"] == "2501.00003"
