@@ -1,5 +1,5 @@
 """The search index saved under DATA_DIR: written whole, reopened as built, kept by the embed
-step. (The web process's side, opening and rebuilding it, is tests/web/test_search_saved.py.)"""
+step. (The web process's side, opening and rebuilding it, is tests/app/test_search_saved.py.)"""
 
 from __future__ import annotations
 
