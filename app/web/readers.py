@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.core.db import session_scope
 from app.core.explanations import Explanation
-from app.core.models import EditionKey, Subscriber, SubscriberStatus
+from app.core.models import EditionKey, SavedPaper, Subscriber, SubscriberStatus
 from app.services.personal_feed import PersonalPicks, picks_for
 from app.web import accounts, queries
 from app.web.context import WebContext
@@ -127,6 +127,18 @@ def state(context: WebContext, email_key: str) -> dict[str, object]:
             "muted_authors": found.muted_authors,
             "claimed_author": found.claimed_author,
         }
+
+
+def marked(context: WebContext, email_key: str, card: Card) -> ReaderCard:
+    """A paper page's card as this reader left it: saved or not, their thumb."""
+    arxiv_id = card.paper.arxiv_id
+    with session_scope(context.sessions) as session:
+        found = reader.find(session, email_key)
+        if found is None:
+            return _reader_card(card)
+        saved = session.get(SavedPaper, (found.id, arxiv_id)) is not None
+        thumb = reader.feedback_of(session, found.id).get(arxiv_id, 0)
+        return _reader_card(card, saved=saved, thumb=thumb)
 
 
 def data_of(context: WebContext, email_key: str) -> dict[str, object]:

@@ -417,3 +417,40 @@ def _title(session: Session, arxiv_id: str) -> str:
     paper = session.get(Paper, arxiv_id)
     assert paper is not None
     return " ".join(paper.title.split())
+
+
+def _paper_buttons(html: str, arxiv_id: str) -> str:
+    """The paper page's own save and thumbs (the similar papers' cards come after)."""
+    found = re.search(
+        rf'<div class="meta reader-actions" data-paper="{arxiv_id}">(.*?)</div>', html, re.S
+    )
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_paper_page_saves_and_thumbs_as_plain_forms_and_shows_the_readers_own(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    paper = edition_ids(site_settings, "day", LAST_DAY)[5]
+    shared = client.get(f"/papers/{paper}")
+    assert "private" not in shared.headers.get("cache-control", "")
+    buttons = _paper_buttons(shared.text, paper)
+    assert f'action="/papers/{paper}/save"' in buttons and 'value="up"' in buttons
+    referer = {"referer": f"{client.base_url}/papers/{paper}"}
+    for path, form in (
+        (f"/papers/{paper}/save", {}),
+        (f"/papers/{paper}/feedback", {"value": "up"}),
+    ):
+        answer = client.post(path, data=form, headers=ada.headers | referer, follow_redirects=False)
+        assert (answer.status_code, answer.headers["location"]) == (303, f"/papers/{paper}")
+    mine = client.get(f"/papers/{paper}", headers=ada.headers)
+    assert mine.headers["cache-control"] == "private, no-store"
+    buttons = _paper_buttons(mine.text, paper)
+    assert f'action="/papers/{paper}/unsave"' in buttons and "Saved ✓" in buttons
+    assert 'value="none" data-thumb="up" aria-pressed="true"' in buttons
+    assert 'value="down" data-thumb="down" aria-pressed="false"' in buttons
+    with _session(site_settings) as session:
+        found = reader.find(session, ada.address)
+        assert found is not None
+        assert reader.saved_ids(session, found.id) == [paper]
+        assert reader.feedback_of(session, found.id) == {paper: 1}

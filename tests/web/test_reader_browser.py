@@ -108,6 +108,38 @@ def test_a_reader_saves_and_thumbs_up_from_the_trending_page(
 
 
 @pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_a_reader_saves_and_thumbs_a_paper_from_its_own_page(
+    base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
+) -> None:
+    paper = edition_ids(site_settings, "day", LAST_DAY)[3]
+    visit = _visit(browser, base_url, site_settings, address, script=script)
+    page = visit.go(f"/papers/{paper}")
+    # The paper's own buttons; the similar papers' cards below have theirs.
+    own = page.locator(f"article > .reader-actions[data-paper='{paper}']")
+    own.get_by_role("button", name="Save").click()
+    if not script:  # back on the paper's page, which shows what this reader did
+        page.wait_for_url(f"{base_url}/papers/{paper}")
+    sync_api.expect(own.get_by_role("button", name="Saved ✓")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    less = own.get_by_role("button", name="Less like this")
+    less.click()
+    sync_api.expect(less).to_have_attribute("aria-pressed", "true")
+    more = own.get_by_role("button", name="More like this")
+    sync_api.expect(more).to_have_attribute("aria-pressed", "false")
+    more.click()
+    sync_api.expect(more).to_have_attribute("aria-pressed", "true")
+    sync_api.expect(less).to_have_attribute("aria-pressed", "false")
+    page = visit.go("/reading-list")
+    saved = _card(page, paper)
+    sync_api.expect(saved.get_by_role("button", name="More like this")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert visit.problems == []
+    visit.context.close()
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
 def test_a_reader_follows_a_topic_and_sees_it_on_for_you(
     base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
 ) -> None:

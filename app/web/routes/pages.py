@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.periods import PERIODS, Period, span
-from app.web import queries
+from app.web import accounts, queries, readers
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.page_views import PaperPage, trending_page
@@ -23,12 +23,15 @@ from app.web.params import (
     parse_day,
     parse_period,
 )
+from app.web.routes.voting import SESSION_COOKIE
 from app.web.views import Signals, author_links, card
 
 router = APIRouter(include_in_schema=False)
 CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")
 SIMILAR = 6
 HTML = "text/html; charset=utf-8"
+# A page showing what one reader did is theirs alone.
+PRIVATE = {"Cache-Control": "private, no-store"}
 
 
 def bad_request(error: BadInputError) -> HTTPException:
@@ -101,10 +104,15 @@ def paper_page(
         raise HTTPException(404, f"paper {parsed.base} is not stored here")
     signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
     topic = queries.paper_topic(session, found.arxiv_id)
+    shown, headers = card(0, found, topic, None, signals), None
+    # One paper, one reader: the page shows what they did with it, even without the script.
+    email_key = accounts.voter(context, request.cookies.get(SESSION_COOKIE, ""))
+    if email_key is not None:
+        shown, headers = readers.marked(context, email_key, shown), PRIVATE
     page = PaperPage(
-        card=card(0, found, topic, None, signals),
+        card=shown,
         authors=author_links(found.authors),
         similar=queries.plain_cards(session, context.search.similar(found.arxiv_id, SIMILAR)),
         appearances=queries.appearances(session, found.arxiv_id),
     )
-    return context.respond(request, "pages/paper.html", page)
+    return context.respond(request, "pages/paper.html", page, headers=headers)
