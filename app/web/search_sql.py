@@ -85,16 +85,10 @@ words AS (
            tsvector_to_array(to_tsvector('english', :query)) AS asked
     FROM (SELECT plainto_tsquery('english', :query) AS every_word) AS q
 ),
-by_every_word AS (
+by_words AS (
     SELECT s.arxiv_id FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id,
            words AS w
-    WHERE s.document @@ w.every_word AND {where}
-    ORDER BY {rank} DESC LIMIT {words}
-),
-by_any_word AS (
-    SELECT s.arxiv_id FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id,
-           words AS w
-    WHERE s.document @@ w.any_word AND {where}
+    WHERE s.document @@ w.{which} AND {where}
     ORDER BY {rank} DESC LIMIT {words}
 )"""
 
@@ -144,8 +138,11 @@ def candidates_statement(filters: Filters, dimensions: int | None) -> tuple[str,
     index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it.
     """
     where, params = _filters(filters)
-    parts = [_WORDS.format(where=where, rank=RANK, words=WORD_CANDIDATES)]
-    candidates = "SELECT arxiv_id FROM by_every_word UNION SELECT arxiv_id FROM by_any_word"
+    # With meaning, papers holding only some query words match only when close in meaning,
+    # and those are among the nearest: word candidates hold every word. Without, any word.
+    which = "any_word" if dimensions is None else "every_word"
+    parts = [_WORDS.format(which=which, where=where, rank=RANK, words=WORD_CANDIDATES)]
+    candidates = "SELECT arxiv_id FROM by_words"
     meaning, has_vector, vector_join = "0.0", "FALSE", ""
     if dimensions is not None:
         d = int(dimensions)
