@@ -7,7 +7,8 @@ are atomic), so a reader sees the old index or the new one, never half of one. T
 generations are kept: a process that read ``current`` just before a switch can still open
 what it named.
 
-Arrays are ``.npy`` files opened memory-mapped: the float16 vectors, and the keyword index as
+Arrays are ``.npy`` files opened memory-mapped: the vectors (float32, see
+:data:`ranking.search_index.VECTOR_DTYPE`), and the keyword index as
 the three arrays of its papers x terms CSC matrix, so that a query reads only its terms'
 columns, and processes on one machine share the pages. Text (ids, terms, category names) is
 one entry a line. :func:`open_current` checks what it reads and raises
@@ -32,6 +33,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from ranking.search_index import (
+    VECTOR_DTYPE,
     Index,
     StoreState,
     build_index,
@@ -151,7 +153,7 @@ def open_generation(path: Path, model: str) -> Index:
     ids = _read_lines(path / "ids.txt", papers)
     announced = _load(path / "announced.npy", (papers,), np.int64)
     has_vector = _load(path / "has_vector.npy", (papers,), np.bool_)
-    vectors = _load(path / "vectors.npy", (papers, int(meta["dimensions"])), np.float16)
+    vectors = _load(path / "vectors.npy", (papers, int(meta["dimensions"])), VECTOR_DTYPE)
     terms, keyword_matrix = _open_keywords(path, papers, int(meta["terms"]))
     return Index(
         ids=ids,
@@ -186,7 +188,7 @@ def _write_generation(index: Index, path: Path, model: str) -> None:
     _write_lines(path / "ids.txt", index.ids)
     _save(path / "announced.npy", np.asarray(index.announced, dtype=np.int64))
     _save(path / "has_vector.npy", np.asarray(index.has_vector, dtype=np.bool_))
-    _save(path / "vectors.npy", np.asarray(index.vectors, dtype=np.float16))
+    _save(path / "vectors.npy", np.asarray(index.vectors, dtype=VECTOR_DTYPE))
     names = sorted(index.by_category)
     rows = [np.asarray(index.by_category[name], dtype=np.int64) for name in names]
     _write_lines(path / "categories.txt", names)
