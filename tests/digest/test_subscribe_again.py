@@ -79,6 +79,7 @@ def test_a_stranger_cannot_subscribe_a_web_reader_or_change_what_they_keep(
     [mail] = smtp.handler.to("ada@example.org")
     assert mail["Subject"] == "Start your Paperboy digest?"
     assert "sign in" in _text(mail)
+    assert client.get(link_in(mail, "/subscriptions/preferences")).status_code == 200
     assert press(client, link_in(mail, "/subscribe/confirm")).status_code == 200
     row = _one(database)
     assert (row.status, _settings_of(row)) == (SubscriberStatus.ACTIVE, before)
