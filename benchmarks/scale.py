@@ -35,7 +35,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,12 +46,14 @@ import psutil
 from sqlalchemy import Engine, create_engine, func, select, text
 
 from app.core.config import get_settings
-from app.core.db import open_engine
+from app.core.db import make_session_factory, open_engine
 from app.core.models import Paper
 from app.core.schema import upgrade_to_head
 from app.core.search_store import DEFAULT_DIMENSIONS, index_name
 from app.core.vectors import Matrix
+from app.web.search import Filters
 from app.web.search_sql import EF_SEARCH as WEB_EF_SEARCH
+from app.web.searcher import make_searcher
 from benchmarks import synthetic_corpus
 from benchmarks.scale_store import GIN_INDEX, halfvec_texts, load_postgresql, load_sqlite
 from benchmarks.search_eval import HF
@@ -63,6 +65,7 @@ STORES = ("postgresql", "sqlite")
 POSTGRES = "postgresql+psycopg://paperboy@127.0.0.1:5434"
 QUERIES = 200
 RECALL_QUERIES = 100
+BREAKDOWN_QUERIES = 50
 # pgvector's default, two more, and the web's (with its relaxed iterative scan).
 EF_SEARCH = (40, 100, 200)
 SIMILAR_PAGES = 200
@@ -89,12 +92,16 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/scale"))
     parser.add_argument("--seconds", type=int, default=60, help="at most, per latency run")
     parser.add_argument("--reuse", action="store_true", help="measure stores built before")
+    parser.add_argument(
+        "--backend", choices=("torch", "onnx-int8"), default="torch", help="query embedder"
+    )
     parser.add_argument("--build-only", action="store_true", help="build, measure later")
     parser.add_argument("--drop", action="store_true", help="delete each store once measured")
     parser.add_argument("--out", type=Path, default=Path("scale.json"))
     args = parser.parse_args()
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     results["machine"] = machine()
+    os.environ["PAPERBOY_EMBEDDING_BACKEND"] = args.backend  # the web's, and this process's
     queries = read_queries(HF, QUERIES)
     source = synthetic_corpus.read_source()
     for papers in (int(size) for size in args.sizes.split(",")):
@@ -216,7 +223,7 @@ def store_size(store: Store) -> dict[str, int]:
 def measure(store: Store, queries: list[str], seconds: int) -> dict[str, Any]:
     searches = [_search_path(q) for q in queries]
     pages = [f"/papers/{i}" for i in _sample_ids(store)]
-    found: dict[str, Any] = {}
+    found: dict[str, Any] = {"backend": get_settings().embedding_backend}
     with serve(store) as (base, process, started):
         found["start_to_ready_s"] = _wait(base) - started
         ready = time.perf_counter()
@@ -228,9 +235,37 @@ def measure(store: Store, queries: list[str], seconds: int) -> dict[str, Any]:
             found[f"search_at_{connections}"] = drive(base, searches, connections, seconds)
         found["paper_page_at_1"] = drive(base, pages, 1, seconds)
         found["web_memory_mib"] = _memory(process)
+    found["in_process_ms"] = breakdown(store, queries[:BREAKDOWN_QUERIES])
     if store.kind == "postgresql":
         found["recall_at_10"] = recall(store, queries[:RECALL_QUERIES])
     return found
+
+
+def breakdown(store: Store, queries: list[str]) -> dict[str, float]:
+    """Median ms, in this process with the web's searcher: the query embedding, a whole
+    search (embedding included), and ``similar`` (6 papers) for the same number of papers."""
+    settings = get_settings(data_dir=store.data_dir, database_url=store.url)
+    embedder = make_embedder(settings)
+    embedder.encode(["warm up"])
+    with _engine(store) as engine:
+        searcher = make_searcher(settings, make_session_factory(engine))
+        searcher.warm()
+        searcher.search("warm up", Filters())
+        ids = _sample_ids(store)[: len(queries)]
+        return {
+            "query_embedding": _median_ms(lambda q: embedder.encode([q]), queries),
+            "search": _median_ms(lambda q: searcher.search(q, Filters()), queries),
+            "similar": _median_ms(lambda i: searcher.similar(i, 6), ids),
+        }
+
+
+def _median_ms(work: Callable[[str], object], inputs: list[str]) -> float:
+    spent = []
+    for one in inputs:
+        started = time.perf_counter()
+        work(one)
+        spent.append(time.perf_counter() - started)
+    return float(np.median(spent) * 1000)
 
 
 def _search_path(query: str) -> str:
