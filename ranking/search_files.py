@@ -165,7 +165,6 @@ def open_generation(path: Path, model: str) -> Index:
         vectors=vectors,
         has_vector=has_vector,
         paper_count=papers,
-        built_at=time.monotonic(),
         state=StoreState(int(meta["store_papers"]), str(meta["fingerprint"])),
         generation=path.name,
     )

@@ -10,7 +10,6 @@ without it).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -73,7 +72,6 @@ class Index:
     vectors: Vectors  # one row per paper (zeros where it has none), unit length
     has_vector: NDArray[np.bool_]
     paper_count: int
-    built_at: float  # time.monotonic() when built, opened or last found current
     state: StoreState | None = None  # None: made from documents, not from a store
     generation: str | None = None  # the saved generation it was opened from, if any
 
@@ -106,7 +104,6 @@ def make_index(
         vectors=vectors,
         has_vector=has_vector,
         paper_count=len(ids),
-        built_at=time.monotonic(),
         state=state,
     )
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -139,12 +140,19 @@ def matches(
 class SearchService:
     """The process's search index and query embedder, both loaded on first use or by warm()."""
 
-    def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._settings = settings
         self._sessions = sessions
         self._directory = index_directory(settings.data_dir)
+        self._clock = clock  # seconds, for REFRESH_SECONDS (tests move it on)
         self._lock = threading.Lock()
         self._index: Index | None = None
+        self._checked_at = 0.0
         self._embedder: Any = None
         self._slots = threading.BoundedSemaphore(CONCURRENT_SEARCHES)
 
@@ -186,8 +194,10 @@ class SearchService:
         with self._lock:
             if self._index is None:
                 self._index = self._load(self._store_state())
-            elif time.monotonic() - self._index.built_at >= REFRESH_SECONDS:
+                self._checked_at = self._clock()
+            elif self._clock() - self._checked_at >= REFRESH_SECONDS:
                 self._index = self._refreshed(self._index)
+                self._checked_at = self._clock()
             return self._index
 
     def _refreshed(self, index: Index) -> Index:
@@ -195,7 +205,7 @@ class SearchService:
         state = self._store_state()
         same_files = index.generation in (None, current_generation(self._directory))
         if index.state == state and same_files:
-            return replace(index, built_at=time.monotonic())
+            return index
         return self._load(state)
 
     def _load(self, state: StoreState) -> Index:

@@ -15,8 +15,8 @@ from app.core.config import Settings
 from app.core.search_store import has_vector_column
 from app.web.app import create_app
 from app.web.relevance import SearchSort
-from app.web.search import Filters, SearchService
-from ranking.search_files import current_generation, index_directory
+from app.web.search import REFRESH_SECONDS, Filters, SearchService
+from ranking.search_files import current_generation, index_directory, write_search_index
 from tests.conftest import Database
 from tests.ranking.test_search_files import PAPERS, fill, records
 
@@ -67,6 +67,34 @@ def test_papers_added_since_the_index_was_saved_make_the_next_process_rebuild_it
     assert "2501.00007" in found(later)
     assert current_generation(directory) not in (None, before)
     assert later.index().generation == current_generation(directory)
+
+
+class Clock:
+    """Seconds that the test moves on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_running_process_opens_the_embed_steps_new_generation_after_refresh_seconds(
+    database: Database,
+) -> None:
+    fill(database, records())
+    settings, clock = keyword_settings(database), Clock()
+    service = SearchService(settings, database.sessions, clock)
+    assert "2501.00007" not in found(service)
+    fill(database, records((("2501.00007", "Zebrafish diffusion", "Imaging.", "Eva Lund"),)), 1)
+    with database.sessions() as session:  # the embed step's writer, in the job's process
+        directory = index_directory(settings.data_dir)
+        written = write_search_index(session, directory, settings.embedding_model)
+    clock.now += REFRESH_SECONDS - 1
+    assert "2501.00007" not in found(service)  # not looked at again yet
+    clock.now += 1
+    assert "2501.00007" in found(service)
+    assert service.index().generation == written.generation  # opened, not built again
 
 
 def _truncate_vectors(generation: Path) -> None:
