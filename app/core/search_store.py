@@ -226,6 +226,39 @@ _WORDS_DDL = (
         RETURN NULL;
     END $$""",
 )
+# How many papers hold each word (the empty word: how many papers there are), for the words'
+# rarity (idf) at query time; kept by statement-level triggers on paper_search itself.
+_COUNTS_DDL = (
+    "CREATE TABLE IF NOT EXISTS paper_search_words (word text PRIMARY KEY, papers bigint NOT NULL)",
+    """CREATE OR REPLACE FUNCTION paper_search_count() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            PERFORM paper_search_add(ARRAY(SELECT document FROM new_rows), 1);
+        ELSIF TG_OP = 'DELETE' THEN
+            PERFORM paper_search_add(ARRAY(SELECT document FROM old_rows), -1);
+        ELSE
+            PERFORM paper_search_add(ARRAY(SELECT document FROM old_rows), -1);
+            PERFORM paper_search_add(ARRAY(SELECT document FROM new_rows), 1);
+        END IF;
+        RETURN NULL;
+    END $$""",
+    # Words in a fixed order: concurrent writers lock the same rows in the same order.
+    """CREATE OR REPLACE FUNCTION paper_search_add(documents tsvector[], delta integer)
+    RETURNS void LANGUAGE sql AS $$
+        INSERT INTO paper_search_words AS c (word, papers)
+        SELECT word, count(*) * delta FROM (
+            SELECT unnest(tsvector_to_array(d)) AS word FROM unnest(documents) AS d
+            UNION ALL SELECT '' FROM unnest(documents)
+        ) AS w GROUP BY word ORDER BY word
+        ON CONFLICT (word) DO UPDATE SET papers = c.papers + EXCLUDED.papers
+    $$""",
+)
+_COUNT_TRIGGERS = (
+    ("paper_search", "INSERT", "NEW TABLE AS new_rows"),
+    ("paper_search", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+    ("paper_search", "DELETE", "OLD TABLE AS old_rows"),
+)
 # (table, event, transition tables): PostgreSQL allows one event per trigger with them.
 _TRIGGERS = (
     ("papers", "INSERT", "NEW TABLE AS new_rows"),
@@ -239,19 +272,35 @@ _TRIGGERS = (
 def _install_words(connection: Connection) -> None:
     exists = text("SELECT to_regclass(:table) IS NOT NULL")
     existed = connection.execute(exists, {"table": "paper_search"}).scalar_one()
-    for statement in _WORDS_DDL:
+    counted = connection.execute(exists, {"table": "paper_search_words"}).scalar_one()
+    for statement in _WORDS_DDL + _COUNTS_DDL:
         connection.execute(text(statement))
-    for table, event, transition in _TRIGGERS:
+    _triggers(connection, _TRIGGERS, "paper_search_changed")
+    if not existed:
+        connection.execute(text("SELECT paper_search_refresh(ARRAY(SELECT arxiv_id FROM papers))"))
+    if not counted:
+        connection.execute(
+            text(
+                "INSERT INTO paper_search_words (word, papers) "
+                "SELECT word, ndoc FROM ts_stat('SELECT document FROM paper_search') "
+                "UNION ALL SELECT '', count(*) FROM paper_search"
+            )
+        )
+    _triggers(connection, _COUNT_TRIGGERS, "paper_search_count")
+
+
+def _triggers(
+    connection: Connection, triggers: tuple[tuple[str, str, str], ...], function: str
+) -> None:
+    for table, event, transition in triggers:
         name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
         connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
         connection.execute(
             text(
                 f"CREATE TRIGGER {name} AFTER {event} ON {table} REFERENCING {transition} "
-                f"FOR EACH STATEMENT EXECUTE FUNCTION {SEARCH_TABLE}_changed()"
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
             )
         )
-    if not existed:
-        connection.execute(text("SELECT paper_search_refresh(ARRAY(SELECT arxiv_id FROM papers))"))
 
 
 def uninstall(connection: Connection) -> None:
@@ -261,16 +310,16 @@ def uninstall(connection: Connection) -> None:
     for table, event, _ in _TRIGGERS:
         name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
         connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
-    connection.execute(text(f"DROP FUNCTION IF EXISTS {SEARCH_TABLE}_changed()"))
-    connection.execute(text(f"DROP FUNCTION IF EXISTS {SEARCH_TABLE}_refresh(text[])"))
-    connection.execute(text(f"DROP TABLE IF EXISTS {SEARCH_TABLE}"))
+    connection.execute(text(f"DROP TABLE IF EXISTS {SEARCH_TABLE}, paper_search_words"))
+    for function in ("changed()", "refresh(text[])", "count()", "add(tsvector[], integer)"):
+        connection.execute(text(f"DROP FUNCTION IF EXISTS {SEARCH_TABLE}_{function}"))
     connection.execute(text(f"ALTER TABLE paper_embeddings DROP COLUMN IF EXISTS {VECTOR_COLUMN}"))
 
 
 def in_models(name: str | None, kind: str, parents: Mapping[str, str | None]) -> bool:
     """For Alembic's ``include_name``: False for what only :func:`install` makes."""
     if kind == "table":
-        return name != SEARCH_TABLE
+        return name not in (SEARCH_TABLE, "paper_search_words")
     if kind == "column":
         return (parents.get("table_name"), name) != ("paper_embeddings", VECTOR_COLUMN)
     if kind == "index":

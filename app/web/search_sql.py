@@ -48,7 +48,8 @@ WORD_CANDIDATES = 300
 # HNSW's search breadth: above the candidates asked (pgvector returns at most ef_search rows
 # per scan pass), and high enough for recall@10 >= 0.95 against exact search.
 EF_SEARCH = 400
-RANK = "ts_rank('{0.1, 0.2, 0.4, 1.0}', s.document, w.any_word, 1)"
+WEIGHTS = "'{0.1, 0.2, 0.4, 1.0}'"  # ts_rank's weights of D, C (authors), B (abstract), A (title)
+RANK = f"ts_rank({WEIGHTS}, s.document, w.any_word, 1)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +82,16 @@ def _filters(filters: Filters) -> tuple[str, dict[str, Any]]:
 _WORDS = """
 words AS (
     SELECT q.every_word, CAST(replace(CAST(q.every_word AS text), ' & ', ' | ') AS tsquery)
-               AS any_word,
-           tsvector_to_array(to_tsvector('english', :query)) AS asked
+               AS any_word
     FROM (SELECT plainto_tsquery('english', :query) AS every_word) AS q
+),
+asked AS (
+    SELECT DISTINCT ON (t.lexemes[1]) plainto_tsquery('english', t.token) AS word,
+           ln((coalesce(n.papers, 0) + 1.0) / (coalesce(c.papers, 0) + 1.0)) + 1 AS rarity
+    FROM ts_debug('english', :query) AS t
+    LEFT JOIN paper_search_words AS n ON n.word = ''
+    LEFT JOIN paper_search_words AS c ON c.word = t.lexemes[1]
+    WHERE cardinality(t.lexemes) > 0
 ),
 by_words AS (
     SELECT s.arxiv_id FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id,
@@ -103,10 +111,11 @@ _SCORED = """
 candidates AS ({candidates}),
 scored AS (
     SELECT c.arxiv_id, p.announced_on, {meaning} AS meaning, {has_vector} AS has_vector,
-           CASE WHEN s.document @@ w.any_word THEN {rank} * :scale ELSE 0 END AS keyword,
-           CASE WHEN cardinality(w.asked) = 0 THEN 0 ELSE 1 - CAST(length(ts_delete(
-               to_tsvector('english', :query), tsvector_to_array(s.document))) AS float8)
-               / cardinality(w.asked) END AS coverage
+           CASE WHEN s.document @@ w.any_word THEN :scale * (
+               SELECT sum(a.rarity * ts_rank({weights}, s.document, a.word, 1)) / sum(a.rarity)
+               FROM asked AS a) ELSE 0 END AS keyword,
+           coalesce((SELECT sum(a.rarity) FILTER (WHERE s.document @@ a.word) / sum(a.rarity)
+                     FROM asked AS a), 0) AS coverage
     FROM candidates AS c JOIN papers AS p ON p.arxiv_id = c.arxiv_id
     LEFT JOIN paper_search AS s ON s.arxiv_id = c.arxiv_id {vector_join}, words AS w
 )"""
@@ -160,7 +169,7 @@ def candidates_statement(filters: Filters, dimensions: int | None) -> tuple[str,
             meaning=meaning,
             has_vector=has_vector,
             vector_join=vector_join,
-            rank=RANK,
+            weights=WEIGHTS,
         )
     )
     return "WITH " + ",".join(parts), params

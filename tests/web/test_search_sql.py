@@ -131,6 +131,15 @@ def test_every_writer_keeps_the_word_index_current(stored: sessionmaker[Session]
     with stored() as session:
         left = session.execute(text("SELECT arxiv_id FROM paper_search")).scalars()
         assert OURS & set(left) == {"2601.00001", "2601.00002"}
+        # Each word's count of papers (its rarity at query time) followed every change.
+        counted = "SELECT word, papers FROM paper_search_words WHERE papers <> 0"
+        recounted = (
+            "SELECT word, ndoc FROM ts_stat('SELECT document FROM paper_search') "
+            "UNION ALL SELECT '', count(*) FROM paper_search"
+        )
+        assert set(map(tuple, session.execute(text(counted)))) == set(
+            map(tuple, session.execute(text(recounted)))
+        )
 
 
 def test_a_new_dimension_gets_its_own_vector_index(stored: sessionmaker[Session]) -> None:
