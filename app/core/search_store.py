@@ -212,6 +212,7 @@ _WORDS_DDL = (
         INSERT INTO paper_search (arxiv_id, document)
         SELECT p.arxiv_id, {DOCUMENT} FROM papers AS p WHERE p.arxiv_id = ANY(ids)
         ON CONFLICT (arxiv_id) DO UPDATE SET document = EXCLUDED.document
+        WHERE paper_search.document IS DISTINCT FROM EXCLUDED.document
     $$""",  # noqa: S608 (DOCUMENT is a constant)
     # One function for every trigger: the changed rows' papers, from whichever transition
     # table the trigger has (statement-level, so a bulk write refreshes once per statement).
@@ -220,6 +221,11 @@ _WORDS_DDL = (
     BEGIN
         IF TG_OP = 'DELETE' THEN
             PERFORM paper_search_refresh(ARRAY(SELECT DISTINCT arxiv_id FROM old_rows));
+        ELSIF TG_TABLE_NAME = 'papers' AND TG_OP = 'UPDATE' THEN
+            -- Most updates of a paper (its version, dates, withdrawal) leave its words alone.
+            PERFORM paper_search_refresh(ARRAY(
+                SELECT n.arxiv_id FROM new_rows AS n JOIN old_rows AS o USING (arxiv_id)
+                WHERE (n.title, n.abstract) IS DISTINCT FROM (o.title, o.abstract)));
         ELSE
             PERFORM paper_search_refresh(ARRAY(SELECT DISTINCT arxiv_id FROM new_rows));
         END IF;
@@ -262,7 +268,7 @@ _COUNT_TRIGGERS = (
 # (table, event, transition tables): PostgreSQL allows one event per trigger with them.
 _TRIGGERS = (
     ("papers", "INSERT", "NEW TABLE AS new_rows"),
-    ("papers", "UPDATE", "NEW TABLE AS new_rows"),
+    ("papers", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
     ("paper_authors", "INSERT", "NEW TABLE AS new_rows"),
     ("paper_authors", "UPDATE", "NEW TABLE AS new_rows"),
     ("paper_authors", "DELETE", "OLD TABLE AS old_rows"),

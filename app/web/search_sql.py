@@ -5,10 +5,12 @@ nearest papers in meaning, and papers holding the query's words), scores each as
 in-process search does, and keeps the matches by the same rules (:mod:`app.web.relevance`):
 
 - ``meaning``: the cosine of the paper's ``halfvec`` with the query's;
-- ``keyword``: ``ts_rank`` of the paper's words (title A, abstract B, authors C) against any
-  query word, scaled by ``KEYWORD_SCALE`` to the tf-idf cosine's range (chosen on the tuning
-  half of ``benchmarks/search_eval.py``, see docs/benchmarks.md);
-- ``coverage``: the share of the query's words the paper holds (1: every word).
+- ``keyword``: the ``ts_rank`` of each query word in the paper's words (title A, abstract B,
+  authors C), averaged with the words' rarity (idf, from ``paper_search_words``) as weights,
+  times ``KEYWORD_SCALE`` to reach the tf-idf cosine's range (chosen on the tune half of the
+  known-item queries, ``benchmarks/search_eval_pg.py``, docs/benchmarks.md);
+- ``coverage``: the share of the query's word rarity that the paper holds (1: every word; a
+  word no paper holds counts as the rarest, and as missing).
 
 The indexes are made by migration 0014 (:mod:`app.core.search_store`).
 """
