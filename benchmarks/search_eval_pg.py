@@ -38,7 +38,7 @@ from app.web.search_sql import run_search as run_statement
 from benchmarks.search_eval import DEPTH, HF, _tune_half
 from ranking.embedder import make_embedder
 
-SCALES = (0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0)
+SCALES = (1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0)
 RRF_K = 60
 RECALL_QUERIES = 200
 

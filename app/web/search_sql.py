@@ -43,7 +43,7 @@ from app.web.search import (
 )
 
 # ts_rank (normalised by document length) times this is on the tf-idf cosine's scale.
-KEYWORD_SCALE = 3.0
+KEYWORD_SCALE = 8.0
 # Nearest papers in meaning, and papers by words, taken as candidates before the cut-off.
 VECTOR_CANDIDATES = 300
 WORD_CANDIDATES = 300
