@@ -367,6 +367,7 @@ def drive(base: str, paths: list[str], connections: int, seconds: float) -> dict
     return {
         "p50_ms": float(p50), "p99_ms": float(p99), "requests": len(latencies),
         "requests_per_s": len(latencies) / spent, "errors": len(errors),
+        "error_statuses": sorted(set(errors)),
         "load_before": before, "load_after": os.getloadavg()[0],
     }  # fmt: skip
 
