@@ -138,8 +138,9 @@ def read_queries(path: Path, count: int) -> list[str]:
     with gzip.open(path, "rt") as lines:
         for line in lines:
             record = json.loads(line)
-            if record.get("ai_keywords") and record["arxiv_id"] not in found:
-                found[record["arxiv_id"]] = ", ".join(record["ai_keywords"][:3])[:200]
+            words = [word for word in record.get("ai_keywords") or [] if word.strip()]
+            if words and record["arxiv_id"] not in found:  # (one record's keywords are blank)
+                found[record["arxiv_id"]] = ", ".join(words[:3])[:200]
     ordered = sorted(found, key=lambda i: hashlib.sha256(i.encode()).hexdigest())
     return [found[arxiv_id] for arxiv_id in ordered[:count]]
 
