@@ -218,9 +218,27 @@ _WORDS_DDL = (
     # table the trigger has (statement-level, so a bulk write refreshes once per statement).
     """CREATE OR REPLACE FUNCTION paper_search_changed() RETURNS trigger
     LANGUAGE plpgsql AS $$
+    DECLARE added text[];
     BEGIN
         IF TG_OP = 'DELETE' THEN
             PERFORM paper_search_refresh(ARRAY(SELECT DISTINCT arxiv_id FROM old_rows));
+        ELSIF TG_TABLE_NAME = 'paper_authors' AND TG_OP = 'INSERT' THEN
+            -- A paper stored with its authors: its words so far are title and abstract, so
+            -- the authors' are appended (the same tsvector as computing all again, for a
+            -- fraction of the work). Papers that had authors already are computed again.
+            WITH done AS (
+                UPDATE paper_search AS s
+                SET document = s.document || setweight(to_tsvector('english', f.names), 'C')
+                FROM (SELECT n.arxiv_id, string_agg(n.name, ' ' ORDER BY n.position) AS names
+                      FROM new_rows AS n GROUP BY n.arxiv_id
+                      HAVING count(*) = (SELECT count(*) FROM paper_authors AS a
+                                         WHERE a.arxiv_id = n.arxiv_id)) AS f
+                WHERE s.arxiv_id = f.arxiv_id
+                RETURNING s.arxiv_id
+            )
+            SELECT coalesce(array_agg(arxiv_id), '{}') INTO added FROM done;
+            PERFORM paper_search_refresh(ARRAY(
+                SELECT DISTINCT arxiv_id FROM new_rows WHERE arxiv_id <> ALL(added)));
         ELSIF TG_TABLE_NAME = 'papers' AND TG_OP = 'UPDATE' THEN
             -- Most updates of a paper (its version, dates, withdrawal) leave its words alone.
             PERFORM paper_search_refresh(ARRAY(

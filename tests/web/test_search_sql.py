@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
 from app.core.models import Paper, PaperAuthor
-from app.core.search_store import MISSING_LINE, complete, has_vector_column
+from app.core.search_store import DOCUMENT, MISSING_LINE, complete, has_vector_column
 from app.web.search import Filters, SearchService
 from app.web.search_sql import DatabaseSearch, Scoring, nearest_papers, run_search
 from app.web.searcher import make_searcher
@@ -114,6 +114,22 @@ def test_similar_papers_come_from_the_vector_index_without_the_paper_itself(
         assert nearest_papers(session, "2699.99999", MODEL, 5) == []
 
 
+def _stale_documents(sessions: sessionmaker[Session]) -> int:
+    """Papers whose kept words differ from their words computed afresh."""
+    query = (
+        "SELECT count(*) FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id "
+        f"WHERE s.document IS DISTINCT FROM {DOCUMENT}"
+    )
+    with sessions() as session:
+        return int(session.execute(text(query)).scalar_one())
+
+
+def test_papers_stored_with_their_authors_have_all_their_words(
+    stored: sessionmaker[Session],
+) -> None:
+    assert _stale_documents(stored) == 0
+
+
 def test_every_writer_keeps_the_word_index_current(stored: sessionmaker[Session]) -> None:
     with session_scope(stored) as session:
         session.get_one(Paper, "2601.00003").title = "Spiral arms of barred galaxies"
@@ -126,6 +142,7 @@ def test_every_writer_keeps_the_word_index_current(stored: sessionmaker[Session]
     assert _search(stored, "spiral") == ["2601.00003"]
     assert _search(stored, "leavitt") == ["2601.00003"] and _search(stored, "rubin") == []
     assert set(_search(stored, "lovelace")) == {"2601.00001", "2601.00002"}
+    assert _stale_documents(stored) == 0
     with session_scope(stored) as session:
         session.delete(session.get_one(Paper, "2601.00003"))
     with stored() as session:
