@@ -107,7 +107,11 @@ def store_vectors(connection: Connection, model: str, rows: Sequence[tuple[str, 
     """Write the ``halfvec`` copies of stored embeddings, indexing a new dimension first."""
     indexed = _indexed.setdefault(connection.engine, set())
     for dimensions in {int(vector.shape[0]) for _, vector in rows} - indexed:
-        ensure_vector_index(connection, dimensions)
+        # Asked first: CREATE INDEX IF NOT EXISTS would lock out other writers of the table
+        # until this transaction ends, even when the index is there.
+        found = text("SELECT to_regclass(:name) IS NOT NULL")
+        if not connection.execute(found, {"name": index_name(dimensions)}).scalar_one():
+            ensure_vector_index(connection, dimensions)
         indexed.add(dimensions)
     _update(connection, model, list(rows))
 
