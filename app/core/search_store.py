@@ -344,7 +344,7 @@ def uninstall(connection: Connection) -> None:
     connection.execute(text(f"ALTER TABLE paper_embeddings DROP COLUMN IF EXISTS {VECTOR_COLUMN}"))
 
 
-def in_models(name: str | None, kind: str, parents: Mapping[str, str | None]) -> bool:
+def in_models(name: str | None, kind: str, parents: Mapping[Any, str | None]) -> bool:
     """For Alembic's ``include_name``: False for what only :func:`install` makes."""
     if kind == "table":
         return name not in (SEARCH_TABLE, "paper_search_words")
