@@ -7,6 +7,7 @@ Two implementations: :class:`app.web.search.SearchService` holds the index in th
 
 from __future__ import annotations
 
+import threading
 from typing import Protocol
 
 from sqlalchemy import Engine
@@ -32,8 +33,41 @@ class Searcher(Protocol):
         ...
 
 
-def make_searcher(settings: Settings, sessions: sessionmaker[Session]) -> Searcher:
-    """PostgreSQL's own indexes where it keeps vectors (pgvector), else the in-process index."""
+def make_searcher(settings: Settings, sessions: sessionmaker[Session]) -> ChosenOnFirstUse:
+    """The deployment's searcher, chosen at its first use (see :class:`ChosenOnFirstUse`)."""
+    return ChosenOnFirstUse(settings, sessions)
+
+
+class ChosenOnFirstUse:
+    """PostgreSQL's own indexes where it keeps vectors (pgvector), else the in-process index.
+
+    Which one needs a look at the database, so it waits for the first search, not the app's
+    construction: a web process starts (and says "not ready") while its database is down.
+    """
+
+    def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
+        self._settings = settings
+        self._sessions = sessions
+        self._lock = threading.Lock()
+        self._chosen: Searcher | None = None
+
+    def search(self, query: str, filters: Filters) -> Found:
+        return self.chosen().search(query, filters)
+
+    def similar(self, arxiv_id: str, limit: int) -> list[str]:
+        return self.chosen().similar(arxiv_id, limit)
+
+    def warm(self) -> None:
+        self.chosen().warm()
+
+    def chosen(self) -> Searcher:
+        with self._lock:
+            if self._chosen is None:
+                self._chosen = _choose(self._settings, self._sessions)
+            return self._chosen
+
+
+def _choose(settings: Settings, sessions: sessionmaker[Session]) -> Searcher:
     engine = sessions.kw.get("bind")
     if isinstance(engine, Engine) and has_vector_column(engine):
         return DatabaseSearch(settings, sessions)

@@ -172,7 +172,7 @@ def test_a_new_dimension_gets_its_own_vector_index(stored: sessionmaker[Session]
 def test_the_site_searches_in_the_database_where_pgvector_keeps_vectors(
     pgvector: Database,
 ) -> None:
-    assert isinstance(make_searcher(pgvector.settings, pgvector.sessions), DatabaseSearch)
+    assert isinstance(make_searcher(pgvector.settings, pgvector.sessions).chosen(), DatabaseSearch)
 
 
 def test_without_pgvector_search_stays_in_the_process_and_migrate_says_so(
@@ -180,6 +180,6 @@ def test_without_pgvector_search_stays_in_the_process_and_migrate_says_so(
 ) -> None:
     if database.engine.dialect.name == "postgresql" and has_vector_column(database.engine):
         pytest.skip("needs SQLite or PostgreSQL without pgvector (the fallback)")
-    assert isinstance(make_searcher(database.settings, database.sessions), SearchService)
+    assert isinstance(make_searcher(database.settings, database.sessions).chosen(), SearchService)
     expected = MISSING_LINE if database.engine.dialect.name == "postgresql" else None
     assert complete(database.engine) == expected
