@@ -4,7 +4,8 @@ The raw load and each index build are timed apart (:class:`Timings`). PostgreSQL
 (``ingest.bulk.rows.insert_columns``) with the secondary indexes, the link tables' foreign
 keys, the word index's triggers, the GIN index and the HNSW index left out during the load;
 afterwards the word documents are computed in one statement (the migration's own
-``paper_search_refresh``), then the GIN and HNSW indexes are made (``app.core.search_store``).
+``paper_search_refresh``), then the GIN index and the words' counts, then the HNSW index are
+made (``app.core.search_store``).
 SQLite: ``executemany`` in one transaction per chunk on the bulk-load connection
 (``ingest.bulk.connection``), then the persisted search index is written under DATA_DIR
 (``ranking.search_files.write_search_index``).
@@ -69,8 +70,8 @@ def load_postgresql(engine: Engine, batches: Iterable[Batch], model: str) -> Tim
     timings.steps["of which secondary b-trees and foreign keys"] = btrees
     with timings.step("words: tsvector of every paper"), session_scope(sessions) as session:
         session.execute(text("SELECT paper_search_refresh(ARRAY(SELECT arxiv_id FROM papers))"))
-    with timings.step("words: GIN index"), session_scope(sessions) as session:
-        install(session.connection())  # makes the GIN index and the triggers again
+    with timings.step("words: GIN index and word counts"), session_scope(sessions) as session:
+        install(session.connection())  # the GIN index, the words' counts, the triggers again
         session.execute(text("ANALYZE paper_search"))
     with timings.step("meaning: HNSW index"), session_scope(sessions) as session:
         ensure_vector_index(session.connection(), DEFAULT_DIMENSIONS)
