@@ -20,7 +20,7 @@ from app.core.config import PACKAGED_MODEL_NAME, Settings
 from app.core.vectors import Matrix, normalise
 
 if TYPE_CHECKING:
-    from ranking.onnx_model import OnnxEncoder
+    from ranking.onnx_encoder import OnnxEncoder
 
 
 NO_VECTORS: Matrix = np.zeros((0, 0), dtype=np.float32)
@@ -118,6 +118,6 @@ class OnnxInt8Embedder:
 @cache
 def _onnx_encoder(source: str, cache_dir: Path) -> OnnxEncoder:
     """One loaded int8 model per process and (source, cache folder), as for torch's."""
-    from ranking.onnx_model import OnnxEncoder
+    from ranking.onnx_model import load_encoder
 
-    return OnnxEncoder.load(Path(source), cache_dir)
+    return load_encoder(Path(source), cache_dir)

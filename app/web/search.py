@@ -264,7 +264,12 @@ def _query_embedder(settings: Settings) -> Any:
 
     One short query per request gains nothing from more threads, and on a busy machine they
     contend: measured on two shared cores, 40 ms a query on one torch thread, 290 ms on two.
+    The onnx-int8 backend loads without torch (a web process's memory, docs/benchmarks.md).
     """
+    if settings.search_query_backend == "onnx-int8":
+        from ranking.onnx_encoder import query_encoder
+
+        return query_encoder(settings)
     import torch  # only here: web workers start without it
 
     from ranking.embedder import make_embedder

@@ -1,0 +1,138 @@
+"""The int8 query model loaded without torch: same tokens, same vectors, same search results."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.core.config import Settings
+from app.web.search import Filters, Found
+from app.web.searcher import make_searcher
+from ranking.embedder import resolve_model_path
+from ranking.onnx_encoder import (
+    INPUTS,
+    OnnxEncoder,
+    model_path,
+    query_encoder,
+    read_pooling,
+    read_tokenizer,
+    token_arrays,
+)
+from ranking.text import embedding_text
+from tests.conftest import SAMPLE_PATH, Database
+
+SOURCE = Path(resolve_model_path(Settings().embedding_model))
+# A reader's queries of the sample's papers (AnimaMimic, a mixture-of-experts paper).
+QUERIES = (
+    "bring a still 3D character model to life using motion from generated clips",
+    "sparse mixture of experts",
+)
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    """200 real titles and abstracts, some past the 256-token limit."""
+    with gzip.open(SAMPLE_PATH, "rt") as lines:
+        records = [json.loads(line) for line in lines][:200]
+    return [embedding_text(r["title"], r["summary"]) for r in records]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The int8 model built once for this module (with torch, as the embed step builds it)."""
+    from ranking.onnx_model import cached_model_path
+
+    return cached_model_path(SOURCE, tmp_path_factory.mktemp("onnx") / "models")
+
+
+def test_the_tokens_are_autotokenizers(texts: list[str]) -> None:
+    from transformers import AutoTokenizer
+
+    limit = read_pooling(SOURCE).max_tokens
+    reference = AutoTokenizer.from_pretrained(str(SOURCE))
+    for start in range(0, len(texts), 32):
+        batch = texts[start : start + 32]
+        expected = reference(batch, padding=True, truncation=True, max_length=limit)
+        ours = token_arrays(read_tokenizer(SOURCE, limit), batch)
+        for name in INPUTS:
+            assert ours[name].tolist() == expected[name], name
+    assert max(len(ids) for ids in reference(texts)["input_ids"]) > limit  # cut where needed
+
+
+@pytest.mark.model
+def test_the_vectors_are_those_of_the_autotokenizer_path(built: Path, texts: list[str]) -> None:
+    from transformers import AutoTokenizer
+
+    encoder = OnnxEncoder.open(built, SOURCE, threads=1)
+    # One text a batch on both sides: int8 activations are scaled per batch, padding included.
+    ours = encoder.encode(texts, batch_size=1)
+    # The former path: transformers' tokenizer feeding the same model, mean pooled.
+    tokenizer = AutoTokenizer.from_pretrained(str(SOURCE))
+    session = encoder._session  # the model itself is not under test here
+    pooled = np.empty_like(ours)
+    for row, text in enumerate(texts):
+        tokens = tokenizer([text], truncation=True, max_length=256, return_tensors="np")
+        hidden = session.run(None, {name: tokens[name].astype(np.int64) for name in INPUTS})[0]
+        pooled[row] = hidden[0].mean(axis=0)
+    pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
+    assert np.min(np.sum(ours * pooled, axis=1)) > 0.9999
+
+
+@pytest.mark.model
+def test_a_cached_model_encodes_a_query_without_importing_torch(
+    built: Path, tmp_path: Path
+) -> None:
+    _place(built, tmp_path)
+    script = (
+        "import sys; from pathlib import Path; from app.core.config import Settings;"
+        "from ranking.onnx_encoder import query_encoder;"
+        "vector = query_encoder(Settings(data_dir=Path(sys.argv[1]))).encode(['graph neural"
+        " networks'])[0];"
+        "heavy = sorted({'torch', 'transformers'} & set(sys.modules));"
+        "print(round(float(vector @ vector), 3), heavy)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["1.0", "[]"]
+
+
+@pytest.mark.model
+def test_the_int8_query_model_finds_the_top_result_torch_finds(
+    built: Path, embedded_db: Database
+) -> None:
+    _place(built, embedded_db.settings.data_dir)
+    tops = {}
+    for backend in ("torch", "onnx-int8"):
+        settings = embedded_db.settings.model_copy(
+            update={"search_semantic": True, "search_query_backend": backend}
+        )
+        searcher = make_searcher(settings, embedded_db.sessions)
+        tops[backend] = [_top(searcher.search(query, Filters())) for query in QUERIES]
+    assert tops["onnx-int8"] == tops["torch"]
+    assert None not in tops["torch"]
+
+
+@pytest.mark.model
+def test_a_missing_model_is_built_once_for_the_query_encoder(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path)
+    vector = query_encoder(settings).encode(["graph neural networks"])[0]
+    assert model_path(SOURCE, tmp_path / "models").exists()
+    assert vector.shape == (384,)
+
+
+def _place(built: Path, data_dir: Path) -> None:
+    """The built model where a web process of ``data_dir`` looks for it."""
+    (data_dir / "models").mkdir(parents=True, exist_ok=True)
+    shutil.copy(built, data_dir / "models" / built.name)
+
+
+def _top(found: Found) -> str | None:
+    return found.ids[found.matches[0].row] if found.matches else None
