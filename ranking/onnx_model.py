@@ -10,6 +10,7 @@ model is :mod:`ranking.onnx_encoder`'s, which imports neither.
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,8 @@ def cached_model_path(source: Path, cache_dir: Path) -> Path:
 
 def _build(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    plain = target.with_suffix(".fp32.tmp")
+    # Named per process: several web processes of one DATA_DIR may build at once.
+    plain = target.with_suffix(f".{os.getpid()}.fp32.tmp")
     model = AutoModel.from_pretrained(str(source)).eval()
     sample = AutoTokenizer.from_pretrained(str(source))(
         ["a b", "c"], padding=True, return_tensors="pt"
@@ -63,7 +65,7 @@ def _build(source: Path, target: Path) -> None:
             opset_version=OPSET,
             dynamo=False,
         )
-    partial = target.with_suffix(".tmp")
+    partial = target.with_suffix(f".{os.getpid()}.tmp")
     quantize_dynamic(plain, partial, per_channel=True, weight_type=QuantType.QInt8)
     plain.unlink()
     # Renamed into place only when complete, so a crash never leaves a broken cache.
