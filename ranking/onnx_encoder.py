@@ -138,8 +138,22 @@ class QueryEncoder:
 def query_encoder(settings: Settings) -> QueryEncoder:
     """The int8 query model on ``search_threads`` threads; built first if not cached yet.
 
-    Only the build needs torch (imported then, and it stays in this process): ``paperboy
-    embed`` with the onnx-int8 backend, or one web process's first search, builds it.
+    Only the build needs torch (imported then, and it stays in this process): the embed step
+    builds it ahead (:func:`prepare_query_model`), else one web process's first search does.
+    """
+    from ranking.embedder import resolve_model_path
+
+    source = Path(resolve_model_path(settings.embedding_model))
+    model = prepare_query_model(settings)
+    return QueryEncoder(
+        OnnxEncoder.open(model, source, settings.search_threads), settings.embedding_model
+    )
+
+
+def prepare_query_model(settings: Settings) -> Path:
+    """The cached int8 query model's path, built now if missing (this loads torch).
+
+    The embed step calls it, so web processes find the model made and never load torch.
     """
     from ranking.embedder import resolve_model_path
 
@@ -151,6 +165,4 @@ def query_encoder(settings: Settings) -> QueryEncoder:
         from ranking.onnx_model import cached_model_path
 
         cached_model_path(source, cache_dir)
-    return QueryEncoder(
-        OnnxEncoder.open(model, source, settings.search_threads), settings.embedding_model
-    )
+    return model

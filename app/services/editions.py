@@ -31,6 +31,7 @@ from ranking.embedder import make_embedder
 from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, embed_papers
 from ranking.embeddings import import_matrix as store_matrix
 from ranking.labels import Encode
+from ranking.onnx_encoder import prepare_query_model
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
@@ -96,6 +97,7 @@ def embed(
     embedder = make_embedder(settings)
     with session_scope(sessions) as session, progress(count_papers(session, day)) as advance:
         summary = embed_papers(session, embedder, day=day, progress=advance)
+    _query_model(settings)
     return EmbedReport(embedder.model, summary, _search_index(settings, sessions))
 
 
@@ -111,6 +113,12 @@ def import_embeddings(
     with session_scope(sessions) as session, progress(len(ids)) as advance:
         summary = store_matrix(session, vectors, ids, model, advance)
     return MatrixImportReport(model, summary, _search_index(settings, sessions))
+
+
+def _query_model(settings: Settings) -> None:
+    """The web's torch-free query model, built here (once) so no web process has to."""
+    if settings.search_semantic and settings.search_query_backend == "onnx-int8":
+        prepare_query_model(settings)
 
 
 def _search_index(settings: Settings, sessions: sessionmaker[Session]) -> Written | None:

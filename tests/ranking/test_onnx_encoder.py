@@ -136,3 +136,15 @@ def _place(built: Path, data_dir: Path) -> None:
 
 def _top(found: Found) -> str | None:
     return found.ids[found.matches[0].row] if found.matches else None
+
+
+@pytest.mark.model
+def test_the_embed_step_builds_the_query_model_so_web_processes_need_no_torch(
+    database: Database,
+) -> None:
+    from app.services.editions import embed
+
+    settings = database.settings.model_copy(update={"search_query_backend": "onnx-int8"})
+    assert not model_path(SOURCE, settings.data_dir / "models").exists()
+    embed(settings, database.sessions, None)
+    assert model_path(SOURCE, settings.data_dir / "models").exists()
