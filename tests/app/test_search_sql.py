@@ -183,3 +183,14 @@ def test_without_pgvector_search_stays_in_the_process_and_migrate_says_so(
     assert isinstance(make_searcher(database.settings, database.sessions).chosen(), SearchService)
     expected = MISSING_LINE if database.engine.dialect.name == "postgresql" else None
     assert complete(database.engine) == expected
+
+
+@pytest.mark.model
+def test_warming_up_loads_the_query_model_and_runs_a_search(pgvector: Database) -> None:
+    with session_scope(pgvector.sessions) as session:
+        store_records(session, PAPERS)
+    settings = pgvector.settings.model_copy(update={"search_query_backend": "torch"})
+    search = DatabaseSearch(settings, pgvector.sessions)
+    search.warm()  # the model loads and the warm-up query runs against the real indexes
+    found = search.search("galaxy rotation curves", ANY)
+    assert "2601.00003" in found.ids.values()
