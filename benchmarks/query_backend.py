@@ -27,8 +27,7 @@ import numpy as np
 from app.core.config import Settings, get_settings
 from app.core.vectors import Matrix
 from app.web.relevance import FUSION
-from app.web.search import _query_embedder as query_embedder
-from app.web.search import make_index
+from app.web.search import make_index, query_embedder
 from benchmarks import scale, search_eval
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
 from ranking.embedder import resolve_model_path

@@ -76,9 +76,8 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         # Again: a server started with an app object (the demo) set its loggers up since.
         configure_logging(settings)
-        if settings.search_semantic and settings.search_preload:
-            # In a thread, so the loop stays free; awaited, so "ready" means search is.
-            await run_in_threadpool(_warm, app.state.web.search)
+        # In a thread, so the loop stays free; awaited, so "ready" means search is.
+        await run_in_threadpool(_warm, settings, app.state.web.search)
         yield
         engine.dispose()
 
@@ -110,7 +109,9 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
     return app
 
 
-def _warm(search: Searcher) -> None:
+def _warm(settings: Settings, search: Searcher) -> None:
+    if not (settings.search_semantic and settings.search_preload):
+        return
     try:
         search.warm()
     except Exception:  # the site serves without it: search loads on first use

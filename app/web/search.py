@@ -254,12 +254,12 @@ class SearchService:
     def _embed(self, query: str) -> Matrix:
         with self._lock:
             if self._embedder is None:
-                self._embedder = _query_embedder(self._settings)
+                self._embedder = query_embedder(self._settings)
             vector: Matrix = self._embedder.encode([query])[0]
             return vector
 
 
-def _query_embedder(settings: Settings) -> Any:
+def query_embedder(settings: Settings) -> Any:
     """The embedder for queries, on ``search_threads`` CPU threads (torch and onnxruntime).
 
     One short query per request gains nothing from more threads, and on a busy machine they

@@ -39,7 +39,7 @@ from app.web.search import (
     Filters,
     Found,
     SearchBusyError,
-    _query_embedder,
+    query_embedder,
 )
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
@@ -288,5 +288,5 @@ class DatabaseSearch:
 
     def _embed(self, query: str) -> Matrix:
         with self._lock:
-            self._embedder = self._embedder or _query_embedder(self._settings)
+            self._embedder = self._embedder or query_embedder(self._settings)
             return np.asarray(self._embedder.encode([query])[0], dtype=np.float32)
