@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 
 MAX_PHRASES = 6
 MAX_WORDS = 3
@@ -27,6 +27,12 @@ _LATEX = re.compile(r"\$[^$]*\$")
 
 def key_phrases(title: str, abstract: str, limit: int = MAX_PHRASES) -> list[str]:
     """Up to ``limit`` phrases of one to three words, most telling first, each said once."""
+    return list(_key_phrases(title, abstract, limit))
+
+
+# The API names the same papers again and again (a day's edition, popular search results).
+@lru_cache(maxsize=4096)
+def _key_phrases(title: str, abstract: str, limit: int) -> tuple[str, ...]:
     title_phrases = _candidates(title)
     phrases = title_phrases + _candidates(abstract)
     scores = _word_scores(phrases)
@@ -36,7 +42,7 @@ def key_phrases(title: str, abstract: str, limit: int = MAX_PHRASES) -> list[str
         weight = sum(scores[word] for word in phrase) * (2.0 if phrase in in_title else 1.0)
         ranked[" ".join(phrase)] = weight * times
     ordered = sorted(ranked, key=lambda text: (-ranked[text], text))
-    return _distinct(ordered)[:limit]
+    return tuple(_distinct(ordered, limit))
 
 
 def _candidates(text: str) -> list[tuple[str, ...]]:
@@ -52,6 +58,11 @@ def _candidates(text: str) -> list[tuple[str, ...]]:
         current = []
     _close(current, runs)
     return runs
+
+
+def load_stop_words() -> None:
+    """Read the stop list now (a web process before it says ready), not on the first use."""
+    _stop_words()
 
 
 @cache
@@ -79,11 +90,15 @@ def _word_scores(phrases: list[tuple[str, ...]]) -> dict[str, float]:
     return {word: degree[word] / frequency[word] for word in frequency}
 
 
-def _distinct(phrases: list[str]) -> list[str]:
-    """Drops a phrase whose words all appear in a phrase kept before it."""
+def _distinct(phrases: list[str], limit: int) -> list[str]:
+    """The first ``limit`` phrases, dropping one whose words all appear in one kept before."""
     kept: list[str] = []
+    kept_words: list[set[str]] = []
     for phrase in phrases:
+        if len(kept) == limit:
+            break
         words = set(phrase.split())
-        if not any(words <= set(other.split()) for other in kept):
+        if not any(words <= other for other in kept_words):
             kept.append(phrase)
+            kept_words.append(words)
     return kept

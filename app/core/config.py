@@ -99,7 +99,8 @@ class Settings(BaseSettings):
     api_rate_limit_per_minute: int = Field(default=120, ge=0)
     api_rate_limit_burst: int = Field(default=30, ge=1)
     search_semantic: bool = True
-    # Load the query model and open the search index as a web process starts (semantic only).
+    # Load the query model and open the search index (semantic only) and the API's key-phrase
+    # stop list as a web process starts, so its first reader waits for none of them.
     search_preload: bool = True
     search_max_query_length: int = Field(default=200, ge=10, le=1000)
     search_threads: int = Field(default=1, ge=1)

@@ -57,6 +57,7 @@ from app.web.routes import (
 )  # fmt: skip
 from app.web.searcher import Searcher
 from app.web.security import SecurityMiddleware
+from ranking.keyphrases import load_stop_words
 
 logger = logging.getLogger(__name__)
 ROUTERS = (
@@ -110,7 +111,10 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
 
 
 def _warm(settings: Settings, search: Searcher) -> None:
-    if not (settings.search_semantic and settings.search_preload):
+    if not settings.search_preload:
+        return
+    load_stop_words()  # the API's key phrases: their stop list imports scikit-learn (~1 s)
+    if not settings.search_semantic:
         return
     try:
         search.warm()

@@ -17,6 +17,7 @@ The indexes are made by migration 0014 (:mod:`app.core.search_store`).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,6 +55,13 @@ WORD_CANDIDATES = 300
 EF_SEARCH = 400
 WEIGHTS = "'{0.1, 0.2, 0.4, 1.0}'"  # ts_rank's weights of D, C (authors), B (abstract), A (title)
 RANK = f"ts_rank({WEIGHTS}, s.document, w.any_word, 1)"
+# Papers holding every query word, found by the GIN index with the rare words only (the
+# RAREST_WORDS rarest, and any held by under 10% of papers) and checked for the others in
+# the row: a common word ("model": 87% of papers at 1M) costs the index scan more than it
+# narrows it (median search statement 34 -> 22 ms at 1M papers, the same answers).
+RAREST_WORDS = 3
+RARE_WORD_RARITY = round(math.log(10) + 1, 4)  # the rarity (idf) of a word held by 10%
+EVERY_WORD = "s.document @@ r.words AND ts_match_vq(s.document, w.every_word)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +105,16 @@ asked AS (
     LEFT JOIN paper_search_words AS c ON c.word = t.lexemes[1]
     WHERE cardinality(t.lexemes) > 0
 ),
+rare AS (
+    SELECT CAST(string_agg(CAST(r.word AS text), ' & ') AS tsquery) AS words FROM (
+        (SELECT word FROM asked ORDER BY rarity DESC LIMIT {rarest})
+        UNION SELECT word FROM asked WHERE rarity > {rare}
+    ) AS r
+),
 by_words AS (
     SELECT s.arxiv_id FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id,
-           words AS w
-    WHERE s.document @@ w.{which} AND {where}
+           words AS w, rare AS r
+    WHERE {match} AND {where}
     ORDER BY {rank} DESC LIMIT {words}
 )"""
 
@@ -113,15 +127,18 @@ nearest AS (
 
 _SCORED = """
 candidates AS ({candidates}),
-scored AS (
+documents AS MATERIALIZED (  -- each read from its TOAST once, not once per query word
+    SELECT c.arxiv_id, s.document || ''::tsvector AS document
+    FROM candidates AS c LEFT JOIN paper_search AS s ON s.arxiv_id = c.arxiv_id
+),
+scored AS MATERIALIZED (
     SELECT c.arxiv_id, p.announced_on, {meaning} AS meaning, {has_vector} AS has_vector,
-           CASE WHEN s.document @@ w.any_word THEN :scale * (
-               SELECT sum(a.rarity * ts_rank({weights}, s.document, a.word, 1)) / sum(a.rarity)
+           CASE WHEN c.document @@ w.any_word THEN :scale * (
+               SELECT sum(a.rarity * ts_rank({weights}, c.document, a.word, 1)) / sum(a.rarity)
                FROM asked AS a) ELSE 0 END AS keyword,
-           coalesce((SELECT sum(a.rarity) FILTER (WHERE s.document @@ a.word) / sum(a.rarity)
+           coalesce((SELECT sum(a.rarity) FILTER (WHERE c.document @@ a.word) / sum(a.rarity)
                      FROM asked AS a), 0) AS coverage
-    FROM candidates AS c JOIN papers AS p ON p.arxiv_id = c.arxiv_id
-    LEFT JOIN paper_search AS s ON s.arxiv_id = c.arxiv_id {vector_join}, words AS w
+    FROM documents AS c JOIN papers AS p ON p.arxiv_id = c.arxiv_id {vector_join}, words AS w
 )"""
 
 _JUDGED = """,
@@ -153,8 +170,13 @@ def candidates_statement(filters: Filters, dimensions: int | None) -> tuple[str,
     where, params = _filters(filters)
     # With meaning, papers holding only some query words match only when close in meaning,
     # and those are among the nearest: word candidates hold every word. Without, any word.
-    which = "any_word" if dimensions is None else "every_word"
-    parts = [_WORDS.format(which=which, where=where, rank=RANK, words=WORD_CANDIDATES)]
+    match = "s.document @@ w.any_word" if dimensions is None else EVERY_WORD
+    parts = [
+        _WORDS.format(
+            match=match, where=where, rank=RANK, words=WORD_CANDIDATES,
+            rarest=RAREST_WORDS, rare=RARE_WORD_RARITY,
+        )
+    ]  # fmt: skip
     candidates = "SELECT arxiv_id FROM by_words"
     meaning, has_vector, vector_join = "0.0", "FALSE", ""
     if dimensions is not None:

@@ -19,7 +19,14 @@ from app.core.db import session_scope
 from app.core.models import Paper, PaperAuthor
 from app.core.search_store import DOCUMENT, MISSING_LINE, complete, has_vector_column
 from app.web.search import Filters, SearchService
-from app.web.search_sql import DatabaseSearch, Scoring, nearest_papers, run_search
+from app.web.search_sql import (
+    RAREST_WORDS,
+    DatabaseSearch,
+    Scoring,
+    candidates_statement,
+    nearest_papers,
+    run_search,
+)
 from app.web.searcher import make_searcher
 from ingest.records import PaperRecord
 from ingest.store import store_records
@@ -86,6 +93,26 @@ def test_words_find_papers_by_title_abstract_and_author_best_first(
     assert _search(stored, "lovelace") == ["2601.00001"]
     assert _search(stored, "halo") == ["2601.00003"]
     assert _search(stored, "bicycle cupboard") == []
+
+
+def _by_words(sessions: sessionmaker[Session], query: str) -> set[str]:
+    """The word candidates of a search with meaning: papers holding every query word."""
+    statement, _ = candidates_statement(ANY, len(VECTORS[0]))
+    words = statement[: statement.index(",\nnearest AS")]  # the CTEs by_words needs
+    with sessions() as session, session.begin():
+        rows = session.execute(text(words + " SELECT arxiv_id FROM by_words"), {"query": query})
+        return {row.arxiv_id for row in rows} & OURS
+
+
+def test_word_candidates_hold_every_word_though_the_index_is_asked_for_the_rarest(
+    stored: sessionmaker[Session],
+) -> None:
+    # The index is asked for the RAREST_WORDS (3) rarest; "routing" (two papers of three) is
+    # checked in each row: the galaxy paper holds the three rare words, not "routing".
+    assert RAREST_WORDS == 3
+    assert _by_words(stored, "routing galaxy rotation curves") == set()
+    assert _by_words(stored, "galaxy rotation curves") == {"2601.00003"}
+    assert _by_words(stored, "routing sparse mixture experts") == {"2601.00001"}
 
 
 def test_filters_apply_in_the_statement(stored: sessionmaker[Session]) -> None:
