@@ -33,7 +33,7 @@ from app.core.search_store import halfvec_text
 from app.core.vectors import Matrix
 from app.web.relevance import FUSION, Words, relevance
 from app.web.search import Filters
-from app.web.search_sql import Scoring, _scoring_params, _tune_hnsw, candidates_statement
+from app.web.search_sql import Scoring, _scoring_params, candidates_statement, tune_hnsw
 from app.web.search_sql import run_search as run_statement
 from benchmarks.search_eval import DEPTH, HF, _tune_half
 from ranking.embedder import make_embedder
@@ -84,7 +84,7 @@ def candidates(session: Session, query: Query, vector: Matrix, model: str) -> Ca
     statement += " SELECT arxiv_id, meaning, keyword, coverage, has_vector FROM scored"
     params |= _scoring_params(Scoring(model, keyword_scale=1.0))
     params |= {"query": query.text, "vector": halfvec_text(vector)}
-    _tune_hnsw(session)
+    tune_hnsw(session)
     rows = session.execute(text(statement), params).all()
     scores = np.array([(row[1], row[2], row[3]) for row in rows], dtype=np.float64).reshape(-1, 3)
     return Candidates(
@@ -104,7 +104,7 @@ def hnsw_recall(session: Session, vectors: Matrix, model: str) -> float:
     for vector in vectors:
         params = {"model": model, "vector": halfvec_text(vector)}
         with session.begin():
-            _tune_hnsw(session)
+            tune_hnsw(session)
             found = set(session.execute(served, params).scalars())
         held += len(found & set(session.execute(exact, params).scalars()))
         session.rollback()

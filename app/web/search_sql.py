@@ -222,7 +222,7 @@ def run_search(
     params |= _scoring_params(scoring) | {"query": query}
     if vector is not None:
         params["vector"] = halfvec_text(vector)
-        _tune_hnsw(session)
+        tune_hnsw(session)
     rows = session.execute(text(statement), params).all()
     matches = [
         Match(i, float(row.relevance), _ordinal(row.announced_on)) for i, row in enumerate(rows)
@@ -234,11 +234,16 @@ def _ordinal(day: date | None) -> int:
     return NO_DATE if day is None else day.toordinal()
 
 
-def _tune_hnsw(session: Session) -> None:
+def tune_hnsw(session: Session) -> None:
     # Iterative scans keep reading the graph until the filtered LIMIT is met (pgvector 0.8);
     # relaxed order is fine: candidates are scored and ordered again afterwards.
-    session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
-    session.execute(text(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}"))
+    # (set_config(..., true) is SET LOCAL: both in one round trip.)
+    session.execute(
+        text(
+            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+            f"set_config('hnsw.ef_search', '{EF_SEARCH}', true)"
+        )
+    )
 
 
 def nearest_papers(session: Session, arxiv_id: str, model: str, limit: int) -> list[str]:
@@ -253,7 +258,7 @@ def nearest_papers(session: Session, arxiv_id: str, model: str, limit: int) -> l
     if own is None:
         return []
     d = int(own.dimensions)
-    _tune_hnsw(session)
+    tune_hnsw(session)
     distance = f"e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d}))"
     rows = session.execute(
         text(

@@ -185,7 +185,7 @@ def code_url(paper: PaperFacts, signals: Signals) -> str | None:
     """The code repository: Hugging Face's, else the first GitHub/GitLab link in the text."""
     if signals.github_repo and signals.github_repo.startswith("https://"):
         return signals.github_repo
-    match = _CODE_URL.search(f"{paper.comment or ''} {paper.abstract}")
+    match = _CODE_URL.search(_linked_text(paper))
     return match.group(0).rstrip(".") if match else None
 
 
@@ -193,8 +193,15 @@ def project_page(paper: PaperFacts, signals: Signals) -> str | None:
     """The project page: Hugging Face's, else one the comment or abstract names."""
     if signals.project_page and signals.project_page.startswith(("https://", "http://")):
         return signals.project_page
-    match = _PROJECT_PAGE.search(f"{paper.comment or ''} {paper.abstract}")
+    match = _PROJECT_PAGE.search(_linked_text(paper))
     return (match.group(1) or match.group(2)) if match else None
+
+
+def _linked_text(paper: PaperFacts) -> str:
+    """The comment and abstract where they hold a link, else nothing: most hold none, and the
+    two patterns above cost ~40 µs a paper to find that (the API names 20 papers an answer)."""
+    text = f"{paper.comment or ''} {paper.abstract}"
+    return text if "://" in text else ""
 
 
 def author_links(names: tuple[str, ...], limit: int | None = None) -> list[AuthorLink]:

@@ -20,12 +20,14 @@ from app.core.models import Paper, PaperAuthor
 from app.core.search_store import DOCUMENT, MISSING_LINE, complete, has_vector_column
 from app.web.search import Filters, SearchService
 from app.web.search_sql import (
+    EF_SEARCH,
     RAREST_WORDS,
     DatabaseSearch,
     Scoring,
     candidates_statement,
     nearest_papers,
     run_search,
+    tune_hnsw,
 )
 from app.web.searcher import make_searcher
 from ingest.records import PaperRecord
@@ -113,6 +115,15 @@ def test_word_candidates_hold_every_word_though_the_index_is_asked_for_the_rares
     assert _by_words(stored, "routing galaxy rotation curves") == set()
     assert _by_words(stored, "galaxy rotation curves") == {"2601.00003"}
     assert _by_words(stored, "routing sparse mixture experts") == {"2601.00001"}
+
+
+def test_the_hnsw_settings_hold_for_the_search_transaction_only(pgvector: Database) -> None:
+    with pgvector.sessions() as session:
+        with session.begin():
+            tune_hnsw(session)
+            assert session.execute(text("SHOW hnsw.ef_search")).scalar() == str(EF_SEARCH)
+            assert session.execute(text("SHOW hnsw.iterative_scan")).scalar() == "relaxed_order"
+        assert session.execute(text("SHOW hnsw.ef_search")).scalar() == "40"  # pgvector's
 
 
 def test_filters_apply_in_the_statement(stored: sessionmaker[Session]) -> None:

@@ -7,7 +7,7 @@ from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.params import BadInputError, edition_key, key_label, parse_week
 from app.web.relevance import best_rows
-from app.web.views import Coauthor, PaperFacts, Signals, code_url, collaborators
+from app.web.views import Coauthor, PaperFacts, Signals, code_url, collaborators, project_page
 
 
 def test_best_rows_keeps_only_allowed_matches_best_first() -> None:
@@ -46,6 +46,19 @@ def test_the_code_link_is_hugging_faces_or_the_first_repository_in_the_text() ->
         code_url(paper, Signals(github_repo="https://github.com/x/y")) == "https://github.com/x/y"
     )
     assert code_url(paper, Signals(github_repo="javascript:alert(1)")) == "https://github.com/a/b"
+
+
+def test_the_project_page_is_named_in_the_comment_or_abstract_else_none() -> None:
+    def paper(abstract: str, comment: str | None = None) -> PaperFacts:
+        return PaperFacts("2501.00001", "T", abstract, (), (), None, comment, None, None)
+
+    named = paper("We release code.", comment="Project page: https://example.org/p.")
+    assert project_page(named, Signals()) == "https://example.org/p"
+    assert project_page(paper("Demo at https://lab.github.io/x"), Signals()) == (
+        "https://lab.github.io/x"
+    )
+    assert project_page(paper("Our project page is not linked."), Signals()) is None
+    assert code_url(paper("Code is on github.com/a/b, no link."), Signals()) is None
 
 
 def test_collaborators_rank_by_shared_papers_then_name() -> None:
