@@ -374,8 +374,16 @@ def drive(base: str, paths: list[str], connections: int, seconds: float) -> dict
 
 
 def _memory(process: psutil.Process) -> dict[str, float]:
+    """RSS, USS and PSS, and RSS split into the process's own memory (anonymous: heap, the
+    query model) and pages of mapped files (the SQLite index: the page cache's, shared)."""
     info = process.memory_full_info()
-    return {name: getattr(info, name) / 2**20 for name in ("rss", "uss", "pss")}
+    found = {name: getattr(info, name) / 2**20 for name in ("rss", "uss", "pss")}
+    status = Path(f"/proc/{process.pid}/status").read_text().splitlines()
+    for line in status:
+        name, _, value = line.partition(":")
+        if name in ("RssAnon", "RssFile"):
+            found[name.lower()] = int(value.split()[0]) / 2**10  # kB
+    return found
 
 
 def recall(store: Store, queries: list[str]) -> dict[str, Any]:
