@@ -14,13 +14,14 @@ a run is a verb and not a name.
 from __future__ import annotations
 
 import re
+import string
 from collections import Counter
 from functools import cache, lru_cache
 
 MAX_PHRASES = 6
 MAX_WORDS = 3
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]|[A-Za-z]|[^\sA-Za-z]")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_LETTERS = frozenset(string.ascii_letters)
 _VERB_ENDINGS = ("ing", "ed")
 _LATEX = re.compile(r"\$[^$]*\$")
 
@@ -49,13 +50,17 @@ def _candidates(text: str) -> list[tuple[str, ...]]:
     """Runs of content words between stop words and punctuation, at most ``MAX_WORDS`` long."""
     runs: list[tuple[str, ...]] = []
     current: list[str] = []
+    stop_words = _stop_words()
     for token in _TOKEN.findall(_LATEX.sub(" . ", text)):
-        word = token.lower()
-        if _WORD.fullmatch(token) and len(word) > 2 and word not in _stop_words():
-            current.append(word)
-            continue
-        _close(current, runs)
-        current = []
+        # A token that starts with a letter is a word (_TOKEN's first two forms), all ASCII.
+        if token[0] in _LETTERS and len(token) > 2:
+            word = token.lower()
+            if word not in stop_words:
+                current.append(word)
+                continue
+        if current:
+            _close(current, runs)
+            current = []
     _close(current, runs)
     return runs
 
