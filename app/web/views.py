@@ -206,7 +206,7 @@ def _linked_text(paper: PaperFacts) -> str:
 
 def author_links(names: tuple[str, ...], limit: int | None = None) -> list[AuthorLink]:
     shown = names if limit is None else names[:limit]
-    return [AuthorLink(name, author_key(name)) for name in shown if author_key(name)]
+    return [AuthorLink(name, key) for name in shown if (key := author_key(name))]
 
 
 def parse_components(raw: str) -> list[Component]:
