@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.db import session_scope
-from app.core.models import DigestFeedback, Subscriber, SubscriberStatus
+from app.core.models import DigestFeedback, SignInKey, Subscriber, SubscriberStatus
 from app.web.context import WebContext
 from digest.accounts import links, reader, signin, subscriptions, votes
 from digest.accounts.addresses import Address
@@ -128,9 +128,11 @@ def export(context: WebContext, token: str) -> dict[str, object]:
 
 
 def export_of(session: Session, found: Subscriber) -> dict[str, object]:
-    """A subscriber's row, thumbs and reading list, as plain JSON values."""
+    """A subscriber's row, thumbs, reading list and first sign-in, as plain JSON values."""
     columns = Subscriber.__table__.columns.keys()
     data = {name: _plain(getattr(found, name)) for name in columns}
+    signed_in = select(SignInKey.signed_in_at).where(SignInKey.email_key == found.email_key)
+    data["signed_in_at"] = _plain(session.scalar(signed_in))
     feedback = session.scalars(
         select(DigestFeedback).where(DigestFeedback.subscriber_id == found.id)
     )

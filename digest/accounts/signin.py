@@ -1,10 +1,11 @@
 """Sign-in by email link and the session that follows: who may vote.
 
 A sign-in link and the session cookie it leads to name an address and carry the mailbox's
-:class:`SignInKey`. The key is made when the mailbox first asks for a link; deleting the
-mailbox's data deletes it (``digest.accounts.subscriptions.delete_everything``), so every
-link already mailed and every browser signed in as that address stop working, and the address
-starts fresh.
+:class:`SignInKey`. The key is made when the mailbox first asks for a link, which anyone can
+do; the first link opened records ``signed_in_at``, the proof that the owner signed in.
+Deleting the mailbox's data deletes it (``digest.accounts.subscriptions.delete_everything``),
+so every link already mailed and every browser signed in as that address stop working, and the
+address starts fresh.
 """
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ def spend_link(session: Session, settings: Settings, token: str, now: datetime) 
     """Check and spend a sign-in link; the mailbox key signed in, or :class:`TokenError`."""
     claims = _checked(session, settings, token, links.SIGNIN, now)
     tokens.spend(session, claims, now)
-    return mailbox_key(claims.subject)
+    email_key = mailbox_key(claims.subject)
+    row = session.get(SignInKey, email_key)
+    assert row is not None  # _checked found it
+    if row.signed_in_at is None:
+        row.signed_in_at = now
+    return email_key
 
 
 def check_link(session: Session, settings: Settings, token: str, now: datetime) -> None:

@@ -192,8 +192,10 @@ def record_feedback(
 def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> int:
     """Delete sign-ups never confirmed within ``digest_unconfirmed_days``; returns how many.
 
-    A mailbox whose owner signed in on the site may hold their reading list and thumbs: its
-    unconfirmed sign-up goes back to a reader of the site (``web``) instead, data kept.
+    A mailbox whose owner signed in on the site (opened a sign-in link: ``signed_in_at``) may
+    hold their reading list and thumbs: its unconfirmed sign-up goes back to a reader of the
+    site (``web``) instead, data kept. A sign-in link merely asked for proves nothing (anyone
+    can ask one for any address), so it keeps nothing.
     """
     cutoff = now - timedelta(days=settings.digest_unconfirmed_days)
     unconfirmed = (
@@ -201,7 +203,9 @@ def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> in
         Subscriber.confirmed_at.is_(None),
         Subscriber.created_at < cutoff,
     )
-    signed_in = Subscriber.email_key.in_(select(SignInKey.email_key))
+    signed_in = Subscriber.email_key.in_(
+        select(SignInKey.email_key).where(SignInKey.signed_in_at.is_not(None))
+    )
     session.execute(
         update(Subscriber).where(*unconfirmed, signed_in).values(status=SubscriberStatus.WEB)
     )

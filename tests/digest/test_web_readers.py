@@ -1,11 +1,12 @@
 """Readers of the site who never subscribed: rows in the status ``web``, never mailed."""
 
 from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
 
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import SubscriberStatus
-from digest.accounts import reader, signin
+from digest.accounts import links, reader, signin
 from digest.accounts.addresses import parse_address
 from digest.accounts.preferences import parse_preferences
 from digest.accounts.subscriptions import purge_unconfirmed, request_subscription
@@ -33,7 +34,9 @@ def test_a_web_readers_unconfirmed_subscription_goes_back_to_web_with_their_read
 ) -> None:
     store_edition(database.sessions)
     with session_scope(database.sessions) as session:
-        signin.key_for(session, "bob@example.org", NOW - timedelta(days=9))
+        key = signin.key_for(session, "bob@example.org", NOW - timedelta(days=9))
+        link = links.signin_url(mail_settings, "bob@example.org", key, NOW - timedelta(days=9))
+        signin.spend_link(session, mail_settings, _token(link), NOW - timedelta(days=9))
         web = reader.reader_row(session, "bob@example.org", NOW - timedelta(days=9))
         reader.save(session, web, "2603.00001", NOW - timedelta(days=9))
         preferences = parse_preferences({}, [])
@@ -52,3 +55,7 @@ def test_a_web_readers_unconfirmed_subscription_goes_back_to_web_with_their_read
         assert kept is not None and kept.status == SubscriberStatus.WEB
         assert reader.saved_ids(session, kept.id) == ["2603.00001"]
         assert reader.find(session, "eve@example.org") is None
+
+
+def _token(link: str) -> str:
+    return parse_qs(urlsplit(link).query)["token"][0]

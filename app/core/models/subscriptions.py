@@ -111,6 +111,8 @@ class SignInKey(Base):
 
     Made when the address first asks for a sign-in link; deleting the address's data deletes
     it, which signs that address out everywhere and voids every sign-in link already mailed.
+    Anyone can ask a link for any address, so the key proves nothing; ``signed_in_at``, set
+    when a link is first opened, says the mailbox's owner signed in.
     """
 
     __tablename__ = "sign_in_keys"
@@ -118,6 +120,7 @@ class SignInKey(Base):
     email_key: Mapped[str] = mapped_column(String(320), primary_key=True)
     key: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    signed_in_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class UsedToken(Base):
