@@ -112,33 +112,43 @@ rare AS (
     ) AS r
 ),
 by_words AS (
-    SELECT s.arxiv_id FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id,
-           words AS w, rare AS r
+    SELECT s.arxiv_id, p.announced_on
+    FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id, words AS w, rare AS r
     WHERE {match} AND {where}
     ORDER BY {rank} DESC LIMIT {words}
 )"""
 
 _NEAREST = """
 nearest AS (
-    SELECT e.arxiv_id FROM paper_embeddings AS e JOIN papers AS p ON p.arxiv_id = e.arxiv_id
+    SELECT e.arxiv_id, p.announced_on, 1 - ({distance}) AS meaning
+    FROM paper_embeddings AS e JOIN papers AS p ON p.arxiv_id = e.arxiv_id
     WHERE e.model = :model AND e.dimensions = {d} AND {where}
-    ORDER BY e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d})) LIMIT {vectors}
+    ORDER BY {distance} LIMIT {vectors}
 )"""
+
+# The nearest carry their meaning; a paper found by words only looks its vector up.
+_BOTH = """SELECT arxiv_id, announced_on, meaning FROM nearest
+UNION ALL
+SELECT b.arxiv_id, b.announced_on, (
+    SELECT 1 - ({distance}) FROM paper_embeddings AS e
+    WHERE e.arxiv_id = b.arxiv_id AND e.model = :model AND e.dimensions = {d}
+) FROM by_words AS b WHERE b.arxiv_id NOT IN (SELECT arxiv_id FROM nearest)"""
 
 _SCORED = """
 candidates AS ({candidates}),
 documents AS MATERIALIZED (  -- each read from its TOAST once, not once per query word
-    SELECT c.arxiv_id, s.document || ''::tsvector AS document
+    SELECT c.arxiv_id, c.announced_on, c.meaning, s.document || ''::tsvector AS document
     FROM candidates AS c LEFT JOIN paper_search AS s ON s.arxiv_id = c.arxiv_id
 ),
 scored AS MATERIALIZED (
-    SELECT c.arxiv_id, p.announced_on, {meaning} AS meaning, {has_vector} AS has_vector,
+    SELECT c.arxiv_id, c.announced_on, coalesce(c.meaning, 0) AS meaning,
+           c.meaning IS NOT NULL AS has_vector,
            CASE WHEN c.document @@ w.any_word THEN :scale * (
                SELECT sum(a.rarity * ts_rank({weights}, c.document, a.word, 1)) / sum(a.rarity)
                FROM asked AS a) ELSE 0 END AS keyword,
            coalesce((SELECT sum(a.rarity) FILTER (WHERE c.document @@ a.word) / sum(a.rarity)
                      FROM asked AS a), 0) AS coverage
-    FROM documents AS c JOIN papers AS p ON p.arxiv_id = c.arxiv_id {vector_join}, words AS w
+    FROM documents AS c, words AS w
 )"""
 
 _JUDGED = """,
@@ -177,27 +187,15 @@ def candidates_statement(filters: Filters, dimensions: int | None) -> tuple[str,
             rarest=RAREST_WORDS, rare=RARE_WORD_RARITY,
         )
     ]  # fmt: skip
-    candidates = "SELECT arxiv_id FROM by_words"
-    meaning, has_vector, vector_join = "0.0", "FALSE", ""
+    candidates = "SELECT arxiv_id, announced_on, CAST(NULL AS float8) AS meaning FROM by_words"
     if dimensions is not None:
         d = int(dimensions)
-        parts.append(_NEAREST.format(d=d, where=where, vectors=VECTOR_CANDIDATES))
-        candidates += " UNION SELECT arxiv_id FROM nearest"
-        vector_join = (
-            "LEFT JOIN paper_embeddings AS e ON e.arxiv_id = c.arxiv_id AND e.model = :model "
-            f"AND e.dimensions = {d}"
+        distance = f"e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d}))"
+        parts.append(
+            _NEAREST.format(d=d, where=where, vectors=VECTOR_CANDIDATES, distance=distance)
         )
-        meaning = f"coalesce(1 - (e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d}))), 0)"
-        has_vector = "e.embedding IS NOT NULL"
-    parts.append(
-        _SCORED.format(
-            candidates=candidates,
-            meaning=meaning,
-            has_vector=has_vector,
-            vector_join=vector_join,
-            weights=WEIGHTS,
-        )
-    )
+        candidates = _BOTH.format(d=d, distance=distance)
+    parts.append(_SCORED.format(candidates=candidates, weights=WEIGHTS))
     return "WITH " + ",".join(parts), params
 
 
