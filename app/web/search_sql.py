@@ -17,7 +17,6 @@ The indexes are made by migration 0014 (:mod:`app.core.search_store`).
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,13 +54,10 @@ WORD_CANDIDATES = 300
 EF_SEARCH = 400
 WEIGHTS = "'{0.1, 0.2, 0.4, 1.0}'"  # ts_rank's weights of D, C (authors), B (abstract), A (title)
 RANK = f"ts_rank({WEIGHTS}, s.document, w.any_word, 1)"
-# Papers holding every query word, found by the GIN index with the rare words only (the
-# RAREST_WORDS rarest, and any held by under 10% of papers) and checked for the others in
-# the row: a common word ("model": 87% of papers at 1M) costs the index scan more than it
-# narrows it (median search statement 34 -> 22 ms at 1M papers, the same answers).
-RAREST_WORDS = 3
-RARE_WORD_RARITY = round(math.log(10) + 1, 4)  # the rarity (idf) of a word held by 10%
-EVERY_WORD = "s.document @@ r.words AND ts_match_vq(s.document, w.every_word)"
+# Papers holding every query word. (Asking the GIN index for the rare words only and checking
+# the others in the row halved the median at 1M, but a query of common words then read tens of
+# thousands of rows for the check: 47 s on a cold cache, docs/benchmarks.md.)
+EVERY_WORD = "s.document @@ w.every_word"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,15 +101,9 @@ asked AS (
     LEFT JOIN paper_search_words AS c ON c.word = t.lexemes[1]
     WHERE cardinality(t.lexemes) > 0
 ),
-rare AS (
-    SELECT CAST(string_agg(CAST(r.word AS text), ' & ') AS tsquery) AS words FROM (
-        (SELECT word FROM asked ORDER BY rarity DESC LIMIT {rarest})
-        UNION SELECT word FROM asked WHERE rarity > {rare}
-    ) AS r
-),
 by_words AS (
     SELECT s.arxiv_id, p.announced_on
-    FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id, words AS w, rare AS r
+    FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id, words AS w
     WHERE {match} AND {where}
     ORDER BY {rank} DESC LIMIT {words}
 )"""
@@ -184,7 +174,6 @@ def candidates_statement(filters: Filters, dimensions: int | None) -> tuple[str,
     parts = [
         _WORDS.format(
             match=match, where=where, rank=RANK, words=WORD_CANDIDATES,
-            rarest=RAREST_WORDS, rare=RARE_WORD_RARITY,
         )
     ]  # fmt: skip
     candidates = "SELECT arxiv_id, announced_on, CAST(NULL AS float8) AS meaning FROM by_words"
