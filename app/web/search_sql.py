@@ -17,6 +17,7 @@ The indexes are made by migration 0014 (:mod:`app.core.search_store`).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,10 +55,10 @@ WORD_CANDIDATES = 300
 EF_SEARCH = 400
 WEIGHTS = "'{0.1, 0.2, 0.4, 1.0}'"  # ts_rank's weights of D, C (authors), B (abstract), A (title)
 RANK = f"ts_rank({WEIGHTS}, s.document, w.any_word, 1)"
-# Papers holding every query word. (Asking the GIN index for the rare words only and checking
-# the others in the row halved the median at 1M, but a query of common words then read tens of
-# thousands of rows for the check: 47 s on a cold cache, docs/benchmarks.md.)
-EVERY_WORD = "s.document @@ w.every_word"
+# The word step's shortcut (see _EVERY_WORD): the index asked for the rare words only.
+RAREST_WORDS = 3
+RARE_WORD_RARITY = round(math.log(10) + 1, 4)  # the rarity (idf) of a word held by 10%
+CHECKED_ROWS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +70,12 @@ class Scoring:
     keyword_scale: float = KEYWORD_SCALE
 
 
+NO_FILTER = "TRUE"
+
+
 def _filters(filters: Filters) -> tuple[str, dict[str, Any]]:
     """The WHERE conditions on ``p`` (papers) for the filters, and their parameters."""
-    conditions, params = ["TRUE"], dict[str, Any]()
+    conditions, params = [NO_FILTER], dict[str, Any]()
     if filters.since is not None:
         conditions.append("p.announced_on >= :since")
         params["since"] = filters.since
@@ -85,6 +89,15 @@ def _filters(filters: Filters) -> tuple[str, dict[str, Any]]:
         )
         params["category"] = filters.category
     return " AND ".join(conditions), params
+
+
+def _papers_for(where: str, alias: str) -> str:
+    """The join to ``papers`` that the filters read, or none: unfiltered, a common word's
+    tens of thousands of matches would each look their paper up before the LIMIT (at 1M
+    papers, 215,000 buffer reads of a 450 ms query); the final rows look their day up."""
+    if where == NO_FILTER:
+        return ""
+    return f" JOIN papers AS p ON p.arxiv_id = {alias}.arxiv_id"
 
 
 _WORDS = """
@@ -101,25 +114,58 @@ asked AS (
     LEFT JOIN paper_search_words AS c ON c.word = t.lexemes[1]
     WHERE cardinality(t.lexemes) > 0
 ),
-by_words AS (
-    SELECT s.arxiv_id, p.announced_on
-    FROM paper_search AS s JOIN papers AS p ON p.arxiv_id = s.arxiv_id, words AS w
-    WHERE {match} AND {where}
+{by_words}"""
+
+# Papers holding any query word (words only: each scored by the words it holds).
+_ANY_WORD = """by_words AS (
+    SELECT s.arxiv_id
+    FROM paper_search AS s{papers}, words AS w
+    WHERE s.document @@ w.any_word AND {where}
     ORDER BY {rank} DESC LIMIT {words}
+)"""
+
+# Papers holding every query word. The GIN index is asked for the rare words first (the
+# RAREST_WORDS rarest, and any held by under a tenth of the papers): a common word costs the
+# index more than it narrows the answer ("model": 87% of the papers at 1M). Up to
+# CHECKED_ROWS of those papers are checked for the other words in the row; where more hold
+# the rare words (a query of common words only), the index is asked for every word instead,
+# so a row check never reads more than CHECKED_ROWS papers' words.
+_EVERY_WORD = """rare AS (
+    SELECT CAST(string_agg(CAST(r.word AS text), ' & ') AS tsquery) AS words FROM (
+        (SELECT word FROM asked ORDER BY rarity DESC LIMIT {rarest})
+        UNION SELECT word FROM asked WHERE rarity > {rare}
+    ) AS r
+),
+holding_rare AS MATERIALIZED (
+    SELECT s.arxiv_id, s.document FROM paper_search AS s, rare AS r
+    WHERE s.document @@ r.words LIMIT {checked} + 1
+),
+by_words AS (
+    (SELECT s.arxiv_id
+     FROM holding_rare AS s{papers}, words AS w
+     WHERE (SELECT count(*) FROM holding_rare) <= {checked}
+           AND ts_match_vq(s.document, w.every_word) AND {where}
+     ORDER BY {rank} DESC LIMIT {words})
+    UNION ALL
+    (SELECT s.arxiv_id
+     FROM paper_search AS s{papers}, words AS w
+     WHERE (SELECT count(*) FROM holding_rare) > {checked}
+           AND s.document @@ w.every_word AND {where}
+     ORDER BY {rank} DESC LIMIT {words})
 )"""
 
 _NEAREST = """
 nearest AS (
-    SELECT e.arxiv_id, p.announced_on, 1 - ({distance}) AS meaning
-    FROM paper_embeddings AS e JOIN papers AS p ON p.arxiv_id = e.arxiv_id
+    SELECT e.arxiv_id, 1 - ({distance}) AS meaning
+    FROM paper_embeddings AS e{papers}
     WHERE e.model = :model AND e.dimensions = {d} AND {where}
     ORDER BY {distance} LIMIT {vectors}
 )"""
 
 # The nearest carry their meaning; a paper found by words only looks its vector up.
-_BOTH = """SELECT arxiv_id, announced_on, meaning FROM nearest
+_BOTH = """SELECT arxiv_id, meaning FROM nearest
 UNION ALL
-SELECT b.arxiv_id, b.announced_on, (
+SELECT b.arxiv_id, (
     SELECT 1 - ({distance}) FROM paper_embeddings AS e
     WHERE e.arxiv_id = b.arxiv_id AND e.model = :model AND e.dimensions = {d}
 ) FROM by_words AS b WHERE b.arxiv_id NOT IN (SELECT arxiv_id FROM nearest)"""
@@ -127,11 +173,11 @@ SELECT b.arxiv_id, b.announced_on, (
 _SCORED = """
 candidates AS ({candidates}),
 documents AS MATERIALIZED (  -- each read from its TOAST once, not once per query word
-    SELECT c.arxiv_id, c.announced_on, c.meaning, s.document || ''::tsvector AS document
+    SELECT c.arxiv_id, c.meaning, s.document || ''::tsvector AS document
     FROM candidates AS c LEFT JOIN paper_search AS s ON s.arxiv_id = c.arxiv_id
 ),
 scored AS MATERIALIZED (
-    SELECT c.arxiv_id, c.announced_on, coalesce(c.meaning, 0) AS meaning,
+    SELECT c.arxiv_id, coalesce(c.meaning, 0) AS meaning,
            c.meaning IS NOT NULL AS has_vector,
            CASE WHEN c.document @@ w.any_word THEN :scale * (
                SELECT sum(a.rarity * ts_rank({weights}, c.document, a.word, 1)) / sum(a.rarity)
@@ -143,7 +189,7 @@ scored AS MATERIALIZED (
 
 _JUDGED = """,
 judged AS (
-    SELECT arxiv_id, announced_on, CASE
+    SELECT arxiv_id, CASE
         WHEN NOT has_vector THEN CASE WHEN keyword > 0 THEN keyword END
         WHEN meaning >= :strong OR (keyword > 0 AND coverage >= :all_words)
              OR (keyword > 0 AND meaning >= :related AND meaning + :weight * keyword >= :floor)
@@ -151,8 +197,11 @@ judged AS (
     END AS relevance
     FROM scored
 )
-SELECT arxiv_id, announced_on, relevance FROM judged WHERE relevance IS NOT NULL
-ORDER BY relevance DESC, arxiv_id LIMIT {limit}"""
+SELECT j.arxiv_id, p.announced_on, j.relevance FROM (
+    SELECT arxiv_id, relevance FROM judged WHERE relevance IS NOT NULL
+    ORDER BY relevance DESC, arxiv_id LIMIT {limit}
+) AS j JOIN papers AS p ON p.arxiv_id = j.arxiv_id
+ORDER BY j.relevance DESC, j.arxiv_id"""
 
 
 def search_statement(filters: Filters, dimensions: int | None) -> tuple[str, dict[str, Any]]:
@@ -161,27 +210,33 @@ def search_statement(filters: Filters, dimensions: int | None) -> tuple[str, dic
     return statement + _JUDGED.format(limit=MAX_MATCHES), params
 
 
-def candidates_statement(filters: Filters, dimensions: int | None) -> tuple[str, dict[str, Any]]:
+def candidates_statement(
+    filters: Filters, dimensions: int | None, checked_rows: int = CHECKED_ROWS
+) -> tuple[str, dict[str, Any]]:
     """The candidates and their scores (CTE ``scored``), before the cut-off and the order.
 
     The dimension is written into the SQL, not bound: the planner must see the partial HNSW
-    index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it.
+    index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it. ``checked_rows``: the
+    most papers holding the rare words that are checked for the others (see _EVERY_WORD).
     """
     where, params = _filters(filters)
     # With meaning, papers holding only some query words match only when close in meaning,
     # and those are among the nearest: word candidates hold every word. Without, any word.
-    match = "s.document @@ w.any_word" if dimensions is None else EVERY_WORD
-    parts = [
-        _WORDS.format(
-            match=match, where=where, rank=RANK, words=WORD_CANDIDATES,
-        )
-    ]  # fmt: skip
-    candidates = "SELECT arxiv_id, announced_on, CAST(NULL AS float8) AS meaning FROM by_words"
+    template = _ANY_WORD if dimensions is None else _EVERY_WORD
+    by_words = template.format(
+        where=where, rank=RANK, words=WORD_CANDIDATES, papers=_papers_for(where, "s"),
+        rarest=RAREST_WORDS, rare=RARE_WORD_RARITY, checked=int(checked_rows),
+    )  # fmt: skip
+    parts = [_WORDS.format(by_words=by_words)]
+    candidates = "SELECT arxiv_id, CAST(NULL AS float8) AS meaning FROM by_words"
     if dimensions is not None:
         d = int(dimensions)
         distance = f"e.embedding::halfvec({d}) <=> CAST(:vector AS halfvec({d}))"
+        papers = _papers_for(where, "e")
         parts.append(
-            _NEAREST.format(d=d, where=where, vectors=VECTOR_CANDIDATES, distance=distance)
+            _NEAREST.format(
+                d=d, where=where, vectors=VECTOR_CANDIDATES, distance=distance, papers=papers
+            )
         )
         candidates = _BOTH.format(d=d, distance=distance)
     parts.append(_SCORED.format(candidates=candidates, weights=WEIGHTS))

@@ -20,6 +20,7 @@ from app.core.models import Paper, PaperAuthor
 from app.core.search_store import DOCUMENT, MISSING_LINE, complete, has_vector_column
 from app.web.search import Filters, SearchService
 from app.web.search_sql import (
+    CHECKED_ROWS,
     EF_SEARCH,
     DatabaseSearch,
     Scoring,
@@ -96,9 +97,11 @@ def test_words_find_papers_by_title_abstract_and_author_best_first(
     assert _search(stored, "bicycle cupboard") == []
 
 
-def _by_words(sessions: sessionmaker[Session], query: str) -> set[str]:
+def _by_words(
+    sessions: sessionmaker[Session], query: str, checked_rows: int = CHECKED_ROWS
+) -> set[str]:
     """The word candidates of a search with meaning: papers holding every query word."""
-    statement, _ = candidates_statement(ANY, len(VECTORS[0]))
+    statement, _ = candidates_statement(ANY, len(VECTORS[0]), checked_rows)
     words = statement[: statement.index(",\nnearest AS")]  # the CTEs by_words needs
     with sessions() as session, session.begin():
         rows = session.execute(text(words + " SELECT arxiv_id FROM by_words"), {"query": query})
@@ -110,6 +113,19 @@ def test_word_candidates_hold_every_word(stored: sessionmaker[Session]) -> None:
     assert _by_words(stored, "routing galaxy rotation curves") == set()
     assert _by_words(stored, "galaxy rotation curves") == {"2601.00003"}
     assert _by_words(stored, "routing sparse mixture experts") == {"2601.00001"}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["routing galaxy rotation curves", "galaxy rotation curves", "routing sparse mixture experts",
+     "routing mesh", "rotation", "wireless mesh routing tables experts"],
+)  # fmt: skip
+def test_the_word_index_shortcut_finds_what_asking_for_every_word_finds(
+    stored: sessionmaker[Session], query: str
+) -> None:
+    # Row check of the papers holding the rare words (up to 1,000 here), and the fallback
+    # that asks the index for every word (0 papers checked: any holding them is too many).
+    assert _by_words(stored, query, checked_rows=1000) == _by_words(stored, query, checked_rows=0)
 
 
 def test_the_hnsw_settings_hold_for_the_search_transaction_only(pgvector: Database) -> None:
