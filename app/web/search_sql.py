@@ -100,6 +100,15 @@ def _papers_for(where: str, alias: str) -> str:
     return f" JOIN papers AS p ON p.arxiv_id = {alias}.arxiv_id"
 
 
+# A query word as the lexeme that the whole query holds, quoted so that it is taken as it is:
+# a token parsed again alone can differ ("/org/repo?tab=x" alone is '/org/repo' & 'tab' & 'x',
+# which no paper holding the link holds), and the word step's shortcut and the coverage need
+# each word to be one of the query's. chr(92) is the backslash, whatever the string settings.
+LEXEME = (
+    "CAST('''' || replace(replace(t.lexemes[1], chr(92), repeat(chr(92), 2)), '''', '''''')"
+    " || '''' AS tsquery)"
+)
+
 _WORDS = """
 words AS (
     SELECT q.every_word, CAST(replace(CAST(q.every_word AS text), ' & ', ' | ') AS tsquery)
@@ -107,7 +116,7 @@ words AS (
     FROM (SELECT plainto_tsquery('english', :query) AS every_word) AS q
 ),
 asked AS (
-    SELECT DISTINCT ON (t.lexemes[1]) plainto_tsquery('english', t.token) AS word,
+    SELECT DISTINCT ON (t.lexemes[1]) {lexeme} AS word,
            ln((coalesce(n.papers, 0) + 1.0) / (coalesce(c.papers, 0) + 1.0)) + 1 AS rarity
     FROM ts_debug('english', :query) AS t
     LEFT JOIN paper_search_words AS n ON n.word = ''
@@ -227,7 +236,7 @@ def candidates_statement(
         where=where, rank=RANK, words=WORD_CANDIDATES, papers=_papers_for(where, "s"),
         rarest=RAREST_WORDS, rare=RARE_WORD_RARITY, checked=int(checked_rows),
     )  # fmt: skip
-    parts = [_WORDS.format(by_words=by_words)]
+    parts = [_WORDS.format(by_words=by_words, lexeme=LEXEME)]
     candidates = "SELECT arxiv_id, CAST(NULL AS float8) AS meaning FROM by_words"
     if dimensions is not None:
         d = int(dimensions)

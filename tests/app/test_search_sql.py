@@ -37,9 +37,12 @@ from tests.conftest import Database
 
 MODEL = "test-model"
 ANY = Filters()
+# A link whose path holds '?' and '#': parsed alone, its path is other words than in the whole.
+LINK = "https://github.com/ada-lab/moe-router?tab=readme-ov-file#usage"
 PAPERS = [
     PaperRecord(
-        "2601.00001", 1, "Sparse mixture of experts routing", "Experts share the load.",
+        "2601.00001", 1, "Sparse mixture of experts routing",
+        f"Experts share the load. Code: {LINK}",
         ("Ada Lovelace",), ("cs.LG",), "cs.LG", announced_on=date(2026, 1, 5),
     ),
     PaperRecord(
@@ -115,17 +118,41 @@ def test_word_candidates_hold_every_word(stored: sessionmaker[Session]) -> None:
     assert _by_words(stored, "routing sparse mixture experts") == {"2601.00001"}
 
 
+def _holding_every_word(sessions: sessionmaker[Session], query: str) -> set[str]:
+    """Papers holding every query word, asked of the word index directly."""
+    asked = "SELECT arxiv_id FROM paper_search WHERE document @@ plainto_tsquery('english', :q)"
+    with sessions() as session:
+        return set(session.execute(text(asked), {"q": query}).scalars()) & OURS
+
+
 @pytest.mark.parametrize(
     "query",
     ["routing galaxy rotation curves", "galaxy rotation curves", "routing sparse mixture experts",
-     "routing mesh", "rotation", "wireless mesh routing tables experts"],
+     "routing mesh", "rotation", "wireless mesh routing tables experts", LINK, f"experts {LINK}",
+     "github.com/ada-lab/moe-router?tab=readme-ov-file#usage", "code o'brien \\ routing"],
 )  # fmt: skip
+@pytest.mark.parametrize("checked_rows", [1000, 0])
 def test_the_word_index_shortcut_finds_what_asking_for_every_word_finds(
-    stored: sessionmaker[Session], query: str
+    stored: sessionmaker[Session], query: str, checked_rows: int
 ) -> None:
     # Row check of the papers holding the rare words (up to 1,000 here), and the fallback
     # that asks the index for every word (0 papers checked: any holding them is too many).
-    assert _by_words(stored, query, checked_rows=1000) == _by_words(stored, query, checked_rows=0)
+    assert _by_words(stored, query, checked_rows) == _holding_every_word(stored, query)
+
+
+def test_a_link_in_the_query_finds_and_covers_the_paper_that_gives_it(
+    stored: sessionmaker[Session],
+) -> None:
+    assert _by_words(stored, LINK) == {"2601.00001"}
+    assert _search(stored, LINK) == ["2601.00001"]
+    statement, _ = candidates_statement(ANY, None)
+    with stored() as session, session.begin():
+        rows = session.execute(
+            text(statement + " SELECT arxiv_id, coverage FROM scored"), {"query": LINK, "scale": 1}
+        )
+        assert {row.arxiv_id: row.coverage for row in rows if row.arxiv_id in OURS} == {
+            "2601.00001": pytest.approx(1.0)
+        }
 
 
 def test_the_hnsw_settings_hold_for_the_search_transaction_only(pgvector: Database) -> None:
