@@ -100,10 +100,12 @@ def _papers_for(where: str, alias: str) -> str:
     return f" JOIN papers AS p ON p.arxiv_id = {alias}.arxiv_id"
 
 
-# A query word as the lexeme that the whole query holds, quoted so that it is taken as it is:
-# a token parsed again alone can differ ("/org/repo?tab=x" alone is '/org/repo' & 'tab' & 'x',
-# which no paper holding the link holds), and the word step's shortcut and the coverage need
-# each word to be one of the query's. chr(92) is the backslash, whatever the string settings.
+# Each query word is its token parsed alone ("frequency-time": the compound and its parts),
+# unless that parse holds words the whole query does not: "/org/repo?tab=x" alone is
+# '/org/repo' & 'tab' & 'x', which no paper giving the link holds, and the word step's
+# shortcut and the coverage need each word to be the query's. Then the word is the lexeme the
+# whole query holds, quoted so that it is taken as it is (chr(92), the backslash, whatever
+# the string settings).
 LEXEME = (
     "CAST('''' || replace(replace(t.lexemes[1], chr(92), repeat(chr(92), 2)), '''', '''''')"
     " || '''' AS tsquery)"
@@ -116,9 +118,12 @@ words AS (
     FROM (SELECT plainto_tsquery('english', :query) AS every_word) AS q
 ),
 asked AS (
-    SELECT DISTINCT ON (t.lexemes[1]) {lexeme} AS word,
+    SELECT DISTINCT ON (t.lexemes[1])
+           CASE WHEN w.every_word @> a.alone THEN a.alone ELSE {lexeme} END AS word,
            ln((coalesce(n.papers, 0) + 1.0) / (coalesce(c.papers, 0) + 1.0)) + 1 AS rarity
     FROM ts_debug('english', :query) AS t
+    CROSS JOIN LATERAL (SELECT plainto_tsquery('english', t.token) AS alone) AS a
+    CROSS JOIN words AS w
     LEFT JOIN paper_search_words AS n ON n.word = ''
     LEFT JOIN paper_search_words AS c ON c.word = t.lexemes[1]
     WHERE cardinality(t.lexemes) > 0

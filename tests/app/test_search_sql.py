@@ -129,7 +129,8 @@ def _holding_every_word(sessions: sessionmaker[Session], query: str) -> set[str]
     "query",
     ["routing galaxy rotation curves", "galaxy rotation curves", "routing sparse mixture experts",
      "routing mesh", "rotation", "wireless mesh routing tables experts", LINK, f"experts {LINK}",
-     "github.com/ada-lab/moe-router?tab=readme-ov-file#usage", "code o'brien \\ routing"],
+     "github.com/ada-lab/moe-router?tab=readme-ov-file#usage", "code o'brien \\ routing",
+     "sparse mixture-of-experts routing"],
 )  # fmt: skip
 @pytest.mark.parametrize("checked_rows", [1000, 0])
 def test_the_word_index_shortcut_finds_what_asking_for_every_word_finds(
