@@ -47,7 +47,7 @@ import numpy as np
 from aiosmtpd.controller import Controller
 from sqlalchemy import delete, select
 
-from app.core.config import Settings, get_settings
+from app.core.config import PACKAGED_MODEL_NAME, Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Delivery, Edition, EditionKey, PhraseEmbedding, Subscriber
 from app.core.vectors import pack
@@ -59,6 +59,7 @@ from digest.profile_match import paper_text
 from digest.selection import EditionPaper, EditionView, Pick, Taste
 from digest.selection import select as select_digest
 from digest.store import edition_view
+from digest.taste_space import space_for
 from ranking.pipeline import default_scorer, rank_day
 from ranking.scoring import Candidate
 from ranking.trending.data import load_corpus
@@ -102,6 +103,7 @@ def _time_selection(corpus: Path, matrix: Path, readers: int) -> None:
     view = EditionView(
         [_edition_paper(p, n) for n, p in enumerate(today)],
         vectors_of(matrix, rows, [p.arxiv_id for p in today]),
+        space_for(PACKAGED_MODEL_NAME),  # the corpus matrix is that model's, as in a run
     )
     tastes = _tastes_with_thumbs_up(matrix, rows, earlier, readers)
     started = time.perf_counter()

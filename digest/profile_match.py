@@ -2,7 +2,8 @@
 
 A profile is a set of papers the reader cares about: their thumbs up in the digest, an author's
 own earlier papers in ``paperboy eval-personal``. Four similarities of a pool paper to the
-profile are measured: the mean and the best cosine of its embedding to the profile's, and the
+profile are measured: the mean and the best cosine of its embedding to the profile's (in the
+taste space, :mod:`digest.taste_space`, where one learned for the model exists), and the
 mean and the best cosine of its tf-idf (title and abstract) to the profile's. Embeddings catch
 papers on the same subject in other words; tf-idf catches the rare words (a method's name, a
 data set) that an embedding of 384 numbers blurs; the best match serves readers with several
@@ -28,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.core.vectors import Matrix
+from digest.taste_space import TasteSpace
 
 # Weights of the z-scored similarities: embedding mean, embedding best, tf-idf mean, tf-idf best.
 WEIGHTS = (1.0, 1.0, 1.0, 1.0)
@@ -56,6 +58,9 @@ class PoolIndex:
 
     texts: Sequence[str]
     vectors: Matrix
+    # Where embeddings are compared (digest.taste_space); None: as the model gives them.
+    space: TasteSpace | None = None
+    _mapped: Matrix = field(init=False, repr=False, compare=False)
     _vectorizer: Any = field(init=False, repr=False, compare=False)
     # The pool's tf-idf transposed (terms by papers): a profile paper's few terms then pick
     # the few pool papers that have them, instead of every pool paper being walked through.
@@ -74,8 +79,21 @@ class PoolIndex:
             terms = vectorizer.fit_transform(self.texts)
         except ValueError:  # no pool paper has a word beyond stop words (or no paper at all)
             vectorizer, terms = None, None
+        object.__setattr__(self, "_mapped", self._map(self.vectors))
         object.__setattr__(self, "_vectorizer", vectorizer)
         object.__setattr__(self, "_papers_of_term", None if terms is None else terms.T.tocsr())
+
+    def _map(self, vectors: Matrix) -> Matrix:
+        # Vectors of another size are not the space's model's (a test's, a model changed
+        # since): they are compared as they are.
+        if self.space is None or vectors.shape[1] != self.space.dimensions:
+            return vectors
+        return self.space.apply(vectors)
+
+    def vector_similarities(self, vectors: Matrix) -> NDArray[np.float32]:
+        """Cosine of each pool paper's embedding (rows) to each profile paper's (columns), in
+        the taste space where there is one."""
+        return np.asarray(self._mapped @ self._map(vectors).T, dtype=np.float32)
 
     def term_similarities(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Cosine of each pool paper's tf-idf (rows) to each profile text's (columns)."""
@@ -104,7 +122,7 @@ class PoolIndex:
     def match(self, texts: Sequence[str], vectors: Matrix) -> Scores:
         """One score per pool paper, higher for closer to the profile of ``texts``/``vectors``
         (the same papers in the same order); zeros for an empty profile."""
-        return fuse(self.vectors @ vectors.T, self.term_similarities(texts))
+        return fuse(self.vector_similarities(vectors), self.term_similarities(texts))
 
 
 def fuse(

@@ -19,6 +19,7 @@ import numpy as np
 from app.core.vectors import Matrix
 from digest.latex import readable
 from digest.profile_match import PoolIndex, fuse, paper_text
+from digest.taste_space import TasteSpace
 
 INTEREST_WEIGHT = 1.0
 FEEDBACK_WEIGHT = 0.3
@@ -63,6 +64,8 @@ class EditionView:
 
     papers: list[EditionPaper]
     vectors: Matrix
+    # Where the thumbs-up match compares embeddings (digest.taste_space; None: as they are).
+    space: TasteSpace | None = None
     trending: np.ndarray = field(init=False, repr=False, compare=False)
     in_category: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
     _index: PoolIndex | None = field(default=None, init=False, repr=False, compare=False)
@@ -80,7 +83,7 @@ class EditionView:
         """The edition's profile-match index, built by the first reader with thumbs up."""
         if self._index is None:
             texts = [paper_text(paper.title, paper.abstract) for paper in self.papers]
-            object.__setattr__(self, "_index", PoolIndex(texts, self.vectors))
+            object.__setattr__(self, "_index", PoolIndex(texts, self.vectors, self.space))
         assert self._index is not None
         return self._index
 
@@ -187,8 +190,9 @@ def _liked_match(edition: EditionView, taste: Taste) -> _LikedMatch:
         return _LikedMatch(np.zeros(len(edition.papers)))
     # Papers without text (none in a run; tests may give vectors only) match by embedding alone.
     texts = taste.liked_texts if len(taste.liked_texts) == len(taste.liked) else ()
-    vectors = edition.vectors @ taste.liked.T
-    terms = edition.index().term_similarities(texts or [""] * len(taste.liked))
+    index = edition.index()
+    vectors = index.vector_similarities(taste.liked)
+    terms = index.term_similarities(texts or [""] * len(taste.liked))
     return _LikedMatch(fuse(vectors, terms), vectors + terms)
 
 

@@ -23,6 +23,7 @@ from app.core.models import (
 from app.core.periods import Period
 from app.core.vectors import Matrix, pack, stack, unpack
 from digest.selection import EditionPaper, EditionView
+from digest.taste_space import space_for
 
 Encode = Callable[[Sequence[str]], Matrix]
 DIMENSIONS = 384
@@ -50,7 +51,7 @@ def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
     }
     labels = _topic_labels(session, [i.topic_id for i in edition.items if i.topic_id is not None])
     view = [_edition_paper(papers[item.arxiv_id], item, labels) for item in edition.items]
-    return EditionView(view, _vectors(session, ids, model))
+    return EditionView(view, _vectors(session, ids, model), space_for(model))
 
 
 def _edition_paper(paper: Paper, item: EditionItem, labels: dict[int, str]) -> EditionPaper:

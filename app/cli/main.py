@@ -215,6 +215,13 @@ COMMANDS: tuple[Command, ...] = (
         _arguments("app.cli.personal", "add_eval_personal_arguments"),
     ),
     Command(
+        "train-taste-space",
+        "learn the taste space (embeddings mapped so that one author's papers lie closer) on "
+        "(author, day) pairs --from..before --until; writes a versioned JSON artifact",
+        _handler("app.cli.personal", "run_train_taste"),
+        _arguments("app.cli.personal", "add_train_taste_arguments"),
+    ),
+    Command(
         "send-digests",
         "email edition --date D (default: the latest) to every confirmed subscriber whose local "
         "delivery hour has come and who has not had it; exit 1 if SMTP failed (re-run finishes)",

@@ -1,4 +1,5 @@
-"""``paperboy eval-personal``: how well each method finds an author's own new papers.
+"""``paperboy eval-personal``: how well each method finds an author's own new papers, and
+``paperboy train-taste-space``: the learned map of embeddings that the profile match uses.
 
 Reads the corpus (daily-listing JSON lines) and, optionally, precomputed embeddings; never
 touches the database. See app/services/personal_eval.py for the methods.
@@ -8,22 +9,34 @@ from __future__ import annotations
 
 import argparse
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from app.cli.common import parse_day, print_error
 from app.cli.trending import EXPECTED_ERRORS, corpus_embeddings, write_results
 from app.core.config import Settings
 from app.services.personal_pairs import corpus_of, pairs, sample
+from app.services.taste_training import (
+    EPOCHS,
+    NothingToLearnError,
+    TrainingSettings,
+    train_space,
+)
+from digest.taste_space import TasteSpace, TasteSpaceError, save_space, space_for
 from ranking.trending.data import load_corpus
 
 
-def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", type=Path, required=True, help="daily-listing JSON lines")
     parser.add_argument(
         "--embeddings", type=Path,
         help="precomputed embeddings X.npy with X.ids.json beside it "
         "(default: embed the corpus with PAPERBOY_EMBEDDING_MODEL, slow on a CPU)",
     )  # fmt: skip
+
+
+def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_corpus_arguments(parser)
     parser.add_argument("--from", dest="start", type=parse_day, required=True, help="first day")
     parser.add_argument(
         "--to", dest="end", type=parse_day, required=True, help="last day (inclusive)"
@@ -36,6 +49,10 @@ def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--asl-c", type=float, nargs="+", default=None,
         help="C of the asl_svm baseline (default 0.01); more values add asl_svm_cC methods",
+    )  # fmt: skip
+    parser.add_argument(
+        "--taste-space", type=Path, default=None,
+        help="taste-space file for paperboy's match (default: the one shipped for the model)",
     )  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, help="results JSON file")
 
@@ -50,19 +67,69 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
     try:
         papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= args.end]
         corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
-    except EXPECTED_ERRORS as error:
+        space = space_for(settings.embedding_model, args.taste_space)
+    except (*EXPECTED_ERRORS, TasteSpaceError) as error:
         return print_error("eval-personal", error)
     found = pairs(corpus, args.start, args.end)
     chosen = sample(found, args.pairs or None, args.seed)
-    methods = Methods(corpus, tuple(args.asl_c or [ASL_C]))
+    methods = Methods(corpus, tuple(args.asl_c or [ASL_C]), space)
     results = evaluate(methods.all(), chosen, len(found))
     results = {
         "window": {"from": args.start.isoformat(), "to": args.end.isoformat()},
-        "settings": {"pairs": args.pairs, "seed": args.seed, "asl_c": methods.asl_c},
-    } | results
+        "settings": {
+            "pairs": args.pairs, "seed": args.seed, "asl_c": methods.asl_c,
+            "taste_space": None if space is None else _described(space),
+        },
+    } | results  # fmt: skip
     write_results(args.out, results, markdown_table(results))
     print(
         f"{len(chosen)} of {len(found)} pairs ranked, "
+        f"{time.perf_counter() - started:.0f} s -> {args.out}"
+    )
+    return 0
+
+
+def _described(space: TasteSpace) -> dict[str, object]:
+    return {
+        "model": space.model,
+        "trained_from": space.trained_from,
+        "trained_until": space.trained_until,
+    }
+
+
+def add_train_taste_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_corpus_arguments(parser)
+    parser.add_argument(
+        "--from", dest="start", type=parse_day, required=True, help="first day of the pairs"
+    )
+    parser.add_argument(
+        "--until", type=parse_day, required=True,
+        help="learn from days before this one only (the pairs end the day before)",
+    )  # fmt: skip
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--out", type=Path, required=True, help="taste-space JSON file")
+
+
+def run_train_taste(args: argparse.Namespace, settings: Settings) -> int:
+    end = args.until - timedelta(days=1)
+    if end < args.start:
+        return print_error("train-taste-space", "--until is not after --from")
+    if args.epochs < 1:
+        return print_error("train-taste-space", "--epochs must be at least 1")
+    started = time.perf_counter()
+    try:
+        papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= end]
+        corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
+        space = train_space(
+            corpus, args.start, end, settings.embedding_model,
+            TrainingSettings(epochs=args.epochs),
+        )  # fmt: skip
+    except (*EXPECTED_ERRORS, NothingToLearnError) as error:
+        return print_error("train-taste-space", error)
+    save_space(space, args.out)
+    print(
+        f"taste space of {space.model} learned on {space.settings['pairs']} pairs of "
+        f"{space.settings['days']} days, {space.trained_from}..{space.trained_until}, "
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
     )
     return 0

@@ -9,8 +9,11 @@ The methods (see docs/ranking.md, "Personal ranking"):
   the ``NEGATIVE_DAYS`` announcement days before it, to keep a run of thousands of pairs short;
 - ``mean_cosine`` and ``max_cosine``: the mean and the best embedding cosine to the profile;
 - ``paperboy``: :meth:`digest.profile_match.PoolIndex.match`, what the digest adds for a
-  reader's thumbs up, with the tf-idf fitted on the pool as in the digest;
-- ``paperboy_corpus_tfidf``: the same fusion with the corpus-fitted tf-idf, for comparison.
+  reader's thumbs up, with the tf-idf fitted on the pool and the embeddings compared in the
+  taste space (digest.taste_space) as in the digest;
+- ``paperboy_corpus_tfidf``: the same fusion with the corpus-fitted tf-idf, for comparison;
+- ``paperboy_raw_embeddings`` (where there is a taste space): the same fusion with the
+  embeddings as the model gives them, what the digest did before the taste space.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from numpy.typing import NDArray
 
 from app.services.personal_pairs import Corpus, Pair
 from digest.profile_match import PoolIndex, Scores, fuse
+from digest.taste_space import TasteSpace
 from ranking.trending.metrics import BOOTSTRAP_SAMPLES, ndcg_at, recall_at, summarise
 
 METRICS = ("recall@10", "mrr", "ndcg@10")
@@ -59,10 +63,12 @@ Method = Callable[[Pair], Scores]
 class Methods:
     """Every method over one corpus; the corpus tf-idf is fitted once, each pool indexed once."""
 
-    def __init__(self, corpus: Corpus, asl_c: tuple[float, ...] = (ASL_C,)) -> None:
+    def __init__(
+        self, corpus: Corpus, asl_c: tuple[float, ...] = (ASL_C,), space: TasteSpace | None = None
+    ) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        self.corpus, self.asl_c = corpus, asl_c
+        self.corpus, self.asl_c, self.space = corpus, asl_c, space
         settings = ASL_TFIDF if len(corpus.texts) >= SMALL_CORPUS else ASL_TFIDF | SMALL_CUTS
         self.terms = TfidfVectorizer(**settings).fit_transform(corpus.texts).astype(np.float32)
         self._pool: tuple[date, PoolIndex] | None = None
@@ -73,12 +79,13 @@ class Methods:
             "asl_svm" if n == 0 else f"asl_svm_c{c:g}": partial(self.asl_svm, c=c)
             for n, c in enumerate(self.asl_c)
         }
+        raw: dict[str, Method] = {"paperboy_raw_embeddings": self.paperboy_raw}
         return svms | {
             "mean_cosine": self.mean_cosine,
             "max_cosine": self.max_cosine,
             "paperboy": self.paperboy,
             "paperboy_corpus_tfidf": self.paperboy_corpus_tfidf,
-        }
+        } | ({} if self.space is None else raw)  # fmt: skip
 
     def mean_cosine(self, pair: Pair) -> Scores:
         return np.asarray(self._cosines(pair).mean(axis=1), dtype=np.float64)
@@ -91,9 +98,16 @@ class Methods:
         texts = [self.corpus.texts[row] for row in pair.profile]
         return index.match(texts, self.corpus.vectors[pair.profile])
 
+    def paperboy_raw(self, pair: Pair) -> Scores:
+        """The same match with the embeddings as the model gives them (no taste space)."""
+        index = self._pool_index(pair)
+        texts = [self.corpus.texts[row] for row in pair.profile]
+        return fuse(self._cosines(pair), index.term_similarities(texts))
+
     def paperboy_corpus_tfidf(self, pair: Pair) -> Scores:
         terms = (self.terms[pair.pool] @ self.terms[pair.profile].T).toarray()
-        return fuse(self._cosines(pair), terms)
+        vectors = self._pool_index(pair).vector_similarities(self.corpus.vectors[pair.profile])
+        return fuse(vectors, terms)
 
     def asl_svm(self, pair: Pair, c: float) -> Scores:
         from sklearn.svm import LinearSVC
@@ -112,7 +126,8 @@ class Methods:
     def _pool_index(self, pair: Pair) -> PoolIndex:
         if self._pool is None or self._pool[0] != pair.day:
             texts = [self.corpus.texts[row] for row in pair.pool]
-            self._pool = (pair.day, PoolIndex(texts, self.corpus.vectors[pair.pool]))
+            index = PoolIndex(texts, self.corpus.vectors[pair.pool], self.space)
+            self._pool = (pair.day, index)
         return self._pool[1]
 
     def _negative_rows(self, pair: Pair) -> list[int]:

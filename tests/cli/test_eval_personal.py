@@ -9,13 +9,18 @@ from app.cli.main import main
 from app.core.config import get_settings
 from tests.services.personal import CORPUS_PATH, DAY, EMBEDDINGS_PATH
 
-METHODS = {"asl_svm", "mean_cosine", "max_cosine", "paperboy", "paperboy_corpus_tfidf"}
+METHODS = {"asl_svm", "mean_cosine", "max_cosine", "paperboy", "paperboy_corpus_tfidf",
+           "paperboy_raw_embeddings"}  # fmt: skip
+
+
+def _command(tmp_path: Path, command: str, *argv: str) -> int:
+    arguments = [command, "--corpus", str(CORPUS_PATH), "--embeddings", str(EMBEDDINGS_PATH),
+                 *argv]  # fmt: skip
+    return main(arguments, get_settings(data_dir=tmp_path))
 
 
 def _eval_personal(tmp_path: Path, *argv: str) -> int:
-    arguments = ["eval-personal", "--corpus", str(CORPUS_PATH), "--embeddings",
-                 str(EMBEDDINGS_PATH), *argv]  # fmt: skip
-    return main(arguments, get_settings(data_dir=tmp_path))
+    return _command(tmp_path, "eval-personal", *argv)
 
 
 def test_eval_personal_writes_results_in_eval_trendings_shape(
@@ -25,6 +30,10 @@ def test_eval_personal_writes_results_in_eval_trendings_shape(
     assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--out", str(out)) == 0
     results = json.loads(out.read_text())
     assert results["window"] == {"from": DAY, "to": DAY}
+    # The packaged model's vectors: the shipped taste space, and the raw match beside it.
+    assert results["settings"]["taste_space"] == {
+        "model": "all-MiniLM-L6-v2", "trained_from": "2025-04-01", "trained_until": "2025-12-31"
+    }  # fmt: skip
     assert results["pairs_found"] == 1
     assert [(p["author"], p["profile"], p["pool"]) for p in results["pairs"]] == [
         ("jihua-zhu", 3, 21)
@@ -43,4 +52,50 @@ def test_a_window_that_ends_before_it_starts_is_refused(
     out = tmp_path / "results.json"
     assert _eval_personal(tmp_path, "--from", DAY, "--to", "2025-10-01", "--out", str(out)) == 1
     assert "--to is before --from" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def _train(tmp_path: Path, *argv: str) -> int:
+    return _command(tmp_path, "train-taste-space", *argv)
+
+
+def test_a_space_trained_from_the_command_line_is_what_eval_personal_uses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    space = tmp_path / "models" / "space.json"
+    assert _train(tmp_path, "--from", DAY, "--until", "2025-10-23", "--out", str(space)) == 0
+    assert "learned on 1 pairs of 1 days, 2025-10-22..2025-10-22" in capsys.readouterr().out
+    out = tmp_path / "results.json"
+    assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(space),
+                          "--out", str(out)) == 0  # fmt: skip
+    used = json.loads(out.read_text())["settings"]["taste_space"]
+    assert used == {"model": "all-MiniLM-L6-v2", "trained_from": DAY, "trained_until": DAY}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--from", DAY, "--until", DAY], "--until is not after --from"),
+        (["--from", "2020-01-01", "--until", "2020-02-01"], "no (author, day) pair"),
+        (["--from", DAY, "--until", "2025-10-23", "--epochs", "0"], "at least 1"),
+    ],
+)
+def test_training_without_anything_to_learn_is_refused_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    out = tmp_path / "space.json"
+    assert _train(tmp_path, *argv, "--out", str(out)) == 1
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_damaged_taste_space_is_refused_by_eval_personal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "space.json"
+    broken.write_text("{not json")
+    out = tmp_path / "results.json"
+    assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(broken),
+                          "--out", str(out)) == 1  # fmt: skip
+    assert "not a taste-space artifact" in capsys.readouterr().err
     assert not out.exists()

@@ -8,7 +8,9 @@ from app.core.vectors import normalise
 from digest.latex import readable
 from digest.selection import EditionPaper, EditionView, Liked, Taste, select
 from digest.store import phrase_vectors
+from digest.taste_space import load_space
 from tests.conftest import Database
+from tests.services.personal import author_day
 
 
 def paper(
@@ -188,3 +190,23 @@ def test_exclusions_work_by_meaning_with_the_real_model(database: Database) -> N
         view, Taste(max_items=2, exclusion_vectors=exclusion), max_per_topic=2, exclusion_cosine=0.3
     )
     assert ids(picks) == ["2"]
+
+
+def test_thumbs_up_are_matched_in_the_taste_space_of_the_editions_model() -> None:
+    corpus, pair = author_day()  # a real author's day: their earlier papers are the thumbs up
+    papers = [
+        replace(paper(n), title=corpus.papers[row].title, abstract=corpus.papers[row].abstract)
+        for n, row in enumerate(pair.pool)
+    ]
+    texts = tuple(corpus.texts[row] for row in pair.profile)
+    space = load_space()
+
+    def chosen(view: EditionView, liked: np.ndarray) -> list[str]:
+        taste = Taste(max_items=5, liked=liked, liked_texts=texts)
+        return [p.paper.arxiv_id for p in pick(view, taste)]
+
+    vectors, liked = corpus.vectors[pair.pool], corpus.vectors[pair.profile]
+    in_space = chosen(EditionView(papers, vectors, space), liked)
+    # The same as comparing vectors mapped beforehand, and not what the raw vectors give.
+    assert in_space == chosen(EditionView(papers, space.apply(vectors)), space.apply(liked))
+    assert in_space != chosen(EditionView(papers, vectors), liked)

@@ -4,6 +4,7 @@ import numpy as np
 
 from app.services.personal_eval import Methods, evaluate, pair_metrics, ratio, reciprocal_rank
 from app.services.personal_pairs import Pair, sample
+from digest.taste_space import load_space
 from tests.services.personal import author_day
 
 
@@ -42,6 +43,14 @@ def test_every_method_ranks_the_pool_and_is_summarised_with_an_interval() -> Non
         low, high = summary["mrr"]["ci95"]
         assert low <= summary["mrr"]["mean"] <= high
         assert summary["recall@10"]["mean"] == 1.0  # 1 relevant paper in a pool of 21
+
+
+def test_with_a_taste_space_the_raw_match_is_measured_beside_it() -> None:
+    corpus, pair = author_day()
+    methods = Methods(corpus, space=load_space())
+    assert "paperboy_raw_embeddings" in methods.all()
+    assert not np.allclose(methods.paperboy(pair), methods.paperboy_raw(pair))
+    assert np.allclose(methods.paperboy_raw(pair), Methods(corpus).paperboy(pair))
 
 
 def test_a_sample_is_drawn_once_for_a_seed_and_kept_in_day_order() -> None:

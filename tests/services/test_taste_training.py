@@ -1,0 +1,44 @@
+"""Learning the taste space on a real author's day."""
+
+from datetime import date
+
+import numpy as np
+import pytest
+
+from app.services.taste_training import NothingToLearnError, TrainingSettings, train_space
+from tests.services.personal import author_day
+
+
+def _own_probability(vectors: np.ndarray, pool: list[int], profile: list[int], own: int) -> float:
+    """The softmax chance of the author's paper among the day's, by cosine to the profile."""
+    cosines = vectors[pool] @ vectors[profile].mean(axis=0) / 0.05
+    chances = np.exp(cosines - cosines.max())
+    return float(chances[pool.index(own)] / chances.sum())
+
+
+def test_the_space_learned_on_a_pair_puts_the_authors_paper_closer_than_the_embeddings() -> None:
+    corpus, pair = author_day()
+    (own,) = pair.relevant
+    settings = TrainingSettings(epochs=20, learning_rate=0.01)
+    space = train_space(corpus, pair.day, pair.day, "the-model", settings)
+    assert (space.model, space.trained_from, space.trained_until) == (
+        "the-model", "2025-10-22", "2025-10-22"
+    )  # fmt: skip
+    assert space.settings["pairs"] == 1 and space.settings["epochs"] == 20
+    before = _own_probability(corpus.vectors, pair.pool, pair.profile, own)
+    after = _own_probability(space.apply(corpus.vectors), pair.pool, pair.profile, own)
+    assert after > 2 * before
+    # The centre is the mean embedding of what was seen, nothing of later days.
+    assert np.allclose(space.centre, corpus.vectors.mean(axis=0), atol=1e-6)
+
+
+def test_the_same_settings_learn_the_same_space() -> None:
+    corpus, pair = author_day()
+    spaces = [train_space(corpus, pair.day, pair.day, "m", TrainingSettings()) for _ in range(2)]
+    assert np.allclose(spaces[0].matrix, spaces[1].matrix)
+
+
+def test_a_window_without_pairs_has_nothing_to_learn() -> None:
+    corpus, _ = author_day()
+    with pytest.raises(NothingToLearnError, match="no \\(author, day\\) pair"):
+        train_space(corpus, date(2020, 1, 1), date(2020, 2, 1), "m", TrainingSettings())
