@@ -100,22 +100,24 @@ def _time_selection(corpus: Path, matrix: Path, readers: int) -> None:
     rows = read_vectors(matrix)
     today = [p for p in papers if p.announced_on == DAY and p.arxiv_id in rows]
     earlier = [p for p in papers if p.announced_on < DAY and p.arxiv_id in rows][-20_000:]
-    view = EditionView(
-        [_edition_paper(p, n) for n, p in enumerate(today)],
-        vectors_of(matrix, rows, [p.arxiv_id for p in today]),
-        space_for(PACKAGED_MODEL_NAME),  # the corpus matrix is that model's, as in a run
-    )
+    papers_today = [_edition_paper(p, n) for n, p in enumerate(today)]
+    vectors = vectors_of(matrix, rows, [p.arxiv_id for p in today])
     tastes = _tastes_with_thumbs_up(matrix, rows, earlier, readers)
-    started = time.perf_counter()
-    view.index()
-    first = time.perf_counter() - started
-    started = time.perf_counter()
-    for taste in tastes:
-        select_digest(view, taste, max_per_topic=3, exclusion_cosine=0.5)
-    seconds = time.perf_counter() - started
-    print(f"edition of {DAY}: {len(today)} papers; its tf-idf index built in {first * 1000:.0f} ms")
-    print(f"select() for {readers} readers with 5-30 thumbs up: {seconds:.1f} s = "
-          f"{seconds / readers * 1000:.2f} ms per reader")  # fmt: skip
+    # The corpus matrix is the packaged model's: a run compares in its taste space; the same
+    # readers without it are the peer of the same run.
+    for name, space in (("taste space", space_for(PACKAGED_MODEL_NAME)), ("raw", None)):
+        view = EditionView(papers_today, vectors, space)
+        started = time.perf_counter()
+        view.index()
+        first = time.perf_counter() - started
+        started = time.perf_counter()
+        for taste in tastes:
+            select_digest(view, taste, max_per_topic=3, exclusion_cosine=0.5)
+        seconds = time.perf_counter() - started
+        print(f"[{name}] edition of {DAY}: {len(today)} papers; its index built in "
+              f"{first * 1000:.0f} ms")  # fmt: skip
+        print(f"[{name}] select() for {readers} readers with 5-30 thumbs up: {seconds:.1f} s = "
+              f"{seconds / readers * 1000:.2f} ms per reader")  # fmt: skip
 
 
 def _edition_paper(paper: Candidate, rank: int) -> EditionPaper:
