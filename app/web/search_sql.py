@@ -100,16 +100,18 @@ def _papers_for(where: str, alias: str) -> str:
     return f" JOIN papers AS p ON p.arxiv_id = {alias}.arxiv_id"
 
 
-# Each query word is its token parsed alone ("frequency-time": the compound and its parts),
-# unless that parse holds words the whole query does not: "/org/repo?tab=x" alone is
-# '/org/repo' & 'tab' & 'x', which no paper giving the link holds, and the word step's
-# shortcut and the coverage need each word to be the query's. Then the word is the lexeme the
-# whole query holds, quoted so that it is taken as it is (chr(92), the backslash, whatever
-# the string settings).
+# Each query word is its token parsed alone ("frequency-time": the compound and its parts)
+# where that parse holds the token's own lexeme and only words of the whole query: a link's
+# "/org/repo?tab=x" alone is '/org/repo' & 'tab' & 'x', which no paper giving the link holds,
+# and the word step's shortcut and the coverage need each word to be the query's. Otherwise
+# the word is the lexeme itself, quoted so that it is taken as it is (chr(92), the backslash,
+# whatever the string settings). A word too long for the index (over LONGEST_WORD bytes; the
+# whole query drops it too) is no word.
 LEXEME = (
     "CAST('''' || replace(replace(t.lexemes[1], chr(92), repeat(chr(92), 2)), '''', '''''')"
     " || '''' AS tsquery)"
 )
+LONGEST_WORD = 2046  # bytes: PostgreSQL's limit for a lexeme in a tsquery
 
 _WORDS = """
 words AS (
@@ -118,15 +120,22 @@ words AS (
     FROM (SELECT plainto_tsquery('english', :query) AS every_word) AS q
 ),
 asked AS (
-    SELECT DISTINCT ON (t.lexemes[1])
-           CASE WHEN w.every_word @> a.alone THEN a.alone ELSE {lexeme} END AS word,
-           ln((coalesce(n.papers, 0) + 1.0) / (coalesce(c.papers, 0) + 1.0)) + 1 AS rarity
-    FROM ts_debug('english', :query) AS t
-    CROSS JOIN LATERAL (SELECT plainto_tsquery('english', t.token) AS alone) AS a
-    CROSS JOIN words AS w
-    LEFT JOIN paper_search_words AS n ON n.word = ''
-    LEFT JOIN paper_search_words AS c ON c.word = t.lexemes[1]
-    WHERE cardinality(t.lexemes) > 0
+    SELECT DISTINCT ON (k.lexeme) k.word, k.rarity FROM (
+        SELECT t.lexemes[1] AS lexeme,
+               CASE WHEN octet_length(t.lexemes[1]) > {longest} OR numnode(a.alone) = 0
+                        THEN NULL
+                    WHEN w.every_word @> a.alone AND a.alone @> {lexeme} THEN a.alone
+                    ELSE {lexeme} END AS word,
+               ln((coalesce(n.papers, 0) + 1.0) / (coalesce(c.papers, 0) + 1.0)) + 1 AS rarity
+        FROM ts_debug('english', :query) AS t
+        CROSS JOIN LATERAL (SELECT plainto_tsquery('english', t.token) AS alone) AS a
+        CROSS JOIN words AS w
+        LEFT JOIN paper_search_words AS n ON n.word = ''
+        LEFT JOIN paper_search_words AS c ON c.word = t.lexemes[1]
+        WHERE cardinality(t.lexemes) > 0
+    ) AS k
+    WHERE k.word IS NOT NULL
+    ORDER BY k.lexeme, CAST(k.word AS text)
 ),
 {by_words}"""
 
@@ -241,7 +250,7 @@ def candidates_statement(
         where=where, rank=RANK, words=WORD_CANDIDATES, papers=_papers_for(where, "s"),
         rarest=RAREST_WORDS, rare=RARE_WORD_RARITY, checked=int(checked_rows),
     )  # fmt: skip
-    parts = [_WORDS.format(by_words=by_words, lexeme=LEXEME)]
+    parts = [_WORDS.format(by_words=by_words, lexeme=LEXEME, longest=LONGEST_WORD)]
     candidates = "SELECT arxiv_id, CAST(NULL AS float8) AS meaning FROM by_words"
     if dimensions is not None:
         d = int(dimensions)
