@@ -61,6 +61,7 @@ class PoolIndex:
     # Where embeddings are compared (digest.taste_space); None: as the model gives them.
     space: TasteSpace | None = None
     _mapped: Matrix = field(init=False, repr=False, compare=False)
+    _missing: NDArray[np.bool_] = field(init=False, repr=False, compare=False)
     _vectorizer: Any = field(init=False, repr=False, compare=False)
     # The pool's tf-idf transposed (terms by papers): a profile paper's few terms then pick
     # the few pool papers that have them, instead of every pool paper being walked through.
@@ -80,6 +81,7 @@ class PoolIndex:
         except ValueError:  # no pool paper has a word beyond stop words (or no paper at all)
             vectorizer, terms = None, None
         object.__setattr__(self, "_mapped", self._map(self.vectors))
+        object.__setattr__(self, "_missing", ~self.vectors.any(axis=1))
         object.__setattr__(self, "_vectorizer", vectorizer)
         object.__setattr__(self, "_papers_of_term", None if terms is None else terms.T.tocsr())
 
@@ -93,7 +95,13 @@ class PoolIndex:
     def vector_similarities(self, vectors: Matrix) -> NDArray[np.float32]:
         """Cosine of each pool paper's embedding (rows) to each profile paper's (columns), in
         the taste space where there is one."""
-        return np.asarray(self._mapped @ self._map(vectors).T, dtype=np.float32)
+        similarities = np.asarray(self._mapped @ self._map(vectors).T, dtype=np.float32)
+        # A paper without an embedding (a zero row) is the farthest in meaning: in the taste
+        # space, centred, a cosine of 0 would be about the pool's average.
+        missing = self._missing
+        if missing.any() and not missing.all() and similarities.shape[1]:
+            similarities[missing] = similarities[~missing].min(axis=0)
+        return similarities
 
     def term_similarities(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Cosine of each pool paper's tf-idf (rows) to each profile text's (columns)."""

@@ -133,6 +133,8 @@ def select(
     interest = _best_similarity(edition.vectors, taste.interest_vectors)
     liked = _liked_match(edition, taste)
     unliked = edition.trending + INTEREST_WEIGHT * interest.max
+    # Thumbs down keep the raw embeddings: they push away a subject (what the model places
+    # together), not one author's kind of paper.
     unliked -= FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.disliked))
     if taste.followed_topics or taste.followed_authors:
         unliked += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])

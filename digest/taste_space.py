@@ -71,6 +71,7 @@ class TasteSpace:
 
 
 def save_space(space: TasteSpace, path: Path) -> None:
+    """Write the artifact whole or not at all (a temporary file renamed over ``path``)."""
     fields = {
         "format": ARTIFACT_FORMAT,
         "model": space.model,
@@ -82,7 +83,12 @@ def save_space(space: TasteSpace, path: Path) -> None:
         "centre": _encode(space.centre),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(fields, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    written = path.with_name(f".{path.name}.tmp")
+    try:
+        written.write_text(json.dumps(fields, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        written.replace(path)
+    finally:
+        written.unlink(missing_ok=True)
 
 
 def load_space(path: Path | None = None) -> TasteSpace:
@@ -102,19 +108,28 @@ def _shipped() -> TasteSpace:
 def _parse(text: str) -> TasteSpace:
     try:
         fields = json.loads(text)
-        if fields.get("format") != ARTIFACT_FORMAT:
-            raise TasteSpaceError(f"taste-space format {fields.get('format')!r} is not known")
+    except json.JSONDecodeError as error:
+        raise TasteSpaceError(f"not a taste-space artifact: {error}") from None
+    if not isinstance(fields, dict):
+        raise TasteSpaceError("not a taste-space artifact: not a JSON object")
+    if fields.get("format") != ARTIFACT_FORMAT or isinstance(fields.get("format"), bool):
+        raise TasteSpaceError(f"taste-space format {fields.get('format')!r} is not known")
+    try:
         rows, columns = (int(n) for n in fields["shape"])
         matrix = _decode(fields["matrix"]).reshape(rows, columns)
         centre = _decode(fields["centre"]).reshape(columns)
-        return TasteSpace(
-            str(fields["model"]), str(fields["trained_from"]), str(fields["trained_until"]),
-            dict(fields["settings"]), matrix, centre,
-        )  # fmt: skip
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+        texts = [fields[name] for name in ("model", "trained_from", "trained_until")]
+        settings = dict(fields["settings"])
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
         if isinstance(error, TasteSpaceError):
             raise
-        raise TasteSpaceError(f"not a taste-space artifact: {error}") from None
+        raise TasteSpaceError(f"not a taste-space artifact: {error!r}") from None
+    if not all(isinstance(text, str) and text for text in texts):
+        raise TasteSpaceError("not a taste-space artifact: model and dates must be named")
+    if rows < 1 or columns < 1 or not (np.isfinite(matrix).all() and np.isfinite(centre).all()):
+        raise TasteSpaceError("not a taste-space artifact: empty, or values that are not finite")
+    matrix.flags.writeable = centre.flags.writeable = False  # shared by every reader of it
+    return TasteSpace(texts[0], texts[1], texts[2], settings, matrix, centre)
 
 
 def space_for(model: str, path: Path | None = None) -> TasteSpace | None:

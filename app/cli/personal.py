@@ -8,8 +8,9 @@ touches the database. See app/services/personal_eval.py for the methods.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 from app.cli.common import parse_day, print_error
@@ -22,7 +23,7 @@ from app.services.taste_training import (
     TrainingSettings,
     train_space,
 )
-from digest.taste_space import TasteSpace, TasteSpaceError, save_space, space_for
+from digest.taste_space import TasteSpace, TasteSpaceError, load_space, save_space, space_for
 from ranking.trending.data import load_corpus
 
 
@@ -67,9 +68,16 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
     try:
         papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= args.end]
         corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
-        space = space_for(settings.embedding_model, args.taste_space)
+        space = _taste_space(settings.embedding_model, args.taste_space)
     except (*EXPECTED_ERRORS, TasteSpaceError) as error:
         return print_error("eval-personal", error)
+    if space is not None and date.fromisoformat(space.trained_until) >= args.start:
+        print(
+            f"eval-personal: warning: the taste space learned from pairs until "
+            f"{space.trained_until}, on or after --from {args.start}; train one with --until "
+            f"{args.start} for an honest figure",
+            file=sys.stderr,
+        )
     found = pairs(corpus, args.start, args.end)
     chosen = sample(found, args.pairs or None, args.seed)
     methods = Methods(corpus, tuple(args.asl_c or [ASL_C]), space)
@@ -87,6 +95,19 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
     )
     return 0
+
+
+def _taste_space(model: str, path: Path | None) -> TasteSpace | None:
+    """The shipped space for ``model`` (None for another model), or the file asked for, which
+    must have been learned on ``model``'s vectors."""
+    if path is None:
+        return space_for(model)
+    space = load_space(path)
+    if space.model != model:
+        raise TasteSpaceError(
+            f"{path} maps vectors of {space.model}, and these embeddings are {model}'s"
+        )
+    return space
 
 
 def _described(space: TasteSpace) -> dict[str, object]:
@@ -126,7 +147,10 @@ def run_train_taste(args: argparse.Namespace, settings: Settings) -> int:
         )  # fmt: skip
     except (*EXPECTED_ERRORS, NothingToLearnError) as error:
         return print_error("train-taste-space", error)
-    save_space(space, args.out)
+    try:
+        save_space(space, args.out)
+    except OSError as error:
+        return print_error("train-taste-space", f"cannot write {args.out}: {error}")
     print(
         f"taste space of {space.model} learned on {space.settings['pairs']} pairs of "
         f"{space.settings['days']} days, {space.trained_from}..{space.trained_until}, "

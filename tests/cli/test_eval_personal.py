@@ -1,12 +1,15 @@
 """``paperboy eval-personal`` on a real author's day in files."""
 
 import json
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from app.cli.main import main
 from app.core.config import get_settings
+from digest.taste_space import load_space, save_space
 from tests.services.personal import CORPUS_PATH, DAY, EMBEDDINGS_PATH
 
 METHODS = {"asl_svm", "mean_cosine", "max_cosine", "paperboy", "paperboy_corpus_tfidf",
@@ -43,7 +46,10 @@ def test_eval_personal_writes_results_in_eval_trendings_shape(
         low, high = summary["ndcg@10"]["ci95"]
         assert low <= summary["ndcg@10"]["mean"] <= high
     assert set(results["paperboy_over_asl_svm"]) == {"recall@10", "mrr", "ndcg@10"}
-    assert "| paperboy |" in capsys.readouterr().out
+    printed = capsys.readouterr()
+    assert "| paperboy |" in printed.out
+    # The day is inside the shipped space's training window, and the run says so.
+    assert "taste space learned from pairs until 2025-12-31, on or after --from" in printed.err
 
 
 def test_a_window_that_ends_before_it_starts_is_refused(
@@ -89,13 +95,39 @@ def test_training_without_anything_to_learn_is_refused_and_writes_nothing(
     assert not out.exists()
 
 
-def test_a_damaged_taste_space_is_refused_by_eval_personal(
+def _damaged(path: Path) -> None:
+    path.write_text("{not json")
+
+
+def _of_another_model(path: Path) -> None:
+    save_space(replace(load_space(), model="allenai/specter2"), path)
+
+
+@pytest.mark.parametrize(
+    ("write", "message"),
+    [(_damaged, "not a taste-space artifact"),
+     (_of_another_model, "maps vectors of allenai/specter2")],
+)  # fmt: skip
+def test_a_taste_space_it_cannot_use_is_refused_by_eval_personal(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    write: Callable[[Path], None],
+    message: str,
+) -> None:
+    space = tmp_path / "space.json"
+    write(space)
+    out = tmp_path / "results.json"
+    assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(space),
+                          "--out", str(out)) == 1  # fmt: skip
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_space_that_cannot_be_written_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    broken = tmp_path / "space.json"
-    broken.write_text("{not json")
-    out = tmp_path / "results.json"
-    assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(broken),
-                          "--out", str(out)) == 1  # fmt: skip
-    assert "not a taste-space artifact" in capsys.readouterr().err
-    assert not out.exists()
+    folder = tmp_path / "models"
+    folder.mkdir()
+    assert _train(tmp_path, "--from", DAY, "--until", "2025-10-23", "--out", str(folder)) == 1
+    assert f"cannot write {folder}" in capsys.readouterr().err
+    assert folder.is_dir() and not any(folder.iterdir())

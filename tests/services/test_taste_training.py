@@ -1,10 +1,12 @@
 """Learning the taste space on a real author's day."""
 
+from dataclasses import replace
 from datetime import date
 
 import numpy as np
 import pytest
 
+from app.services.personal_pairs import Corpus
 from app.services.taste_training import NothingToLearnError, TrainingSettings, train_space
 from tests.services.personal import author_day
 
@@ -28,7 +30,15 @@ def test_the_space_learned_on_a_pair_puts_the_authors_paper_closer_than_the_embe
     before = _own_probability(corpus.vectors, pair.pool, pair.profile, own)
     after = _own_probability(space.apply(corpus.vectors), pair.pool, pair.profile, own)
     assert after > 2 * before
-    # The centre is the mean embedding of what was seen, nothing of later days.
+    assert np.allclose(space.centre, corpus.vectors.mean(axis=0), atol=1e-6)
+
+
+def test_the_centre_is_the_mean_of_what_was_announced_by_the_last_day_learned() -> None:
+    corpus, pair = author_day()
+    later = replace(corpus.papers[0], arxiv_id="2510.99999", announced_on=date(2025, 10, 23))
+    far = np.full((1, corpus.vectors.shape[1]), 1.0, dtype=np.float32)
+    grown = Corpus([*corpus.papers, later], np.vstack([corpus.vectors, far]))
+    space = train_space(grown, pair.day, pair.day, "m", TrainingSettings(epochs=1))
     assert np.allclose(space.centre, corpus.vectors.mean(axis=0), atol=1e-6)
 
 
