@@ -62,7 +62,7 @@ class TasteSpace:
                 f"taste space of {self.model} maps {self.dimensions} dimensions, "
                 f"not {vectors.shape[1]}"
             )
-        present = np.abs(vectors).sum(axis=1) > 0  # a paper without an embedding
+        present = vectors.any(axis=1)  # a zero row: a paper without an embedding
         mapped = (vectors.astype(np.float32) - self.centre) @ self.matrix.T
         norms = np.linalg.norm(mapped, axis=1, keepdims=True)
         mapped = np.divide(mapped, norms, out=np.zeros_like(mapped), where=norms > 0)
@@ -120,9 +120,9 @@ def _parse(text: str) -> TasteSpace:
         centre = _decode(fields["centre"]).reshape(columns)
         texts = [fields[name] for name in ("model", "trained_from", "trained_until")]
         settings = dict(fields["settings"])
+    except TasteSpaceError:
+        raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        if isinstance(error, TasteSpaceError):
-            raise
         raise TasteSpaceError(f"not a taste-space artifact: {error!r}") from None
     if not all(isinstance(text, str) and text for text in texts):
         raise TasteSpaceError("not a taste-space artifact: model and dates must be named")
@@ -132,10 +132,10 @@ def _parse(text: str) -> TasteSpace:
     return TasteSpace(texts[0], texts[1], texts[2], settings, matrix, centre)
 
 
-def space_for(model: str, path: Path | None = None) -> TasteSpace | None:
-    """The taste space for vectors of embedding ``model``: the one at ``path`` or the shipped
-    one when trained on that model, else None (the raw embeddings are used)."""
-    space = load_space(path)
+def space_for(model: str) -> TasteSpace | None:
+    """The shipped taste space where it maps vectors of embedding ``model``, else None (the
+    raw embeddings are used)."""
+    space = load_space()
     return space if space.model == model else None
 
 

@@ -21,6 +21,17 @@ from app.core.schema import require_current_schema
 from app.services.reports import Report
 
 
+def warn_if_trained_on_window(command: str, what: str, saw_before: date, start: date) -> None:
+    """Say on standard error that ``what`` learned from days of the evaluated window (it saw
+    data up to the day before ``saw_before``): its figure flatters it."""
+    if saw_before > start:
+        print(
+            f"{command}: warning: {what} saw data until {saw_before}, after --from {start}; "
+            f"train one with --until {start} for an honest figure",
+            file=sys.stderr,
+        )
+
+
 def parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text)

@@ -8,12 +8,11 @@ touches the database. See app/services/personal_eval.py for the methods.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from datetime import date, timedelta
 from pathlib import Path
 
-from app.cli.common import parse_day, print_error
+from app.cli.common import parse_day, print_error, warn_if_trained_on_window
 from app.cli.trending import EXPECTED_ERRORS, corpus_embeddings, write_results
 from app.core.config import Settings
 from app.services.personal_pairs import corpus_of, pairs, sample
@@ -71,13 +70,9 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
         space = _taste_space(settings.embedding_model, args.taste_space)
     except (*EXPECTED_ERRORS, TasteSpaceError) as error:
         return print_error("eval-personal", error)
-    if space is not None and date.fromisoformat(space.trained_until) >= args.start:
-        print(
-            f"eval-personal: warning: the taste space learned from pairs until "
-            f"{space.trained_until}, on or after --from {args.start}; train one with --until "
-            f"{args.start} for an honest figure",
-            file=sys.stderr,
-        )
+    if space is not None:  # trained_until: the last day it learned from
+        saw_before = date.fromisoformat(space.trained_until) + timedelta(days=1)
+        warn_if_trained_on_window("eval-personal", "the taste space", saw_before, args.start)
     found = pairs(corpus, args.start, args.end)
     chosen = sample(found, args.pairs or None, args.seed)
     methods = Methods(corpus, tuple(args.asl_c or [ASL_C]), space)

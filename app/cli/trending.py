@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from app.cli.common import warn_if_trained_on_window
 from app.core.config import Settings
 from ranking.scoring import Candidate
 from ranking.trending.data import TrendingDataError, load_corpus, load_embeddings, load_labels
@@ -92,7 +93,8 @@ def run_eval_trending(args: argparse.Namespace, settings: Settings) -> int:
         replay = Replay(corpus, corpus_embeddings(args.embeddings, corpus, settings), labels)
     except EXPECTED_ERRORS as error:
         return _fail("eval-trending", error)
-    _warn_if_trained_on_window(model.trained_until, args.start)
+    saw_before = date.fromisoformat(model.trained_until)
+    warn_if_trained_on_window("eval-trending", "the model", saw_before, args.start)
     results = evaluate(replay, labels, model, args.start, args.end)
     write_results(args.out, results, markdown_table(results))
     print(
@@ -122,15 +124,6 @@ def corpus_embeddings(
         [embedding_text(paper.title, paper.abstract) for paper in corpus]
     )
     return {paper.arxiv_id: vectors[row] for row, paper in enumerate(corpus)}
-
-
-def _warn_if_trained_on_window(trained_until: str, start: date) -> None:
-    if date.fromisoformat(trained_until) > start:
-        print(
-            f"eval-trending: warning: the model saw data until {trained_until}, after --from "
-            f"{start}; train one with --until {start} for an honest figure",
-            file=sys.stderr,
-        )
 
 
 def _fail(command: str, error: Exception) -> int:

@@ -79,13 +79,15 @@ class Methods:
             "asl_svm" if n == 0 else f"asl_svm_c{c:g}": partial(self.asl_svm, c=c)
             for n, c in enumerate(self.asl_c)
         }
-        raw: dict[str, Method] = {"paperboy_raw_embeddings": self.paperboy_raw}
-        return svms | {
+        methods = svms | {
             "mean_cosine": self.mean_cosine,
             "max_cosine": self.max_cosine,
             "paperboy": self.paperboy,
             "paperboy_corpus_tfidf": self.paperboy_corpus_tfidf,
-        } | ({} if self.space is None else raw)  # fmt: skip
+        }
+        if self.space is not None:
+            methods["paperboy_raw_embeddings"] = self.paperboy_raw
+        return methods
 
     def mean_cosine(self, pair: Pair) -> Scores:
         return np.asarray(self._cosines(pair).mean(axis=1), dtype=np.float64)

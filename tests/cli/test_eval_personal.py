@@ -49,7 +49,7 @@ def test_eval_personal_writes_results_in_eval_trendings_shape(
     printed = capsys.readouterr()
     assert "| paperboy |" in printed.out
     # The day is inside the shipped space's training window, and the run says so.
-    assert "taste space learned from pairs until 2025-12-31, on or after --from" in printed.err
+    assert "the taste space saw data until 2026-01-01, after --from 2025-10-22" in printed.err
 
 
 def test_a_window_that_ends_before_it_starts_is_refused(
