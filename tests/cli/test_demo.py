@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,9 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     assert message["To"] == "reader@demo.paperboy.localhost"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert "confirm" in confirmation.read_text().lower()
+    # The digest's own links, as the reader would open them on the demo's site.
+    body = message.get_body(("plain",)).get_content()
+    mailed = re.findall(r"http://[^/\s]+(/subscriptions/(?:feedback|preferences)\?token=\S+)", body)
 
     with TestClient(demo_app(settings)) as client:
         assert client.get("/?date=2025-12-19").status_code == 200
@@ -52,6 +56,10 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
         listed = client.get("/api/daily_papers", params={"date": "2025-12-19"}).json()
         kling = next(item["paper"] for item in listed if item["paper"]["id"] == "2512.16776")
         assert kling["upvotes"] == 79  # its Hugging Face count, from the bundled signals
+        assert len(mailed) == 11  # a feedback link for each of the 10 picks, preferences
+        for link in mailed:
+            opened = client.get(link)
+            assert opened.status_code == 200 and "This link does not work" not in opened.text
 
     assert main(["demo", "--no-serve"], settings) == 0
     again = capsys.readouterr().out

@@ -171,7 +171,9 @@ def rank_and_publish(demo: Demo) -> int:
 
 
 def subscribe_reader(demo: Demo) -> int:
-    settings, now = demo.settings, utc_now()
+    # At the demo's clock, as its site runs: links mailed at the real clock would be issued in
+    # the site's future, and it would refuse every one of them.
+    settings, now = demo.settings, demo.clock()
     preferences = parse_preferences({"delivery_hour": "0"}, settings.categories)
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
         reader = request_subscription(
@@ -189,7 +191,7 @@ def subscribe_reader(demo: Demo) -> int:
 
 def send_digest(demo: Demo) -> int:
     with command_sessions(demo.settings, "worker") as sessions:
-        return print_report(send_due_digests(demo.settings, sessions, utc_now(), demo.day))
+        return print_report(send_due_digests(demo.settings, sessions, demo.clock(), demo.day))
 
 
 STEPS: tuple[tuple[str, Step], ...] = (
