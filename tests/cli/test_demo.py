@@ -45,7 +45,9 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert "confirm" in confirmation.read_text().lower()
     # The digest's own links, as the reader would open them on the demo's site.
-    body = message.get_body(("plain",)).get_content()
+    plain = message.get_body(("plain",))
+    assert plain is not None
+    body = plain.get_content()
     mailed = re.findall(r"http://[^/\s]+(/subscriptions/(?:feedback|preferences)\?token=\S+)", body)
 
     with TestClient(demo_app(settings)) as client:
