@@ -191,10 +191,14 @@ def _liked_match(edition: EditionView, taste: Taste) -> _LikedMatch:
     if taste.liked is None or len(taste.liked) == 0:
         return _LikedMatch(np.zeros(len(edition.papers)))
     # Papers without text (none in a run; tests may give vectors only) match by embedding alone.
-    texts = taste.liked_texts if len(taste.liked_texts) == len(taste.liked) else ()
+    texts = (
+        list(taste.liked_texts)
+        if len(taste.liked_texts) == len(taste.liked)
+        else [""] * len(taste.liked)
+    )
     index = edition.index()
-    vectors = index.vector_similarities(taste.liked)
-    terms = index.term_similarities(texts or [""] * len(taste.liked))
+    vectors = index.vector_similarities(taste.liked, texts)
+    terms = index.term_similarities(texts)
     return _LikedMatch(fuse(vectors, terms), vectors + terms)
 
 

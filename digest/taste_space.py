@@ -1,25 +1,33 @@
-"""The taste space: a linear map of paper embeddings in which one author's papers lie closer.
+"""The taste space: a learned map of paper embeddings and words in which one author's papers
+lie closer.
 
 The embedding model was trained to place texts of the same meaning together, not papers by
 the same people: to it, two papers on language models are close whoever wrote them. The
 profile match (:mod:`digest.profile_match`) asks another question, "which of today's papers
-is this reader's kind of paper", and a linear map learned on real (author, day) pairs answers
-it better (docs/ranking.md, "Personal ranking": the embedding mean cosine alone finds 0.34 of
-the authors' own papers in the top 10 on 2025 pairs, 0.42 in this space).
+is this reader's kind of paper", and a map learned on real (author, day) pairs answers it
+better (docs/ranking.md, "Personal ranking": the embedding mean cosine alone finds 0.34 of the
+authors' own papers in the top 10 on 2025 pairs, 0.46 in this space).
 
-The map is ``normalise(W (x - centre))``: ``centre`` is the mean training embedding (the
-direction every paper shares, which says nothing about whose it is), ``W`` is learned by
-:mod:`app.services.taste_training`. It is only valid for the embedding model it was trained
-on; for any other, :func:`space_for` gives None and the raw embeddings are used.
+A paper enters the space as its embedding joined with its *lexical vector*: its tf-idf (title
+and abstract, words and word pairs, the vocabulary and idf of the training corpus) projected
+to a few dimensions by a learned matrix (started from the corpus's LSA). The words catch what
+the embedding's 384 numbers blur (a method's or a data set's name); the projection, learned on
+the same pairs, learns which words say whose paper it is. The map is
+``normalise(W [x - centre; lexical(text) - lexical centre])``; ``W`` and the projection are
+learned by :mod:`app.services.taste_training`. A space may have no lexical part (format 1):
+then it maps the embedding alone. It is only valid for the embedding model it was trained on;
+for any other, :func:`space_for` gives None and the raw embeddings are used.
 
-The artifact is JSON (never pickle): metadata, and the float32 matrix and centre in base64.
+The artifact is JSON (never pickle): metadata, the vocabulary, and the matrices in base64
+(float32; the projection float16, which halves the file and moves a cosine by about 1e-3).
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -30,12 +38,56 @@ from numpy.typing import NDArray
 
 from app.core.vectors import Matrix
 
-ARTIFACT_FORMAT = 1
+FORMATS = (1, 2)  # 1: the embedding alone; 2: with a lexical part
 SHIPPED_ARTIFACT = "taste-space-2026-01-01.json"
+# How the lexical part reads a text: arxiv-sanity-lite's tf-idf (compute.py), as the anchor of
+# eval-personal; the vocabulary and its cuts are the training corpus's.
+LEXICAL_TERMS: dict[str, Any] = {
+    "strip_accents": "unicode",
+    "lowercase": True,
+    "stop_words": "english",
+    "token_pattern": r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b",
+    "ngram_range": (1, 2),
+}
 
 
 class TasteSpaceError(ValueError):
     """A taste-space file that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """A text's lexical vector: its tf-idf over ``vocabulary`` (sublinear counts times ``idf``,
+    unit length) times ``projection``, unit length; then ``centre`` is taken away."""
+
+    vocabulary: tuple[str, ...]
+    idf: NDArray[np.float32]  # (terms,)
+    projection: NDArray[np.float32]  # (terms, dimensions)
+    centre: NDArray[np.float32]  # (dimensions,)
+    _counter: Any = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        from sklearn.feature_extraction.text import CountVectorizer
+
+        terms = {term: column for column, term in enumerate(self.vocabulary)}
+        object.__setattr__(self, "_counter", CountVectorizer(**LEXICAL_TERMS, vocabulary=terms))
+
+    @property
+    def dimensions(self) -> int:
+        return int(self.projection.shape[1])
+
+    def tfidf(self, texts: Sequence[str]) -> Any:
+        """The texts' tf-idf rows (scipy CSR), as the training corpus's vectorizer gives them."""
+        from sklearn.preprocessing import normalize
+
+        counts = self._counter.transform(list(texts)).astype(np.float32)
+        counts.data = 1.0 + np.log(counts.data)  # sublinear counts, as arxiv-sanity-lite
+        return normalize(counts.multiply(self.idf).tocsr(), copy=False)
+
+    def vectors(self, texts: Sequence[str]) -> Matrix:
+        """Each text's lexical vector, centred (a text of no known word: minus the centre)."""
+        projected = np.asarray(self.tfidf(texts) @ self.projection, dtype=np.float32)
+        return _unit(projected) - self.centre
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,15 +98,19 @@ class TasteSpace:
     trained_from: str
     trained_until: str
     settings: dict[str, Any]
-    matrix: NDArray[np.float32]  # (out, in)
-    centre: NDArray[np.float32]  # (in,)
+    matrix: NDArray[np.float32]  # (out, embedding dimensions + lexical dimensions)
+    centre: NDArray[np.float32]  # (embedding dimensions,)
+    lexicon: Lexicon | None = None
 
     @property
     def dimensions(self) -> int:
-        return int(self.matrix.shape[1])
+        """The size of the embeddings it maps."""
+        return int(self.centre.shape[0])
 
-    def apply(self, vectors: Matrix) -> Matrix:
-        """Each row mapped into the space, unit length (a zero row stays zero)."""
+    def apply(self, vectors: Matrix, texts: Sequence[str] = ()) -> Matrix:
+        """Each paper mapped into the space, unit length, from its embedding (a row of
+        ``vectors``) and, where the space has a lexical part, its title and abstract (the
+        ``texts`` in the same order). A paper without an embedding (a zero row) stays zero."""
         if len(vectors) == 0:
             return np.zeros((0, self.matrix.shape[0]), dtype=np.float32)
         if vectors.shape[1] != self.dimensions:
@@ -62,18 +118,30 @@ class TasteSpace:
                 f"taste space of {self.model} maps {self.dimensions} dimensions, "
                 f"not {vectors.shape[1]}"
             )
-        present = vectors.any(axis=1)  # a zero row: a paper without an embedding
-        mapped = (vectors.astype(np.float32) - self.centre) @ self.matrix.T
-        norms = np.linalg.norm(mapped, axis=1, keepdims=True)
-        mapped = np.divide(mapped, norms, out=np.zeros_like(mapped), where=norms > 0)
+        present = vectors.any(axis=1)
+        joined = vectors.astype(np.float32) - self.centre
+        if self.lexicon is not None:
+            if len(texts) != len(vectors):
+                raise TasteSpaceError(
+                    f"taste space of {self.model} reads each paper's text: "
+                    f"{len(texts)} texts for {len(vectors)} papers"
+                )
+            joined = np.hstack([joined, self.lexicon.vectors(texts)])
+        mapped = _unit(joined @ self.matrix.T)
         mapped[~present] = 0.0
-        return np.asarray(mapped, dtype=np.float32)
+        return mapped
+
+
+def _unit(rows: NDArray[np.floating]) -> Matrix:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    unit = np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+    return np.asarray(unit, dtype=np.float32)
 
 
 def save_space(space: TasteSpace, path: Path) -> None:
     """Write the artifact whole or not at all (a temporary file renamed over ``path``)."""
-    fields = {
-        "format": ARTIFACT_FORMAT,
+    fields: dict[str, Any] = {
+        "format": 1 if space.lexicon is None else 2,
         "model": space.model,
         "trained_from": space.trained_from,
         "trained_until": space.trained_until,
@@ -82,6 +150,14 @@ def save_space(space: TasteSpace, path: Path) -> None:
         "matrix": _encode(space.matrix),
         "centre": _encode(space.centre),
     }
+    if space.lexicon is not None:
+        fields["lexicon"] = {
+            "vocabulary": list(space.lexicon.vocabulary),
+            "idf": _encode(space.lexicon.idf),
+            "dimensions": space.lexicon.dimensions,
+            "projection": _encode(space.lexicon.projection, "<f2"),
+            "centre": _encode(space.lexicon.centre),
+        }
     path.parent.mkdir(parents=True, exist_ok=True)
     written = path.with_name(f".{path.name}.tmp")
     try:
@@ -112,24 +188,45 @@ def _parse(text: str) -> TasteSpace:
         raise TasteSpaceError(f"not a taste-space artifact: {error}") from None
     if not isinstance(fields, dict):
         raise TasteSpaceError("not a taste-space artifact: not a JSON object")
-    if fields.get("format") != ARTIFACT_FORMAT or isinstance(fields.get("format"), bool):
+    if fields.get("format") not in FORMATS or isinstance(fields.get("format"), bool):
         raise TasteSpaceError(f"taste-space format {fields.get('format')!r} is not known")
     try:
         rows, columns = (int(n) for n in fields["shape"])
         matrix = _decode(fields["matrix"]).reshape(rows, columns)
-        centre = _decode(fields["centre"]).reshape(columns)
         texts = [fields[name] for name in ("model", "trained_from", "trained_until")]
         settings = dict(fields["settings"])
+        lexicon = _lexicon(fields["lexicon"]) if fields["format"] == 2 else None
+        centre = _decode(fields["centre"])
+        centre = centre.reshape(columns - (0 if lexicon is None else lexicon.dimensions))
     except TasteSpaceError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise TasteSpaceError(f"not a taste-space artifact: {error!r}") from None
     if not all(isinstance(text, str) and text for text in texts):
         raise TasteSpaceError("not a taste-space artifact: model and dates must be named")
-    if rows < 1 or columns < 1 or not (np.isfinite(matrix).all() and np.isfinite(centre).all()):
+    if rows < 1 or not centre.size or not _finite(matrix, centre):
         raise TasteSpaceError("not a taste-space artifact: empty, or values that are not finite")
     matrix.flags.writeable = centre.flags.writeable = False  # shared by every reader of it
-    return TasteSpace(texts[0], texts[1], texts[2], settings, matrix, centre)
+    return TasteSpace(texts[0], texts[1], texts[2], settings, matrix, centre, lexicon)
+
+
+def _lexicon(fields: dict[str, Any]) -> Lexicon:
+    vocabulary = tuple(fields["vocabulary"])
+    if not vocabulary or not all(isinstance(term, str) and term for term in vocabulary):
+        raise TasteSpaceError("not a taste-space artifact: the vocabulary must be words")
+    dimensions = int(fields["dimensions"])
+    projection = _decode(fields["projection"], "<f2").reshape(len(vocabulary), dimensions)
+    idf = _decode(fields["idf"]).reshape(len(vocabulary))
+    centre = _decode(fields["centre"]).reshape(dimensions)
+    if dimensions < 1 or not _finite(idf, projection, centre):
+        raise TasteSpaceError("not a taste-space artifact: empty, or values that are not finite")
+    for values in (idf, projection, centre):
+        values.flags.writeable = False
+    return Lexicon(vocabulary, idf, projection, centre)
+
+
+def _finite(*arrays: NDArray[np.float32]) -> bool:
+    return all(bool(np.isfinite(values).all()) for values in arrays)
 
 
 def space_for(model: str) -> TasteSpace | None:
@@ -139,12 +236,13 @@ def space_for(model: str) -> TasteSpace | None:
     return space if space.model == model else None
 
 
-def _encode(values: NDArray[np.float32]) -> str:
-    return base64.b64encode(np.ascontiguousarray(values, dtype="<f4").tobytes()).decode("ascii")
+def _encode(values: NDArray[np.float32], kind: str = "<f4") -> str:
+    return base64.b64encode(np.ascontiguousarray(values, dtype=kind).tobytes()).decode("ascii")
 
 
-def _decode(text: str) -> NDArray[np.float32]:
+def _decode(text: str, kind: str = "<f4") -> NDArray[np.float32]:
     raw = base64.b64decode(text.encode("ascii"), validate=True)
-    if len(raw) % 4:
-        raise TasteSpaceError("taste-space values are not whole float32 numbers")
-    return np.frombuffer(raw, dtype="<f4").astype(np.float32)
+    width = np.dtype(kind).itemsize
+    if len(raw) % width:
+        raise TasteSpaceError(f"taste-space values are not whole {8 * width}-bit numbers")
+    return np.frombuffer(raw, dtype=kind).astype(np.float32)

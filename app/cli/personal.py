@@ -123,6 +123,10 @@ def add_train_taste_arguments(parser: argparse.ArgumentParser) -> None:
         help="learn from days before this one only (the pairs end the day before)",
     )  # fmt: skip
     parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument(
+        "--lexical-dimensions", type=int, default=TrainingSettings().lexical_dimensions,
+        help="size of the learned projection of the words (0: the embedding alone)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, help="taste-space JSON file")
 
 
@@ -132,13 +136,15 @@ def run_train_taste(args: argparse.Namespace, settings: Settings) -> int:
         return print_error("train-taste-space", "--until is not after --from")
     if args.epochs < 1:
         return print_error("train-taste-space", "--epochs must be at least 1")
+    if args.lexical_dimensions < 0:
+        return print_error("train-taste-space", "--lexical-dimensions must not be negative")
     started = time.perf_counter()
     try:
         papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= end]
         corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
         space = train_space(
             corpus, args.start, end, settings.embedding_model,
-            TrainingSettings(epochs=args.epochs),
+            TrainingSettings(epochs=args.epochs, lexical_dimensions=args.lexical_dimensions),
         )  # fmt: skip
     except (*EXPECTED_ERRORS, NothingToLearnError) as error:
         return print_error("train-taste-space", error)

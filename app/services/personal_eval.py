@@ -108,7 +108,9 @@ class Methods:
 
     def paperboy_corpus_tfidf(self, pair: Pair) -> Scores:
         terms = (self.terms[pair.pool] @ self.terms[pair.profile].T).toarray()
-        vectors = self._pool_index(pair).vector_similarities(self.corpus.vectors[pair.profile])
+        texts = [self.corpus.texts[row] for row in pair.profile]
+        index = self._pool_index(pair)
+        vectors = index.vector_similarities(self.corpus.vectors[pair.profile], texts)
         return fuse(vectors, terms)
 
     def asl_svm(self, pair: Pair, c: float) -> Scores:

@@ -62,7 +62,8 @@ def test_a_window_that_ends_before_it_starts_is_refused(
 
 
 def _train(tmp_path: Path, *argv: str) -> int:
-    return _command(tmp_path, "train-taste-space", *argv)
+    # The snippet's 24 papers have too few words for the default 128 lexical dimensions.
+    return _command(tmp_path, "train-taste-space", "--lexical-dimensions", "8", *argv)
 
 
 def test_a_space_trained_from_the_command_line_is_what_eval_personal_uses(

@@ -208,5 +208,6 @@ def test_thumbs_up_are_matched_in_the_taste_space_of_the_editions_model() -> Non
     vectors, liked = corpus.vectors[pair.pool], corpus.vectors[pair.profile]
     in_space = chosen(EditionView(papers, vectors, space), liked)
     # The same as comparing vectors mapped beforehand, and not what the raw vectors give.
-    assert in_space == chosen(EditionView(papers, space.apply(vectors)), space.apply(liked))
+    mapped = space.apply(vectors, [corpus.texts[row] for row in pair.pool])
+    assert in_space == chosen(EditionView(papers, mapped), space.apply(liked, texts))
     assert in_space != chosen(EditionView(papers, vectors), liked)

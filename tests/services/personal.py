@@ -17,3 +17,13 @@ def author_day() -> tuple[Corpus, Pair]:
     day = corpus.papers[-1].announced_on
     (pair,) = pairs(corpus, day, day)
     return corpus, pair
+
+
+def authors_2026() -> tuple[Corpus, list[Pair]]:
+    """The 2026 snippet (a day after the shipped taste space's training window) and its pairs."""
+    corpus = corpus_of(
+        load_corpus(FIXTURES / "authors_2026.jsonl.gz"),
+        load_embeddings(FIXTURES / "authors_2026.f16.npy"),
+    )
+    day = corpus.papers[-1].announced_on
+    return corpus, pairs(corpus, day, day)
