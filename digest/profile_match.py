@@ -66,6 +66,10 @@ class PoolIndex:
     _rows: dict[str, tuple[NDArray[np.int32], NDArray[np.float64]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # Profile papers' lexical vectors in the taste space, by text, for the same reason.
+    _lexical_rows: dict[str, NDArray[np.float32]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
@@ -85,7 +89,16 @@ class PoolIndex:
         # since): they are compared as they are.
         if self.space is None or vectors.shape[1] != self.space.dimensions:
             return vectors
-        return self.space.apply(vectors, texts)
+        if self.space.lexicon is None or len(texts) != len(vectors):
+            return self.space.apply(vectors, texts)
+        return self.space.apply(vectors, lexical=self._lexical(texts))
+
+    def _lexical(self, texts: Sequence[str]) -> Matrix:
+        """The texts' lexical vectors, each text read once for every reader of the pool."""
+        assert self.space is not None and self.space.lexicon is not None
+        new = [text for text in dict.fromkeys(texts) if text not in self._lexical_rows]
+        self._lexical_rows.update(zip(new, self.space.lexicon.vectors(new), strict=True))
+        return np.array([self._lexical_rows[text] for text in texts], dtype=np.float32)
 
     def vector_similarities(self, vectors: Matrix, texts: Sequence[str]) -> NDArray[np.float32]:
         """Cosine of each pool paper's embedding (rows) to each profile paper's (columns), in

@@ -86,6 +86,8 @@ class Lexicon:
 
     def vectors(self, texts: Sequence[str]) -> Matrix:
         """Each text's lexical vector, centred (a text of no known word: minus the centre)."""
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
         projected = np.asarray(self.tfidf(texts) @ self.projection, dtype=np.float32)
         return _unit(projected) - self.centre
 
@@ -107,10 +109,13 @@ class TasteSpace:
         """The size of the embeddings it maps."""
         return int(self.centre.shape[0])
 
-    def apply(self, vectors: Matrix, texts: Sequence[str] = ()) -> Matrix:
+    def apply(
+        self, vectors: Matrix, texts: Sequence[str] = (), lexical: Matrix | None = None
+    ) -> Matrix:
         """Each paper mapped into the space, unit length, from its embedding (a row of
         ``vectors``) and, where the space has a lexical part, its title and abstract (the
-        ``texts`` in the same order). A paper without an embedding (a zero row) stays zero."""
+        ``texts`` in the same order; or their ``Lexicon.vectors``, worked out beforehand). A
+        paper without an embedding (a zero row) stays zero."""
         if len(vectors) == 0:
             return np.zeros((0, self.matrix.shape[0]), dtype=np.float32)
         if vectors.shape[1] != self.dimensions:
@@ -121,12 +126,14 @@ class TasteSpace:
         present = vectors.any(axis=1)
         joined = vectors.astype(np.float32) - self.centre
         if self.lexicon is not None:
-            if len(texts) != len(vectors):
+            if lexical is None:
+                lexical = self.lexicon.vectors(texts)
+            if len(lexical) != len(vectors):
                 raise TasteSpaceError(
                     f"taste space of {self.model} reads each paper's text: "
-                    f"{len(texts)} texts for {len(vectors)} papers"
+                    f"{len(lexical)} texts for {len(vectors)} papers"
                 )
-            joined = np.hstack([joined, self.lexicon.vectors(texts)])
+            joined = np.hstack([joined, lexical])
         mapped = _unit(joined @ self.matrix.T)
         mapped[~present] = 0.0
         return mapped
