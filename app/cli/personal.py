@@ -110,6 +110,7 @@ def _described(space: TasteSpace) -> dict[str, object]:
         "model": space.model,
         "trained_from": space.trained_from,
         "trained_until": space.trained_until,
+        "lexical_dimensions": 0 if space.lexicon is None else space.lexicon.dimensions,
     }
 
 

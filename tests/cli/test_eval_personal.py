@@ -35,7 +35,8 @@ def test_eval_personal_writes_results_in_eval_trendings_shape(
     assert results["window"] == {"from": DAY, "to": DAY}
     # The packaged model's vectors: the shipped taste space, and the raw match beside it.
     assert results["settings"]["taste_space"] == {
-        "model": "all-MiniLM-L6-v2", "trained_from": "2025-04-01", "trained_until": "2025-12-31"
+        "model": "all-MiniLM-L6-v2", "trained_from": "2025-04-01", "trained_until": "2025-12-31",
+        "lexical_dimensions": 128,
     }  # fmt: skip
     assert results["pairs_found"] == 1
     assert [(p["author"], p["profile"], p["pool"]) for p in results["pairs"]] == [
@@ -76,7 +77,8 @@ def test_a_space_trained_from_the_command_line_is_what_eval_personal_uses(
     assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(space),
                           "--out", str(out)) == 0  # fmt: skip
     used = json.loads(out.read_text())["settings"]["taste_space"]
-    assert used == {"model": "all-MiniLM-L6-v2", "trained_from": DAY, "trained_until": DAY}
+    assert used == {"model": "all-MiniLM-L6-v2", "trained_from": DAY, "trained_until": DAY,
+                    "lexical_dimensions": 8}  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -85,6 +87,15 @@ def test_a_space_trained_from_the_command_line_is_what_eval_personal_uses(
         (["--from", DAY, "--until", DAY], "--until is not after --from"),
         (["--from", "2020-01-01", "--until", "2020-02-01"], "no (author, day) pair"),
         (["--from", DAY, "--until", "2025-10-23", "--epochs", "0"], "at least 1"),
+        (
+            ["--from", DAY, "--until", "2025-10-23", "--lexical-dimensions", "-1"],
+            "must not be negative",
+        ),
+        # The snippet's 24 papers cannot carry 128 dimensions of words: refused, not cut short.
+        (
+            ["--from", DAY, "--until", "2025-10-23", "--lexical-dimensions", "128"],
+            "too few for 128 lexical dimensions",
+        ),
     ],
 )
 def test_training_without_anything_to_learn_is_refused_and_writes_nothing(
