@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.core.vectors import Matrix
-from digest.taste_space import LEXICAL_TERMS, TasteSpace
+from digest.taste_space import LEXICAL_TERMS, TasteSpace, TasteSpaceError
 
 # Weights of the z-scored similarities: embedding mean, embedding best, tf-idf mean, tf-idf best.
 # The mean in the taste space counts twice: +0.003 to +0.005 recall@10 on three draws of 2025
@@ -89,8 +89,10 @@ class PoolIndex:
         # since): they are compared as they are.
         if self.space is None or vectors.shape[1] != self.space.dimensions:
             return vectors
-        if self.space.lexicon is None or len(texts) != len(vectors):
-            return self.space.apply(vectors, texts)
+        if self.space.lexicon is None:
+            return self.space.apply(vectors)
+        if len(texts) != len(vectors):
+            raise TasteSpaceError(f"{len(texts)} texts for {len(vectors)} papers")
         return self.space.apply(vectors, lexical=self._lexical(texts))
 
     def _lexical(self, texts: Sequence[str]) -> Matrix:

@@ -190,7 +190,8 @@ def _mean_similarity(vectors: Matrix, examples: Matrix | None) -> np.ndarray:
 def _liked_match(edition: EditionView, taste: Taste) -> _LikedMatch:
     if taste.liked is None or len(taste.liked) == 0:
         return _LikedMatch(np.zeros(len(edition.papers)))
-    # Papers without text (none in a run; tests may give vectors only) match by embedding alone.
+    # Papers without text (none in a run; tests may give vectors only) are read as empty texts:
+    # no tf-idf match, and in a taste space with words the lexical vector of no known word.
     texts = (
         list(taste.liked_texts)
         if len(taste.liked_texts) == len(taste.liked)

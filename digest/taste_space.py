@@ -158,6 +158,8 @@ def save_space(space: TasteSpace, path: Path) -> None:
         "centre": _encode(space.centre),
     }
     if space.lexicon is not None:
+        if np.abs(space.lexicon.projection).max() > np.finfo(np.float16).max:
+            raise TasteSpaceError("the lexical projection has values beyond float16: not saved")
         fields["lexicon"] = {
             "vocabulary": list(space.lexicon.vocabulary),
             "idf": _encode(space.lexicon.idf),
@@ -191,45 +193,61 @@ def _shipped() -> TasteSpace:
 def _parse(text: str) -> TasteSpace:
     try:
         fields = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TasteSpaceError(f"not a taste-space artifact: {error}") from None
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise TasteSpaceError(f"not a taste-space artifact: {error!r}") from None
     if not isinstance(fields, dict):
         raise TasteSpaceError("not a taste-space artifact: not a JSON object")
     if fields.get("format") not in FORMATS or isinstance(fields.get("format"), bool):
         raise TasteSpaceError(f"taste-space format {fields.get('format')!r} is not known")
     try:
-        rows, columns = (int(n) for n in fields["shape"])
+        rows, columns = (_size(n) for n in fields["shape"])
         matrix = _decode(fields["matrix"]).reshape(rows, columns)
         texts = [fields[name] for name in ("model", "trained_from", "trained_until")]
         settings = dict(fields["settings"])
         lexicon = _lexicon(fields["lexicon"]) if fields["format"] == 2 else None
         centre = _decode(fields["centre"])
-        centre = centre.reshape(columns - (0 if lexicon is None else lexicon.dimensions))
     except TasteSpaceError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise TasteSpaceError(f"not a taste-space artifact: {error!r}") from None
     if not all(isinstance(text, str) and text for text in texts):
         raise TasteSpaceError("not a taste-space artifact: model and dates must be named")
-    if rows < 1 or not centre.size or not _finite(matrix, centre):
+    # The map reads the embedding joined with the lexical vector: its columns are both.
+    if columns != centre.size + (0 if lexicon is None else lexicon.dimensions):
+        raise TasteSpaceError(
+            f"not a taste-space artifact: a map of {columns} columns for an embedding of "
+            f"{centre.size} and {0 if lexicon is None else lexicon.dimensions} lexical dimensions"
+        )
+    if not centre.size or not _finite(matrix, centre):
         raise TasteSpaceError("not a taste-space artifact: empty, or values that are not finite")
     matrix.flags.writeable = centre.flags.writeable = False  # shared by every reader of it
     return TasteSpace(texts[0], texts[1], texts[2], settings, matrix, centre, lexicon)
 
 
+def _size(value: object) -> int:
+    """A matrix size from the file: a whole number of at least 1 (not 2.5, -1 or Infinity)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise TasteSpaceError(f"not a taste-space artifact: {value!r} is not a size")
+    return value
+
+
 def _lexicon(fields: dict[str, Any]) -> Lexicon:
-    vocabulary = tuple(fields["vocabulary"])
-    if not vocabulary or not all(isinstance(term, str) and term for term in vocabulary):
+    vocabulary = fields["vocabulary"]
+    if not isinstance(vocabulary, list) or not vocabulary:
+        raise TasteSpaceError("not a taste-space artifact: the vocabulary must be a list of words")
+    if not all(isinstance(term, str) and term for term in vocabulary):
         raise TasteSpaceError("not a taste-space artifact: the vocabulary must be words")
-    dimensions = int(fields["dimensions"])
+    if len(set(vocabulary)) != len(vocabulary):  # a term twice: its columns would be ambiguous
+        raise TasteSpaceError("not a taste-space artifact: a word is twice in the vocabulary")
+    dimensions = _size(fields["dimensions"])
     projection = _decode(fields["projection"], "<f2").reshape(len(vocabulary), dimensions)
     idf = _decode(fields["idf"]).reshape(len(vocabulary))
     centre = _decode(fields["centre"]).reshape(dimensions)
-    if dimensions < 1 or not _finite(idf, projection, centre):
+    if not _finite(idf, projection, centre):
         raise TasteSpaceError("not a taste-space artifact: empty, or values that are not finite")
     for values in (idf, projection, centre):
         values.flags.writeable = False
-    return Lexicon(vocabulary, idf, projection, centre)
+    return Lexicon(tuple(vocabulary), idf, projection, centre)
 
 
 def _finite(*arrays: NDArray[np.float32]) -> bool:

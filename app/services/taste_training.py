@@ -49,7 +49,7 @@ class TrainingSettings:
     seed: int = 0
     # 0: no lexical part (the embedding alone, format 1)
     lexical_dimensions: int = 128
-    # The projection has 2.5M numbers against W's 0.26M: at W's rate it learns the training
+    # The projection has 2.6M numbers against W's 0.26M: at W's rate it learns the training
     # authors' words by heart within an epoch (on 2025 pairs, 0.510 recall@10 after one epoch,
     # 0.493 after three), at a tenth of it it keeps gaining for three.
     lexical_learning_rate: float = 1e-4
@@ -123,7 +123,9 @@ def _inputs(
     corpus: Corpus, seen: list[int], vectors: torch.Tensor, settings: TrainingSettings
 ) -> tuple[Lexicon | None, _Inputs]:
     """The embedding centre, and where there is a lexical part the corpus's tf-idf, its LSA
-    (the projection's start) and the centre of the projected rows."""
+    (the projection's start) and the lexical centre: the mean of the rows projected by that
+    start, kept as it is while the projection learns (W learns around that fixed offset, and
+    serving subtracts the same one)."""
     import torch
 
     centre = vectors[seen].mean(dim=0)

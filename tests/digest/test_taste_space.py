@@ -2,8 +2,10 @@
 
 import base64
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -107,27 +109,97 @@ def test_a_saved_space_with_words_loads_as_it_was(tmp_path: Path) -> None:
     assert np.allclose(mapped[0], mapped[1], atol=1e-3)
 
 
+def _with_lexicon(fields: dict[str, Any], **changes: object) -> dict[str, Any]:
+    return fields | {"lexicon": fields["lexicon"] | changes}
+
+
+def _vocabulary(fields: dict[str, Any]) -> list[str]:
+    return list(fields["lexicon"]["vocabulary"])
+
+
+ONE_MORE_FLOAT = base64.b64encode(np.zeros(385, dtype="<f4").tobytes()).decode()
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
-        (lambda lexicon: lexicon | {"vocabulary": []}, "vocabulary must be words"),
-        (lambda lexicon: lexicon | {"vocabulary": [1] * len(lexicon["vocabulary"])}, "words"),
-        (lambda lexicon: lexicon | {"dimensions": 5}, "not a taste-space artifact"),
-        (lambda lexicon: lexicon | {"projection": "AAAA"}, "whole 16-bit numbers"),
-        (lambda lexicon: {k: v for k, v in lexicon.items() if k != "idf"}, "'idf'"),
+        (lambda f: _with_lexicon(f, vocabulary=[]), "vocabulary must be a list of words"),
+        (lambda f: _with_lexicon(f, vocabulary="graph"), "vocabulary must be a list of words"),
+        (lambda f: _with_lexicon(f, vocabulary=[1] * len(_vocabulary(f))), "must be words"),
+        # A word twice would load and then fail every edition (sklearn checks at transform).
+        (
+            lambda f: _with_lexicon(f, vocabulary=_vocabulary(f)[:1] + _vocabulary(f)[:-1]),
+            "twice in the vocabulary",
+        ),
+        (lambda f: _with_lexicon(f, dimensions=5), "cannot reshape"),
+        (lambda f: _with_lexicon(f, dimensions=float("inf")), "inf is not a size"),
+        (lambda f: _with_lexicon(f, projection="AAAA"), "whole 16-bit numbers"),
+        (lambda f: f | {"lexicon": {k: v for k, v in f["lexicon"].items() if k != "idf"}}, "'idf'"),
+        # Sizes that numpy would work out itself (-1) or not take at all (Infinity).
+        (lambda f: f | {"shape": [f["shape"][0], -1]}, "-1 is not a size"),
+        (lambda f: f | {"shape": [float("inf"), 2]}, "inf is not a size"),
+        # The map's columns must be the embedding's and the words' dimensions together.
+        (lambda f: f | {"centre": ONE_MORE_FLOAT}, "a map of 388 columns for an embedding of 385"),
     ],
 )
-def test_a_damaged_word_part_is_refused_with_the_reason(
+def test_a_damaged_space_with_words_is_refused_with_the_reason(
     tmp_path: Path, damage: object, message: str
 ) -> None:
     corpus, pair = author_day()
     path = tmp_path / "space.json"
     save_space(train_space(corpus, pair.day, pair.day, "m", TrainingSettings(
         epochs=1, lexical_dimensions=4)), path)  # fmt: skip
-    fields = json.loads(path.read_text())
-    path.write_text(json.dumps(fields | {"lexicon": damage(fields["lexicon"])}))  # type: ignore[operator]
+    path.write_text(json.dumps(damage(json.loads(path.read_text()))))  # type: ignore[operator]
     with pytest.raises(TasteSpaceError, match=message):
         load_space(path)
+
+
+def test_a_projection_beyond_float16_is_not_saved(tmp_path: Path) -> None:
+    corpus, pair = author_day()
+    space = train_space(
+        corpus, pair.day, pair.day, "m", TrainingSettings(epochs=1, lexical_dimensions=4)
+    )
+    assert space.lexicon is not None
+    huge = replace(space.lexicon, projection=space.lexicon.projection * 1e6)
+    with pytest.raises(TasteSpaceError, match="beyond float16"):
+        save_space(replace(space, lexicon=huge), tmp_path / "space.json")
+    assert not (tmp_path / "space.json").exists()
+
+
+def test_a_space_of_the_embedding_alone_still_maps_a_pool_with_texts(tmp_path: Path) -> None:
+    # Format 1 (what shipped before the words, and --lexical-dimensions 0) keeps working.
+    corpus, pair = author_day()
+    space = train_space(
+        corpus, pair.day, pair.day, "m", TrainingSettings(epochs=1, lexical_dimensions=0)
+    )
+    save_space(space, tmp_path / "space.json")
+    assert json.loads((tmp_path / "space.json").read_text())["format"] == 1
+    again = load_space(tmp_path / "space.json")
+    assert again.lexicon is None and again.matrix.shape == (384, 384)
+    texts = [corpus.texts[row] for row in pair.pool]
+    profile = [corpus.texts[row] for row in pair.profile]
+    index = PoolIndex(texts, corpus.vectors[pair.pool], again)
+    expected = again.apply(corpus.vectors[pair.pool]) @ again.apply(corpus.vectors[pair.profile]).T
+    assert np.allclose(index.vector_similarities(corpus.vectors[pair.profile], profile), expected,
+                       atol=1e-6)  # fmt: skip
+
+
+def test_each_liked_papers_words_are_read_once_and_give_every_reader_the_same_match() -> None:
+    corpus, pair = author_day()
+    texts = [corpus.texts[row] for row in pair.pool]
+    profile = [corpus.texts[row] for row in pair.profile]
+    vectors = corpus.vectors[pair.profile]
+    shared = PoolIndex(texts, corpus.vectors[pair.pool], load_space())
+    first = shared.vector_similarities(vectors, profile)
+    # A second reader liking the same papers in another order, then one liking only one of them.
+    again = shared.vector_similarities(vectors[::-1], profile[::-1])
+    one = shared.vector_similarities(vectors[1:2], profile[1:2])
+    fresh = PoolIndex(texts, corpus.vectors[pair.pool], load_space())
+    assert np.array_equal(again, first[:, ::-1])
+    assert np.allclose(one, fresh.vector_similarities(vectors[1:2], profile[1:2]), atol=1e-6)
+    assert np.allclose(first, fresh.vector_similarities(vectors, profile), atol=1e-6)
+    with pytest.raises(TasteSpaceError, match="2 texts for 3 papers"):
+        fresh.vector_similarities(vectors, profile[:2])
 
 
 def test_a_saved_space_loads_as_it_was(tmp_path: Path) -> None:
@@ -156,7 +228,7 @@ def test_a_saved_space_loads_as_it_was(tmp_path: Path) -> None:
         (lambda text: json.dumps(json.loads(text) | {"format": True}), "format True"),
         (lambda text: json.dumps(json.loads(text) | {"model": None}), "must be named"),
         (lambda text: json.dumps(json.loads(text) | {"matrix": NAN_MATRIX}), "not finite"),
-        (lambda text: json.dumps(json.loads(text) | {"shape": [0, 2], "matrix": ""}), "empty"),
+        (lambda text: json.dumps(json.loads(text) | {"shape": [0, 2], "matrix": ""}), "0 is not"),
     ],
 )
 def test_a_damaged_file_is_refused_with_the_reason(
