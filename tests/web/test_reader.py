@@ -9,6 +9,7 @@ with everything they did afterwards.
 from __future__ import annotations
 
 import email
+import html
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -408,7 +409,7 @@ def test_a_pick_raised_by_liked_and_saved_papers_names_the_closest_in_page_and_d
         f"close to “{titles[saved]}” that you saved",
     }
     assert set(close) <= named
-    page = _for_you(client, ada).replace("&#34;", '"')
+    page = html.unescape(_for_you(client, ada))  # the page's text, as the mail's
     for _arxiv_id, why in mailed:
         assert f"<strong>For you:</strong> {why}" in page
 
