@@ -23,21 +23,17 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from app.services.personal_eval import ASL_TFIDF, SMALL_CORPUS, SMALL_CUTS
 from app.services.personal_pairs import Corpus, Pair, pairs
-from digest.taste_space import LEXICAL_TERMS, Lexicon, TasteSpace
+from digest.taste_space import Lexicon, TasteSpace
 
 if TYPE_CHECKING:
     import torch
 
 
 EPOCHS = 3
-# The lexical part: the corpus tf-idf's vocabulary (arxiv-sanity-lite's cuts) and the size of
-# its projection. 20,000 terms by 128 dimensions is a 5 MB artifact (float16).
-VOCABULARY_SIZE = 20000
-LEXICAL_CUTS = {"min_df": 5, "max_df": 0.1}
-SMALL_CORPUS = 1000  # under it (a test's corpus) those cuts would leave no word
-SMALL_CUTS = {"min_df": 1, "max_df": 1.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +43,14 @@ class TrainingSettings:
     learning_rate: float = 1e-3
     identity_decay: float = 0.01
     seed: int = 0
-    # 0: no lexical part (the embedding alone, format 1)
+    # 0: no lexical part (the embedding alone, format 1). The words are the corpus tf-idf of
+    # eval-personal's anchor (ASL_TFIDF): 20,000 terms by 128 dimensions is 5 MB in float16.
     lexical_dimensions: int = 128
     # The projection has 2.6M numbers against W's 0.26M: at W's rate it learns the training
     # authors' words by heart within an epoch (on 2025 pairs, 0.510 recall@10 after one epoch,
     # 0.493 after three), at a tenth of it it keeps gaining for three.
     lexical_learning_rate: float = 1e-4
-    vocabulary_size: int = VOCABULARY_SIZE
+    vocabulary_size: int = ASL_TFIDF["max_features"]
 
 
 class NothingToLearnError(ValueError):
@@ -61,21 +58,40 @@ class NothingToLearnError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class _Words:
+    """The lexical part being learned: the corpus's vocabulary and idf, each paper's tf-idf
+    row (scipy CSR), the projection and the fixed centre of the projected rows."""
+
+    vocabulary: tuple[str, ...]
+    idf: NDArray[np.float32]
+    terms: Any
+    projection: torch.Tensor
+    centre: torch.Tensor
+
+    def learned(self) -> Lexicon:
+        return Lexicon(
+            self.vocabulary,
+            self.idf,
+            self.projection.detach().numpy().astype(np.float32),
+            self.centre.numpy().astype(np.float32),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class _Inputs:
-    """What a paper enters the map as: its embedding and its tf-idf row, and their centres."""
+    """What a paper enters the map as: its embedding (less their centre) and its words."""
 
     vectors: torch.Tensor
     centre: torch.Tensor
-    terms: Any  # scipy CSR, a row per corpus paper; None without a lexical part
-    projection: torch.Tensor | None
-    lexical_centre: torch.Tensor | None
+    words: _Words | None
 
     def joined(self, rows: list[int]) -> torch.Tensor:
         import torch
 
         parts = [self.vectors[rows] - self.centre]
-        if self.projection is not None and self.lexical_centre is not None:
-            parts.append(_lexical(self.terms[rows], self.projection) - self.lexical_centre)
+        if self.words is not None:
+            words = self.words
+            parts.append(_lexical(words.terms[rows], words.projection) - words.centre)
         return torch.cat(parts, dim=1)
 
 
@@ -93,12 +109,12 @@ def train_space(
     torch.manual_seed(settings.seed)
     seen = [row for row, paper in enumerate(corpus.papers) if paper.announced_on <= end]
     vectors = torch.tensor(corpus.vectors, dtype=torch.float32)
-    lexicon, inputs = _inputs(corpus, seen, vectors, settings)
+    inputs = _inputs(corpus, seen, vectors, settings)
     identity = torch.eye(vectors.shape[1] + settings.lexical_dimensions)
     matrix = torch.nn.Parameter(identity.clone())
     groups: list[dict[str, Any]] = [{"params": [matrix], "lr": settings.learning_rate}]
-    if inputs.projection is not None:
-        groups.append({"params": [inputs.projection], "lr": settings.lexical_learning_rate})
+    if inputs.words is not None:
+        groups.append({"params": [inputs.words.projection], "lr": settings.lexical_learning_rate})
     optimiser = torch.optim.Adam(groups)
     order = np.random.default_rng(settings.seed)
     for _ in range(settings.epochs):
@@ -115,13 +131,13 @@ def train_space(
         settings=asdict(settings) | {"pairs": sum(map(len, lessons)), "days": len(lessons)},
         matrix=matrix.detach().numpy().astype(np.float32),
         centre=inputs.centre.numpy().astype(np.float32),
-        lexicon=None if lexicon is None else _learned(lexicon, inputs),
+        lexicon=None if inputs.words is None else inputs.words.learned(),
     )
 
 
 def _inputs(
     corpus: Corpus, seen: list[int], vectors: torch.Tensor, settings: TrainingSettings
-) -> tuple[Lexicon | None, _Inputs]:
+) -> _Inputs:
     """The embedding centre, and where there is a lexical part the corpus's tf-idf, its LSA
     (the projection's start) and the lexical centre: the mean of the rows projected by that
     start, kept as it is while the projection learns (W learns around that fixed offset, and
@@ -130,31 +146,27 @@ def _inputs(
 
     centre = vectors[seen].mean(dim=0)
     if not settings.lexical_dimensions:
-        return None, _Inputs(vectors, centre, None, None, None)
+        return _Inputs(vectors, centre, None)
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    cuts = LEXICAL_CUTS if len(seen) >= SMALL_CORPUS else SMALL_CUTS
-    vectorizer = TfidfVectorizer(
-        **LEXICAL_TERMS, **cuts, max_features=settings.vocabulary_size, sublinear_tf=True
-    )
+    cuts = ASL_TFIDF if len(seen) >= SMALL_CORPUS else ASL_TFIDF | SMALL_CUTS
+    vectorizer = TfidfVectorizer(**cuts | {"max_features": settings.vocabulary_size})
     vectorizer.fit([corpus.texts[row] for row in seen])
     vocabulary = tuple(vectorizer.get_feature_names_out())
-    idf = vectorizer.idf_.astype(np.float32)
     if settings.lexical_dimensions >= min(len(vocabulary), len(seen)):
         raise NothingToLearnError(
             f"{len(vocabulary)} words in {len(seen)} papers: too few for "
             f"{settings.lexical_dimensions} lexical dimensions"
         )
-    unlearned = np.zeros((len(vocabulary), 1), np.float32)
-    lexicon = Lexicon(vocabulary, idf, unlearned, np.zeros(1, np.float32))
-    terms = lexicon.tfidf(corpus.texts)
+    terms = vectorizer.transform(corpus.texts).astype(np.float32)
     svd = TruncatedSVD(settings.lexical_dimensions, random_state=settings.seed)
     svd.fit(terms[seen])
     projection = torch.nn.Parameter(torch.tensor(svd.components_.T, dtype=torch.float32))
     with torch.no_grad():
         lexical_centre = _lexical(terms[seen], projection).mean(dim=0)
-    return lexicon, _Inputs(vectors, centre, terms, projection, lexical_centre)
+    idf = vectorizer.idf_.astype(np.float32)
+    return _Inputs(vectors, centre, _Words(vocabulary, idf, terms, projection, lexical_centre))
 
 
 def _lexical(terms: Any, projection: torch.Tensor) -> torch.Tensor:
@@ -169,16 +181,6 @@ def _lexical(terms: Any, projection: torch.Tensor) -> torch.Tensor:
         check_invariants=True,
     )  # fmt: skip
     return torch.nn.functional.normalize(torch.sparse.mm(sparse, projection), dim=-1)
-
-
-def _learned(lexicon: Lexicon, inputs: _Inputs) -> Lexicon:
-    assert inputs.projection is not None and inputs.lexical_centre is not None
-    return Lexicon(
-        lexicon.vocabulary,
-        lexicon.idf,
-        inputs.projection.detach().numpy().astype(np.float32),
-        inputs.lexical_centre.numpy().astype(np.float32),
-    )
 
 
 def _by_day(found: list[Pair]) -> list[list[Pair]]:
