@@ -7,6 +7,7 @@ after the commit.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict
 from datetime import datetime, timedelta
 
@@ -217,18 +218,48 @@ def purge_unconfirmed(session: Session, settings: Settings, now: datetime) -> in
 
 
 def check_rate(session: Session, settings: Settings, key: str, client: str, now: datetime) -> None:
-    """Count a request for ``key`` (an address) and ``client``; refuse one over the limits."""
+    """Count a request for ``key`` (an address) and ``client``; refuse one over the limits.
+
+    Recording the request and counting the hour's requests are one step, so that requests
+    arriving together cannot all count the same room. On PostgreSQL each key's advisory lock,
+    held until the transaction ends, lets one request at a time count and record it. On SQLite
+    the request is recorded first: that write takes the database's one write lock, held until
+    the transaction ends, so the count that follows sees every request recorded before it and
+    none recorded after. Either way two requests for one address then store its subscriber
+    one after the other. A refused request is rolled back with its caller's transaction.
+    """
     limits = {
         key: settings.digest_rate_per_address,
         f"client:{client}": settings.digest_rate_per_client,
     }
-    for name, limit in limits.items():
-        count = session.scalar(
-            select(func.count()).where(
-                SubscribeAttempt.key == name, SubscribeAttempt.attempted_at > now - RATE_WINDOW
-            )
-        )
-        if (count or 0) >= limit:
-            raise RateLimitedError(name.partition(":")[0])
+    _lock_keys(session, sorted(limits))
     session.add_all(SubscribeAttempt(key=name, attempted_at=now) for name in limits)
     session.flush()
+    for name, limit in limits.items():
+        if _attempts(session, name, now) > limit:
+            raise RateLimitedError(name.partition(":")[0])
+
+
+def _attempts(session: Session, key: str, now: datetime) -> int:
+    """Requests recorded for ``key`` in the hour up to ``now``, this one's included."""
+    count = session.scalar(
+        select(func.count()).where(
+            SubscribeAttempt.key == key, SubscribeAttempt.attempted_at > now - RATE_WINDOW
+        )
+    )
+    return count or 0
+
+
+def _lock_keys(session: Session, keys: list[str]) -> None:
+    """PostgreSQL: wait for each key's transaction-scoped advisory lock, in ``keys``' order
+    (every caller sorts them, so two requests never wait for each other's second key)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for key in keys:
+        session.execute(select(func.pg_advisory_xact_lock(_lock_number(key))))
+
+
+def _lock_number(key: str) -> int:
+    """The key as an advisory lock's number (a shared number only makes two keys wait)."""
+    digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
