@@ -1,8 +1,12 @@
 """A reading list as BibTeX (pure): one ``@misc`` entry per paper, arXiv's own fields.
 
-Every value is text, never TeX: the ten characters TeX treats as commands or grouping are
-escaped, so a title such as ``50% of {x} & $y$`` reads back as written, and no value can close
-its braces early and smuggle in a field or an entry. Control characters are dropped.
+Every value is text, never TeX, and keeps its braces balanced: BibTeX counts braces without
+regard to backslashes, so a literal brace is ``{\\textbraceleft}``/``{\\textbraceright}``, never
+``\\{``, and no value can close its field early and smuggle in a field or an entry. The other
+characters TeX treats as commands are escaped, a command always in braces so that a style's
+change of case leaves its name alone. In author names, "and", a comma and the name "others"
+are braced too: BibTeX would otherwise read them as a second author, a name's parts or "et
+al.". Control characters are dropped. TeX's ligatures stay: a title's ``--`` is an en dash.
 """
 
 from __future__ import annotations
@@ -13,20 +17,22 @@ from collections.abc import Iterable
 from app.web.views import PaperFacts
 
 _SPECIALS = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
+    "\\": r"{\textbackslash}",
+    "{": r"{\textbraceleft}",
+    "}": r"{\textbraceright}",
     "$": r"\$",
     "&": r"\&",
     "%": r"\%",
     "#": r"\#",
     "_": r"\_",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
+    "~": r"{\textasciitilde}",
+    "^": r"{\textasciicircum}",
 }
 _SPECIAL = re.compile("|".join(re.escape(char) for char in _SPECIALS))
 _CONTROL = re.compile("[\x00-\x1f\x7f]+")
 _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9.:-]")
+# BibTeX splits a name list at "and" between spaces, in any case.
+_AND_WORD = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
 
 
 def escape(text: str) -> str:
@@ -35,10 +41,16 @@ def escape(text: str) -> str:
     return _SPECIAL.sub(lambda found: _SPECIALS[found.group()], flat)
 
 
+def name(text: str) -> str:
+    """An author's name as one BibTeX name, written "First von Last"."""
+    written = _AND_WORD.sub(lambda word: f"{{{word.group()}}}", escape(text).replace(",", "{,}"))
+    return "{others}" if written.lower() == "others" else written
+
+
 def entry(paper: PaperFacts) -> str:
     fields = {
         "title": escape(paper.title),
-        "author": " and ".join(escape(name) for name in paper.authors),
+        "author": " and ".join(filter(None, map(name, paper.authors))),
         "year": str(paper.announced_on.year) if paper.announced_on else None,
         "eprint": escape(paper.arxiv_id),
         "archivePrefix": "arXiv",

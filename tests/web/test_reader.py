@@ -257,7 +257,8 @@ def test_save_unsave_and_the_reading_list_with_its_exports(
     bib = client.get("/reading-list.bib", headers=ada.headers)
     assert bib.headers["content-type"].startswith("application/x-bibtex")
     assert "@misc{arXiv:2512.99901," in bib.text
-    assert r"\{\{ 7*7 \}\} \{\% raw \%\}" in bib.text
+    left, right = r"{\textbraceleft}", r"{\textbraceright}"
+    assert rf"{left}{left} 7*7 {right}{right} {left}\% raw \%{right}" in bib.text
     _post(client, ada, f"/papers/{HOSTILE_ID}/unsave")
     assert _order(client.get("/reading-list", headers=ada.headers).text) == [other]
 
