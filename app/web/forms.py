@@ -17,6 +17,7 @@ from fastapi import Request
 
 from app.core import tokens
 from app.core.config import Settings
+from app.web.limits import client_key
 from app.web.origin import from_this_site
 from digest.accounts.preferences import NAMED_LISTS
 
@@ -98,5 +99,5 @@ def require_this_site(request: Request, settings: Settings) -> None:
 
 
 def client_host(request: Request) -> str:
-    """The client's network address, as rate limits count it."""
-    return request.client.host if request.client else "unknown"
+    """The client, as per-client limits count it (:func:`app.web.limits.client_key`)."""
+    return client_key(request.client.host if request.client else "unknown")

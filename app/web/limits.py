@@ -1,4 +1,5 @@
-"""Per-client rate limiting of the JSON API: a token bucket per client (pure, clock injected).
+"""Per-client limits: who counts as one client, and the JSON API's token bucket per client
+(pure, clock injected).
 
 Each process keeps its own buckets: with N web workers a client gets up to N times the rate,
 which is fine for a guard against runaway scripts (documented in the README).
@@ -6,12 +7,34 @@ which is fine for a guard against runaway scripts (documented in the README).
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MAX_CLIENTS = 10_000
+# A host is given a whole IPv6 /64 (SLAAC, RFC 7421) and may take any of its addresses.
+IPV6_CLIENT_PREFIX = 64
+
+
+def client_key(host: str) -> str:
+    """What per-client limits count a client's network address as (pure).
+
+    An IPv6 address counts as its /64, an IPv4-mapped IPv6 address as its IPv4 address, an
+    IPv4 address as itself, and text that is no address (a test client's name) as itself.
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv4Address):
+        return str(address)
+    if address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    unscoped = ipaddress.IPv6Address(int(address))  # a link-local's "%eth0" names no network
+    return str(ipaddress.IPv6Network((unscoped, IPV6_CLIENT_PREFIX), strict=False))
 
 
 @dataclass
@@ -21,7 +44,8 @@ class RateLimiter:
     per_minute: int
     burst: int
     clock: Callable[[], float] = time.monotonic
-    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # (tokens, last seen), least recently seen client first.
+    _buckets: OrderedDict[str, tuple[float, float]] = field(default_factory=OrderedDict)
 
     def retry_after(self, client: str) -> int | None:
         """Take a token for ``client``; None if allowed, else whole seconds to wait."""
@@ -31,13 +55,14 @@ class RateLimiter:
         tokens, last = self._buckets.get(client, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - last) * rate)
         if tokens < 1.0:
-            self._buckets[client] = (tokens, now)
+            self._remember(client, (tokens, now))
             return max(1, math.ceil((1.0 - tokens) / rate))
         self._remember(client, (tokens - 1.0, now))
         return None
 
     def _remember(self, client: str, state: tuple[float, float]) -> None:
-        if len(self._buckets) >= MAX_CLIENTS and client not in self._buckets:
-            # Bound memory: forget every bucket (a full one is the same as none).
-            self._buckets.clear()
         self._buckets[client] = state
+        self._buckets.move_to_end(client)
+        if len(self._buckets) > MAX_CLIENTS:
+            # Bound memory: forget the client seen longest ago, whose bucket has refilled most.
+            self._buckets.popitem(last=False)

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
-from app.web.limits import RateLimiter
+from app.web.limits import RateLimiter, client_key
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -91,7 +91,7 @@ class SecurityMiddleware:
             return None
         client = scope.get("client")
         # Behind a proxy, run uvicorn with --proxy-headers so this is the real client.
-        return self.limiter.retry_after(client[0] if client else "unknown")
+        return self.limiter.retry_after(client_key(client[0] if client else "unknown"))
 
 
 def _has_nul(scope: Scope) -> bool:

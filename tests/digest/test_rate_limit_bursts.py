@@ -75,3 +75,23 @@ def test_a_hundred_requests_at_once_for_one_address_mail_it_at_most_the_hours_li
     assert set(statuses) <= {200, 429}, sorted(statuses)
     assert statuses.count(200) == limit
     assert len(smtp.handler.to(ADDRESS)) == limit
+
+
+def test_requests_from_one_ipv6_network_count_as_one_client(
+    mail_settings: Settings, smtp: Smtp, clock: Clock
+) -> None:
+    settings = mail_settings.model_copy(update={"digest_rate_per_client": 2})
+    # uvicorn takes X-Forwarded-For from 127.0.0.1, as from a proxy in front of it.
+    hosts = ("2001:db8::1", "2001:db8::2", "2001:db8::ffff:3", "2001:db8:0:1::1")
+    with served(create_app(settings, clock)) as base_url:
+        field, nonce = _csrf_pair(base_url, SUBSCRIBE.path)
+        statuses = [
+            httpx.post(
+                f"{base_url}{SUBSCRIBE.path}",
+                data={**FORM, "email": f"reader{number}@example.org", "csrf": field},
+                headers={"cookie": f"{CSRF_COOKIE}={nonce}", "X-Forwarded-For": host},
+            ).status_code
+            for number, host in enumerate(hosts)
+        ]
+    assert statuses == [200, 200, 429, 200]
+    assert len(smtp.handler.messages) == 3
