@@ -6,20 +6,22 @@ counts them, per paper and day voted, so an edition sees only what was known by 
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.core.models import HfDailyPaper, Vote
+from app.core.models import HfDailyPaper, SignInKey, Subscriber, Vote
 from ranking.embeddings import PAGE_SIZE
 from ranking.scoring import Signal
+from ranking.vote_weights import Ballot, weigh
 
 
 def load_signals(session: Session, arxiv_ids: Sequence[str], day: date) -> list[Signal]:
     """The community signals of these papers up to ``day``: Hugging Face upvotes on daily pages
-    (as last fetched) and votes on Paperboy, per day voted.
+    (as last fetched) and votes on Paperboy, weighed, per day voted.
 
     New upvotes or votes change the scores, and so make the next build of the edition a new
     version.
@@ -44,11 +46,41 @@ def load_signals(session: Session, arxiv_ids: Sequence[str], day: date) -> list[
 
 def votes_by_day(
     session: Session, arxiv_ids: Sequence[str], last: date
-) -> dict[tuple[str, date], int]:
-    """Votes per (paper, day voted) for these papers on days up to ``last``."""
+) -> dict[tuple[str, date], float]:
+    """Votes per (paper, day voted) for these papers on days up to ``last``, each weighed as
+    :mod:`ranking.vote_weights` says (new voters and one domain's voters count for little)."""
+    ballots = _ballots(session, arxiv_ids, last)
+    counted: dict[tuple[str, date], float] = defaultdict(float)
+    for ballot, weight in zip(ballots, weigh(ballots), strict=True):
+        if weight > 0:
+            counted[ballot.arxiv_id, ballot.voted_on] += weight
+    return dict(counted)
+
+
+def _ballots(session: Session, arxiv_ids: Sequence[str], last: date) -> list[Ballot]:
+    """Each vote with its voter's earliest proof of the mailbox: a confirmed subscription or a
+    first sign-in."""
     rows = session.execute(
-        select(Vote.arxiv_id, Vote.voted_on, func.count())
+        select(
+            Vote.voter,
+            Vote.arxiv_id,
+            Vote.voted_on,
+            Vote.created_at,
+            SignInKey.signed_in_at,
+            Subscriber.confirmed_at,
+        )
+        .outerjoin(SignInKey, SignInKey.email_key == Vote.voter)
+        .outerjoin(Subscriber, Subscriber.email_key == Vote.voter)
         .where(Vote.arxiv_id.in_(arxiv_ids), Vote.voted_on <= last)
-        .group_by(Vote.arxiv_id, Vote.voted_on)
+        .order_by(Vote.arxiv_id, Vote.created_at, Vote.voter)
     )
-    return {(arxiv_id, day): int(count) for arxiv_id, day, count in rows}
+    return [
+        Ballot(
+            voter=row.voter,
+            arxiv_id=row.arxiv_id,
+            voted_on=row.voted_on,
+            cast_at=row.created_at,
+            proven_at=min((at for at in (row.signed_in_at, row.confirmed_at) if at), default=None),
+        )
+        for row in rows
+    ]

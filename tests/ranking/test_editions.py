@@ -2,7 +2,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Sequence
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -14,7 +14,6 @@ from app.core.models import Edition, EditionItem, HfDailyPaper, Paper
 from app.core.periods import span
 from app.services.reports import Outcome
 from app.services.signals import refresh_signals
-from digest.accounts import votes
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, latest_edition, publish, stored_items
@@ -23,6 +22,7 @@ from ranking.scoring import Candidate, Reason, Score, ScoringContext
 from ranking.trending.model import load_model
 from tests.conftest import Database
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES, ExplainingScorer
+from tests.ranking.voters import cast, sign_in
 
 DAY = date(2025, 12, 19)
 WEEK, MONTH = date(2025, 12, 15), date(2025, 12, 1)
@@ -331,11 +331,12 @@ def offline(database: Database) -> Settings:
 
 
 def cast_votes(database: Database, arxiv_id: str, readers: int, on: date) -> None:
-    """``readers`` votes for the paper, cast at noon (UTC) on ``on``."""
+    """``readers`` votes for the paper, cast at noon (UTC) on ``on`` by readers who signed in
+    a month before, each at a domain of their own: each vote counts fully."""
     voted_at = datetime.combine(on, datetime.min.time(), UTC).replace(hour=12)
-    with database.sessions.begin() as session:
-        for reader in range(readers):
-            votes.cast(session, f"reader{reader}-{on}@example.org", arxiv_id, voted_at)
+    addresses = [f"reader-{on}@lab{reader}.example" for reader in range(readers)]
+    sign_in(database, addresses, voted_at - timedelta(days=30))
+    cast(database, addresses, arxiv_id, voted_at)
 
 
 TOP, OTHER = "2512.16698", "2512.16465"
