@@ -1,30 +1,41 @@
 """Engine and sessions: one way to connect, the same code for SQLite and PostgreSQL.
 
 Commit only at the edge: a request dependency or a job opens :func:`session_scope`, the code
-inside never commits. Every process gets the same connection settings; a bulk import's
-different ones, and its faster way of writing rows, live in :mod:`ingest.bulk`.
+inside never commits. A step that inserts a row two requests may both insert at once (a
+double click) runs as :func:`unit_of_work`, which runs it again when the other came first.
+Every process gets the same connection settings; a bulk import's different ones, and its
+faster way of writing rows, live in :mod:`ingest.bulk`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from sqlalchemy import Engine, Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 
 Role = Literal["web", "worker", "cli"]
+T = TypeVar("T")
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 SQLITE_PAGE_SIZE = 16_384
 # Page caches in KiB (negative: SQLite's unit for a size rather than a page count).
 SQLITE_CACHE_SIZE = -65_536
+# A unit of work that lost a race for a unique key runs again and finds the winner's row. Each
+# lost race is for a row another request has committed, so the next run gets past that key; a
+# step inserts at most a reader's row and one row under it, so a third run is the last needed.
+UNIT_OF_WORK_RUNS = 3
+# PostgreSQL's SQLSTATE for a unique key refusing a row; SQLite names it (primary keys apart).
+_UNIQUE_VIOLATION = "23505"
+_SQLITE_UNIQUE = frozenset({"SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"})
 # Connections kept per process; web workers serve requests concurrently, jobs mostly need one.
 _POOL_SIZES: dict[Role, int] = {"web": 10, "worker": 3, "cli": 2}
 
@@ -88,6 +99,33 @@ def session_scope(factory: sessionmaker[Session]) -> Iterator[Session]:
         raise
     finally:
         session.close()
+
+
+def unit_of_work(factory: sessionmaker[Session], work: Callable[[Session], T]) -> T:
+    """Run ``work`` in one :func:`session_scope`; when a unique key refuses a row because
+    another request inserted it first, roll back and run ``work`` again (it finds that row).
+
+    So a step that makes a row if missing answers every one of many identical requests at
+    once as the first, and makes the row once. ``work`` must be safe to run again from the
+    start: it only reads and writes through ``session``.
+    """
+    for _ in range(UNIT_OF_WORK_RUNS - 1):
+        try:
+            with session_scope(factory) as session:
+                return work(session)
+        except IntegrityError as error:
+            if not is_unique_violation(error):
+                raise
+    with session_scope(factory) as session:
+        return work(session)
+
+
+def is_unique_violation(error: IntegrityError) -> bool:
+    """Whether a unique key or primary key refused the row (not a foreign key, a NOT NULL)."""
+    cause = error.orig
+    if getattr(cause, "sqlstate", None) == _UNIQUE_VIOLATION:
+        return True
+    return getattr(cause, "sqlite_errorname", None) in _SQLITE_UNIQUE
 
 
 def insert_plain_rows(

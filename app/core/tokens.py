@@ -3,7 +3,8 @@
 A token is ``payload.signature``: the payload (purpose, subject, issue time, a random id and
 optional extra fields) as base64url JSON, signed with HMAC-SHA256 under the secret key. Checking
 one is pure (the time is passed in); spending a single-use token records its id, so a second use
-is refused.
+is refused, unless it comes within :data:`REPEAT_GRACE` of the first (a double click): that one
+is answered as the first was, and does nothing again.
 
 A token is checked as untrusted text: anything that is not a well-formed ASCII token (a
 non-ASCII character, a body that is not base64url JSON) is refused as ``malformed`` before any
@@ -35,6 +36,12 @@ MAX_CLOCK_SKEW = timedelta(seconds=60)
 MAX_TOKEN_LENGTH = 2048
 # Seconds since 1970 up to the year 10000: anything later is no time a token was issued.
 MAX_ISSUED_AT = 253_402_300_800
+# A double click, or a browser sending a form again after a slow answer, spends a single-use
+# link twice within moments; refused, the reader who just confirmed or signed in would read
+# "this link is used". A repeat this soon is the same person's (the link is in their mailbox),
+# so it is answered as the first was; later, a used link found in a mailbox or a browser's
+# history is refused.
+REPEAT_GRACE = timedelta(minutes=2)
 
 
 class TokenError(ValueError):
@@ -86,16 +93,27 @@ def same_text(given: str, expected: str) -> bool:
     return given.isascii() and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def spend(session: Session, claims: Claims, now: datetime) -> None:
-    """Mark a single-use token used; refuses one that was used before."""
-    refuse_if_used(session, claims)
+def spend(session: Session, claims: Claims, now: datetime) -> bool:
+    """Mark a single-use token used: True the first time; False for a repeat within
+    :data:`REPEAT_GRACE` (answer it as the first, do nothing again); refuses a later one."""
+    if spent_moments_ago(session, claims, now):
+        return False
     session.add(UsedToken(token_id=claims.token_id, purpose=claims.purpose, used_at=now))
     session.flush()
+    return True
 
 
-def refuse_if_used(session: Session, claims: Claims) -> None:
-    if session.get(UsedToken, claims.token_id) is not None:
+def spent_moments_ago(session: Session, claims: Claims, now: datetime) -> bool:
+    """Whether the token was spent within :data:`REPEAT_GRACE`; refuses one spent before.
+
+    A page view checks a link with this and spends nothing.
+    """
+    used = session.get(UsedToken, claims.token_id)
+    if used is None:
+        return False
+    if now - used.used_at > REPEAT_GRACE:
         raise TokenError("used")
+    return True
 
 
 def _decode(body: str) -> Claims:

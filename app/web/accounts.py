@@ -2,7 +2,9 @@
 
 Every function opens one session scope, does one step of ``digest.accounts`` at the
 context's clock, and commits before it returns, so a page sends mail only once the step is
-stored. They block (database I/O): the async routes run them in the thread pool. A link that
+stored. A step that may make a row runs as :func:`app.core.db.unit_of_work`: the same request
+sent many times at once (a double click) makes it once and is answered as the first every
+time. They block (database I/O): the async routes run them in the thread pool. A link that
 does not hold raises :class:`app.core.tokens.TokenError`, which the app answers with a page.
 """
 
@@ -17,7 +19,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.core.db import session_scope
+from app.core.db import session_scope, unit_of_work
 from app.core.models import DigestFeedback, SignInKey, Subscriber, SubscriberStatus
 from app.web.context import WebContext
 from digest.accounts import links, reader, signin, subscriptions, votes
@@ -69,7 +71,8 @@ def request_subscription(
     and mails its owner the links that act.
     """
     now = context.clock()
-    with session_scope(context.sessions) as session:
+
+    def work(session: Session) -> Confirmation:
         asked = subscriptions.request_subscription(
             session, context.settings, address, preferences, client, now, holder=holder
         )
@@ -79,6 +82,8 @@ def request_subscription(
         assert known is not None  # None means the address is stored
         return Confirmation(known.id, known_address_message(context.settings, known, now))
 
+    return unit_of_work(context.sessions, work)
+
 
 def check_confirmation(context: WebContext, token: str) -> None:
     with session_scope(context.sessions) as session:
@@ -86,8 +91,11 @@ def check_confirmation(context: WebContext, token: str) -> None:
 
 
 def confirm(context: WebContext, token: str) -> None:
-    with session_scope(context.sessions) as session:
-        subscriptions.confirm(session, context.settings, token, context.clock())
+    now = context.clock()
+    unit_of_work(
+        context.sessions,
+        lambda session: subscriptions.confirm(session, context.settings, token, now),
+    )
 
 
 def subscriber(context: WebContext, token: str, purpose: str) -> Subscriber:
@@ -110,8 +118,11 @@ def save_preferences(
 
 def record_feedback(context: WebContext, token: str, value: int) -> None:
     """A thumbs up (1) or down (-1) on the paper the feedback link names."""
-    with session_scope(context.sessions) as session:
-        subscriptions.record_feedback(session, context.settings, token, value, context.clock())
+    now = context.clock()
+    unit_of_work(
+        context.sessions,
+        lambda session: subscriptions.record_feedback(session, context.settings, token, value, now),
+    )
 
 
 def unsubscribe(context: WebContext, token: str) -> None:
@@ -175,9 +186,12 @@ def record_send_failure(context: WebContext, subscriber_id: int, problem: str) -
 def signin_mail(context: WebContext, address: Address, client: str) -> OutgoingMail:
     """The sign-in link's mail (raises ``RateLimitedError`` when asked too often)."""
     now = context.clock()
-    with session_scope(context.sessions) as session:
+
+    def work(session: Session) -> str:
         subscriptions.check_rate(session, context.settings, f"signin:{address.key}", client, now)
-        key = signin.key_for(session, address.key, now)
+        return signin.key_for(session, address.key, now)
+
+    key = unit_of_work(context.sessions, work)
     return signin_message(context.settings, address.delivery, key, now)
 
 
@@ -187,11 +201,14 @@ def check_signin_link(context: WebContext, token: str) -> None:
 
 
 def sign_in(context: WebContext, token: str) -> SignedIn:
-    """Spend the sign-in link (it works once) and open a session."""
+    """Spend the sign-in link (it works once, and again moments later) and open a session."""
     now = context.clock()
-    with session_scope(context.sessions) as session:
+
+    def work(session: Session) -> SignedIn:
         voter = signin.spend_link(session, context.settings, token, now)
         return SignedIn(voter, signin.session_token(context.settings, session, voter, now))
+
+    return unit_of_work(context.sessions, work)
 
 
 def voter(context: WebContext, cookie: str) -> str | None:
@@ -204,10 +221,14 @@ def voter(context: WebContext, cookie: str) -> str | None:
 
 def vote(context: WebContext, voter: str, arxiv_id: str, *, up: bool) -> int:
     """Cast (``up``) or take back a vote; the paper's Paperboy votes after it."""
-    with session_scope(context.sessions) as session:
+    now = context.clock()
+
+    def work(session: Session) -> int:
         if up:
-            return votes.cast(session, voter, arxiv_id, context.clock())
+            return votes.cast(session, voter, arxiv_id, now)
         return votes.retract(session, voter, arxiv_id)
+
+    return unit_of_work(context.sessions, work)
 
 
 def _subscriber(

@@ -4,7 +4,8 @@ private feed), each its own unit of work, and the views they return.
 Every step opens one session scope at the context's clock and commits before it returns; they
 block (database I/O), so the async routes run them in the thread pool. A signed-in reader's
 first action makes their subscriber row (``digest.accounts.reader.reader_row``); reading a
-page never writes.
+page never writes. Actions run as :func:`app.core.db.unit_of_work`, so a button pressed many
+times at once acts once and answers every press.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from app.core.db import session_scope
+from app.core.db import session_scope, unit_of_work
 from app.core.explanations import Explanation
 from app.core.models import EditionKey, SavedPaper, Subscriber, SubscriberStatus
 from app.services.personal_feed import PersonalPicks, picks_for
@@ -70,8 +71,10 @@ class ReadingList:
 def act(context: WebContext, email_key: str, action: Action) -> None:
     """Run one reader action on their row, made in the status ``web`` if they have none."""
     now = context.clock()
-    with session_scope(context.sessions) as session:
-        action(session, reader.reader_row(session, email_key, now), now)
+    unit_of_work(
+        context.sessions,
+        lambda session: action(session, reader.reader_row(session, email_key, now), now),
+    )
 
 
 def for_you(context: WebContext, email_key: str) -> ForYouPage:
@@ -150,9 +153,13 @@ def data_of(context: WebContext, email_key: str) -> dict[str, object]:
 
 def forget(context: WebContext, email_key: str) -> None:
     """Delete the reader's row and all it holds, their votes and sign-in key (signed out)."""
-    with session_scope(context.sessions) as session:
-        found = reader.reader_row(session, email_key, context.clock())
-        subscriptions.delete_everything(session, found)
+    now = context.clock()
+    unit_of_work(
+        context.sessions,
+        lambda session: subscriptions.delete_everything(
+            session, reader.reader_row(session, email_key, now)
+        ),
+    )
 
 
 def _transient(email_key: str) -> Subscriber:

@@ -34,7 +34,7 @@ def key_for(session: Session, email_key: str, now: datetime) -> str:
 def spend_link(session: Session, settings: Settings, token: str, now: datetime) -> str:
     """Check and spend a sign-in link; the mailbox key signed in, or :class:`TokenError`."""
     claims = _checked(session, settings, token, links.SIGNIN, now)
-    tokens.spend(session, claims, now)
+    tokens.spend(session, claims, now)  # a repeat moments later signs in as the first did
     email_key = mailbox_key(claims.subject)
     row = session.get(SignInKey, email_key)
     assert row is not None  # _checked found it
@@ -45,7 +45,8 @@ def spend_link(session: Session, settings: Settings, token: str, now: datetime) 
 
 def check_link(session: Session, settings: Settings, token: str, now: datetime) -> None:
     """Refuse a sign-in link that would be refused, without spending it (a page view)."""
-    tokens.refuse_if_used(session, _checked(session, settings, token, links.SIGNIN, now))
+    claims = _checked(session, settings, token, links.SIGNIN, now)
+    tokens.spent_moments_ago(session, claims, now)  # refuses a link spent before that
 
 
 def session_token(settings: Settings, session: Session, email_key: str, now: datetime) -> str:

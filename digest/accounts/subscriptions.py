@@ -94,28 +94,32 @@ def find_subscriber(session: Session, email_key: str) -> Subscriber | None:
     return session.scalars(select(Subscriber).where(Subscriber.email_key == email_key)).first()
 
 
-def confirm(session: Session, settings: Settings, token: str, now: datetime) -> Subscriber:
+def confirm(session: Session, settings: Settings, token: str, now: datetime) -> None:
     """Spend a confirmation token and activate its subscriber; :class:`TokenError` if refused.
 
     The link may be one mailed to a web reader or an ended subscription that someone asked to
     subscribe (:func:`request_subscription` changed nothing): it starts the digest with the
-    preferences stored.
+    preferences stored. Pressed again moments later (a double click), it does nothing again.
     """
-    claims, subscriber = _link(session, settings, token, links.CONFIRM, now)
-    tokens.spend(session, claims, now)
+    claims = _verified(settings, token, links.CONFIRM, now)
+    if not tokens.spend(session, claims, now):
+        # Before the binding check: the first press may have given an ended subscription
+        # a new link key, which this link no longer carries.
+        return
+    subscriber = _bound_subscriber(session, claims)
     if subscriber.status in RECEIVING:
-        return subscriber  # confirmed by another of its links: a paused digest stays paused
+        return  # confirmed by another of its links: a paused digest stays paused
     if subscriber.status != SubscriberStatus.PENDING:
         _start_again(subscriber, now)
     subscriber.status, subscriber.confirmed_at = SubscriberStatus.ACTIVE, now
     subscriber.failure_count = 0
-    return subscriber
 
 
 def check_confirmation(session: Session, settings: Settings, token: str, now: datetime) -> None:
     """Refuse a confirmation link that would be refused, without spending it (a page view)."""
-    claims, _subscriber = _link(session, settings, token, links.CONFIRM, now)
-    tokens.refuse_if_used(session, claims)
+    claims = _verified(settings, token, links.CONFIRM, now)
+    if not tokens.spent_moments_ago(session, claims, now):
+        _bound_subscriber(session, claims)
 
 
 def subscriber_for(
@@ -128,13 +132,19 @@ def subscriber_for(
 def _link(
     session: Session, settings: Settings, token: str, purpose: str, now: datetime
 ) -> tuple[tokens.Claims, Subscriber]:
-    claims = tokens.verify(
-        settings.secret_key, token, purpose, now, links.max_age(settings, purpose)
-    )
+    claims = _verified(settings, token, purpose, now)
+    return claims, _bound_subscriber(session, claims)
+
+
+def _verified(settings: Settings, token: str, purpose: str, now: datetime) -> tokens.Claims:
+    return tokens.verify(settings.secret_key, token, purpose, now, links.max_age(settings, purpose))
+
+
+def _bound_subscriber(session: Session, claims: tokens.Claims) -> Subscriber:
     subscriber = session.get(Subscriber, _subscriber_id(claims))
     if subscriber is None or not _bound_to(claims, subscriber):
         raise tokens.TokenError(GONE)
-    return claims, subscriber
+    return subscriber
 
 
 def _subscriber_id(claims: tokens.Claims) -> int:

@@ -5,10 +5,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
-from app.core.db import insert_plain_rows, make_engine, session_scope
-from app.core.models import Author, Base, IngestRun
+from app.core.db import insert_plain_rows, make_engine, session_scope, unit_of_work
+from app.core.models import Author, Base, IngestRun, SignInKey, Vote
 from tests.conftest import Database
 
 
@@ -91,3 +92,44 @@ def test_a_plain_insert_skips_rows_whose_key_is_taken_only_when_asked(
         ]  # fmt: skip
     with pytest.raises(IntegrityError), session_scope(database.sessions) as session:
         insert_plain_rows(session, authors, columns, [("ann-lee", "Ann Lee")])
+
+
+def test_a_unit_of_work_that_lost_a_race_for_a_unique_key_runs_again_and_finds_the_row(
+    database: Database,
+) -> None:
+    now = datetime.now(UTC)
+    with session_scope(database.sessions) as session:
+        session.add(SignInKey(email_key="ada@example.org", key="first", created_at=now))
+    runs: list[int] = []
+
+    def make_if_missing(session: Session) -> str:
+        runs.append(1)
+        if len(runs) == 1:  # as a request that read "missing" just before another inserted it
+            session.add(SignInKey(email_key="ada@example.org", key="second", created_at=now))
+            session.flush()
+        found = session.get(SignInKey, "ada@example.org")
+        assert found is not None
+        return found.key
+
+    assert unit_of_work(database.sessions, make_if_missing) == "first"
+    assert len(runs) == 2
+
+
+def test_a_unit_of_work_refused_by_another_constraint_is_not_run_again(
+    database: Database,
+) -> None:
+    runs: list[int] = []
+
+    def vote_for_a_missing_paper(session: Session) -> None:
+        runs.append(1)
+        now = datetime.now(UTC)
+        session.add(
+            Vote(
+                voter="ada@example.org", arxiv_id="0000.00000", voted_on=now.date(), created_at=now
+            )
+        )
+        session.flush()
+
+    with pytest.raises(IntegrityError):
+        unit_of_work(database.sessions, vote_for_a_missing_paper)
+    assert len(runs) == 1

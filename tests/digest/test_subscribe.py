@@ -7,7 +7,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.core.config import Settings
-from app.core.models import Subscriber
+from app.core.models import Subscriber, UsedToken
+from app.core.tokens import REPEAT_GRACE
 from app.web.app import create_app
 from tests.conftest import Database
 from tests.digest.conftest import Clock, Smtp
@@ -83,12 +84,30 @@ def test_the_answer_is_the_same_for_a_new_a_pending_and_an_active_address(
     ]
 
 
-def test_a_confirmation_link_works_once(client: TestClient, smtp: Smtp) -> None:
+def test_a_confirmation_link_works_once(client: TestClient, smtp: Smtp, clock: Clock) -> None:
     subscribe(client)
     link = link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm")
     assert press(client, link).status_code == 200
+    clock.now += REPEAT_GRACE + timedelta(seconds=1)
     reused = press(client, link)
     assert reused.status_code == 400 and "used" in reused.text
+
+
+def test_a_confirmation_link_pressed_again_moments_later_is_answered_as_the_first_was(
+    client: TestClient, smtp: Smtp, clock: Clock, database: Database
+) -> None:
+    subscribe(client)
+    link = link_in(smtp.handler.to("ada@example.org")[0], "/subscribe/confirm")
+    confirmed_at = clock.now
+    assert "confirmed" in press(client, link).text
+    clock.now += timedelta(seconds=5)
+    # The page opens again with its button, and pressing it confirms, changing nothing more.
+    again = press(client, link)
+    assert again.status_code == 200 and "Subscribed" in again.text
+    [subscriber] = stored(database)
+    assert (subscriber.status, subscriber.confirmed_at) == ("active", confirmed_at)
+    with database.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(UsedToken)) == 1
 
 
 def test_an_expired_confirmation_link_is_refused_and_the_address_stays_pending(
