@@ -55,6 +55,7 @@ from app.web.routes import (
     topics,
     voting,
 )  # fmt: skip
+from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 from app.web.searcher import Searcher
 from app.web.security import SecurityMiddleware
 from ranking.keyphrases import load_stop_words
@@ -67,8 +68,13 @@ ROUTERS = (
 )  # fmt: skip
 
 
-def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> FastAPI:
-    """The app for one deployment; ``clock`` is what its pages take as now (tests freeze it)."""
+def create_app(
+    settings: Settings | None = None,
+    clock: Clock = utc_now,
+    search_limits: SearchLimits = SEARCH_LIMITS,
+) -> FastAPI:
+    """The app for one deployment; ``clock`` is what its pages take as now (tests freeze it),
+    ``search_limits`` how many searches it runs at once (tests make them few)."""
     settings = settings or _factory_settings()
     configure_logging(settings)
     engine = make_engine(settings, role="web")
@@ -93,7 +99,7 @@ def create_app(settings: Settings | None = None, clock: Clock = utc_now) -> Fast
         lifespan=lifespan,
         dependencies=[Depends(refuse_writes_to_a_lost_file)],
     )
-    app.state.web = build_context(settings, make_session_factory(engine), clock)
+    app.state.web = build_context(settings, make_session_factory(engine), clock, search_limits)
     app.state.database_file = DatabaseFile.of(engine)
     _add_middleware(app, settings, app.state.web.limiter)
     _add_error_handlers(app)

@@ -1,10 +1,10 @@
 """What every request handler shares, and the dependencies that hand it over.
 
 :class:`WebContext` holds the deployment's settings, session factory, clock, templates, search
-index, rate limiter and memo. ``create_app`` builds it once (:func:`build_context`) and keeps
-it on ``app.state.web``; handlers take it as ``context: ContextDep`` and the request's unit of
-work as ``session: SessionDep``. Tests build an app with a frozen clock through the same
-function.
+index and turns, rate limiter and memo. ``create_app`` builds it once (:func:`build_context`)
+and keeps it on ``app.state.web``; handlers take it as ``context: ContextDep`` and the
+request's unit of work as ``session: SessionDep``. Tests build an app with a frozen clock
+through the same function.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from app.core.models import Edition
 from app.core.periods import Period
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
+from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
 from app.web.searcher import Searcher, make_searcher
 from ranking.editions import latest_edition
 
@@ -44,6 +45,7 @@ class WebContext:
     search: Searcher
     limiter: RateLimiter
     memo: Memo
+    search_turns: SearchTurns
     clock: Clock = utc_now
 
     def edition(self, session: Session, period: Period, key: date | None) -> Edition | None:
@@ -100,13 +102,22 @@ def template_names(page: object) -> dict[str, Any]:
 
 
 def build_context(
-    settings: Settings, sessions: sessionmaker[Session], clock: Clock = utc_now
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    clock: Clock = utc_now,
+    search_limits: SearchLimits = SEARCH_LIMITS,
 ) -> WebContext:
     """Everything the handlers share, for one deployment (``clock`` is the tests' to freeze)."""
-    limiter = RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
-    search = make_searcher(settings, sessions)
-    memo = Memo(settings.web_cache_seconds)
-    return WebContext(settings, sessions, make_templates(), search, limiter, memo, clock)
+    return WebContext(
+        settings=settings,
+        sessions=sessions,
+        templates=make_templates(),
+        search=make_searcher(settings, sessions),
+        limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
+        memo=Memo(settings.web_cache_seconds),
+        search_turns=SearchTurns(search_limits),
+        clock=clock,
+    )
 
 
 def make_templates() -> Jinja2Templates:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 MAX_CLIENTS = 10_000
@@ -66,3 +68,37 @@ class RateLimiter:
         if len(self._buckets) > MAX_CLIENTS:
             # Bound memory: forget the client seen longest ago, whose bucket has refilled most.
             self._buckets.popitem(last=False)
+
+
+class TooManyAtOnceError(Exception):
+    """The client already has as many requests in flight as it may."""
+
+
+class InFlight:
+    """At most ``per_client`` requests of one client at once (thread-safe: handlers run in the
+    thread pool). Unlike a rate, it frees a place as soon as a request ends."""
+
+    def __init__(self, per_client: int) -> None:
+        self._per_client = per_client
+        self._held: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def hold(self, client: str) -> Iterator[None]:
+        """A place for one of ``client``'s requests; :class:`TooManyAtOnceError` if none."""
+        with self._lock:
+            if self._held[client] >= self._per_client:
+                raise TooManyAtOnceError(client)
+            self._held[client] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._held[client] -= 1
+                if not self._held[client]:
+                    del self._held[client]  # so it holds only the clients in flight
+
+    def __len__(self) -> int:
+        """How many clients have requests in flight."""
+        with self._lock:
+            return len(self._held)

@@ -60,14 +60,6 @@ __all__ = ["NO_DATE", "Document", "Index", "build_index", "make_index"]
 
 logger = logging.getLogger(__name__)
 REFRESH_SECONDS = 300.0
-# Searches computed at once per process; more only contend for the CPU. The rest wait, up to
-# BUSY_WAIT_SECONDS, without holding a database connection, then get "busy" (503).
-CONCURRENT_SEARCHES = 4
-BUSY_WAIT_SECONDS = 10.0
-
-
-class SearchBusyError(RuntimeError):
-    """Every search slot stayed taken for BUSY_WAIT_SECONDS."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,18 +146,9 @@ class SearchService:
         self._index: Index | None = None
         self._checked_at = 0.0
         self._embedder: Any = None
-        self._slots = threading.BoundedSemaphore(CONCURRENT_SEARCHES)
 
     def search(self, query: str, filters: Filters) -> Found:
-        """Every match, best first; :class:`SearchBusyError` when too many searches wait."""
-        if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):
-            raise SearchBusyError("too many searches at once; retry in a moment")
-        try:
-            return self._search(query, filters)
-        finally:
-            self._slots.release()
-
-    def _search(self, query: str, filters: Filters) -> Found:
+        """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
         index = self.index()
         meaning = None
         if self._settings.search_semantic and index.has_vector.any():
@@ -188,7 +171,7 @@ class SearchService:
         """One search now: the index opens, the query model loads, the vectors' pages are
         mapped (the first product over them took 430 ms, the next 41) and the code paths
         warm, so that the first reader's search waits for none of it."""
-        self._search("warm", Filters())
+        self.search("warm", Filters())
 
     def index(self) -> Index:
         with self._lock:

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -33,15 +31,7 @@ from app.core.config import Settings
 from app.core.search_store import halfvec_text
 from app.core.vectors import Matrix
 from app.web.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
-from app.web.search import (
-    BUSY_WAIT_SECONDS,
-    CONCURRENT_SEARCHES,
-    NO_DATE,
-    Filters,
-    Found,
-    SearchBusyError,
-    query_embedder,
-)
+from app.web.search import NO_DATE, Filters, Found, query_embedder
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
 WARM_QUERY = "learning models for language and images"
@@ -346,24 +336,12 @@ class DatabaseSearch:
         self._scoring = Scoring(settings.embedding_model)
         self._lock = threading.Lock()
         self._embedder: Any = None
-        self._slots = threading.BoundedSemaphore(CONCURRENT_SEARCHES)
 
     def search(self, query: str, filters: Filters) -> Found:
-        """Every match, best first; :class:`SearchBusyError` when too many searches wait."""
-        with self._turn():
-            vector = self._embed(query) if self._settings.search_semantic else None
-            with self._sessions() as session, session.begin():
-                return run_search(session, query, vector, filters, self._scoring)
-
-    @contextmanager
-    def _turn(self) -> Iterator[None]:
-        """One of CONCURRENT_SEARCHES slots, as the in-process search has (same waits)."""
-        if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):
-            raise SearchBusyError("too many searches at once; retry in a moment")
-        try:
-            yield
-        finally:
-            self._slots.release()
+        """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
+        vector = self._embed(query) if self._settings.search_semantic else None
+        with self._sessions() as session, session.begin():
+            return run_search(session, query, vector, filters, self._scoring)
 
     def similar(self, arxiv_id: str, limit: int) -> list[str]:
         """Papers closest in meaning to a stored paper (itself excluded)."""

@@ -21,7 +21,7 @@ from app.web.search_sql import DatabaseSearch
 
 class Searcher(Protocol):
     def search(self, query: str, filters: Filters) -> Found:
-        """Every match, best first; ``SearchBusyError`` when too many searches wait."""
+        """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
         ...
 
     def similar(self, arxiv_id: str, limit: int) -> list[str]:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import ipaddress
 
 import httpx
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from app.core.config import Settings
 from app.web.app import create_app
-from app.web.limits import MAX_CLIENTS, RateLimiter, client_key
+from app.web.limits import MAX_CLIENTS, InFlight, RateLimiter, TooManyAtOnceError, client_key
 from tests.servers import served
 
 IPV6 = st.integers(0, 2**128 - 1).map(ipaddress.IPv6Address)
@@ -95,3 +96,14 @@ def test_a_full_limiter_forgets_the_client_seen_longest_ago_and_keeps_the_others
     assert limiter.retry_after("client1") is not None  # still remembered, still limited
     assert limiter.retry_after(f"client{MAX_CLIENTS - 1}") is not None
     assert limiter.retry_after("client0") is None  # the one seen longest ago was forgotten
+
+
+def test_a_client_with_its_share_in_flight_waits_for_one_to_end_not_for_time() -> None:
+    in_flight = InFlight(per_client=2)
+    with in_flight.hold("a"), in_flight.hold("a"), in_flight.hold("b"):
+        assert len(in_flight) == 2
+        with pytest.raises(TooManyAtOnceError):
+            in_flight.hold("a").__enter__()
+    with in_flight.hold("a"), in_flight.hold("a"):  # both places free again
+        assert len(in_flight) == 1
+    assert len(in_flight) == 0  # a client with nothing in flight is not kept

@@ -28,6 +28,7 @@ from app.web.api_shape import (
 )
 from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
+from app.web.forms import client_host
 from app.web.params import BadInputError, TopicId, edition_key, key_label
 from app.web.relevance import SearchSort
 from app.web.routes.search import PageNumber, SortOrder, last_page, run_search
@@ -202,7 +203,7 @@ def search_papers(
 
     Only papers that match are answered: none when nothing does. ``X-Total-Count`` says how
     many match in all; ``page`` and ``limit`` walk through them."""
-    found = run_search(context, q, since, until, category)
+    found = run_search(context, client_host(request), q, since, until, category)
     with context.sessions() as lookup:  # short: see the search page
         cards = queries.plain_cards(lookup, found.page(sort, page, limit))
     offset = (page - 1) * limit

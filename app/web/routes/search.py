@@ -18,10 +18,13 @@ from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.names import author_key, collapse_whitespace
 from app.web import profiles, queries
 from app.web.context import ContextDep, SessionDep, WebContext
+from app.web.forms import client_host
+from app.web.limits import TooManyAtOnceError
 from app.web.page_views import SearchPage
 from app.web.params import BadInputError, TopicId, parse_day
 from app.web.relevance import MAX_MATCHES, SearchSort
-from app.web.search import Filters, Found, SearchBusyError
+from app.web.search import Filters, Found
+from app.web.search_turns import SearchBusyError
 from app.web.snippets import query_words, snippet
 
 router = APIRouter(include_in_schema=False)
@@ -33,12 +36,20 @@ PageNumber = Annotated[
     int, Query(ge=1, le=LAST_PAGE, description="Page of results, from 1; past the end: none")
 ]
 SortOrder = Annotated[SearchSort, Query(description=SORT_HELP)]
+RETRY_AFTER = {"Retry-After": "2"}
+YOURS_RUNNING = "your other searches are still running; retry once they have finished"
 
 
 def run_search(
-    context: WebContext, q: str, since: str | None, until: str | None, category: str | None
+    context: WebContext,
+    client: str,
+    q: str,
+    since: str | None,
+    until: str | None,
+    category: str | None,
 ) -> Found:
-    """Every match of the query and filters, best first (at most ``MAX_MATCHES``)."""
+    """Every match of the query and filters, best first (at most ``MAX_MATCHES``), searched
+    in one of the process's turns (``client``: :func:`app.web.forms.client_host`)."""
     query = collapse_whitespace(q)
     if len(query) > context.settings.search_max_query_length:
         raise HTTPException(
@@ -55,9 +66,12 @@ def run_search(
     if not query:
         return Found([], {})
     try:
-        return context.search.search(query, filters)
+        with context.search_turns.turn(client):
+            return context.search.search(query, filters)
+    except TooManyAtOnceError:
+        raise HTTPException(429, YOURS_RUNNING, headers=RETRY_AFTER) from None
     except SearchBusyError as error:
-        raise HTTPException(503, str(error), headers={"Retry-After": "2"}) from None
+        raise HTTPException(503, str(error), headers=RETRY_AFTER) from None
 
 
 def direct_target(session: Session, query: str) -> str | None:
@@ -94,7 +108,7 @@ def search_page(
             target = direct_target(lookup, query)
         if target is not None:
             return RedirectResponse(target, status_code=303)
-    found = run_search(context, q, since, until, category)
+    found = run_search(context, client_host(request), q, since, until, category)
     asked = {"q": query, "since": since, "until": until, "category": category, "sort": sort}
     view = search_view(context, found, asked, page, sort)
     return context.respond(request, "pages/search.html", view)
