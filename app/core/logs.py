@@ -13,6 +13,7 @@ import logging
 import os
 from datetime import UTC, datetime
 
+from app.core import redaction
 from app.core.config import Settings
 
 HANDLER_NAME = "paperboy"
@@ -38,12 +39,15 @@ class JsonFormatter(logging.Formatter):
 
 def configure_logging(settings: Settings) -> None:
     """Log to stderr at INFO, as text or JSON, unless logging is already set up (a test
-    runner's or a host application's handlers are left alone)."""
+    runner's or a host application's handlers are left alone). Credentials in URLs are
+    redacted (``app.core.redaction``) either way."""
+    _redact_server_logs()
     root = logging.getLogger()
     if any(handler.get_name() != HANDLER_NAME for handler in root.handlers):
         return
     handler = logging.StreamHandler()
     handler.set_name(HANDLER_NAME)
+    redaction.install(handler)
     if settings.log_json:
         handler.setFormatter(JsonFormatter())
         _json_everywhere()
@@ -55,6 +59,16 @@ def configure_logging(settings: Settings) -> None:
     root.setLevel(logging.INFO)
     # Migrations run in every command; their chatter is not news.
     logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def _redact_server_logs() -> None:
+    # On the loggers, for what they log themselves; on their handlers, for what reaches them
+    # from below (uvicorn's access logger has its own handler and does not propagate).
+    for name in SERVER_LOGGERS:
+        server_logger = logging.getLogger(name)
+        redaction.install(server_logger)
+        for handler in server_logger.handlers:
+            redaction.install(handler)
 
 
 def _json_everywhere() -> None:

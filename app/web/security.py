@@ -8,6 +8,9 @@ In production behind https (``PAPERBOY_PUBLIC_BASE_URL`` starts with ``https://`
 response also carries ``Strict-Transport-Security`` for a year: a browser that saw it never
 again speaks plain http to the site, so nobody on the way can strip TLS from a sign-in link.
 It is never sent otherwise, since a browser would then refuse a site served over plain http.
+
+A page opened by a link's token (``?token=``) sends only the site's origin as ``Referer``:
+its styles, scripts and forms would otherwise carry the token into a proxy's access log.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
+from app.core.redaction import carries_token
 from app.web.limits import RateLimiter, client_key
 
 CSP = (
@@ -31,14 +35,19 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 HSTS = "max-age=31536000; includeSubDomains"
+# Not "no-referrer": with it a browser sends "Origin: null" on the page's forms, which the
+# check of where a form comes from (app.web.origin) refuses.
+TOKENED_REFERRER_POLICY = "strict-origin"
 RATE_LIMITED_PREFIX = "/api/"
 
 
-def security_headers(*, strict_transport: bool = False) -> dict[str, str]:
-    """The headers every response carries (pure)."""
+def security_headers(*, strict_transport: bool = False, tokened: bool = False) -> dict[str, str]:
+    """The headers every response carries (pure); ``tokened``: a URL that holds a token."""
     headers = {**HEADERS, "Content-Security-Policy": CSP}
     if strict_transport:
         headers["Strict-Transport-Security"] = HSTS
+    if tokened:
+        headers["Referrer-Policy"] = TOKENED_REFERRER_POLICY
     return headers
 
 
@@ -62,13 +71,15 @@ class SecurityMiddleware:
         self.limiter = limiter
         hsts = wants_strict_transport(settings)
         self.headers = _raw(security_headers(strict_transport=hsts))
+        self.tokened_headers = _raw(security_headers(strict_transport=hsts, tokened=True))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        extra = self.headers
+        query: bytes = scope.get("query_string", b"")
+        extra = self.tokened_headers if carries_token(query.decode("latin-1")) else self.headers
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

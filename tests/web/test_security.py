@@ -1,5 +1,6 @@
 """Strict-Transport-Security: sent on every response in production behind https, never else
-(a browser that saw it refuses plain http to the host for a year)."""
+(a browser that saw it refuses plain http to the host for a year); a page opened by a token
+sends only the site's origin as Referer."""
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,7 +13,9 @@ URLS = ("/", "/api/daily_papers", "/feeds/daily.rss", "/papers/2512.00000", "/st
 
 
 def served(settings: Settings, **changes: object) -> TestClient:
-    return TestClient(create_app(settings.model_copy(update=changes)))
+    changed = settings.model_copy(update=changes)
+    # Production answers for its public host only: the client asks for that one.
+    return TestClient(create_app(changed), base_url=changed.public_base_url)
 
 
 @pytest.mark.parametrize("url", URLS)
@@ -32,3 +35,17 @@ def test_no_strict_transport_security_in_development_or_over_plain_http(
 ) -> None:
     with served(site_settings, env=env, public_base_url=public_base_url) as client:
         assert "strict-transport-security" not in client.get("/").headers
+
+
+def test_a_page_opened_by_a_token_never_passes_its_address_on_as_a_referer(
+    site_settings: Settings,
+) -> None:
+    # Its styles, scripts and forms would carry the token to a proxy's access log.
+    tokened = ("/subscriptions/preferences?token=x", "/unsubscribe?from=mail&token=x")
+    with served(site_settings) as client:
+        for url in tokened:
+            assert client.get(url).headers["referrer-policy"] == "strict-origin"
+        assert client.get("/").headers["referrer-policy"] == "strict-origin-when-cross-origin"
+        assert client.get("/?tokens=x").headers["referrer-policy"] == (
+            "strict-origin-when-cross-origin"
+        )
