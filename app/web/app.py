@@ -1,10 +1,11 @@
 """The web app's entry point: ``create_app(settings)``, served by uvicorn.
 
 It builds what requests share (sessions, templates, the search index, the rate limiter),
-adds the middleware (security headers, rate limit, CORS for read-only cross-origin use, HEAD
-on every GET route) and includes one router per area from ``app/web/routes``. Nothing here loads
-the embedding model at import: with semantic search, the app's start loads it (and opens the
-search index) before it reports ready, unless ``search_preload`` is off.
+adds the middleware (security headers, rate limit, CORS for read-only cross-origin use, in
+production the refusal of any host but the public one, HEAD on every GET route) and includes
+one router per area from ``app/web/routes``. Nothing here loads the embedding model at import:
+with semantic search, the app's start loads it (and opens the search index) before it reports
+ready, unless ``search_preload`` is off.
 
 As uvicorn's factory (``uvicorn app.web.app:create_app --factory``) it reads the settings itself
 and refuses bad production settings in words (``app/core/settings_check``), exiting 1; given
@@ -40,6 +41,7 @@ from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, validation_error
 from app.web.forms import FormRefusedError
 from app.web.head import HeadAsGetMiddleware
+from app.web.hosts import HostMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
 from app.web.routes import (
@@ -146,6 +148,9 @@ def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> N
         expose_headers=["ETag", "Last-Modified", "Retry-After", "X-Total-Count", "Link"],
         max_age=86400,
     )
+    if settings.env == "production":
+        # Outside the rest, so that another host's request reaches nothing; CORS included.
+        app.add_middleware(HostMiddleware, settings=settings)
     # Outermost: everything inside serves a HEAD as the GET it mirrors.
     app.add_middleware(HeadAsGetMiddleware)
 

@@ -230,7 +230,7 @@ def test_cookies_are_secure_in_production(database: Database, mail_settings: Set
     settings = mail_settings.model_copy(
         update={"env": "production", "public_base_url": "http://paperboy.test"}
     )
-    with TestClient(create_app(settings)) as site:
+    with TestClient(create_app(settings), base_url=settings.public_base_url) as site:
         cookie = site.get("/subscribe").headers["set-cookie"]
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
 

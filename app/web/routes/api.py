@@ -209,7 +209,7 @@ def search_papers(
     offset = (page - 1) * limit
     body = [search_result(c).model_copy(update={"rank": offset + c.rank}) for c in cards]
     total = len(found.matches)
-    links = _page_links(request, page, limit, total)
+    links = _page_links(context.settings.public_base_url, request, page, limit, total)
     response = cached_json(request, body)
     response.headers["X-Total-Count"] = str(total)
     if links:
@@ -217,14 +217,19 @@ def search_papers(
     return response
 
 
-def _page_links(request: Request, page: int, limit: int, total: int) -> str:
-    """RFC 8288 links to the neighbouring pages that hold matches."""
+def _page_links(site: str, request: Request, page: int, limit: int, total: int) -> str:
+    """RFC 8288 links to the neighbouring pages that hold matches, from the public base URL:
+    the answer is cached publicly, so nothing in it may come from the request's Host."""
+    here = f"{site.rstrip('/')}{request.url.path}"
+
+    def at(number: int) -> str:
+        return f"{here}?{request.url.include_query_params(page=number).query}"
+
     links = []
     if page > 1 and total:
-        previous = min(page - 1, last_page(total, limit))
-        links.append(f'<{request.url.include_query_params(page=previous)}>; rel="prev"')
+        links.append(f'<{at(min(page - 1, last_page(total, limit)))}>; rel="prev"')
     if page * limit < total:
-        links.append(f'<{request.url.include_query_params(page=page + 1)}>; rel="next"')
+        links.append(f'<{at(page + 1)}>; rel="next"')
     return ", ".join(links)
 
 
