@@ -22,8 +22,14 @@ LEAD_LIMIT = 250
 
 
 def digest_message(
-    settings: Settings, subscriber: Reader, edition: EditionKey, picks: list[Pick], now: datetime
+    settings: Settings,
+    subscriber: Reader,
+    edition: EditionKey,
+    picks: list[Pick],
+    now: datetime,
+    message_id: str | None = None,
 ) -> OutgoingMail:
+    """The digest as a message; ``message_id`` is an earlier try's, which it carries again."""
     unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
         "email": subscriber.email,
@@ -40,6 +46,7 @@ def digest_message(
         sent_at=now,
         unsubscribe=unsubscribe,
         list_id=settings.digest_list_id,
+        message_id=message_id,
     )
     return build_message(envelope, render_email("digest", context))
 

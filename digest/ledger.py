@@ -1,9 +1,14 @@
-"""The delivery ledger: claiming the next pending digest, marking it, expiring, reopening one.
+"""The delivery ledger: claiming the next digest to send, marking it, expiring, reopening one.
 
 A delivery is claimed only by a run of its own edition, matched as the pair (period, edition
 date). A pending delivery whose edition a newer one of its period has replaced (a Monday digest
 held back by an outage, once Tuesday's is published) is ``expired``, never sent: a reader never
 gets yesterday's digest after today's. An operator's ``subscribers resend`` still sends it.
+
+A claimed delivery is ``sending`` (in flight): committed, once the server has taken its
+envelope, that says the server may have the message, until its answer is recorded. One whose
+sender died in flight is taken again once :data:`IN_FLIGHT_LEASE` has passed, and keeps its
+Message-ID; within the lease it may be a live sender's, so it is left alone.
 
 A digest run writes thousands of rows one transaction at a time, so the per-mail statements
 are SQLAlchemy Core, built once and executed on the session's connection: the ORM's identity
@@ -13,10 +18,21 @@ map, flush and per-statement construction cost more than the statements themselv
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Update, bindparam, case, func, select, tuple_, update
+from sqlalchemy import (
+    ColumnElement,
+    Update,
+    and_,
+    bindparam,
+    case,
+    func,
+    or_,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
@@ -35,6 +51,10 @@ from app.core.periods import Period
 MAX_ERROR_CHARS = 500
 # A month edition is never mailed, so only these periods have deliveries to expire.
 MAILED_PERIODS: tuple[Period, ...] = ("day", "week")
+# How long a delivery in flight stays its sender's: far longer than a live sender holds one
+# (building it, then RCPT, DATA and two commits, each SMTP wait capped at 30 s), and than two
+# senders' clocks differ, so only a dead sender's delivery is ever taken over.
+IN_FLIGHT_LEASE = timedelta(minutes=10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +87,25 @@ class Claim:
     delivery_id: int
     edition: EditionKey
     reader: Reader
+    # Chosen by the delivery's first try: every try carries it.
+    message_id: str
+    # A dead sender left it in flight: the server may already have it.
+    found_in_flight: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Claimer:
+    """A statement that takes a run's next delivery (built once a run)."""
+
+    statement: Update
+    # It takes deliveries a dead sender left in flight (else pending ones).
+    in_flight: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Claimers:
+    in_flight: Claimer
+    pending: Claimer
 
 
 _READER_FIELDS = tuple(field.name for field in fields(Reader))
@@ -83,27 +122,52 @@ _MARK_SENT = _MARK.values(
 )
 _MARK_SKIPPED = _MARK.values(status=DeliveryStatus.SKIPPED)
 _MARK_FAILED = _MARK.values(status=DeliveryStatus.FAILED, error=bindparam("reason"))
-_MARK_DEFERRED = _MARK.values(error=bindparam("reason"))
-# After a rollback the claim is gone: only a row still pending is marked (another sender may
+_MARK_DEFERRED = _MARK.values(status=DeliveryStatus.PENDING, error=bindparam("reason"))
+
+
+def _left_in_flight(stale_before: Any) -> ColumnElement[bool]:
+    """In flight since before ``stale_before``: its sender is dead."""
+    return and_(Delivery.status == DeliveryStatus.SENDING, Delivery.sending_since < stale_before)
+
+
+def _unheld(stale_before: Any) -> ColumnElement[bool]:
+    """A delivery no sender holds: pending, or left in flight."""
+    return or_(Delivery.status == DeliveryStatus.PENDING, _left_in_flight(stale_before))
+
+
+# After a rollback the claim is gone: only a row no sender holds is marked (another sender may
 # have taken it meanwhile).
-_MARK_BROKEN = _MARK.where(Delivery.status == DeliveryStatus.PENDING).values(
+_MARK_BROKEN = _MARK.where(_unheld(bindparam("stale_before"))).values(
     status=DeliveryStatus.FAILED, error=bindparam("reason"), attempts=Delivery.attempts + 1
 )
 _SUBSCRIBER = update(Subscriber).where(Subscriber.id == bindparam("reader_id"))
 _RESET_FAILURES = _SUBSCRIBER.values(failure_count=0)
 
 
-def claimer(keys: list[EditionKey], only: int | None) -> Update | None:
-    """The statement that takes the next pending delivery of these editions (built once a run),
-    after the delivery id ``after`` (a bound parameter: what this run has already dealt with).
+def claimers(keys: list[EditionKey], only: int | None) -> Claimers | None:
+    """The statements that take the next delivery of these editions (of one subscriber, for a
+    resend), after the delivery id ``after``: a bound parameter, what the run has dealt with.
 
-    The ``UPDATE`` takes SQLite's write lock at once (so a second sender waits rather than
-    reading the same row); on PostgreSQL ``SKIP LOCKED`` hands concurrent senders other rows.
+    Each ``UPDATE`` takes SQLite's write lock at once (so a second sender waits rather than
+    reading the same row); on PostgreSQL ``SKIP LOCKED`` hands concurrent senders other rows,
+    and a delivery in flight is taken only once its lease is out (``stale_before``), so a live
+    sender's never is.
     """
     if not keys:
         return None
+    in_flight = _left_in_flight(bindparam("stale_before"))
+    pending = Delivery.status == DeliveryStatus.PENDING
+    return Claimers(
+        in_flight=Claimer(_claim_statement(in_flight, keys, only), in_flight=True),
+        pending=Claimer(_claim_statement(pending, keys, only), in_flight=False),
+    )
+
+
+def _claim_statement(
+    which: ColumnElement[bool], keys: list[EditionKey], only: int | None
+) -> Update:
     query = select(Delivery.id).where(
-        Delivery.status == DeliveryStatus.PENDING,
+        which,
         tuple_(Delivery.period, Delivery.edition_date).in_(keys),
         Delivery.id > bindparam("after"),
     )
@@ -113,18 +177,40 @@ def claimer(keys: list[EditionKey], only: int | None) -> Update | None:
     return (
         update(Delivery)
         .where(Delivery.id == next_id.scalar_subquery())
-        .values(attempts=Delivery.attempts + 1)
-        .returning(Delivery.id, Delivery.subscriber_id, Delivery.period, Delivery.edition_date)
+        .values(
+            attempts=Delivery.attempts + 1,
+            status=DeliveryStatus.SENDING,
+            sending_since=bindparam("now"),
+            message_id=func.coalesce(Delivery.message_id, bindparam("message_id")),
+        )
+        .returning(
+            Delivery.id,
+            Delivery.subscriber_id,
+            Delivery.period,
+            Delivery.edition_date,
+            Delivery.message_id,
+        )
     )
 
 
-def claim(session: Session, claimer: Update | None, after: int = 0) -> Claim | None:
-    """The next pending delivery after id ``after`` and its reader, locked until the session
-    commits."""
-    if claimer is None:
-        return None
+def claim(
+    session: Session, claimer: Claimer, after: int, *, now: datetime, message_id: str
+) -> Claim | None:
+    """The next delivery ``claimer`` takes after id ``after``, and its reader; locked until the
+    session commits.
+
+    It is marked in flight since ``now``, carrying ``message_id`` unless an earlier try chose
+    one: committed, once the server has taken the envelope, that says the server may get the
+    message; rolled back, nothing of it happened.
+    """
     connection = session.connection()
-    row = connection.execute(claimer, {"after": after}).first()
+    values = {
+        "after": after,
+        "stale_before": now - IN_FLIGHT_LEASE,
+        "now": now,
+        "message_id": message_id,
+    }
+    row = connection.execute(claimer.statement, values).first()
     if row is None:
         return None
     reader = connection.execute(_READ_READER, {"reader_id": row.subscriber_id}).one()
@@ -132,6 +218,8 @@ def claim(session: Session, claimer: Update | None, after: int = 0) -> Claim | N
         delivery_id=row.id,
         edition=EditionKey(row.period, row.edition_date),
         reader=Reader(**reader._asdict()),
+        message_id=row.message_id,
+        found_in_flight=claimer.in_flight,
     )
 
 
@@ -148,27 +236,29 @@ def mark_skipped(session: Session, claim: Claim) -> None:
 
 
 def mark_deferred(session: Session, claim: Claim, error: str) -> None:
-    """Leave the delivery pending for the next run, saying why this one did not send it."""
+    """Make the delivery pending for the next run, saying why this one did not send it."""
     values = {"delivery_id": claim.delivery_id, "reason": error[:MAX_ERROR_CHARS]}
     session.connection().execute(_MARK_DEFERRED, values)
 
 
-def mark_broken(session: Session, delivery_id: int, error: BaseException) -> None:
+def mark_broken(session: Session, delivery_id: int, error: BaseException, now: datetime) -> None:
     """The delivery failed for a reason of its own (not the mail server's): recorded, not
     counted against the subscriber, since a fault in Paperboy would pause every reader."""
     reason = f"{type(error).__name__}: {error}"[:MAX_ERROR_CHARS]
-    session.connection().execute(_MARK_BROKEN, {"delivery_id": delivery_id, "reason": reason})
+    values = {"delivery_id": delivery_id, "reason": reason, "stale_before": now - IN_FLIGHT_LEASE}
+    session.connection().execute(_MARK_BROKEN, values)
 
 
-def expire_replaced(session: Session) -> int:
-    """Expire every pending delivery whose edition a newer one of its period replaced."""
+def expire_replaced(session: Session, now: datetime) -> int:
+    """Expire every delivery no sender holds whose edition a newer one of its period replaced
+    (one left in flight by a dead sender may have arrived; it is not sent again)."""
     expired = 0
     for period in MAILED_PERIODS:
         newest = select(func.max(Edition.edition_date)).where(Edition.period == period)
         result = session.connection().execute(
             update(Delivery)
             .where(
-                Delivery.status == DeliveryStatus.PENDING,
+                _unheld(now - IN_FLIGHT_LEASE),
                 Delivery.period == period,
                 Delivery.edition_date < newest.scalar_subquery(),
             )
@@ -208,14 +298,13 @@ def reopen(session: Session, subscriber_id: int, target: EditionKey, now: dateti
             created_at=now,
         )
         session.add(row)
-    row.status = DeliveryStatus.PENDING
+    # A new mail, not a retry: mail clients would fold one with the earlier Message-ID.
+    row.status, row.message_id = DeliveryStatus.PENDING, None
 
 
-def pending(sessions: sessionmaker[Session]) -> int:
+def count(sessions: sessionmaker[Session], status: DeliveryStatus) -> int:
     with session_scope(sessions) as session:
-        count = session.scalar(
-            select(func.count())
-            .select_from(Delivery)
-            .where(Delivery.status == DeliveryStatus.PENDING)
+        found = session.scalar(
+            select(func.count()).select_from(Delivery).where(Delivery.status == status)
         )
-        return int(count or 0)
+        return int(found or 0)

@@ -1,16 +1,26 @@
 """The digest run: claim each subscriber's delivery in the ledger, select, render, send, mark.
 
-Each delivery is one transaction: the row is claimed with an ``UPDATE`` (``FOR UPDATE SKIP
-LOCKED`` on PostgreSQL, so concurrent senders split the work; SQLite has one writer), the mail
-is sent, and the row is marked sent before the commit. A process killed mid-send rolls back
-its claim, so the next run sends that digest; a mail is only sent twice if the process dies
-between the server's acceptance and the commit. Temporary SMTP errors are retried with
-back-off; when they persist the run stops and reports what is left, for the next run.
+A delivery goes in two transactions. The first claims it with an ``UPDATE`` (``FOR UPDATE SKIP
+LOCKED`` on PostgreSQL, so concurrent senders split the work; SQLite has one writer) that marks
+it ``sending`` with the Message-ID it carries (chosen by its first try), builds the digest and
+gives the server its envelope (``MAIL FROM``, ``RCPT TO``), and commits. Only then does the
+server get the message (``DATA``); the second records its answer.
 
-One delivery never stops the others: a recipient refused for now (4xx) stays pending for the
-next run; a delivery that breaks for any other reason (its subscriber's data, a fault in the
-code) is marked failed with the error's type and message; a subscriber whose schedule cannot
-be read (an unknown time zone) is left out of the plan, counted and logged.
+What a crash does: before the first commit, the claim rolls back and the next run sends the
+digest. After it, the delivery stays in flight: the server may have the digest. Once the
+ledger's lease is out (``digest.ledger.IN_FLIGHT_LEASE``), a run sends it again, with the same
+Message-ID, so clients that fold duplicates show it once; the summary counts it ("in flight
+from an earlier run"). So a reader can receive one digest twice, as one message, never two
+different mails, and no digest is lost.
+
+One delivery never stops the others: a recipient or a message refused for now (a 4xx answer to
+``RCPT`` or ``DATA``, or the line dropped during ``DATA``) stays pending for the next run with
+the server's words; a permanent refusal (5xx) is marked failed and counts against the
+subscriber; a delivery that breaks for any other reason (its subscriber's data, a fault in the
+code) is marked failed with the error's type and message; a subscriber whose schedule cannot be
+read (an unknown time zone) is left out of the plan, counted and logged. The server's own
+trouble (no connection, a refused login or sender) is retried with back-off; when it persists
+the run stops and reports what is left, for the next run.
 """
 
 from __future__ import annotations
@@ -21,10 +31,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import NamedTuple
 
-import aiosmtplib
-from sqlalchemy import Update, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import insert_plain_rows, session_scope
 from app.core.models import (
@@ -38,8 +48,8 @@ from app.core.periods import Period, span
 from digest import ledger
 from digest.compose import digest_message
 from digest.ledger import Reader
-from digest.mail.mailer import DeliveryError, Mailer
-from digest.mail.messages import OutgoingMail
+from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
+from digest.mail.messages import OutgoingMail, make_message_id
 from digest.picks import reader_picks
 from digest.schedule import due, edition_for
 from digest.selection import EditionView
@@ -51,6 +61,11 @@ Views = dict[EditionKey, EditionView]
 # a subscriber whose schedule cannot be read (an unknown time zone).
 DEFERRED = "deferred"
 UNSCHEDULABLE = "unschedulable"
+# Of this run's deliveries, those a dead sender had left in flight (each counted by its outcome
+# too), and those in flight when the run ends that it left alone (a live sender's, or a dead
+# one's within the lease).
+FOUND_IN_FLIGHT = "in flight from an earlier run"
+STILL_IN_FLIGHT = "still in flight"
 logger = logging.getLogger("paperboy.digest")
 
 
@@ -93,11 +108,14 @@ def send_digests(
     day: date,
     now: datetime,
     encode: Encode | None = None,
+    clock: Clock = utc_now,
 ) -> RunSummary:
-    """Send edition ``day``'s digest to everyone due at ``now`` who has not had it."""
+    """Send edition ``day``'s digest to everyone due at ``now`` who has not had it (``clock``
+    says when each delivery goes in flight, and whose lease is out)."""
     summary = RunSummary(day)
-    views = _plan(settings, sessions, day, now, summary)
-    run = _Run.of(settings, sessions, views, now, _tastes(settings, sessions, encode), None)
+    views = _plan(settings, sessions, day, now, summary, wall=clock())
+    tastes = _tastes(settings, sessions, encode)
+    run = _Run.of(settings, sessions, views, tastes, now=now, clock=clock, only=None)
     return asyncio.run(_deliver(run, summary))
 
 
@@ -108,6 +126,7 @@ def resend(
     day: date,
     now: datetime,
     encode: Encode | None = None,
+    clock: Clock = utc_now,
 ) -> RunSummary:
     """Send one subscriber edition ``day``'s digest again, now (an operator's decision)."""
     with session_scope(sessions) as session:
@@ -118,7 +137,7 @@ def resend(
             return RunSummary(day, error=f"no {target.period} edition for {day}")
         ledger.reopen(session, subscriber_id, target, now)
     tastes = _tastes(settings, sessions, encode)
-    run = _Run.of(settings, sessions, views, now, tastes, subscriber_id)
+    run = _Run.of(settings, sessions, views, tastes, now=now, clock=clock, only=subscriber_id)
     return asyncio.run(_deliver(run, RunSummary(day)))
 
 
@@ -127,11 +146,14 @@ class _Run:
     settings: Settings
     sessions: sessionmaker[Session]
     editions: Views
+    # The time the run is for (who is due, the mail's date), and the wall clock (when a
+    # delivery goes in flight, and whose lease is out).
     now: datetime
+    clock: Clock
     tastes: Tastes
-    # The claim of the next delivery: of this run's editions, and only one subscriber's for a
-    # resend (built once: its construction costs more than running it).
-    claimer: Update | None
+    # The claims of the next delivery: of this run's editions, and only one subscriber's for a
+    # resend (built once: their construction costs more than running them).
+    claimers: ledger.Claimers | None
 
     @classmethod
     def of(
@@ -139,12 +161,14 @@ class _Run:
         settings: Settings,
         sessions: sessionmaker[Session],
         editions: Views,
-        now: datetime,
         tastes: Tastes,
+        *,
+        now: datetime,
+        clock: Clock,
         only: int | None,
     ) -> _Run:
-        claimer = ledger.claimer(list(editions), only)
-        return cls(settings, sessions, editions, now, tastes, claimer)
+        claimers = ledger.claimers(list(editions), only)
+        return cls(settings, sessions, editions, now, clock, tastes, claimers)
 
 
 def _tastes(settings: Settings, sessions: sessionmaker[Session], encode: Encode | None) -> Tastes:
@@ -153,24 +177,39 @@ def _tastes(settings: Settings, sessions: sessionmaker[Session], encode: Encode 
 
 
 async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:
-    failures, after = 0, 0
     async with Mailer(run.settings) as mailer:
-        while True:
-            try:
-                done = await _send_next(run, mailer, after)
-            except DeliveryError as error:
-                failures += 1
-                if failures > run.settings.digest_smtp_retries:
-                    summary.error = str(error)
-                    break
-                await asyncio.sleep(run.settings.digest_retry_seconds * 2 ** (failures - 1))
-                continue
-            if done is None:
-                break
-            failures, after = 0, done.delivery_id
-            summary.add(done.outcome)
-    summary.counts[DeliveryStatus.PENDING] = ledger.pending(run.sessions)
+        claimers = run.claimers
+        # What a dead sender left in flight first: it is the oldest news.
+        if claimers is not None and await _send_all(run, mailer, claimers.in_flight, summary):
+            await _send_all(run, mailer, claimers.pending, summary)
+    summary.counts[DeliveryStatus.PENDING] = ledger.count(run.sessions, DeliveryStatus.PENDING)
+    in_flight = ledger.count(run.sessions, DeliveryStatus.SENDING)
+    if in_flight:
+        summary.counts[STILL_IN_FLIGHT] = in_flight
     return summary
+
+
+async def _send_all(
+    run: _Run, mailer: Mailer, claimer: ledger.Claimer, summary: RunSummary
+) -> bool:
+    """Deal with every delivery ``claimer`` takes; False when the server's trouble stopped it."""
+    failures, after = 0, 0
+    while True:
+        try:
+            done = await _send_next(run, mailer, claimer, after)
+        except DeliveryError as error:
+            failures += 1
+            if failures > run.settings.digest_smtp_retries:
+                summary.error = str(error)
+                return False
+            await asyncio.sleep(run.settings.digest_retry_seconds * 2 ** (failures - 1))
+            continue
+        if done is None:
+            return True
+        failures, after = 0, done.delivery_id
+        summary.add(done.outcome)
+        if done.found_in_flight:
+            summary.add(FOUND_IN_FLIGHT)
 
 
 def _plan(
@@ -179,16 +218,18 @@ def _plan(
     day: date,
     now: datetime,
     summary: RunSummary,
+    *,
+    wall: datetime,
 ) -> Views:
     """Load the editions of ``day``, put a pending ledger row for everyone now due, and expire
-    the pending rows a newer edition replaced."""
+    the deliveries nobody holds (``wall``: the clock's time) that a newer edition replaced."""
     with session_scope(sessions) as session:
         views = _views(session, settings, day)
         rows = _due_rows(session, views, day, now, summary)
         insert_plain_rows(
             session, Base.metadata.tables["deliveries"], LEDGER_COLUMNS, rows, skip_duplicates=True
         )
-        expired = ledger.expire_replaced(session)
+        expired = ledger.expire_replaced(session, wall)
     if expired:
         summary.counts[DeliveryStatus.EXPIRED] = expired
     return views
@@ -255,81 +296,121 @@ def build_digest(
     edition: EditionKey,
     now: datetime,
     tastes: Tastes,
+    message_id: str | None = None,
 ) -> BuiltDigest | None:
-    """The reader's digest and its size, or None when it would be empty and unwanted."""
+    """The reader's digest and its size, or None when it would be empty and unwanted
+    (``message_id``: an earlier try's, which it carries again)."""
     picks = reader_picks(settings, session, reader, view, tastes)
     if not picks and not reader.send_empty:
         return None
-    return BuiltDigest(digest_message(settings, reader, edition, picks, now), len(picks))
+    message = digest_message(settings, reader, edition, picks, now, message_id)
+    return BuiltDigest(message, len(picks))
 
 
 @dataclass(frozen=True, slots=True)
 class _Done:
     outcome: str
     delivery_id: int
+    # A dead sender had left it in flight.
+    found_in_flight: bool
+
+    @classmethod
+    def of(cls, claim: ledger.Claim, outcome: str) -> _Done:
+        return cls(outcome, claim.delivery_id, claim.found_in_flight)
 
 
 class _DeliveryBrokeError(Exception):
     """One delivery failed for a reason of its own (its data, the code), not the server's."""
 
-    def __init__(self, delivery_id: int, error: Exception) -> None:
-        super().__init__(f"delivery {delivery_id}: {error}")
-        self.delivery_id, self.error = delivery_id, error
+    def __init__(self, claim: ledger.Claim, error: Exception) -> None:
+        super().__init__(f"delivery {claim.delivery_id}: {error}")
+        self.claim, self.error = claim, error
 
 
-async def _send_next(run: _Run, mailer: Mailer, after: int) -> _Done | None:
+async def _send_next(
+    run: _Run, mailer: Mailer, claimer: ledger.Claimer, after: int
+) -> _Done | None:
     """Deal with the next delivery after id ``after``; None when none is left.
 
     A delivery that breaks is marked failed in a transaction of its own, once its own has
     rolled back (a failed statement leaves the session unusable), and the run goes on.
     """
     try:
-        return await _attempt(run, mailer, after)
+        return await _attempt(run, mailer, claimer, after)
     except _DeliveryBrokeError as broken:
         with session_scope(run.sessions) as session:
-            ledger.mark_broken(session, broken.delivery_id, broken.error)
-        return _Done(DeliveryStatus.FAILED, broken.delivery_id)
+            ledger.mark_broken(session, broken.claim.delivery_id, broken.error, run.clock())
+        return _Done.of(broken.claim, DeliveryStatus.FAILED)
 
 
-async def _attempt(run: _Run, mailer: Mailer, after: int) -> _Done | None:
-    """Claim, build, send and mark one delivery in one transaction."""
+async def _attempt(run: _Run, mailer: Mailer, claimer: ledger.Claimer, after: int) -> _Done | None:
+    """Claim, build and address one delivery, and commit it in flight; then send the message
+    and record the server's answer."""
     with session_scope(run.sessions) as session:
-        claim = ledger.claim(session, run.claimer, after)
+        fresh_id = make_message_id(run.settings.mail_from)
+        claim = ledger.claim(session, claimer, after, now=run.clock(), message_id=fresh_id)
         if claim is None:
             return None
         try:
-            return _Done(await _send_claimed(run, mailer, session, claim), claim.delivery_id)
+            begun = await _begin(run, mailer, session, claim)
         except DeliveryError:
             raise  # the server's trouble, not this delivery's: rolled back, retried
         except Exception as error:
-            raise _DeliveryBrokeError(claim.delivery_id, error) from error
+            raise _DeliveryBrokeError(claim, error) from error
+    if isinstance(begun, BuiltDigest):
+        return _Done.of(claim, await _finish(run, mailer, claim, begun))
+    return _Done.of(claim, begun)
 
 
-async def _send_claimed(run: _Run, mailer: Mailer, session: Session, claim: ledger.Claim) -> str:
+async def _begin(
+    run: _Run, mailer: Mailer, session: Session, claim: ledger.Claim
+) -> BuiltDigest | str:
+    """Build the digest and give the server its envelope: the digest, accepted (the claim,
+    committed, says it is in flight), or the outcome when the delivery ends here (nothing to
+    send, a refused recipient)."""
     built = None
     if claim.reader.status == SubscriberStatus.ACTIVE:
         view = run.editions[claim.edition]
         built = build_digest(
-            run.settings, session, claim.reader, view, claim.edition, run.now, run.tastes
+            run.settings,
+            session,
+            claim.reader,
+            view,
+            claim.edition,
+            run.now,
+            run.tastes,
+            message_id=claim.message_id,
         )
     if built is None:
         ledger.mark_skipped(session, claim)
         return DeliveryStatus.SKIPPED
     try:
-        await mailer.send(built.message)
+        await mailer.begin(built.message)
     except DeliveryError as error:
         return _unsent(run, session, claim, error)
-    ledger.mark_sent(session, claim, run.now, built.item_count, built.message.message_id)
+    return built
+
+
+async def _finish(run: _Run, mailer: Mailer, claim: ledger.Claim, built: BuiltDigest) -> str:
+    """Hand the server the message (the delivery is in flight), then record its answer."""
+    try:
+        await mailer.finish()
+    except DeliveryError as error:
+        with session_scope(run.sessions) as session:
+            return _unsent(run, session, claim, error)
+    with session_scope(run.sessions) as session:
+        ledger.mark_sent(session, claim, run.now, built.item_count, built.message.message_id)
     return DeliveryStatus.SENT
 
 
 def _unsent(run: _Run, session: Session, claim: ledger.Claim, error: DeliveryError) -> str:
-    """Record a refusal: permanent counts against the subscriber; a recipient refused for now
-    (a full mailbox, greylisting) waits for the next run. Anything else is the server's."""
+    """Record a refusal of this recipient or message: permanent counts against the subscriber;
+    one for now (a full mailbox, greylisting, a dropped line) waits for the next run. The
+    server's own trouble is raised, for the run to retry."""
+    if error.step is SmtpStep.SESSION:
+        raise error
     if error.permanent:
         ledger.record_failure(run.settings, session, claim, str(error))
         return DeliveryStatus.FAILED
-    if isinstance(error.__cause__, aiosmtplib.SMTPRecipientsRefused):
-        ledger.mark_deferred(session, claim, str(error))
-        return DEFERRED
-    raise error
+    ledger.mark_deferred(session, claim, str(error))
+    return DEFERRED

@@ -1,13 +1,19 @@
-"""Sending over SMTP with aiosmtplib: one connection reused, errors sorted temporary or permanent.
+"""Sending over SMTP with aiosmtplib: one connection reused, each failure sorted by whose it is.
 
-A temporary failure (no connection, a 4xx answer, a dropped line) is worth retrying later; a
-permanent one (5xx, a refused recipient) is recorded and not retried.
+A mail goes in two halves, so that its sender can record it in flight in between:
+:meth:`Mailer.begin` (``MAIL FROM``, ``RCPT TO``) and :meth:`Mailer.finish` (``DATA``). A
+failure says where it came (:class:`SmtpStep`) and whether it is worth retrying (a 4xx
+answer, a dropped line) or permanent (a 5xx answer). A ``421`` answer closes the channel: the
+next mail reconnects, as it does after a dropped line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from email.message import Message
+from enum import StrEnum
 from types import TracebackType
+from typing import TypeVar
 
 import aiosmtplib
 
@@ -16,12 +22,40 @@ from digest.mail.dkim import wire_bytes
 from digest.mail.messages import OutgoingMail
 
 TIMEOUT_SECONDS = 30
+# "Service not available, closing transmission channel" (RFC 5321, 3.8): the server hangs up.
+CLOSING_CHANNEL = 421
+T = TypeVar("T")
+
+
+class SmtpStep(StrEnum):
+    """Where in the conversation a mail failed, which says whose trouble it is."""
+
+    # Connecting, TLS, login, MAIL FROM, RSET: the server's (or its settings'), every mail's.
+    SESSION = "session"
+    # RCPT TO: this recipient's.
+    RECIPIENT = "recipient"
+    # DATA: this message's (refused, or the line dropped while it was on it).
+    MESSAGE = "message"
 
 
 class DeliveryError(Exception):
-    def __init__(self, message: str, *, permanent: bool) -> None:
+    def __init__(self, message: str, *, permanent: bool, step: SmtpStep = SmtpStep.SESSION) -> None:
         super().__init__(message)
         self.permanent = permanent
+        self.step = step
+
+
+# How a failure reads in the ledger: the step, then the server's own words.
+_ANSWERED = {
+    SmtpStep.SESSION: "SMTP {code}: {words}",
+    SmtpStep.RECIPIENT: "recipient refused: {code} {words}",
+    SmtpStep.MESSAGE: "message refused: {code} {words}",
+}
+_NO_ANSWER = {
+    SmtpStep.SESSION: "SMTP unavailable: {error}",
+    SmtpStep.RECIPIENT: "connection lost in RCPT: {error}",
+    SmtpStep.MESSAGE: "connection lost in DATA: {error}",
+}
 
 
 class Mailer:
@@ -30,6 +64,8 @@ class Mailer:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._smtp: aiosmtplib.SMTP | None = None
+        # The signed bytes of the mail between begin and finish (the server holds its envelope).
+        self._begun: bytes | None = None
 
     async def __aenter__(self) -> Mailer:
         return self
@@ -46,39 +82,72 @@ class Mailer:
         """Send one message, or raise :class:`DeliveryError` saying whether to retry."""
         if isinstance(message, Message):
             message = OutgoingMail.of(message)
+        await self.begin(message)
+        await self.finish()
+
+    async def begin(self, message: OutgoingMail) -> None:
+        """Sign the message and give the server its envelope (connecting if need be)."""
         raw = wire_bytes(self._settings, message)
-        try:
-            smtp = await self._connected()
-            await smtp.sendmail(message.sender, [message.recipient], raw)
-        except aiosmtplib.SMTPRecipientsRefused as error:
-            codes = [refusal.code for refusal in error.recipients]
-            raise DeliveryError(
-                f"recipient refused: {error}", permanent=min(codes) >= 500
-            ) from error
-        except aiosmtplib.SMTPResponseException as error:
-            await self.close()
-            raise DeliveryError(
-                f"SMTP {error.code}: {error.message}", permanent=error.code >= 500
-            ) from error
-        except (aiosmtplib.SMTPException, OSError) as error:
-            await self.close()
-            raise DeliveryError(f"SMTP unavailable: {error}", permanent=False) from error
+        smtp = await self._step(SmtpStep.SESSION, self._ready())
+        options = [f"SIZE={len(raw)}"] if smtp.supports_extension("size") else []
+        await self._step(SmtpStep.SESSION, smtp.mail(message.sender, options=options))
+        self._begun = raw
+        await self._step(SmtpStep.RECIPIENT, smtp.rcpt(message.recipient))
+
+    async def finish(self) -> None:
+        """DATA: the begun message itself; the server has accepted it once this returns."""
+        raw, self._begun = self._begun, None
+        if raw is None or self._smtp is None:
+            raise RuntimeError("finish() without a begun mail")
+        await self._step(SmtpStep.MESSAGE, self._smtp.data(raw))
 
     async def close(self) -> None:
-        smtp, self._smtp = self._smtp, None
+        smtp, self._smtp, self._begun = self._smtp, None, None
         if smtp is not None and smtp.is_connected:
             try:
                 await smtp.quit()
             except (aiosmtplib.SMTPException, OSError):
                 smtp.close()
 
-    async def _connected(self) -> aiosmtplib.SMTP:
+    async def _ready(self) -> aiosmtplib.SMTP:
+        """A connection with no mail begun on it: a new one, or the last one reset."""
+        if self._smtp is not None and self._smtp.is_connected and self._begun is not None:
+            await self._reset(self._smtp)
         if self._smtp is None or not self._smtp.is_connected:
             self._smtp = _client(self._settings)
             await self._smtp.connect()
             if self._settings.smtp_username:
                 await self._smtp.login(self._settings.smtp_username, self._settings.smtp_password)
         return self._smtp
+
+    async def _reset(self, smtp: aiosmtplib.SMTP) -> None:
+        """Abandon the mail begun last (its recipient refused, or its sender gone on)."""
+        self._begun = None
+        try:
+            await smtp.rset()
+        except (aiosmtplib.SMTPException, OSError):
+            self._hang_up()  # a fresh connection starts clean
+
+    async def _step(self, step: SmtpStep, command: Awaitable[T]) -> T:
+        try:
+            return await command
+        except aiosmtplib.SMTPResponseException as error:
+            # A refused greeting or login leaves a connection no mail can use; a refused
+            # recipient or message leaves one the next mail resets and uses.
+            if error.code == CLOSING_CHANNEL or step is SmtpStep.SESSION:
+                self._hang_up()
+            said = _ANSWERED[step].format(code=error.code, words=error.message)
+            raise DeliveryError(said, permanent=error.code >= 500, step=step) from error
+        except (aiosmtplib.SMTPException, OSError) as error:
+            self._hang_up()
+            lost = _NO_ANSWER[step].format(error=error)
+            raise DeliveryError(lost, permanent=False, step=step) from error
+
+    def _hang_up(self) -> None:
+        """Drop the connection without a word: the server has, or is about to."""
+        smtp, self._smtp, self._begun = self._smtp, None, None
+        if smtp is not None:
+            smtp.close()
 
 
 def _client(settings: Settings) -> aiosmtplib.SMTP:

@@ -38,6 +38,8 @@ class Envelope:
     # None for mail that is not a digest.
     unsubscribe: UnsubscribeLinks | None = None
     list_id: str | None = None
+    # The Message-ID an earlier try of this mail carried (None: a new one).
+    message_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ def build_message(envelope: Envelope, email: RenderedEmail) -> OutgoingMail:
     and generator cost more than selecting and rendering a digest; the structure is fixed and
     every value is one line (a checked address, a one-line subject, our own tokens).
     """
-    message_id = make_message_id(envelope.sender)
+    message_id = envelope.message_id or make_message_id(envelope.sender)
     boundary = f"=_paperboy_{secrets.token_hex(12)}"
     lines = [f"{name}: {_encoded(value)}" for name, value in _headers(envelope, email, message_id)]
     lines += [

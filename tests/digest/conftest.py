@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import inspect
@@ -25,15 +26,36 @@ from tests.servers import free_port
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
+# An answer that closes the channel: a real server hangs up after it (RFC 5321, 3.8).
+CLOSING = "421"
+
+
 @dataclass
 class RecordingHandler:
     messages: list[EmailMessage] = field(default_factory=list)
     raw: list[bytes] = field(default_factory=list)
     # RCPT TO address -> SMTP answer to give instead of accepting (a bouncing recipient).
     refuse: dict[str, str] = field(default_factory=dict)
+    # RCPT TO address -> SMTP answer to its message's DATA instead of accepting it.
+    refuse_data: dict[str, str] = field(default_factory=dict)
+    # Addresses whose message the server hangs up on, in DATA, without an answer.
+    drop_in_data: set[str] = field(default_factory=set)
+    # The answer to every MAIL FROM instead of accepting it (a refused sender).
+    refuse_sender: str | None = None
     # Called on each RCPT (the kill test uses it to stop the sender mid-run).
     on_rcpt: Any = None
+    # Called with the recipients once a message is stored, before the server answers DATA.
+    on_accepted: Any = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_MAIL(  # noqa: N802 (aiosmtpd's hook name)
+        self, server: Any, session: Any, envelope: Any, address: str, options: Any
+    ) -> str:
+        if self.refuse_sender is not None:
+            return _answered(server, self.refuse_sender)
+        envelope.mail_from = address
+        envelope.mail_options.extend(options)
+        return "250 OK"
 
     async def handle_RCPT(  # noqa: N802 (aiosmtpd's hook name)
         self, server: Any, session: Any, envelope: Any, address: str, options: Any
@@ -43,21 +65,37 @@ class RecordingHandler:
             if inspect.isawaitable(answer):
                 await answer
         if address in self.refuse:
-            return self.refuse[address]
+            return _answered(server, self.refuse[address])
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        recipients = list(envelope.rcpt_tos)
+        if self.drop_in_data.intersection(recipients):
+            server.transport.close()
+            await asyncio.Event().wait()  # cancelled when the connection is gone
+        for address in recipients:
+            if address in self.refuse_data:
+                return _answered(server, self.refuse_data[address])
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         with self.lock:
             self.messages.append(message)
             self.raw.append(envelope.content)
+        if self.on_accepted is not None:
+            await asyncio.to_thread(self.on_accepted, recipients)
         return "250 Message accepted for delivery"
 
     def to(self, address: str) -> list[EmailMessage]:
         with self.lock:
             return [m for m in self.messages if m["To"] == address]
+
+
+def _answered(server: Any, answer: str) -> str:
+    """``answer``, after which the server hangs up if it says it closes the channel."""
+    if answer.startswith(CLOSING):
+        asyncio.get_running_loop().call_soon(server.transport.close)
+    return answer
 
 
 @dataclass

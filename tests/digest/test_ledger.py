@@ -3,13 +3,14 @@ edition replaced (with a real SMTP server, as the digest job runs)."""
 
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import Delivery, DeliveryStatus, Edition, EditionItem, EditionKey
 from app.core.periods import Period
 from digest import ledger
+from digest.ledger import IN_FLIGHT_LEASE
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp
@@ -119,12 +120,41 @@ def test_a_weekly_digest_left_pending_expires_when_the_next_week_is_published(
     )
 
 
+def test_a_digest_left_in_flight_expires_once_a_newer_day_is_out_and_so_is_its_lease(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    add_subscriber(database.sessions, "ada@example.org")
+    monday_published_and_left_pending_by_an_outage(database, mail_settings)
+    with database.engine.begin() as connection:  # as a sender killed in DATA leaves it
+        connection.execute(
+            update(Delivery).values(status=DeliveryStatus.SENDING, sending_since=NOW)
+        )
+    add_edition(database, "day", TUESDAY)
+    tuesday = NOW + timedelta(days=1)
+    held = send_digests(
+        mail_settings, database.sessions, TUESDAY, tuesday, clock=lambda: NOW + timedelta(minutes=9)
+    )
+    assert held.counts == {"sent": 1, "pending": 0, "still in flight": 1}
+    assert deliveries(database)[("day", MONDAY)] == ("sending", None)
+    out = send_digests(
+        mail_settings,
+        database.sessions,
+        TUESDAY,
+        tuesday,
+        clock=lambda: NOW + IN_FLIGHT_LEASE + timedelta(seconds=1),
+    )
+    assert out.counts == {"expired": 1, "pending": 0}
+    assert deliveries(database)[("day", MONDAY)] == ("expired", "a newer day edition replaced it")
+    assert [m["Subject"][:24] for m in smtp.handler.messages] == ["Paperboy day 2026-03-03:"]
+
+
 def claimed_editions(database: Database, keys: list[EditionKey]) -> list[EditionKey]:
     """What a run of these editions claims, in order."""
-    claimer, after = ledger.claimer(keys, None), 0
+    claimers, after = ledger.claimers(keys, None), 0
+    assert claimers is not None
     editions: list[EditionKey] = []
     with session_scope(database.sessions) as session:
-        while (claim := ledger.claim(session, claimer, after)) is not None:
+        while claim := ledger.claim(session, claimers.pending, after, now=NOW, message_id="<m>"):
             editions.append(claim.edition)
             after = claim.delivery_id
     return editions

@@ -148,6 +148,10 @@ class DeliveryStatus(StrEnum):
 
     # Due, not sent yet; ``error`` says why when the recipient was refused for now.
     PENDING = "pending"
+    # In flight since ``sending_since``: committed once the server took its envelope, so the
+    # server may have the message; its answer not yet recorded. A run sends it again, with its
+    # ``message_id``, once ``digest.ledger``'s lease is out.
+    SENDING = "sending"
     SENT = "sent"
     # A permanent refusal, or an error of this delivery's own: ``error`` holds the answer, or
     # the error's type and message.
@@ -174,9 +178,11 @@ class Delivery(Base):
     status: Mapped[DeliveryStatus] = mapped_column(StoredState(DeliveryStatus, 16), index=True)
     attempts: Mapped[int] = mapped_column(default=0)
     error: Mapped[str | None] = mapped_column(Text)
+    # Chosen by the delivery's first try; every later try carries it.
     message_id: Mapped[str | None] = mapped_column(String(200))
     item_count: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    sending_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
