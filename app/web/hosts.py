@@ -3,9 +3,10 @@
 Every absolute URL Paperboy writes comes from ``PAPERBOY_PUBLIC_BASE_URL``, never from the
 request. Refusing any other ``Host`` as well keeps a forged one out of whatever a route might
 still build from the request, and out of caches that key on it. A proxy in front must pass
-the reader's ``Host`` on (nginx: ``proxy_set_header Host $host``). The health checks answer for
-any host: a container's check asks 127.0.0.1. In development every host is answered: tests
-and the demo serve 127.0.0.1 on a random port.
+the reader's ``Host`` on (nginx: ``proxy_set_header Host $host``). The health checks and the
+metrics answer for any host: a container's check asks 127.0.0.1, a Prometheus scrape asks the
+container's address, and none of the three says anything that comes from the request. In
+development every host is answered: tests and the demo serve 127.0.0.1 on a random port.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
 
-HEALTH_CHECKS = frozenset({"/healthz", "/readyz"})
+# Asked by machines at whatever address they reach the process by.
+ANY_HOST = frozenset({"/healthz", "/readyz", "/metrics"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -56,7 +58,7 @@ def host_allowed(hosts: Sequence[str], public_base_url: str) -> bool:
 
 
 class HostMiddleware:
-    """Refuses (400) a request whose ``Host`` is not the public base URL's, bar health checks."""
+    """Refuses (400) a request whose ``Host`` is not the public base URL's, bar ``ANY_HOST``."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
@@ -69,7 +71,7 @@ class HostMiddleware:
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in HEALTH_CHECKS or self._own(scope):
+        if scope["type"] != "http" or scope["path"] in ANY_HOST or self._own(scope):
             await self.app(scope, receive, send)
             return
         await self.refusal(scope, receive, send)

@@ -64,9 +64,10 @@ def test_production_answers_its_own_host_in_any_case_and_with_its_default_port(
         assert httpx.get(f"{production}/", headers={"Host": host}).status_code == 200
 
 
-def test_production_answers_the_health_checks_for_any_host(production: str) -> None:
-    # A container's health check asks 127.0.0.1 (the Dockerfile's, compose.yaml's).
-    for path in ("/healthz", "/readyz"):
+def test_production_answers_the_health_checks_and_metrics_for_any_host(production: str) -> None:
+    # A container's health check asks 127.0.0.1 (the Dockerfile's, compose.yaml's); a
+    # Prometheus scrape asks the container's address.
+    for path in ("/healthz", "/readyz", "/metrics"):
         assert httpx.get(f"{production}{path}").status_code == 200
         assert httpx.head(f"{production}{path}", headers={"Host": FORGED}).status_code == 200
 
