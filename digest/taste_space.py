@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -182,12 +183,19 @@ def load_space(path: Path | None = None) -> TasteSpace:
         return _shipped()
     if not path.is_file():
         raise TasteSpaceError(f"no such taste-space file: {path}")
-    return _parse(path.read_text(encoding="utf-8"))
+    return _parse(_text(path))
 
 
 @cache
 def _shipped() -> TasteSpace:
-    return _parse(resources.files("digest").joinpath("models", SHIPPED_ARTIFACT).read_text())
+    return _parse(_text(resources.files("digest").joinpath("models", SHIPPED_ARTIFACT)))
+
+
+def _text(path: Path | Traversable) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TasteSpaceError(f"unreadable taste-space file: {error}") from None
 
 
 def _parse(text: str) -> TasteSpace:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from app.core.logs import configure_logging
 from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
 from app.core.search_store import complete as complete_search_store
 from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
 from app.services.overview import describe_store, format_overview
 from ingest.bulk.chunk_reader import Rejection
 from ingest.bulk.importer import ImportSummary, import_file
@@ -36,6 +37,8 @@ class Command:
     help: str
     handler: Handler
     add_arguments: Callable[[argparse.ArgumentParser], None] = lambda _: None
+    # The model files the command loads, checked before it starts.
+    uses: Callable[[argparse.Namespace], Collection[Artifact]] = lambda _: ()
 
 
 def _handler(module: str, name: str) -> Handler:
@@ -55,6 +58,18 @@ def _arguments(module: str, name: str) -> Callable[[argparse.ArgumentParser], No
         getattr(importlib.import_module(module), name)(parser)
 
     return add
+
+
+def _using(*artifacts: Artifact) -> Callable[[argparse.Namespace], Collection[Artifact]]:
+    return lambda _args: artifacts
+
+
+def _jobs_use(args: argparse.Namespace) -> Collection[Artifact]:
+    """``jobs run`` may run any job; listing them loads no model."""
+    return EVERY if args.action == "run" else ()
+
+
+EMBEDDING, TASTE, TRENDING = Artifact.EMBEDDING_MODEL, Artifact.TASTE_SPACE, Artifact.TRENDING_MODEL
 
 
 def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
@@ -137,6 +152,7 @@ COMMANDS: tuple[Command, ...] = (
         "local sink (DATA_DIR/mail), then serve the site (--no-serve: stop before that)",
         _handler("app.cli.demo.steps", "run_demo"),
         _arguments("app.cli.demo.steps", "add_demo_arguments"),
+        _using(*EVERY),
     ),
     Command(
         "ingest",
@@ -164,6 +180,7 @@ COMMANDS: tuple[Command, ...] = (
         "embed the papers of --date D (or --all) whose vector is missing or stale",
         _handler("app.cli.ranking", "run_embed"),
         _arguments("app.cli.ranking", "add_embed_arguments"),
+        _using(EMBEDDING),
     ),
     Command(
         "import-embeddings",
@@ -178,12 +195,14 @@ COMMANDS: tuple[Command, ...] = (
         "and month",
         _handler("app.cli.ranking", "run_rank"),
         _arguments("app.cli.ranking", "add_rank_arguments"),
+        _using(EMBEDDING, TRENDING),
     ),
     Command(
         "publish",
         "publish the week and month editions that hold --date D",
         _handler("app.cli.ranking", "run_publish"),
         _arguments("app.cli.ranking", "add_day_argument"),
+        _using(TRENDING),
     ),
     Command(
         "run-daily",
@@ -192,6 +211,7 @@ COMMANDS: tuple[Command, ...] = (
         "fills every announcement day between)",
         _handler("app.cli.ranking", "run_daily"),
         _arguments("app.cli.ranking", "add_daily_arguments"),
+        _using(EMBEDDING, TRENDING),
     ),
     Command(
         "train-ranker",
@@ -227,12 +247,14 @@ COMMANDS: tuple[Command, ...] = (
         "delivery hour has come and who has not had it; exit 1 if SMTP failed (re-run finishes)",
         _handler("app.cli.digest", "run_send_digests"),
         _arguments("app.cli.digest", "add_send_arguments"),
+        _using(EMBEDDING, TASTE),
     ),
     Command(
         "preview-digest",
         "render EMAIL's digest of --date D to a .eml file, sending and recording nothing",
         _handler("app.cli.digest", "run_preview_digest"),
         _arguments("app.cli.digest", "add_preview_arguments"),
+        _using(EMBEDDING, TASTE),
     ),
     Command(
         "scheduler",
@@ -240,6 +262,7 @@ COMMANDS: tuple[Command, ...] = (
         "(a lease in the database) and the others stand by",
         _handler("app.cli.jobs", "run_scheduler"),
         _arguments("app.cli.jobs", "add_scheduler_arguments"),
+        _using(*EVERY),
     ),
     Command(
         "jobs",
@@ -247,6 +270,7 @@ COMMANDS: tuple[Command, ...] = (
         "[--date D]; exit 0 ok, 2 partial or stale, 1 failed",
         _handler("app.cli.jobs", "run_jobs"),
         _arguments("app.cli.jobs", "add_jobs_arguments"),
+        _jobs_use,
     ),
     Command(
         "incidents",
@@ -283,7 +307,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         subparser = subparsers.add_parser(command.name, help=command.help, description=command.help)
         if chosen is None or command.name == chosen:
             command.add_arguments(subparser)
-        subparser.set_defaults(handler=command.handler)
+        subparser.set_defaults(handler=command.handler, uses=command.uses)
     return parser
 
 
@@ -291,8 +315,9 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     words = list(sys.argv[1:] if argv is None else argv)
     chosen = words[0] if words and words[0] in {command.name for command in COMMANDS} else None
     args = build_parser(chosen).parse_args(words)
-    checked = startup_settings(f"paperboy {args.command}", settings)
-    if checked is None:
+    program = f"paperboy {args.command}"
+    checked = startup_settings(program, settings)
+    if checked is None or refuse_broken_artifacts(program, checked, args.uses(args)):
         return EXIT_REFUSED
     if checked.log_json:  # a command run by cron or a job runner logs as the services do
         configure_logging(checked)

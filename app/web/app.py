@@ -8,8 +8,8 @@ with semantic search, the app's start loads it (and opens the search index) befo
 ready, unless ``search_preload`` is off.
 
 As uvicorn's factory (``uvicorn app.web.app:create_app --factory``) it reads the settings itself
-and refuses bad production settings in words (``app/core/settings_check``), exiting 1; given
-settings, it trusts its caller to have checked them.
+and refuses bad production settings and broken model files in words (``app/core/settings_check``,
+``app/services/artifacts``), exiting 1; given settings, it trusts its caller to have checked them.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from app.core.logs import configure_logging
 from app.core.schema import current_revision, head_revision
 from app.core.settings_check import EXIT_REFUSED, startup_settings
 from app.core.tokens import TokenError
+from app.services.artifacts import Artifact, refuse_broken_artifacts
 from app.web import answers
 from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
@@ -132,9 +133,15 @@ def _warm(settings: Settings, search: Searcher) -> None:
 
 def _factory_settings() -> Settings:
     settings = startup_settings("paperboy web")
-    if settings is None:
+    if settings is None or refuse_broken_artifacts("paperboy web", settings, _uses(settings)):
         raise SystemExit(EXIT_REFUSED)  # the lines above say why; no traceback
     return settings
+
+
+def _uses(settings: Settings) -> list[Artifact]:
+    """The model files the site loads: the taste space (For you), the embedding model (search)."""
+    semantic = [Artifact.EMBEDDING_MODEL] if settings.search_semantic else []
+    return [Artifact.TASTE_SPACE, *semantic]
 
 
 def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:

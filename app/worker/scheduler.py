@@ -32,6 +32,7 @@ from app.core.logs import configure_logging
 from app.core.models import JobRun, Trigger
 from app.core.schema import require_current_schema
 from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.services.artifacts import EVERY, refuse_broken_artifacts
 from app.services.jobs.runs import run_job
 from app.services.jobs.table import JOBS, Job, jobs_on
 from app.worker import lease
@@ -191,7 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--owner", help="this scheduler's name in the lease (default: host:pid)")
     owner = parser.parse_args(argv).owner
     settings = startup_settings("paperboy scheduler")
-    return EXIT_REFUSED if settings is None else serve(settings, owner)
+    if settings is None or refuse_broken_artifacts("paperboy scheduler", settings, EVERY):
+        return EXIT_REFUSED
+    return serve(settings, owner)
 
 
 if __name__ == "__main__":

@@ -122,15 +122,13 @@ def _fields(model: TrendingModel) -> dict[str, Any]:
 
 def load_model(path: Path | None = None) -> TrendingModel:
     """The artifact at ``path``, or the one shipped with the package."""
-    if path is None:
-        text = resources.files("ranking.trending").joinpath("models", SHIPPED_ARTIFACT).read_text()
-    elif not path.is_file():
+    if path is not None and not path.is_file():
         raise ModelArtifactError(f"no such model file: {path}")
-    else:
-        text = path.read_text(encoding="utf-8")
+    shipped = resources.files("ranking.trending").joinpath("models", SHIPPED_ARTIFACT)
     try:
-        model = TrendingModel(**json.loads(text))
-    except (json.JSONDecodeError, TypeError) as error:
+        model = TrendingModel(**json.loads((path or shipped).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError, RecursionError) as error:
+        # ValueError: not JSON, or not UTF-8 at all (a corrupted file).
         raise ModelArtifactError(f"not a trending model artifact: {error}") from None
     _check(model)
     return model

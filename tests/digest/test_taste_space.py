@@ -245,6 +245,13 @@ def test_a_damaged_file_is_refused_with_the_reason(
         load_space(tmp_path / "missing.json")
 
 
+def test_a_file_of_bytes_that_are_not_text_is_refused_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "space.json"
+    path.write_bytes(b"\xff\xfe\x00" * 100)
+    with pytest.raises(TasteSpaceError, match="unreadable taste-space file: 'utf-8' codec"):
+        load_space(path)
+
+
 def test_a_paper_without_an_embedding_is_the_farthest_in_the_space() -> None:
     corpus, pair = author_day()
     vectors = corpus.vectors[pair.pool].copy()
