@@ -15,7 +15,6 @@ import json
 from datetime import UTC, datetime
 from functools import partial
 from typing import Annotated, Literal
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, HTTPException, Path, Request
 from fastapi.concurrency import run_in_threadpool
@@ -29,6 +28,7 @@ from app.web.bibtex import bibliography
 from app.web.context import ContextDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.forms import read_form, require_this_site
+from app.web.origin import own_path
 from app.web.params import TopicId
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import reader
@@ -54,10 +54,7 @@ def _wants_json(request: Request) -> bool:
 
 def _back(request: Request, fallback: str) -> str:
     """The page the form was on (a path of this site only), else ``fallback``."""
-    referer = urlsplit(request.headers.get("referer", ""))
-    if referer.netloc != request.url.netloc or not referer.path.startswith("/"):
-        return fallback
-    return referer.path + (f"?{referer.query}" if referer.query else "")
+    return own_path(request.headers.get("referer", ""), request.url.netloc) or fallback
 
 
 def _to_sign_in(request: Request) -> Response:
