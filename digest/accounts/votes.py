@@ -1,6 +1,7 @@
 """Votes: a signed-in person's upvote on a paper, once per paper, counted per paper and day.
 
-Cast and taken back from the web app; the ranker counts them itself (``ranking.signals``).
+Cast and taken back from the web app; the ranker weighs them itself (``ranking.signals``,
+``ranking.vote_weights``: a new voter's or one mail domain's votes count for little).
 """
 
 from __future__ import annotations
