@@ -211,6 +211,11 @@ def sign_in(context: WebContext, token: str) -> SignedIn:
     return unit_of_work(context.sessions, work)
 
 
+def sign_out_everywhere(context: WebContext, voter: str) -> None:
+    with session_scope(context.sessions) as session:
+        signin.sign_out_everywhere(session, voter)
+
+
 def voter(context: WebContext, cookie: str) -> str | None:
     """Who the session cookie signs in, or None."""
     if not cookie:

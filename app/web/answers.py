@@ -48,7 +48,11 @@ def form_page(
     request: Request, context: WebContext, name: str, view: object, nonce: str
 ) -> HTMLResponse:
     """A page whose form carries ``csrf_field(nonce)``, and the cookie half of the pair."""
-    response = page(request, context, name, view)
+    return with_csrf_cookie(context, page(request, context, name, view), nonce)
+
+
+def with_csrf_cookie(context: WebContext, response: HTMLResponse, nonce: str) -> HTMLResponse:
+    """``response`` setting the cookie half of the CSRF pair whose field is for ``nonce``."""
     secure = context.secure_cookies
     response.set_cookie(CSRF_COOKIE, nonce, httponly=True, samesite="strict", secure=secure)
     return response

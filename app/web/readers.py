@@ -60,6 +60,7 @@ class ForYouPage:
     subscribed: bool = False
     claimed_author: str | None = None
     follows: Follows = field(default_factory=Follows)
+    csrf: str = ""  # the sign-out forms' field, for the cookie the page sets
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ A sign-in link and the session cookie it leads to name an address and carry the 
 do; the first link opened records ``signed_in_at``, the proof that the owner signed in.
 Deleting the mailbox's data deletes it (``digest.accounts.subscriptions.delete_everything``),
 so every link already mailed and every browser signed in as that address stop working, and the
-address starts fresh.
+address starts fresh. Signing out everywhere (:func:`sign_out_everywhere`) draws a new key
+instead: the same happens, and what the reader keeps stays.
 """
 
 from __future__ import annotations
@@ -29,6 +30,17 @@ def key_for(session: Session, email_key: str, now: datetime) -> str:
         session.add(row)
         session.flush()
     return row.key
+
+
+def sign_out_everywhere(session: Session, email_key: str) -> None:
+    """Every session cookie and sign-in link issued for the mailbox stops working.
+
+    Only the key changes: the subscriber row and what hangs on it (saves, thumbs, follows,
+    the subscription and its links, bound to ``Subscriber.link_key``) and votes stay.
+    """
+    row = session.get(SignInKey, email_key)
+    if row is not None:
+        row.key = new_link_key()
 
 
 def spend_link(session: Session, settings: Settings, token: str, now: datetime) -> str:

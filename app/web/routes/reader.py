@@ -12,6 +12,7 @@ revoking it draws a new key, and every URL given before stops working.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Annotated, Literal
@@ -27,7 +28,7 @@ from app.web import accounts, answers, readers
 from app.web.bibtex import bibliography
 from app.web.context import ContextDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
-from app.web.forms import read_form, require_this_site
+from app.web.forms import csrf_field, new_nonce, read_form, require_this_site
 from app.web.origin import own_path
 from app.web.params import TopicId
 from app.web.routes.voting import SESSION_COOKIE
@@ -87,10 +88,14 @@ async def _post(
 @router.get("/for-you", response_class=HTMLResponse)
 async def for_you(request: Request, context: ContextDep) -> Response:
     email_key = await _signed_in(request, context)
-    page = readers.ForYouPage(None)
-    if email_key is not None:
-        page = await run_in_threadpool(readers.for_you, context, email_key)
-    return context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
+    if email_key is None:
+        page = readers.ForYouPage(None)
+        return context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
+    page = await run_in_threadpool(readers.for_you, context, email_key)
+    nonce = new_nonce()  # the sign-out buttons' CSRF pair
+    page = replace(page, csrf=csrf_field(context.settings, nonce))
+    response = context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
+    return answers.with_csrf_cookie(context, response, nonce)
 
 
 @router.get("/for-you/state.json")

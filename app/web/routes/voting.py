@@ -1,21 +1,25 @@
-"""Sign-in by email link (single use) and votes: a signed-in person upvotes a paper once.
+"""Sign-in by email link (single use), sign-out, and votes: a signed-in person upvotes a
+paper once.
 
 The session is a signed cookie naming the mailbox and its sign-in key
 (``digest.accounts.signin``), sent only to this site (SameSite=Strict) and checked against the
-Origin the browser gives, so another site cannot make a signed-in browser vote.
+Origin the browser gives, so another site cannot make a signed-in browser vote. Signing out
+clears this browser's cookie; the cookie's value itself stays valid until it expires, so a
+copy of it (another browser, a stolen one) ends only with "sign out everywhere", which draws
+the mailbox a new sign-in key.
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.background import BackgroundTask
 
 from app.core.config import Settings
 from app.web import accounts, answers
 from app.web.account_views import SigninPage
-from app.web.context import ContextDep
+from app.web.context import ContextDep, WebContext
 from app.web.forms import checked_form, client_host, csrf_field, new_nonce
 from app.web.origin import from_this_site
 from digest.accounts import links, votes
@@ -70,6 +74,42 @@ async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
         SESSION_COOKIE, signed_in.cookie, max_age=_session_seconds(context.settings),
         httponly=True, samesite="strict", secure=context.secure_cookies,
     )  # fmt: skip
+    return response
+
+
+@router.post("/signout")
+async def sign_out(request: Request, context: ContextDep) -> HTMLResponse:
+    """This browser forgets its session (the form's CSRF pair needed, as for signing in)."""
+    await checked_form(request, context.settings)
+    text = (
+        "You are signed out on this browser. Other browsers signed in as you stay signed in "
+        "until you sign out everywhere."
+    )
+    return _without_session(context, answers.message(request, context, "Signed out", text))
+
+
+@router.post("/signout/everywhere")
+async def sign_out_everywhere(request: Request, context: ContextDep) -> Response:
+    """Every browser signed in as this mailbox, and every sign-in link mailed, stop working."""
+    await checked_form(request, context.settings)
+    voter = await run_in_threadpool(
+        accounts.voter, context, request.cookies.get(SESSION_COOKIE, "")
+    )
+    if voter is None:
+        return RedirectResponse("/signin", status_code=303)
+    await run_in_threadpool(accounts.sign_out_everywhere, context, voter)
+    text = (
+        f"Every browser signed in as {voter} is signed out, and sign-in links already mailed "
+        "no longer work. What you saved, thumbed and follow, and your digest, are kept."
+    )
+    page = answers.message(request, context, "Signed out everywhere", text)
+    return _without_session(context, page)
+
+
+def _without_session(context: WebContext, response: HTMLResponse) -> HTMLResponse:
+    response.delete_cookie(
+        SESSION_COOKIE, httponly=True, samesite="strict", secure=context.secure_cookies
+    )
     return response
 
 
