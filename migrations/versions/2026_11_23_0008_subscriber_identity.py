@@ -77,9 +77,12 @@ def _copy_of_subscribers() -> Any:
 def _sqlite_foreign_keys_off() -> Iterator[None]:
     """On SQLite, copying a table (batch mode) drops the old one, and a DROP with foreign keys
     on deletes the children (deliveries, feedback) by cascade: turn them off around the copy,
-    in one transaction of our own, and check every reference before committing."""
+    in one transaction of our own, and check every reference before committing. Where they are
+    off already (migrations/env.py runs the whole upgrade so, in one transaction, and checks
+    them before its commit), there is nothing to do: a commit here would make the upgrade half
+    done for a process killed after it."""
     bind = op.get_bind()
-    if bind.dialect.name != "sqlite":
+    if bind.dialect.name != "sqlite" or not bind.exec_driver_sql("PRAGMA foreign_keys").scalar():
         yield
         return
     with op.get_context().autocommit_block():
