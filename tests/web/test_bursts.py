@@ -22,7 +22,15 @@ from sqlalchemy import delete, func, select
 
 from app.core import tokens
 from app.core.config import Settings
-from app.core.models import DigestFeedback, SavedPaper, SignInKey, Subscriber, UsedToken, Vote
+from app.core.models import (
+    DigestFeedback,
+    SavedPaper,
+    SignInKey,
+    Subscriber,
+    SubscriberStatus,
+    UsedToken,
+    Vote,
+)
 from app.web.forms import CSRF_COOKIE
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import links, reader, signin
@@ -187,3 +195,21 @@ def test_a_confirmation_link_pressed_fifty_times_at_once_subscribes_once(
     assert (
         _count(site_settings, Subscriber.email_key == address, Subscriber.status == "active") == 1
     )
+
+
+def test_a_digests_more_like_this_pressed_fifty_times_at_once_is_one_thumb(
+    base_url: str, site_settings: Settings, address: str
+) -> None:
+    now = datetime.now(UTC)
+    with _session(site_settings) as session:
+        subscriber = reader.reader_row(session, address, now)
+        subscriber.status = SubscriberStatus.ACTIVE
+        session.flush()
+        token = _token(links.feedback_url(site_settings, subscriber, HF_PAPER, now))
+    fields, cookie = _button_form(base_url, "/subscriptions/feedback", token)
+
+    answers = _burst(base_url, "/subscriptions/feedback", fields | {"value": "1"}, cookie)
+
+    assert _statuses(answers) == {200}
+    subscriber_id = _subscriber_id(site_settings, address)
+    assert _count(site_settings, DigestFeedback.subscriber_id == subscriber_id) == 1
