@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -152,14 +152,18 @@ def _free_port() -> int:
 
 
 @contextmanager
-def serve(data_dir: Path, backend: str) -> Iterator[str]:
-    """uvicorn serving ``create_app`` in its own process, one worker, until the block ends."""
+def serve(
+    data_dir: Path, backend: str, environment: Mapping[str, str] | None = None
+) -> Iterator[str]:
+    """uvicorn serving ``create_app`` in its own process, one worker, until the block ends;
+    no rate limit unless ``environment`` (more variables for it) sets one."""
     port = _free_port()
     env = {
         **os.environ,
         "PAPERBOY_EMBEDDING_BACKEND": backend,
         "PAPERBOY_DATA_DIR": str(data_dir),
         "PAPERBOY_API_RATE_LIMIT_PER_MINUTE": "0",
+        **(environment or {}),
     }
     command = [
         sys.executable, "-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port),

@@ -115,9 +115,14 @@ def build_context(
         search=make_searcher(settings, sessions),
         limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
         memo=Memo(settings.web_cache_seconds),
-        search_turns=SearchTurns(search_limits),
+        search_turns=SearchTurns(search_limits, _search_rate(settings)),
         clock=clock,
     )
+
+
+def _search_rate(settings: Settings) -> RateLimiter:
+    """Each client's searches a minute: the JSON API's rate, counted apart from its requests."""
+    return RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
 
 
 def make_templates() -> Jinja2Templates:

@@ -19,12 +19,11 @@ from app.core.names import author_key, collapse_whitespace
 from app.web import profiles, queries
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import client_host
-from app.web.limits import TooManyAtOnceError
 from app.web.page_views import SearchPage
 from app.web.params import BadInputError, TopicId, parse_day
 from app.web.relevance import MAX_MATCHES, SearchSort
 from app.web.search import Filters, Found
-from app.web.search_turns import SearchBusyError
+from app.web.search_turns import SearchBusyError, SearchRefusedError
 from app.web.snippets import query_words, snippet
 
 router = APIRouter(include_in_schema=False)
@@ -36,8 +35,6 @@ PageNumber = Annotated[
     int, Query(ge=1, le=LAST_PAGE, description="Page of results, from 1; past the end: none")
 ]
 SortOrder = Annotated[SearchSort, Query(description=SORT_HELP)]
-RETRY_AFTER = {"Retry-After": "2"}
-YOURS_RUNNING = "your other searches are still running; retry once they have finished"
 
 
 def run_search(
@@ -68,10 +65,11 @@ def run_search(
     try:
         with context.search_turns.turn(client):
             return context.search.search(query, filters)
-    except TooManyAtOnceError:
-        raise HTTPException(429, YOURS_RUNNING, headers=RETRY_AFTER) from None
+    except SearchRefusedError as refused:
+        retry = {"Retry-After": str(refused.retry_after)}
+        raise HTTPException(429, str(refused), headers=retry) from None
     except SearchBusyError as error:
-        raise HTTPException(503, str(error), headers=RETRY_AFTER) from None
+        raise HTTPException(503, str(error), headers={"Retry-After": "2"}) from None
 
 
 def direct_target(session: Session, query: str) -> str | None:
