@@ -15,8 +15,11 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.exc import DBAPIError
+
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.db_faults import quiet_secondary_driver_errors, storage_problem
 from app.core.logs import configure_logging
 from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
 from app.core.search_store import complete as complete_search_store
@@ -321,11 +324,18 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         return EXIT_REFUSED
     if checked.log_json:  # a command run by cron or a job runner logs as the services do
         configure_logging(checked)
+    quiet_secondary_driver_errors()
     try:
         handler: Handler = args.handler
         return handler(args, checked)
     except SchemaOutOfDateError as error:
         print(f"paperboy {args.command}: {error}", file=sys.stderr)
+        return 1
+    except DBAPIError as error:
+        # A read-only database or a full disk is the operator's to fix: one line, not a trace.
+        if (problem := storage_problem(error, checked.resolved_database_url)) is None:
+            raise
+        print(f"paperboy {args.command}: {problem}", file=sys.stderr)
         return 1
 
 

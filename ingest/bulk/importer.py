@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
 from app.core.db import session_scope
+from app.core.db_faults import describe_database_error
 from app.core.models import IngestRun, IngestRunStatus, Paper
 from ingest.bulk.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
 from ingest.bulk.connection import bulk_load_sessions
@@ -100,9 +101,15 @@ def import_file(
         summary.fatal = str(error)
     except SQLAlchemyError as error:
         # Chunks stored before this one stay; the failing chunk was rolled back whole.
-        summary.fatal = f"the database refused a chunk after line {summary.read}: {error}"
+        said = describe_database_error(error, _database_url(sessions))
+        summary.fatal = f"the database refused a chunk after line {summary.read}: {said}"
     _finish_run(sessions, run_id, summary)
     return summary
+
+
+def _database_url(sessions: sessionmaker[Session]) -> str:
+    with sessions() as session:
+        return session.get_bind().engine.url.render_as_string(hide_password=False)
 
 
 def _store_chunk(
@@ -114,7 +121,8 @@ def _store_chunk(
 ) -> None:
     if chunk.batch.size:
         with session_scope(sessions) as session:
-            summary.counts += store_batch(session, chunk.batch, authors_stored)
+            counts = store_batch(session, chunk.batch, authors_stored)
+        summary.counts += counts  # counted once committed: a refused commit stored nothing
     summary.read += chunk.read
     summary.rejections.extend(chunk.rejections)
     for rejection in chunk.rejections:

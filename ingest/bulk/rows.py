@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Table
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 
@@ -87,21 +88,28 @@ def _copy_rows(
     driver = connection.connection.driver_connection
     if driver is None:  # only for a connection that was closed under us
         raise RuntimeError("the database connection is closed")
-    with driver.cursor() as cursor:
-        target = f"_loading_{table}" if skip_duplicates else table
-        if skip_duplicates:
-            cursor.execute(
-                f"CREATE TEMP TABLE IF NOT EXISTS {target} (LIKE {table} INCLUDING DEFAULTS)"
-            )
-        with cursor.copy(f"COPY {target} ({names}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-        if skip_duplicates:
-            cursor.execute(
-                f"INSERT INTO {table} ({names}) SELECT {names} FROM {target} "  # noqa: S608
-                "ON CONFLICT DO NOTHING"
-            )
-            cursor.execute(f"TRUNCATE {target}")
+    target = f"_loading_{table}" if skip_duplicates else table
+    statement = f"COPY {target} ({names}) FROM STDIN"
+    dbapi_error = connection.dialect.loaded_dbapi.Error
+    try:
+        with driver.cursor() as cursor:
+            if skip_duplicates:
+                cursor.execute(
+                    f"CREATE TEMP TABLE IF NOT EXISTS {target} (LIKE {table} INCLUDING DEFAULTS)"
+                )
+            with cursor.copy(statement) as copy:
+                for row in rows:
+                    copy.write_row(row)
+            if skip_duplicates:
+                cursor.execute(
+                    f"INSERT INTO {table} ({names}) SELECT {names} FROM {target} "  # noqa: S608
+                    "ON CONFLICT DO NOTHING"
+                )
+                cursor.execute(f"TRUNCATE {target}")
+    except dbapi_error as error:
+        # Wrapped as SQLAlchemy wraps its own statements' errors, so that the importer stops
+        # on it as on any refused chunk (a full disk, a read-only database), not with a trace.
+        raise DBAPIError.instance(statement, None, error, dbapi_error) from error
 
 
 def _bind_processor(

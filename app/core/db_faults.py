@@ -1,0 +1,139 @@
+"""A database that cannot take writes, said in one line: read-only, or its disk full.
+
+Told apart from other database errors by the driver's own codes (SQLite's result code,
+PostgreSQL's SQLSTATE), so that a command says what happened and what to do instead of
+printing a driver's traceback. Every step writes in transactions that such an error rolls
+back, so what was stored before stays, and running the step again once the fault is lifted
+finishes the work.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import shutil
+from enum import StrEnum
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+
+
+class StorageFault(StrEnum):
+    READ_ONLY = "read-only"
+    FULL = "full"
+
+
+# SQLite's primary result codes: the low byte of the extended code Python reports.
+SQLITE_READONLY = 8
+SQLITE_IOERR = 10
+SQLITE_FULL = 13
+SQLITE_CANTOPEN = 14
+# Under this much free space, SQLite's "disk I/O error" is the disk being full: it cannot even
+# make the shared-memory file (32 KiB) and the first pages of its write-ahead log.
+SQLITE_ROOM_BYTES = 1 << 20
+POSTGRES_FAULTS = {
+    "25006": StorageFault.READ_ONLY,  # read_only_sql_transaction (also a standby server)
+    "53100": StorageFault.FULL,  # disk_full
+}
+# A connection the server refuses (it could not write its cache file) has no SQLSTATE, only
+# the server's words, which end with the operating system's.
+OS_WORDS = {
+    os.strerror(errno.ENOSPC): StorageFault.FULL,
+    os.strerror(errno.EROFS): StorageFault.READ_ONLY,
+}
+
+# What happened, and what to do about it on each database.
+_WHAT = {
+    StorageFault.READ_ONLY: "the database is read-only",
+    StorageFault.FULL: "the database's disk is full",
+}
+_REMEDY = {
+    (StorageFault.READ_ONLY, "sqlite"): (
+        "make the database file and its folder writable for the user that runs paperboy "
+        "(or the disk, if it was mounted read-only)"
+    ),
+    (StorageFault.READ_ONLY, "postgresql"): (
+        "let it take writes (default_transaction_read_only off for the database and the "
+        "role, or PAPERBOY_DATABASE_URL on the primary server rather than a standby)"
+    ),
+    (StorageFault.FULL, "sqlite"): "free space on the disk that holds it",
+    (StorageFault.FULL, "postgresql"): "free space on the disk that holds the server's data",
+}
+
+
+def storage_fault(error: DBAPIError, database_url: str) -> StorageFault | None:
+    """What ``error`` says of the database's storage; None when it is another kind of error.
+
+    SQLite opening a database on a disk with no room left says only "disk I/O error": then the
+    free space of the database's folder decides.
+    """
+    driver_error = error.orig
+    sqlstate = getattr(driver_error, "sqlstate", None)
+    if sqlstate is not None:
+        return POSTGRES_FAULTS.get(sqlstate)
+    code = getattr(driver_error, "sqlite_errorcode", None)
+    if code is None:
+        words = str(driver_error)
+        return next((fault for said, fault in OS_WORDS.items() if said in words), None)
+    primary = code & 0xFF
+    if primary == SQLITE_READONLY:
+        return StorageFault.READ_ONLY
+    if primary == SQLITE_FULL:
+        return StorageFault.FULL
+    if primary in (SQLITE_IOERR, SQLITE_CANTOPEN) and _sqlite_disk_is_full(database_url):
+        return StorageFault.FULL
+    return None
+
+
+def _sqlite_disk_is_full(database_url: str) -> bool:
+    database = make_url(database_url).database
+    if not database or database == ":memory:":
+        return False
+    try:
+        return shutil.disk_usage(Path(database).parent).free < SQLITE_ROOM_BYTES
+    except OSError:
+        return False
+
+
+def storage_problem(error: DBAPIError, database_url: str) -> str | None:
+    """The one line for a storage fault: what happened, the driver's words, what to do."""
+    fault = storage_fault(error, database_url)
+    if fault is None:
+        return None
+    backend = make_url(database_url).get_backend_name()
+    remedy = _REMEDY.get((fault, backend), "fix it")
+    return (
+        f"{_WHAT[fault]} ({driver_words(error)}): {remedy}, then run the command again; "
+        "what was stored before is kept"
+    )
+
+
+def describe_database_error(error: SQLAlchemyError, database_url: str) -> str:
+    """One line for any database error: a storage fault's, else the driver's first line."""
+    if isinstance(error, DBAPIError):
+        return storage_problem(error, database_url) or driver_words(error)
+    return first_line(str(error))
+
+
+def driver_words(error: DBAPIError) -> str:
+    """The driver's message, without SQLAlchemy's statement and parameters."""
+    return first_line(str(error.orig)) or type(error.orig).__name__
+
+
+def first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+class _SecondaryDriverErrors(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("error ignored ")
+
+
+def quiet_secondary_driver_errors() -> None:
+    """Drop psycopg's warning of the error it met closing a pipeline, a COPY or a transaction
+    while the first error propagated: a command reports that first one, in its own line."""
+    driver_logger = logging.getLogger("psycopg")
+    if not any(isinstance(f, _SecondaryDriverErrors) for f in driver_logger.filters):
+        driver_logger.addFilter(_SecondaryDriverErrors())
