@@ -1,5 +1,8 @@
 """Alembic environment: runs migrations on the engine handed over by ``app.core.schema``.
 
+Plain ``alembic`` (as when writing a migration) gets no engine; it then opens the database
+that the settings name.
+
 An upgrade is all or nothing on both databases: a process killed half-way leaves the schema
 as it was, and the next ``paperboy migrate`` starts again from there.
 """
@@ -12,6 +15,8 @@ from contextlib import contextmanager
 from alembic import context
 from sqlalchemy import Connection, Engine, event
 
+from app.core.config import get_settings
+from app.core.db import make_engine
 from app.core.models import Base
 from app.core.search_store import in_models
 
@@ -75,9 +80,19 @@ def _refuse_broken_foreign_keys(connection: Connection) -> None:
         raise RuntimeError(f"foreign keys broken by the migration: {broken[:5]}")
 
 
-engine = config.attributes.get("engine")
-if not isinstance(engine, Engine):
-    raise RuntimeError(
-        "run migrations through `paperboy migrate` (app.core.schema), not bare alembic"
-    )
-run_migrations(engine)
+@contextmanager
+def _engine_from_settings() -> Iterator[Engine]:
+    """Plain ``alembic`` (writing a migration): the database ``PAPERBOY_DATABASE_URL`` names."""
+    engine = make_engine(get_settings())
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+handed_over = config.attributes.get("engine")
+if isinstance(handed_over, Engine):
+    run_migrations(handed_over)
+else:
+    with _engine_from_settings() as engine:
+        run_migrations(engine)
