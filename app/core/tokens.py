@@ -4,7 +4,8 @@ A token is ``payload.signature``: the payload (purpose, subject, issue time, a r
 optional extra fields) as base64url JSON, signed with HMAC-SHA256 under the secret key. Checking
 one is pure (the time is passed in); spending a single-use token records its id, so a second use
 is refused, unless it comes within :data:`REPEAT_GRACE` of the first (a double click): that one
-is answered as the first was, and does nothing again.
+is answered as the first was, and does nothing again. A token spent with the browser's CSRF
+nonce (a sign-in link, which opens a session) counts a repeat only from that browser.
 
 A token is checked as untrusted text: anything that is not a well-formed ASCII token (a
 non-ASCII character, a body that is not base64url JSON) is refused as ``malformed`` before any
@@ -93,14 +94,26 @@ def same_text(given: str, expected: str) -> bool:
     return given.isascii() and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def spend(session: Session, claims: Claims, now: datetime) -> bool:
+def spend(session: Session, claims: Claims, now: datetime, nonce: str | None = None) -> bool:
     """Mark a single-use token used: True the first time; False for a repeat within
-    :data:`REPEAT_GRACE` (answer it as the first, do nothing again); refuses a later one."""
-    if spent_moments_ago(session, claims, now):
-        return False
-    session.add(UsedToken(token_id=claims.token_id, purpose=claims.purpose, used_at=now))
-    session.flush()
-    return True
+    :data:`REPEAT_GRACE` (answer it as the first, do nothing again); refuses a later one.
+
+    Spent with ``nonce`` (the browser's CSRF nonce), the token is that browser's: a repeat
+    with another nonce, or none, is refused, since its answer (a session) is worth taking.
+    """
+    held_by = None if nonce is None else nonce_hash(nonce)
+    used = session.get(UsedToken, claims.token_id)
+    if used is None:
+        spent = UsedToken(
+            token_id=claims.token_id, purpose=claims.purpose, used_at=now, nonce_hash=held_by
+        )
+        session.add(spent)
+        session.flush()
+        return True
+    _refuse_late(used, now)
+    if held_by is not None and not same_text(held_by, used.nonce_hash or ""):
+        raise TokenError("used")
+    return False
 
 
 def spent_moments_ago(session: Session, claims: Claims, now: datetime) -> bool:
@@ -111,9 +124,18 @@ def spent_moments_ago(session: Session, claims: Claims, now: datetime) -> bool:
     used = session.get(UsedToken, claims.token_id)
     if used is None:
         return False
+    _refuse_late(used, now)
+    return True
+
+
+def nonce_hash(nonce: str) -> str:
+    """What is kept of a browser's CSRF nonce: its SHA-256, never the cookie's value."""
+    return hashlib.sha256(nonce.encode()).hexdigest()
+
+
+def _refuse_late(used: UsedToken, now: datetime) -> None:
     if now - used.used_at > REPEAT_GRACE:
         raise TokenError("used")
-    return True
 
 
 def _decode(body: str) -> Claims:

@@ -43,10 +43,17 @@ def sign_out_everywhere(session: Session, email_key: str) -> None:
         row.key = new_link_key()
 
 
-def spend_link(session: Session, settings: Settings, token: str, now: datetime) -> str:
-    """Check and spend a sign-in link; the mailbox key signed in, or :class:`TokenError`."""
+def spend_link(
+    session: Session, settings: Settings, token: str, now: datetime, nonce: str | None = None
+) -> str:
+    """Check and spend a sign-in link; the mailbox key signed in, or :class:`TokenError`.
+
+    ``nonce`` is the CSRF nonce of the browser pressing it: a repeat moments later signs in
+    as the first did from that browser only (both halves of a double click carry it), so a
+    link seen in a mailbox or a proxy's log opens no session elsewhere.
+    """
     claims = _checked(session, settings, token, links.SIGNIN, now)
-    tokens.spend(session, claims, now)  # a repeat moments later signs in as the first did
+    tokens.spend(session, claims, now, nonce)
     email_key = mailbox_key(claims.subject)
     row = session.get(SignInKey, email_key)
     assert row is not None  # _checked found it

@@ -131,6 +131,10 @@ class UsedToken(Base):
     token_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     purpose: Mapped[str] = mapped_column(String(16))
     used_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    # A sign-in link's: the SHA-256 (hex) of the CSRF nonce of the browser that spent it, the
+    # only browser whose repeat moments later signs in too. A hash, so the table holds nothing
+    # a browser's cookie could be made from.
+    nonce_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class SubscribeAttempt(Base):
