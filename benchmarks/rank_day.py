@@ -12,7 +12,7 @@ days needed, then times, through the same code ``paperboy rank`` runs:
 - clustering March's 6,083 vectors in one go (the pure code, with labels).
 
 The peer, in the same run: scikit-learn's HDBSCAN on the raw 384-d vectors of the largest
-day's window, the density clustering the issue warns is quadratic here.
+day's window: a density clustering that is quadratic in the window's size.
 """
 
 from __future__ import annotations

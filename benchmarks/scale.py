@@ -256,7 +256,7 @@ def measure(store: Store, queries: list[str], seconds: int) -> dict[str, Any]:
 
 # The indexes a search walks, kept in the server's buffers (4 GB here; all else is larger).
 SEARCH_INDEXES = ("pk_papers", "pk_paper_embeddings", "paper_search_pkey", GIN_INDEX)
-# Every table, index and TOAST of the database (8.8 GiB at 1M: it fits this machine's memory).
+# Every table, index and TOAST of the database (at 1M it fits this machine's memory).
 _RELATIONS = (
     "SELECT c.oid::regclass::text FROM pg_class AS c JOIN pg_namespace AS n "
     "ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'i', 't') "
@@ -268,7 +268,7 @@ def prewarm(store: Store) -> float:
     """Seconds to read the whole database into the system's file cache and the search's
     indexes into the server's buffers (``pg_prewarm``), so that every run starts from the
     same state, that of a server which has answered for a while, and not from what the last
-    step left (the recall's exact scan reads 3.7 GB of vectors; a CI run reads its own)."""
+    step left (the recall's exact scan reads every vector; a CI run reads its own)."""
     started = time.perf_counter()
     with _engine(store) as engine, engine.begin() as connection:
         connection.execute(text("CREATE EXTENSION IF NOT EXISTS pg_prewarm"))

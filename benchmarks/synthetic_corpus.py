@@ -21,11 +21,9 @@ synthetic paper ``i`` after them is made from one real *base* paper drawn at ran
 - **identifier**: ``YYMM.NNNNN`` of the announced month, numbered in order of generation within
   the month, skipping real identifiers.
 - **vector**: the base's vector plus Gaussian noise with standard deviation ``SIGMA`` (0.025)
-  per dimension, normalised again. Its cosine to the base is 0.898 (median); real papers'
-  nearest real neighbours have a cosine of 0.747 (median), 0.866 (99th percentile) and 0.931
-  (99.9th), and the few real pairs above 0.9 have 0.924 (median): a synthetic paper is a near
-  duplicate of its base, as close as the closest real pairs. Two synthetic papers of one base
-  are about 0.81 apart, so at 1M papers each real paper heads a cluster of about 13.
+  per dimension, normalised again: a synthetic paper is a near duplicate of its base, as close
+  as the closest real pairs (docs/benchmarks.md, "Scale"), so at 1M papers each real paper
+  heads a cluster of such near duplicates.
 
 Everything depends on ``--seed`` only, and papers are made in order in chunks of
 ``CHUNK`` with a generator seeded by (seed, chunk): the first N papers of a run that makes more

@@ -1,6 +1,6 @@
 """Rolling time-series validation of the trending model inside its training period.
 
-How the model's settings were chosen (issue 18): each fold is one month of the training
+How the model's settings were chosen: each fold is one month of the training
 period, ranked by a model fitted on the days before it only; the window ``eval-trending``
 reports is never read. Prints mean NDCG@10 / ROC-AUC over each fold's days for every setting
 asked for, and the calibration (ECE, Brier skill) of the last fold under an isotonic curve

@@ -32,8 +32,8 @@ from app.core.vectors import Matrix
 from digest.taste_space import LEXICAL_TERMS, TasteSpace, TasteSpaceError
 
 # Weights of the z-scored similarities: embedding mean, embedding best, tf-idf mean, tf-idf best.
-# The mean in the taste space counts twice: +0.003 to +0.005 recall@10 on three draws of 2025
-# pairs (docs/ranking.md); without the space, any weights from 0 to 2 were within noise.
+# The mean in the taste space counts twice: a little better on three draws of 2025 pairs
+# (docs/ranking.md); without the space, any weights from 0 to 2 were within noise.
 WEIGHTS = (2.0, 1.0, 1.0, 1.0)
 # The tf-idf of arxiv-sanity-lite (compute.py) minus its corpus-wide document-frequency cuts,
 # which a pool of a few hundred papers is too small for.

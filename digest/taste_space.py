@@ -5,8 +5,8 @@ The embedding model was trained to place texts of the same meaning together, not
 the same people: to it, two papers on language models are close whoever wrote them. The
 profile match (:mod:`digest.profile_match`) asks another question, "which of today's papers
 is this reader's kind of paper", and a map learned on real (author, day) pairs answers it
-better (docs/ranking.md, "Personal ranking": the mean cosine to the profile alone finds 0.34 of
-the authors' own papers in the top 10 on 2025 pairs with the raw embeddings, 0.47 in this space).
+better (docs/ranking.md, "Personal ranking": the mean cosine to the profile alone finds more of
+the authors' own papers in the top 10 in this space than with the raw embeddings).
 
 A paper enters the space as its embedding joined with its *lexical vector*: its tf-idf (title
 and abstract, words and word pairs, the vocabulary and idf of the training corpus) projected

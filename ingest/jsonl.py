@@ -1,8 +1,8 @@
 """Read a JSON-lines file, plain or gzip (told apart by its first bytes, not its name).
 
-A bulk import reads hundreds of megabytes, so both steps use compiled libraries several times
-faster than the standard library's: ISA-L for gzip (``isal``, 2.3x ``gzip``) and ``orjson`` for
-JSON (2.3x ``json``), each with the same results.
+A bulk import reads hundreds of megabytes, so both steps use compiled libraries faster than
+the standard library's: ISA-L for gzip (``isal``) and ``orjson`` for JSON, each with the same
+results.
 """
 
 from __future__ import annotations

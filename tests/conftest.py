@@ -29,7 +29,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # Apps made by tests load the search model on their first semantic search, not as they start
 # (which takes seconds); tests/app/test_search_saved.py starts one that preloads.
 os.environ.setdefault("PAPERBOY_SEARCH_PRELOAD", "false")
-# Their query model is torch's: the int8 one would be built (10 s) in each test's DATA_DIR;
+# Their query model is torch's: the int8 one would be built (seconds) in each test's DATA_DIR;
 # tests/ranking/test_onnx_encoder.py holds the int8 one to the same results.
 os.environ.setdefault("PAPERBOY_SEARCH_QUERY_BACKEND", "torch")
 

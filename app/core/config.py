@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     mail_from: str = "Paperboy <paperboy@localhost>"
     admin_email: str = ""
 
-    # Subscriptions and the digest (issue 7).
+    # Subscriptions and the digest.
     digest_confirm_hours: int = Field(default=48, ge=1)
     digest_link_days: int = Field(default=90, ge=60)
     digest_signin_minutes: int = Field(default=30, ge=1)
@@ -95,7 +95,7 @@ class Settings(BaseSettings):
     secret_key: str = "changethis"  # noqa: S105 (a placeholder production refuses)
     public_base_url: str = "http://localhost:8000"
 
-    # Web front end and JSON API (issue 6).
+    # Web front end and JSON API.
     api_rate_limit_per_minute: int = Field(default=120, ge=0)
     api_rate_limit_burst: int = Field(default=30, ge=1)
     search_semantic: bool = True
@@ -104,13 +104,13 @@ class Settings(BaseSettings):
     search_preload: bool = True
     search_max_query_length: int = Field(default=200, ge=10, le=1000)
     search_threads: int = Field(default=1, ge=1)
-    # The query model: "onnx-int8" runs the cached int8 model without torch: RSS 278 MiB
-    # against 586, MRR@10 0.665 against 0.664 (docs/benchmarks.md "Scale"); "torch" is
+    # The query model: "onnx-int8" runs the cached int8 model without torch, in a fraction of
+    # torch's memory and with the same search quality (docs/benchmarks.md); "torch" is
     # sentence-transformers.
     search_query_backend: Literal["torch", "onnx-int8"] = "onnx-int8"
     web_cache_seconds: float = Field(default=60.0, ge=0)
 
-    # Scheduler and operations (issue 8).
+    # Scheduler and operations.
     scheduler_lease_seconds: float = Field(default=60.0, ge=1)
     scheduler_misfire_grace_seconds: int = Field(default=3600, ge=1)
     announcement_margin_minutes: int = Field(default=30, ge=0, le=600)

@@ -62,8 +62,8 @@ def send_due_digests(
     if day is None:
         return DigestsReport(purged, None)
     # Selecting for thousands of readers is many small matrix products, which BLAS threads only
-    # fight over: 4.8 ms a reader with one thread, 23 ms with OpenBLAS's default on two cores
-    # (docs/benchmarks.md, "Personal ranking").
+    # fight over: one thread is several times faster than OpenBLAS's default on two cores
+    # (docs/benchmarks.md, "Email digest delivery").
     with threadpool_limits(limits=1, user_api="blas"):
         sent = send_digests(settings, sessions, day, now, lazy_encoder(settings))
     return DigestsReport(purged, sent)

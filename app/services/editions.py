@@ -124,7 +124,7 @@ def _query_model(settings: Settings) -> None:
 def _search_index(settings: Settings, sessions: sessionmaker[Session]) -> Written | None:
     """The search index files rewritten unless current, where web processes search in memory.
 
-    A full rebuild: 36 s for the 74,728-paper corpus on two shared cores, once a day.
+    A full rebuild takes seconds for a corpus of tens of thousands of papers; it runs once a day.
     """
     with sessions() as session:
         bind = session.get_bind()

@@ -1,1 +1,1 @@
-"""The web front end's own logic: reading what pages need, and building view models (issue 6)."""
+"""The web front end's own logic: reading what pages need, and building view models."""

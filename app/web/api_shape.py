@@ -1,7 +1,7 @@
 """The API's answers built from what the pages show (pure): cards and papers become the typed
 models of ``app.web.api_models``, in Hugging Face's Daily Papers shape.
 
-Where a field comes from (the closing note of issue 17 and docs/api.md list them): arXiv's
+Where a field comes from (docs/api.md lists them): arXiv's
 metadata from the papers table; Hugging Face's fields from ``hf_daily_papers`` (the daily page
 where the paper had the most upvotes); Paperboy's key phrases, project page and code link from
 the paper's own text when Hugging Face has none.

@@ -122,7 +122,7 @@ def create_app(
 def _warm(settings: Settings, search: Searcher) -> None:
     if not settings.search_preload:
         return
-    load_stop_words()  # the API's key phrases: their stop list imports scikit-learn (~1 s)
+    load_stop_words()  # the API's key phrases: their stop list imports scikit-learn (slow)
     if not settings.search_semantic:
         return
     try:

@@ -32,7 +32,7 @@ from ingest.snapshot import parse_snapshot_record
 
 CHUNKS_IN_FLIGHT = 4
 FIRST_CHUNK_SIZE = 1000
-# Room for one pickled chunk: 10,000 listing records take about 17 MB. The memory is reserved,
+# Room for one pickled chunk of listing records, with a wide margin. The memory is reserved,
 # not used, until written. A larger chunk crosses through the queue instead.
 SLOT_BYTES = 64 * 2**20
 # The reader shares memory with the importer by inheriting it, so it is forked (the default on

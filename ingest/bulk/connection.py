@@ -26,7 +26,7 @@ def bulk_load_sessions(
     """Sessions for a bulk loader that writes every parent row before its children itself.
 
     On SQLite they share one connection with per-row foreign-key checks off (those checks are
-    half the cost of inserting author links) and a 256 MB page cache, so a chunk's index pages
+    much of the cost of inserting author links) and a 256 MB page cache, so a chunk's index pages
     stay in memory. A ``first_load`` (the database holds no papers: there is nothing to lose)
     also commits without waiting for the disk, then syncs everything once at the end: an
     application crash or kill keeps every committed chunk either way; only an operating-system

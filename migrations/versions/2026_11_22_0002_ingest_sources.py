@@ -1,4 +1,4 @@
-"""Live ingest: community signals, feed state and the arXiv request gate (issue 3).
+"""Live ingest: community signals, feed state and the arXiv request gate.
 
 Revision ID: 0002
 Revises: 0001

@@ -1,4 +1,4 @@
-"""Ranking pipeline: embeddings, topics and editions (issue 4).
+"""Ranking pipeline: embeddings, topics and editions.
 
 Revision ID: 0003
 Revises: 0002

@@ -1,4 +1,4 @@
-"""Subscriptions, votes and the digest: subscribers, tokens, feedback, delivery ledger (issue 7).
+"""Subscriptions, votes and the digest: subscribers, tokens, feedback, delivery ledger.
 
 Revision ID: 0005
 Revises: 0003

@@ -1,4 +1,4 @@
-"""Scheduler and operations: job runs, the scheduler lease, incidents (issue 8).
+"""Scheduler and operations: job runs, the scheduler lease, incidents.
 
 Revision ID: 0007
 Revises: 0005

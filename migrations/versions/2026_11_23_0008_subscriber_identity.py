@@ -1,4 +1,4 @@
-"""Subscriber identity: links bound to a key that dies with the subscription (issue 14).
+"""Subscriber identity: links bound to a key that dies with the subscription.
 
 - ``subscribers.email_key``: the mailbox (the whole address lower-cased), unique, so ``Bob@``
   and ``bob@`` are one subscriber. Rows that already differ only in letter case are merged:

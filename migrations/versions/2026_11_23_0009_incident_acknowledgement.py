@@ -1,4 +1,4 @@
-"""An operator acknowledges an incident: ``incidents.acknowledged_at`` (issue 14).
+"""An operator acknowledges an incident: ``incidents.acknowledged_at``.
 
 Revision ID: 0009
 Revises: 0008

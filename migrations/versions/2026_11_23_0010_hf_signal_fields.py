@@ -1,4 +1,4 @@
-"""More of what Hugging Face says of a paper on its daily page (issue 17).
+"""More of what Hugging Face says of a paper on its daily page.
 
 ``hf_daily_papers`` gains the paper's project page, the HF user who submitted it to the page,
 and the HF organization it was submitted under (its slug and its display name). All nullable:

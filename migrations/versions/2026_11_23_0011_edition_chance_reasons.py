@@ -1,4 +1,4 @@
-"""An edition item's chance and reasons in words (issue 18).
+"""An edition item's chance and reasons in words.
 
 ``edition_items`` gains ``chance``, the calibrated probability, estimated at announcement, that
 Hugging Face features the paper, and ``reasons``, a JSON list of ``{"factor", "text", "value"}``.

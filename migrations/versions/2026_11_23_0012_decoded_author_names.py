@@ -1,4 +1,4 @@
-"""Author names stored with TeX accents are decoded: ``P\\'erez`` becomes "Pérez" (issue 20).
+"""Author names stored with TeX accents are decoded: ``P\\'erez`` becomes "Pérez".
 
 Ingest decodes names from now on (``app.core.tex_accents``); this fixes those stored before,
 with the same functions, so old and new rows agree:

@@ -11,8 +11,8 @@ author a featured *rate*: featured papers over all their papers, shrunk towards 
 a few featured ones gets a low rate; a small group featured every time gets a high one.
 
 A name is one person more surely when it comes with its co-authors: the *team* features count
-only earlier papers that share at least ``TEAM_OVERLAP`` author names with the paper (issue 18:
-54% of unfeatured papers shared a name with a featured author; a shared pair rarely misleads).
+only earlier papers that share at least ``TEAM_OVERLAP`` author names with the paper (many
+unfeatured papers share a name with a featured author; a shared pair rarely misleads).
 """
 
 from __future__ import annotations

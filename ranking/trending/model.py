@@ -1,6 +1,6 @@
 """The trained model as a small versioned artifact (JSON, never pickle), and its scoring (pure).
 
-Two learners, blended (issue 18, chosen by rolling validation inside the training period):
+Two learners, blended (chosen by rolling validation inside the training period):
 
 * a logistic regression over every standardised feature (the paper's embedding included),
   whose logit splits exactly into one part per feature group;

@@ -1,4 +1,4 @@
-"""A signed link acts only on the subscription it was mailed for (issue 14, defect 1).
+"""A signed link acts only on the subscription it was mailed for.
 
 Before, links carried only ``subscribers.id``, and SQLite hands a deleted row's id to the next
 sign-up: the old links of a reader who deleted themselves acted on a stranger.

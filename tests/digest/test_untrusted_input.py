@@ -1,6 +1,5 @@
 """What readers and attackers type or send: never a 500, never a stored row on an error,
-one mailbox one subscriber, and mail links that a scanner may open (issue 14, defects 2, 3,
-4, 6, 10 and 11)."""
+one mailbox one subscriber, and mail links that a scanner may open."""
 
 import asyncio
 import re

@@ -32,7 +32,7 @@ def sample_db(database: Database) -> Database:
 @pytest.fixture
 def embedded_db(sample_db: Database) -> Database:
     """The sample with every paper's precomputed vector stored (as `import-embeddings` stores
-    them, without the search index files that command also writes: 0.4 s a test)."""
+    them, without the search index files that command also writes, which would slow every test)."""
     vectors, ids = check_matrix(np.load(SAMPLE_MATRIX), json.loads(SAMPLE_IDS.read_text()))
     with session_scope(sample_db.sessions) as session:
         import_matrix(session, vectors, ids, sample_db.settings.embedding_model)

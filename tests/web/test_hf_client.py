@@ -1,4 +1,4 @@
-"""Hugging Face's own Python client works against a served Paperboy (issue 17's promise).
+"""Hugging Face's own Python client works against a served Paperboy.
 
 A real uvicorn server on a free local port serves the filled test database; the client runs
 ``list_daily_papers`` (days, weeks, months, pages, sort, submitter), ``paper_info`` and

@@ -41,7 +41,7 @@ class Paper(Base):
     updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The US/Eastern date on which arXiv first listed the paper.
     announced_on: Mapped[date | None] = mapped_column(index=True)
-    # Withdrawn by its authors (live ingest, issue 3): kept and shown, but left out of editions.
+    # Withdrawn by its authors (live ingest): kept and shown, but left out of editions.
     withdrawn: Mapped[bool] = mapped_column(default=False, server_default=false())
     # Hash of the metadata last taken from a source; an unchanged record is skipped cheaply.
     content_hash: Mapped[str] = mapped_column(String(64))

@@ -1,5 +1,5 @@
 """The model's chance and its worded reasons, and how a live day's score moves with the
-community (issue 18)."""
+community."""
 
 from __future__ import annotations
 
