@@ -41,7 +41,7 @@ def _redacted_pair(pair: re.Match[str]) -> str:
 
 class RedactCredentials(logging.Filter):
     """Rewrites a record before any handler formats it: its message, its arguments (uvicorn's
-    access formatter reads them one by one), its ``fields`` and its traceback."""
+    access formatter reads them one by one), its ``fields``, its traceback and its stack."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
@@ -51,7 +51,12 @@ class RedactCredentials(logging.Filter):
         if isinstance(fields, dict):
             record.__dict__["fields"] = {name: _redacted(value) for name, value in fields.items()}
         if record.exc_info and not record.exc_text:
-            record.exc_text = redact(_TRACEBACKS.formatException(record.exc_info))
+            record.exc_text = _TRACEBACKS.formatException(record.exc_info)
+        # Another handler may have formatted the traceback already: it is cached, unredacted.
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         _flatten_if_still_tokened(record)
         return True
 

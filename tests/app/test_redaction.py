@@ -74,7 +74,12 @@ def serve_and_log(database: Database, tmp_path: Path, settings: dict[str, str]) 
                 client.post(url.format(TOKEN), data={"List-Unsubscribe": "One-Click"})
     finally:
         server.send_signal(signal.SIGINT)
-        output, _ = server.communicate(timeout=30)
+        try:
+            output, _ = server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()  # never left running after the test
+            server.communicate()
+            raise
     return output
 
 
@@ -145,3 +150,21 @@ def test_a_handler_with_the_filter_redacts_what_any_logger_sends_it() -> None:
     assert "fetched https://site/unsubscribe?token=[redacted]\n" in text
     assert "asked for /for-you/feed.rss?token=[redacted]\n" in text
     assert "ValueError: bad link /signin/confirm?token=[redacted]\n" in text
+
+
+def test_a_traceback_or_stack_another_handler_formatted_first_is_redacted_too() -> None:
+    try:
+        raise ValueError(f"bad link /signin/confirm?token={TOKEN}")
+    except ValueError:
+        record = logging.getLogger("tests.redaction").makeRecord(
+            "tests.redaction", logging.ERROR, __file__, 1, "refused", (), sys.exc_info()
+        )
+    logging.Formatter().format(record)  # an unfiltered handler came first: exc_text is set
+    record.stack_info = f"Stack (most recent call last):\n  fetch /x?token={TOKEN} now"
+    assert TOKEN in (record.exc_text or "")
+
+    RedactCredentials().filter(record)
+
+    assert "bad link /signin/confirm?token=[redacted]" in (record.exc_text or "")
+    assert record.stack_info == "Stack (most recent call last):\n  fetch /x?token=[redacted] now"
+    assert TOKEN not in logging.Formatter().format(record)
