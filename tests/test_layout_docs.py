@@ -24,11 +24,12 @@ def named_paths(section: str) -> list[str]:
 
 
 README_PATHS = named_paths(layout_section((PROJECT_ROOT / "README.md").read_text()))
-# The development guide also names files inside a folder it has just named (`body.txt`).
+# The development guide also names files inside a folder it has just named (`body.txt`), and
+# the virtual environment's commands, which `make setup` creates.
 DEVELOPMENT_PATHS = [
     path
     for path in named_paths((PROJECT_ROOT / "docs" / "development.md").read_text())
-    if "/" in path
+    if "/" in path and not path.startswith(".venv/")
 ]
 
 
