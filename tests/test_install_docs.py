@@ -25,12 +25,21 @@ def _pinned_torch() -> str:
 
 def test_the_image_and_make_install_the_pinned_torch_first() -> None:
     version = _pinned_torch()
-    assert f"pip install --index-url {CPU_INDEX} torch=={version}" in _read("Dockerfile")
+    assert f"pip install --no-deps --index-url {CPU_INDEX} torch=={version}" in _read("Dockerfile")
     makefile = _read("Makefile")
     assert f"TORCH := torch=={version}" in makefile
     # make takes the CPU index when told (CI's machines reach no index but their own).
-    assert "$(TORCH) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))" in makefile
+    assert "--no-deps $(TORCH) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))" in makefile
     assert f"make setup TORCH_INDEX={CPU_INDEX}" in _read("README.md")
+
+
+def test_the_image_make_and_the_readme_install_the_locked_versions() -> None:
+    assert "LOCK := requirements/lock.txt" in _read("Makefile")
+    assert "pip install --quiet -c $(LOCK) -e '.[dev]'" in _read("Makefile")
+    assert "pip install -c requirements/lock.txt " in _read("Dockerfile")
+    readme = _read("README.md")
+    assert ".venv/bin/pip install -c requirements/lock.txt -e '.[dev]'" in readme
+    assert "`make lock`" in readme
 
 
 @pytest.mark.parametrize("doc", ["README.md", "docs/deploy.md"])
