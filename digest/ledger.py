@@ -17,6 +17,7 @@ map, flush and per-statement construction cost more than the statements themselv
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
@@ -146,7 +147,8 @@ _RESET_FAILURES = _SUBSCRIBER.values(failure_count=0)
 
 def claimers(keys: list[EditionKey], only: int | None) -> Claimers | None:
     """The statements that take the next delivery of these editions (of one subscriber, for a
-    resend), after the delivery id ``after``: a bound parameter, what the run has dealt with.
+    resend), after the delivery id ``after`` and not among ``dealt_with``: bound parameters,
+    what the pass and the run's earlier pass have dealt with.
 
     Each ``UPDATE`` takes SQLite's write lock at once (so a second sender waits rather than
     reading the same row); on PostgreSQL ``SKIP LOCKED`` hands concurrent senders other rows,
@@ -170,6 +172,7 @@ def _claim_statement(
         which,
         tuple_(Delivery.period, Delivery.edition_date).in_(keys),
         Delivery.id > bindparam("after"),
+        Delivery.id.not_in(bindparam("dealt_with", expanding=True)),
     )
     if only is not None:
         query = query.where(Delivery.subscriber_id == only)
@@ -194,10 +197,17 @@ def _claim_statement(
 
 
 def claim(
-    session: Session, claimer: Claimer, after: int, *, now: datetime, message_id: str
+    session: Session,
+    claimer: Claimer,
+    after: int,
+    *,
+    now: datetime,
+    message_id: str,
+    dealt_with: Collection[int] = (),
 ) -> Claim | None:
     """The next delivery ``claimer`` takes after id ``after``, and its reader; locked until the
-    session commits.
+    session commits. ``dealt_with``: deliveries an earlier pass of the run took (one it
+    deferred is pending again, and waits for the next run).
 
     It is marked in flight since ``now``, carrying ``message_id`` unless an earlier try chose
     one: committed, once the server has taken the envelope, that says the server may get the
@@ -206,6 +216,7 @@ def claim(
     connection = session.connection()
     values = {
         "after": after,
+        "dealt_with": list(dealt_with),
         "stale_before": now - IN_FLIGHT_LEASE,
         "now": now,
         "message_id": message_id,

@@ -179,9 +179,13 @@ def _tastes(settings: Settings, sessions: sessionmaker[Session], encode: Encode 
 async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:
     async with Mailer(run.settings) as mailer:
         claimers = run.claimers
-        # What a dead sender left in flight first: it is the oldest news.
-        if claimers is not None and await _send_all(run, mailer, claimers.in_flight, summary):
-            await _send_all(run, mailer, claimers.pending, summary)
+        if claimers is not None:
+            # What a dead sender left in flight first: it is the oldest news. One the server
+            # defers is pending again: the pending pass leaves it to the next run, as it
+            # leaves the pending ones it defers itself.
+            left = await _send_all(run, mailer, claimers.in_flight, summary)
+            if left.finished:
+                await _send_all(run, mailer, claimers.pending, summary, left.dealt_with)
     summary.counts[DeliveryStatus.PENDING] = ledger.count(run.sessions, DeliveryStatus.PENDING)
     in_flight = ledger.count(run.sessions, DeliveryStatus.SENDING)
     if in_flight:
@@ -189,24 +193,38 @@ async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:
     return summary
 
 
+@dataclass(frozen=True, slots=True)
+class _Pass:
+    """What a pass over the ledger did: whether it took every delivery it could (the server's
+    trouble stops it), and the deliveries it dealt with."""
+
+    finished: bool
+    dealt_with: list[int]
+
+
 async def _send_all(
-    run: _Run, mailer: Mailer, claimer: ledger.Claimer, summary: RunSummary
-) -> bool:
-    """Deal with every delivery ``claimer`` takes; False when the server's trouble stopped it."""
-    failures, after = 0, 0
+    run: _Run,
+    mailer: Mailer,
+    claimer: ledger.Claimer,
+    summary: RunSummary,
+    skip: list[int] | None = None,
+) -> _Pass:
+    """Deal with every delivery ``claimer`` takes but those in ``skip``."""
+    failures, after, dealt_with = 0, 0, list[int]()
     while True:
         try:
-            done = await _send_next(run, mailer, claimer, after)
+            done = await _send_next(run, mailer, claimer, after, skip or [])
         except DeliveryError as error:
             failures += 1
             if failures > run.settings.digest_smtp_retries:
                 summary.error = str(error)
-                return False
+                return _Pass(False, dealt_with)
             await asyncio.sleep(run.settings.digest_retry_seconds * 2 ** (failures - 1))
             continue
         if done is None:
-            return True
+            return _Pass(True, dealt_with)
         failures, after = 0, done.delivery_id
+        dealt_with.append(done.delivery_id)
         summary.add(done.outcome)
         if done.found_in_flight:
             summary.add(FOUND_IN_FLIGHT)
@@ -328,7 +346,7 @@ class _DeliveryBrokeError(Exception):
 
 
 async def _send_next(
-    run: _Run, mailer: Mailer, claimer: ledger.Claimer, after: int
+    run: _Run, mailer: Mailer, claimer: ledger.Claimer, after: int, skip: list[int]
 ) -> _Done | None:
     """Deal with the next delivery after id ``after``; None when none is left.
 
@@ -336,19 +354,23 @@ async def _send_next(
     rolled back (a failed statement leaves the session unusable), and the run goes on.
     """
     try:
-        return await _attempt(run, mailer, claimer, after)
+        return await _attempt(run, mailer, claimer, after, skip)
     except _DeliveryBrokeError as broken:
         with session_scope(run.sessions) as session:
             ledger.mark_broken(session, broken.claim.delivery_id, broken.error, run.clock())
         return _Done.of(broken.claim, DeliveryStatus.FAILED)
 
 
-async def _attempt(run: _Run, mailer: Mailer, claimer: ledger.Claimer, after: int) -> _Done | None:
+async def _attempt(
+    run: _Run, mailer: Mailer, claimer: ledger.Claimer, after: int, skip: list[int]
+) -> _Done | None:
     """Claim, build and address one delivery, and commit it in flight; then send the message
     and record the server's answer."""
     with session_scope(run.sessions) as session:
         fresh_id = make_message_id(run.settings.mail_from)
-        claim = ledger.claim(session, claimer, after, now=run.clock(), message_id=fresh_id)
+        claim = ledger.claim(
+            session, claimer, after, now=run.clock(), message_id=fresh_id, dealt_with=skip
+        )
         if claim is None:
             return None
         try:

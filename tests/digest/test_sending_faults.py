@@ -1,14 +1,16 @@
 """A mail server's refusals and hang-ups, one recipient at a time, against a real SMTP server."""
 
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import StrEnum
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.core.config import Settings
 from app.core.models import Delivery, DeliveryStatus, Subscriber
-from digest.sending import send_digests
+from digest.ledger import IN_FLIGHT_LEASE
+from digest.sending import FOUND_IN_FLIGHT, send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, RecordingHandler, Smtp
 from tests.digest.editions import DAY, add_subscriber, store_edition
@@ -129,3 +131,26 @@ def test_a_refused_sender_stops_the_run_and_counts_against_no_subscriber(
         "sent": 2,
         "pending": 0,
     }
+
+
+def test_a_delivery_left_in_flight_and_deferred_again_is_tried_once_in_the_run(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    store_edition(database.sessions)
+    add_subscriber(database.sessions, VICTIM)
+    smtp.handler.refuse[VICTIM] = "451 4.7.1 Greylisted, try again later"
+    send_digests(mail_settings, database.sessions, DAY, NOW)
+    with database.engine.begin() as connection:  # as a sender killed in DATA leaves it
+        connection.execute(
+            update(Delivery).values(status=DeliveryStatus.SENDING, sending_since=NOW)
+        )
+    tried: list[str] = []
+    smtp.handler.on_rcpt = tried.append
+
+    summary = send_digests(
+        mail_settings, database.sessions, DAY, NOW,
+        clock=lambda: NOW + IN_FLIGHT_LEASE + timedelta(seconds=1),
+    )  # fmt: skip
+
+    assert tried == [VICTIM]
+    assert summary.counts == {"deferred": 1, FOUND_IN_FLIGHT: 1, "pending": 1}
