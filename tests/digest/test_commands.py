@@ -42,6 +42,7 @@ def test_a_sender_killed_mid_run_then_run_again_sends_everyone_exactly_one_diges
     finally:
         smtp.handler.on_rcpt = None
         release.set()
+        _never_left_running(sender)
     assert len(smtp.handler.messages) == 2
     assert main(["send-digests", "--date", DAY.isoformat()], mail_settings) == 0
     assert sorted(m["To"] for m in smtp.handler.messages) == EMAILS
@@ -64,8 +65,11 @@ def test_a_sender_killed_once_the_server_accepted_a_digest_sends_it_again_with_i
 
     smtp.handler.on_accepted = kill_the_sender_once_it_is_stored
     senders.append(_send_digests_process(mail_settings))
-    assert senders[0].wait(60) == -signal.SIGKILL
-    smtp.handler.on_accepted = None
+    try:
+        assert senders[0].wait(60) == -signal.SIGKILL
+    finally:
+        smtp.handler.on_accepted = None
+        _never_left_running(senders[0])
     assert [m["To"] for m in smtp.handler.messages] == EMAILS[:3]
     # Within the lease the delivery may be a live sender's: it is left alone.
     held = send_digests(mail_settings, database.sessions, DAY, utc_now())
@@ -93,6 +97,13 @@ def _send_digests_process(settings: Settings) -> subprocess.Popen[bytes]:
         cwd=PROJECT_ROOT,
         env=cli_environment(settings),
     )
+
+
+def _never_left_running(sender: subprocess.Popen[bytes]) -> None:
+    """Whatever failed, the test leaves no sender behind."""
+    if sender.poll() is None:
+        sender.kill()
+        sender.wait(30)
 
 
 def test_preview_digest_writes_the_mail_and_sends_nothing(
