@@ -1,4 +1,5 @@
-"""A database that cannot take writes, said in one line: read-only, or its disk full.
+"""A database that cannot take writes, said in one line: read-only, or its disk full; and a
+database server that went away (a restart, a failover), which a process waits out.
 
 Told apart from other database errors by the driver's own codes (SQLite's result code,
 PostgreSQL's SQLSTATE), so that a command says what happened and what to do instead of
@@ -17,7 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 
 class StorageFault(StrEnum):
@@ -43,6 +44,11 @@ OS_WORDS = {
     os.strerror(errno.ENOSPC): StorageFault.FULL,
     os.strerror(errno.EROFS): StorageFault.READ_ONLY,
 }
+
+# A server going away or not back yet: class 08 (connection exception), then administrator
+# and crash shutdown and "the database system is starting up" (or shutting down).
+CONNECTION_CLASS = "08"
+SERVER_AWAY_STATES = frozenset({"57P01", "57P02", "57P03"})
 
 # What happened, and what to do about it on each database.
 _WHAT = {
@@ -85,6 +91,25 @@ def storage_fault(error: DBAPIError, database_url: str) -> StorageFault | None:
     if primary in (SQLITE_IOERR, SQLITE_CANTOPEN) and _sqlite_disk_is_full(database_url):
         return StorageFault.FULL
     return None
+
+
+def connection_lost(error: DBAPIError) -> bool:
+    """Whether ``error`` says the database server is away (its connection cut or refused), not
+    that a statement or the stored data is wrong: the same work succeeds once it is back.
+
+    A refused connection has no SQLSTATE, only the driver's words; SQLite has no server.
+    """
+    if error.connection_invalidated:
+        return True
+    driver_error = error.orig
+    sqlstate = getattr(driver_error, "sqlstate", None)
+    if sqlstate is not None:
+        return sqlstate.startswith(CONNECTION_CLASS) or sqlstate in SERVER_AWAY_STATES
+    if getattr(driver_error, "sqlite_errorcode", None) is not None:
+        return False
+    words = str(driver_error)
+    said_by_the_os = any(said in words for said in OS_WORDS)  # a storage fault, not gone
+    return isinstance(error, OperationalError) and not said_by_the_os
 
 
 def _sqlite_disk_is_full(database_url: str) -> bool:

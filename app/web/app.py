@@ -191,6 +191,8 @@ def _add_error_handlers(app: FastAPI) -> None:
     # SQLite reports a missing table as OperationalError, PostgreSQL as ProgrammingError.
     app.add_exception_handler(OperationalError, on_database)
     app.add_exception_handler(ProgrammingError, on_database)
+    # A server gone away may surface as any driver error (a connection cut mid-result).
+    app.add_exception_handler(DBAPIError, on_database)
 
 
 def _health(engine: Engine) -> JSONResponse:

@@ -1,7 +1,9 @@
 """Errors as the caller can read them: JSON under /api and /feeds, an HTML page elsewhere.
 
 A database without Paperboy's tables (never migrated, or behind the code) answers 503 with the
-command that fixes it, rather than a bare 500 from the first query.
+command that fixes it, rather than a bare 500 from the first query. A database server that went
+away (a restart, a failover) answers 503 with ``Retry-After`` until it is back: the engine's
+pre-ping replaces the dead connections then, so nothing needs restarting.
 """
 
 from __future__ import annotations
@@ -10,15 +12,21 @@ from collections.abc import Mapping
 
 from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from app.core.db_faults import connection_lost
 from app.web.context import WebContext
 from app.web.page_views import error_page
 
 MACHINE_PREFIXES = ("/api/", "/feeds/")
 SCHEMA_MISSING = "the database schema is missing or out of date; run `paperboy migrate`"
+DATABASE_AWAY = "the database is not answering (restarting or failing over); try again shortly"
+# A PostgreSQL restart takes 10 to 25 s: a client back after this long mostly finds it done.
+DATABASE_RETRY_SECONDS = 10
+# Probes read the status code; their answer is one line of text.
+PROBE_PATHS = frozenset({"/healthz", "/readyz"})
 # PostgreSQL's SQLSTATEs for an undefined table and column; SQLite says it in words.
 UNDEFINED_OBJECT_STATES = frozenset({"42P01", "42703"})
 SQLITE_UNDEFINED = ("no such table", "no such column")
@@ -61,7 +69,22 @@ def is_schema_missing(error: DBAPIError) -> bool:
 
 
 def database_error(request: Request, error: DBAPIError) -> Response:
-    """503 with what to run for a missing schema; any other database error stays a 500."""
+    """503 while the database server is away, or with what to run for a missing schema; any
+    other database error stays a 500."""
+    if connection_lost(error):
+        return database_away(request)
     if not is_schema_missing(error):
         raise error
     return http_error(request, HTTPException(503, SCHEMA_MISSING))
+
+
+def retry_later() -> dict[str, str]:
+    return {"Retry-After": str(DATABASE_RETRY_SECONDS)}
+
+
+def database_away(request: Request) -> Response:
+    """503 and when to try again: JSON for machines, the error page for people, a line for
+    probes."""
+    if request.url.path in PROBE_PATHS:
+        return PlainTextResponse(DATABASE_AWAY, 503, retry_later())
+    return http_error(request, HTTPException(503, DATABASE_AWAY, retry_later()))

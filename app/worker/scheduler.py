@@ -6,6 +6,11 @@ holder has its jobs scheduled: the others stand by and take over once the holder
 expires (it died) or is released (it stopped cleanly). Jobs run one at a time (one worker
 thread), missed runs are coalesced, and a run later than the misfire grace is skipped.
 Before each run the holder renews the lease again, so a scheduler that lost it never acts.
+
+A database that goes away (a restart, a failover) does not stop the process: it logs one line,
+looks again with back-off, and once the database is back takes the lease again and runs once
+what fell due meanwhile (a run is due until one finished after its time: the job table decides,
+not the memory of this process).
 """
 
 from __future__ import annotations
@@ -22,12 +27,15 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.date import DateTrigger
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.db_faults import connection_lost, driver_words
 from app.core.logs import configure_logging
 from app.core.models import JobRun, Trigger
 from app.core.schema import require_current_schema
@@ -36,8 +44,11 @@ from app.services.artifacts import EVERY, refuse_broken_artifacts
 from app.services.jobs.runs import run_job
 from app.services.jobs.table import JOBS, Job, jobs_on
 from app.worker import lease
+from app.worker.outage import Outage
 
 logger = logging.getLogger("paperboy.scheduler")
+# The first look after the database went away; later ones back off up to the check interval.
+FIRST_RETRY_SECONDS = 1.0
 
 
 def default_owner() -> str:
@@ -63,6 +74,9 @@ class SchedulerService:
         self.jobs = jobs_on(settings, jobs)
         self.length = timedelta(seconds=settings.scheduler_lease_seconds)
         self._scheduler: BackgroundScheduler | None = None
+        self._outage = Outage(min(FIRST_RETRY_SECONDS, self.check_interval), self.check_interval)
+        # Set when a look or a run met the database away: once it is back, what fell due runs.
+        self._missed = threading.Event()
 
     @property
     def active(self) -> bool:
@@ -77,7 +91,11 @@ class SchedulerService:
         held = self.renew()
         if held and not self.active:
             logger.info("scheduler %s holds the lease; scheduling jobs", self.owner)
+            self._missed.clear()  # starting catches up on its own
             self._start()
+        elif held and self._missed.is_set():
+            self._missed.clear()
+            self._catch_up()
         elif not held and self.active:
             logger.warning("scheduler %s lost the lease; standing by", self.owner)
             self._stop()
@@ -94,23 +112,66 @@ class SchedulerService:
     def run_forever(self, stop: threading.Event) -> None:
         try:
             while not stop.is_set():
-                self.tick()
-                stop.wait(self.check_interval)
+                stop.wait(self.look())
         finally:
             self.shutdown()
 
+    def look(self) -> float:
+        """One tick that outlives a database gone away; the seconds until the next look."""
+        try:
+            self.tick()
+        except DBAPIError as error:
+            if not connection_lost(error):
+                raise
+            return self._database_away(error)
+        lasted = self._outage.ended(self.clock())
+        if lasted is not None:
+            logger.info("scheduler %s reached the database again after %.0f s", self.owner, lasted)
+        return self.check_interval
+
+    def _database_away(self, error: DBAPIError) -> float:
+        if not self._outage.ongoing:
+            logger.warning(
+                "scheduler %s lost the database (%s); retrying, and running what falls due "
+                "once it is back", self.owner, driver_words(error),
+            )  # fmt: skip
+        self._missed.set()
+        return self._outage.failed(self.clock())
+
     def shutdown(self) -> None:
         """Stop cleanly: let a running job finish, then release the lease for a standby."""
-        if self.active:
-            self._stop(wait=True)
+        if not self.active:
+            return
+        self._stop(wait=True)
+        try:
             with session_scope(self.sessions) as session:
                 lease.release(session, self.owner, self.clock())
+        except DBAPIError as error:
+            if not connection_lost(error):
+                raise
+            logger.warning(
+                "scheduler %s left its lease to expire: the database is away", self.owner
+            )
 
-    def run_now(self, job: Job, trigger: Trigger = Trigger.SCHEDULE) -> None:
-        """What a scheduled fire does: run the job if this scheduler still holds the lease."""
+    def run_now(
+        self, job: Job, trigger: Trigger = Trigger.SCHEDULE, due: datetime | None = None
+    ) -> None:
+        """What a scheduled fire does: run the job if this scheduler still holds the lease (and,
+        catching up on the run ``due``, if no run finished since)."""
+        try:
+            self._run_if_held(job, trigger, due)
+        except DBAPIError as error:
+            if not connection_lost(error):
+                raise
+            logger.warning("scheduler %s: %s stopped, the database is away", self.owner, job.name)
+            self._missed.set()
+
+    def _run_if_held(self, job: Job, trigger: Trigger, due: datetime | None) -> None:
         if not self.renew():
             logger.warning("scheduler %s skipped %s: lease lost", self.owner, job.name)
             return
+        if due is not None and self._ran_since(job.name, due):
+            return  # the run it missed finished meanwhile
         outcome = run_job(
             job, self.settings, self.sessions, None, trigger=trigger, clock=self.clock
         )
@@ -145,18 +206,48 @@ class SchedulerService:
         if scheduler is not None:
             scheduler.shutdown(wait=wait)
 
+    def _catch_up(self) -> None:
+        """Schedule now, once, each job whose due run the database's absence made it miss.
+
+        Each catch-up checks again as it starts: jobs run one at a time, so a run of the same
+        job that was under way meanwhile has finished by then, and counts.
+        """
+        scheduler, now = self._scheduler, self.clock()
+        for job in self.jobs:
+            due = self._missed_due(job, now)
+            if scheduler is None or due is None:
+                continue
+            logger.info("scheduler %s catches up on %s, due at %s", self.owner, job.name, due)
+            scheduler.add_job(
+                self.run_now,
+                DateTrigger(now, timezone=UTC),
+                args=(job, Trigger.SCHEDULE, due),
+                id=f"{job.name} caught up",
+                name=job.name,
+                replace_existing=True,
+            )
+
     def _missed_run(self, job: Job, now: datetime) -> datetime | None:
         """Now, if the job's last due time (within the grace) passed with no run; else its next.
 
         The job store is in memory, so a run missed while no scheduler held the lease (all
         down, or a failover) is caught up here, once (coalesced).
         """
+        if self._missed_due(job, now) is not None:
+            return now
+        next_fire: datetime | None = job.schedule.trigger(self.settings).get_next_fire_time(
+            None, now
+        )
+        return next_fire
+
+    def _missed_due(self, job: Job, now: datetime) -> datetime | None:
+        """The job's last due time within the grace, if no run finished after it; else None."""
         trigger = job.schedule.trigger(self.settings)
         grace = timedelta(seconds=self.settings.scheduler_misfire_grace_seconds)
-        due = trigger.get_next_fire_time(None, now - grace)
+        due: datetime | None = trigger.get_next_fire_time(None, now - grace)
         if due is None or due >= now or self._ran_since(job.name, due):
-            return trigger.get_next_fire_time(None, now)  # type: ignore[no-any-return]
-        return now
+            return None
+        return due
 
     def _ran_since(self, name: str, moment: datetime) -> bool:
         # Only finished runs count: a run its scheduler died in is run again (jobs are idempotent).

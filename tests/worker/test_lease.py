@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import IO
 
 import pytest
 from sqlalchemy import func, select
@@ -87,7 +88,10 @@ def test_a_clean_shutdown_hands_over_at_once(
     assert second.tick()
 
 
-def start_scheduler(settings: Settings, owner: str) -> subprocess.Popen[bytes]:
+def start_scheduler(
+    settings: Settings, owner: str, output: IO[bytes] | int = subprocess.DEVNULL
+) -> subprocess.Popen[bytes]:
+    """A real scheduler process; its logs go to ``output`` (none by default)."""
     env = {
         **os.environ,
         "PAPERBOY_DATABASE_URL": settings.resolved_database_url,
@@ -102,7 +106,7 @@ def start_scheduler(settings: Settings, owner: str) -> subprocess.Popen[bytes]:
     }
     command = [sys.executable, "-m", "app.worker.scheduler", "--owner", owner]
     return subprocess.Popen(
-        command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
     )
 
 

@@ -9,12 +9,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from app.core.db_faults import connection_lost
 from app.core.schema import current_revision, head_revision
 from app.services.status import Status, gather
 from app.web.context import ContextDep, SessionDep
 from app.web.database_file import DatabaseFile
+from app.web.errors import retry_later
 from app.web.page_views import status_page
 
 router = APIRouter(include_in_schema=False)
@@ -36,7 +38,8 @@ def ready(request: Request, context: ContextDep) -> JSONResponse:
         current, head = current_revision(engine), head_revision(engine)
     except SQLAlchemyError as error:
         body = {"status": "database unreachable", "error": type(error).__name__}
-        return JSONResponse(body, status_code=503)
+        away = isinstance(error, DBAPIError) and connection_lost(error)
+        return JSONResponse(body, status_code=503, headers=retry_later() if away else None)
     if current != head:
         stale = {"status": "schema out of date", "schema": current, "head": head}
         return JSONResponse(stale, status_code=503)

