@@ -88,6 +88,14 @@ def test_the_web_reports_ready_and_the_scheduler_has_no_web_check(
     assert services["postgres"]["healthcheck"]["test"][1] == "pg_isready"
 
 
+def test_web_scheduler_and_database_come_back_after_a_crash_or_a_reboot(
+    services: dict[str, Any],
+) -> None:
+    for name in ("postgres", "web", "scheduler"):
+        assert services[name]["restart"] == "unless-stopped", name
+    assert "restart" not in services["migrate"]  # one-shot: it runs once, then web starts
+
+
 def test_web_and_scheduler_keep_the_data_dir_on_a_named_volume(
     compose: dict[str, Any], services: dict[str, Any]
 ) -> None:
