@@ -18,9 +18,9 @@ from app.core.models import (
     Paper,
     PaperEmbedding,
     PhraseEmbedding,
-    TopicDay,
 )
 from app.core.periods import Period
+from app.core.topic_labels import topic_labels
 from app.core.vectors import Matrix, pack, stack, unpack
 from digest.selection import EditionPaper, EditionView
 from digest.taste_space import space_for
@@ -49,7 +49,7 @@ def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
             .options(selectinload(Paper.authors), selectinload(Paper.categories))
         )
     }
-    labels = _topic_labels(session, [i.topic_id for i in edition.items if i.topic_id is not None])
+    labels = topic_labels(session, [i.topic_id for i in edition.items if i.topic_id is not None])
     view = [_edition_paper(papers[item.arxiv_id], item, labels) for item in edition.items]
     return EditionView(view, _vectors(session, ids, model), space_for(model))
 
@@ -70,15 +70,6 @@ def _edition_paper(paper: Paper, item: EditionItem, labels: dict[int, str]) -> E
         reasons=tuple(reason.text for reason in helped(load_reasons(item.reasons))),
         abstract=paper.abstract,
     )
-
-
-def _topic_labels(session: Session, topics: list[int]) -> dict[int, str]:
-    rows = session.execute(
-        select(TopicDay.topic_id, TopicDay.label)
-        .where(TopicDay.topic_id.in_(topics))
-        .order_by(TopicDay.day)
-    )
-    return {int(topic): str(label) for topic, label in rows}
 
 
 def _vectors(session: Session, ids: list[str], model: str) -> Matrix:

@@ -48,6 +48,20 @@ class CheckInboxPage:
 
 
 @dataclass(frozen=True, slots=True)
+class FeedbackPage:
+    """The page a digest item's feedback link opens: the paper, and both choices as buttons.
+
+    Opening it changes nothing (mail scanners open every link): each choice is a button that
+    POSTs it with the link's token.
+    """
+
+    token: str
+    csrf: str
+    arxiv_id: str
+    title: str | None  # None when the paper is no longer stored
+
+
+@dataclass(frozen=True, slots=True)
 class PreferencesPage:
     email: str
     status: SubscriberStatus

@@ -14,6 +14,7 @@ from itertools import groupby
 from zoneinfo import available_timezones
 
 from app.core.models import Frequency, Subscriber
+from app.services.form_choices import Suggestions
 from digest.accounts.preferences import MAX_NAMED, NAMED_LISTS
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -42,14 +43,6 @@ class ZoneGroup:
 
     region: str
     zones: list[Choice]
-
-
-@dataclass(frozen=True, slots=True)
-class Suggestions:
-    """Names a form suggests, sorted: recent topics' labels and today's authors' names."""
-
-    topics: list[str] = field(default_factory=list)
-    authors: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

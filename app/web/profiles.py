@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from app.core.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay, TopicStatus
+from app.core.topic_labels import topic_labels
 from app.core.vectors import unpack
 from app.web import api_models as api
 from app.web import queries
@@ -119,7 +120,7 @@ def _author_topics(session: Session, ids: list[str]) -> list[AuthorTopic]:
         select(PaperTopic.topic_id).where(PaperTopic.arxiv_id.in_(ids))
     ):
         counts[topic_id] = counts.get(topic_id, 0) + 1
-    labels = queries.topic_labels(session, list(counts), date.max)
+    labels = topic_labels(session, list(counts))
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     return [AuthorTopic(TopicChip(t, labels[t]), n) for t, n in ranked if t in labels][:10]
 

@@ -27,6 +27,7 @@ from app.core.models import (
     TopicDay,
 )
 from app.core.periods import last_day
+from app.core.topic_labels import topic_labels
 from app.web.params import key_label, parse_period
 from app.web.views import (
     Appearance,
@@ -122,18 +123,6 @@ def _hf_signals(row: HfDailyPaper) -> Signals:
         organization_fullname=row.organization_fullname,
         published_at=row.published_at,
     )
-
-
-def topic_labels(session: Session, topic_ids: Sequence[int], until: date) -> dict[int, str]:
-    """Each topic's label as of its latest day up to ``until``."""
-    if not topic_ids:
-        return {}
-    rows = session.execute(
-        select(TopicDay.topic_id, TopicDay.label)
-        .where(TopicDay.topic_id.in_(list(set(topic_ids))), TopicDay.day <= until)
-        .order_by(TopicDay.day)
-    )
-    return {row.topic_id: row.label for row in rows}
 
 
 def paper_topic(session: Session, arxiv_id: str) -> TopicChip | None:

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.periods import PERIODS, Period, span
-from app.web import accounts, queries, readers
+from app.web import queries, reader_views
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.page_views import PaperPage, trending_page
@@ -106,9 +106,9 @@ def paper_page(
     topic = queries.paper_topic(session, found.arxiv_id)
     shown, headers = card(0, found, topic, None, signals), None
     # One paper, one reader: the page shows what they did with it, even without the script.
-    email_key = accounts.voter(context, request.cookies.get(SESSION_COOKIE, ""))
+    email_key = reader_views.signed_in(context, session, request.cookies.get(SESSION_COOKIE, ""))
     if email_key is not None:
-        shown, headers = readers.marked(context, email_key, shown), PRIVATE
+        shown, headers = reader_views.marked(session, email_key, shown), PRIVATE
     page = PaperPage(
         card=shown,
         authors=author_links(found.authors),

@@ -24,9 +24,10 @@ from sqlalchemy.orm import Session
 
 from app.core.models import Author, Subscriber, Topic
 from app.core.tokens import TokenError
-from app.web import accounts, answers, readers
+from app.services import accounts, readers
+from app.web import answers, reader_views
 from app.web.bibtex import bibliography
-from app.web.context import ContextDep, WebContext
+from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.forms import csrf_field, new_nonce, read_form, require_this_site
 from app.web.origin import own_path
@@ -85,13 +86,18 @@ async def _post(
     return RedirectResponse(_back(request, fallback), status_code=303)
 
 
+def _signed_in_reading(request: Request, context: WebContext, session: Session) -> str | None:
+    """Who is signed in, read with the request's own session (for the pages that read)."""
+    return reader_views.signed_in(context, session, request.cookies.get(SESSION_COOKIE, ""))
+
+
 @router.get("/for-you", response_class=HTMLResponse)
-async def for_you(request: Request, context: ContextDep) -> Response:
-    email_key = await _signed_in(request, context)
+def for_you(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    email_key = _signed_in_reading(request, context, session)
     if email_key is None:
-        page = readers.ForYouPage(None)
+        page = reader_views.ForYouPage(None)
         return context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
-    page = await run_in_threadpool(readers.for_you, context, email_key)
+    page = reader_views.for_you(context, session, email_key)
     nonce = new_nonce()  # the sign-out buttons' CSRF pair
     page = replace(page, csrf=csrf_field(context.settings, nonce))
     response = context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
@@ -99,21 +105,21 @@ async def for_you(request: Request, context: ContextDep) -> Response:
 
 
 @router.get("/for-you/state.json")
-async def state(request: Request, context: ContextDep) -> JSONResponse:
+def state(request: Request, context: ContextDep, session: SessionDep) -> JSONResponse:
     """What the signed-in reader did, for the script that marks the buttons of shared pages."""
-    email_key = await _signed_in(request, context)
+    email_key = _signed_in_reading(request, context, session)
     if email_key is None:
         return JSONResponse({"signed_in": False}, headers=PRIVATE)
-    found = await run_in_threadpool(readers.state, context, email_key)
+    found = reader_views.state(session, email_key)
     return JSONResponse(found, headers=PRIVATE)
 
 
 @router.get("/for-you/feed.{fmt}")
-async def private_feed(
-    request: Request, context: ContextDep, fmt: Format, token: str = ""
+def private_feed(
+    request: Request, context: ContextDep, session: SessionDep, fmt: Format, token: str = ""
 ) -> Response:
     try:
-        edition, cards = await run_in_threadpool(readers.private_feed, context, token)
+        edition, cards = reader_views.private_feed(context, session, token)
     except TokenError as refused:
         return Response(f"{refused}\n", status_code=403, media_type="text/plain")
     site = context.settings.public_base_url.rstrip("/")
@@ -126,12 +132,12 @@ async def private_feed(
 
 
 @router.get("/for-you/data.json")
-async def data(request: Request, context: ContextDep) -> Response:
+def data(request: Request, context: ContextDep, session: SessionDep) -> Response:
     """Everything Paperboy holds about the signed-in reader (the subscription's export)."""
-    email_key = await _signed_in(request, context)
+    email_key = _signed_in_reading(request, context, session)
     if email_key is None:
         return _to_sign_in(request)
-    found = await run_in_threadpool(readers.data_of, context, email_key)
+    found = reader_views.data_of(session, email_key)
     headers = PRIVATE | {"Content-Disposition": 'attachment; filename="paperboy-data.json"'}
     return JSONResponse(found, headers=headers)
 
@@ -277,24 +283,26 @@ async def topic_stance(
     return await _post(request, context, act, done, f"/topics/{topic_id}")
 
 
-async def _reading_list(request: Request, context: WebContext) -> readers.ReadingList | None:
-    email_key = await _signed_in(request, context)
+def _reading_list(
+    request: Request, context: WebContext, session: Session
+) -> reader_views.ReadingList | None:
+    email_key = _signed_in_reading(request, context, session)
     if email_key is None:
         return None
-    return await run_in_threadpool(readers.reading_list, context, email_key)
+    return reader_views.reading_list(session, email_key)
 
 
 @router.get("/reading-list", response_class=HTMLResponse)
-async def reading_list(request: Request, context: ContextDep) -> Response:
-    found = await _reading_list(request, context)
+def reading_list(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    found = _reading_list(request, context, session)
     if found is None:
         return RedirectResponse("/for-you", status_code=303)
     return context.respond(request, "pages/reading_list.html", found, headers=PRIVATE)
 
 
 @router.get("/reading-list.bib")
-async def reading_list_bibtex(request: Request, context: ContextDep) -> Response:
-    found = await _reading_list(request, context)
+def reading_list_bibtex(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    found = _reading_list(request, context, session)
     if found is None:
         return _to_sign_in(request)
     body = bibliography(card.paper for card in found.cards)
@@ -303,8 +311,8 @@ async def reading_list_bibtex(request: Request, context: ContextDep) -> Response
 
 
 @router.get("/reading-list.json")
-async def reading_list_json(request: Request, context: ContextDep) -> Response:
-    found = await _reading_list(request, context)
+def reading_list_json(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    found = _reading_list(request, context, session)
     if found is None:
         return _to_sign_in(request)
     papers = [_plain_paper(context, card) for card in found.cards]
@@ -312,7 +320,7 @@ async def reading_list_json(request: Request, context: ContextDep) -> Response:
     return Response(body, media_type="application/json", headers=PRIVATE)
 
 
-def _plain_paper(context: WebContext, card: readers.ReaderCard) -> dict[str, object]:
+def _plain_paper(context: WebContext, card: reader_views.ReaderCard) -> dict[str, object]:
     paper = card.paper
     site = context.settings.public_base_url.rstrip("/")
     return {

@@ -23,17 +23,18 @@ from starlette.background import BackgroundTask
 
 from app.core.models import Subscriber
 from app.core.tokens import TokenError
-from app.web import accounts, answers, form_choices, preference_form
+from app.services import accounts, form_choices
+from app.services.accounts import PreferencesAction
+from app.web import answers, preference_form
 from app.web.account_views import (
     CheckInboxPage,
+    FeedbackPage,
     PrivacyPage,
     SubscribePage,
     UnsubscribePage,
     preferences_page,
 )
-from app.web.accounts import PreferencesAction
 from app.web.context import ContextDep, WebContext
-from app.web.feedback import FeedbackPage, feedback_paper
 from app.web.forms import (
     PostedForm,
     checked_form,
@@ -147,7 +148,10 @@ async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
 @router.get("/subscriptions/preferences")
 async def preferences(request: Request, context: ContextDep, token: str = "") -> HTMLResponse:
     subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
-    entered = await run_in_threadpool(form_choices.stored_preferences, context, subscriber)
+    names = await run_in_threadpool(form_choices.stored_names, context, subscriber)
+    entered = preference_form.stored(
+        context.settings.categories, subscriber, names.topic_labels, names.author_names
+    )
     return await _preferences_page(request, context, subscriber, token, entered)
 
 
@@ -198,7 +202,7 @@ async def feedback_page(request: Request, context: ContextDep, token: str = "") 
     Links mailed before one link per paper also carry ``value``; the page offers both anyway.
     """
     try:
-        arxiv_id, title = await run_in_threadpool(feedback_paper, context, token)
+        target = await run_in_threadpool(accounts.feedback_paper, context, token)
     except TokenError as error:
         if error.reason != "expired":
             raise
@@ -209,7 +213,7 @@ async def feedback_page(request: Request, context: ContextDep, token: str = "") 
         )
         return answers.message(request, context, "This link has expired", text, 400)
     nonce = new_nonce()
-    view = FeedbackPage(token, csrf_field(context.settings, nonce), arxiv_id, title)
+    view = FeedbackPage(token, csrf_field(context.settings, nonce), target.arxiv_id, target.title)
     return answers.form_page(request, context, "feedback", view, nonce)
 
 

@@ -17,7 +17,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from starlette.background import BackgroundTask
 
 from app.core.config import Settings
-from app.web import accounts, answers
+from app.services import accounts
+from app.web import answers
 from app.web.account_views import SigninPage
 from app.web.context import ContextDep, WebContext
 from app.web.forms import checked_form, client_host, csrf_field, new_nonce

@@ -1,7 +1,7 @@
 """The subscription, sign-in and vote steps the pages run, each its own unit of work.
 
 Every function opens one session scope, does one step of ``digest.accounts`` at the
-context's clock, and commits before it returns, so a page sends mail only once the step is
+deployment's clock, and commits before it returns, so a page sends mail only once the step is
 stored. A step that may make a row runs as :func:`app.core.db.unit_of_work`: the same request
 sent many times at once (a double click) makes it once and is answered as the first every
 time. They block (database I/O): the async routes run them in the thread pool. A link that
@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from fastapi.concurrency import run_in_threadpool
+import anyio
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.db import session_scope, unit_of_work
-from app.core.models import DigestFeedback, SignInKey, Subscriber, SubscriberStatus
-from app.web.context import WebContext
+from app.core.models import DigestFeedback, Paper, SignInKey, Subscriber, SubscriberStatus
+from app.services.deployment import Deployment
 from digest.accounts import links, reader, signin, subscriptions, votes
 from digest.accounts.addresses import Address
 from digest.accounts.preferences import Preferences
@@ -59,7 +59,7 @@ class SignedIn:
 
 
 def request_subscription(
-    context: WebContext,
+    site: Deployment,
     address: Address,
     preferences: Preferences,
     client: str,
@@ -70,45 +70,45 @@ def request_subscription(
     A known address is changed only for its holder: anyone else's request leaves it as it is
     and mails its owner the links that act.
     """
-    now = context.clock()
+    now = site.clock()
 
     def work(session: Session) -> Confirmation:
         asked = subscriptions.request_subscription(
-            session, context.settings, address, preferences, client, now, holder=holder
+            session, site.settings, address, preferences, client, now, holder=holder
         )
         if asked is not None:
-            return Confirmation(asked.id, confirmation_message(context.settings, asked, now))
+            return Confirmation(asked.id, confirmation_message(site.settings, asked, now))
         known = subscriptions.find_subscriber(session, address.key)
         assert known is not None  # None means the address is stored
-        return Confirmation(known.id, known_address_message(context.settings, known, now))
+        return Confirmation(known.id, known_address_message(site.settings, known, now))
 
-    return unit_of_work(context.sessions, work)
-
-
-def check_confirmation(context: WebContext, token: str) -> None:
-    with session_scope(context.sessions) as session:
-        subscriptions.check_confirmation(session, context.settings, token, context.clock())
+    return unit_of_work(site.sessions, work)
 
 
-def confirm(context: WebContext, token: str) -> None:
-    now = context.clock()
+def check_confirmation(site: Deployment, token: str) -> None:
+    with session_scope(site.sessions) as session:
+        subscriptions.check_confirmation(session, site.settings, token, site.clock())
+
+
+def confirm(site: Deployment, token: str) -> None:
+    now = site.clock()
     unit_of_work(
-        context.sessions,
-        lambda session: subscriptions.confirm(session, context.settings, token, now),
+        site.sessions,
+        lambda session: subscriptions.confirm(session, site.settings, token, now),
     )
 
 
-def subscriber(context: WebContext, token: str, purpose: str) -> Subscriber:
+def subscriber(site: Deployment, token: str, purpose: str) -> Subscriber:
     """The subscriber a link of ``purpose`` is for (read only)."""
-    with session_scope(context.sessions) as session:
-        return _subscriber(session, context, token, purpose, context.clock())
+    with session_scope(site.sessions) as session:
+        return _subscriber(session, site, token, purpose, site.clock())
 
 
 def save_preferences(
-    context: WebContext, token: str, preferences: Preferences, action: PreferencesAction
+    site: Deployment, token: str, preferences: Preferences, action: PreferencesAction
 ) -> None:
-    with session_scope(context.sessions) as session:
-        found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
+    with session_scope(site.sessions) as session:
+        found = _subscriber(session, site, token, links.PREFERENCES, site.clock())
         subscriptions.apply_preferences(found, preferences)
         if action is PreferencesAction.PAUSE and found.status == SubscriberStatus.ACTIVE:
             found.status = SubscriberStatus.PAUSED
@@ -116,25 +116,40 @@ def save_preferences(
             found.status, found.failure_count = SubscriberStatus.ACTIVE, 0
 
 
-def record_feedback(context: WebContext, token: str, value: int) -> None:
+@dataclass(frozen=True, slots=True)
+class FeedbackTarget:
+    arxiv_id: str
+    title: str | None  # None when the paper is no longer stored
+
+
+def feedback_paper(site: Deployment, token: str) -> FeedbackTarget:
+    """The paper a feedback link names, and its title; :class:`TokenError` if refused."""
+    with session_scope(site.sessions) as session:
+        now = site.clock()
+        arxiv_id = subscriptions.feedback_paper(session, site.settings, token, now)
+        title = session.scalar(select(Paper.title).where(Paper.arxiv_id == arxiv_id))
+        return FeedbackTarget(arxiv_id, title)
+
+
+def record_feedback(site: Deployment, token: str, value: int) -> None:
     """A thumbs up (1) or down (-1) on the paper the feedback link names."""
-    now = context.clock()
+    now = site.clock()
     unit_of_work(
-        context.sessions,
-        lambda session: subscriptions.record_feedback(session, context.settings, token, value, now),
+        site.sessions,
+        lambda session: subscriptions.record_feedback(session, site.settings, token, value, now),
     )
 
 
-def unsubscribe(context: WebContext, token: str) -> None:
-    now = context.clock()
-    with session_scope(context.sessions) as session:
-        subscriptions.unsubscribe(_subscriber(session, context, token, links.UNSUBSCRIBE, now), now)
+def unsubscribe(site: Deployment, token: str) -> None:
+    now = site.clock()
+    with session_scope(site.sessions) as session:
+        subscriptions.unsubscribe(_subscriber(session, site, token, links.UNSUBSCRIBE, now), now)
 
 
-def export(context: WebContext, token: str) -> dict[str, object]:
+def export(site: Deployment, token: str) -> dict[str, object]:
     """Everything stored about the subscriber, as plain JSON values."""
-    with session_scope(context.sessions) as session:
-        found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
+    with session_scope(site.sessions) as session:
+        found = _subscriber(session, site, token, links.PREFERENCES, site.clock())
         return export_of(session, found)
 
 
@@ -152,94 +167,96 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
     return data
 
 
-def delete_everything(context: WebContext, token: str) -> None:
-    with session_scope(context.sessions) as session:
-        found = _subscriber(session, context, token, links.PREFERENCES, context.clock())
+def delete_everything(site: Deployment, token: str) -> None:
+    with session_scope(site.sessions) as session:
+        found = _subscriber(session, site, token, links.PREFERENCES, site.clock())
         subscriptions.delete_everything(session, found)
 
 
-async def send_confirmation(context: WebContext, confirmation: Confirmation) -> None:
+async def send_confirmation(site: Deployment, confirmation: Confirmation) -> None:
     """Send after the answer; a failure is recorded on the row (asking again resends)."""
-    problem = await send(context, confirmation.mail)
+    problem = await send(site, confirmation.mail)
     if problem is not None:
-        await run_in_threadpool(record_send_failure, context, confirmation.subscriber_id, problem)
+        await anyio.to_thread.run_sync(
+            record_send_failure, site, confirmation.subscriber_id, problem
+        )
 
 
-async def send(context: WebContext, mail: OutgoingMail) -> str | None:
+async def send(site: Deployment, mail: OutgoingMail) -> str | None:
     """Send one mail; what went wrong, in words, or None when it was sent."""
     try:
-        await send_one(context.settings, mail)
+        await send_one(site.settings, mail)
     except Exception as error:
         log.warning("mail to a reader not sent: %s: %s", type(error).__name__, error)
         return f"{type(error).__name__}: {error}"
     return None
 
 
-def record_send_failure(context: WebContext, subscriber_id: int, problem: str) -> None:
+def record_send_failure(site: Deployment, subscriber_id: int, problem: str) -> None:
     """Kept on the row, for the operator (asking again resends)."""
-    with session_scope(context.sessions) as session:
+    with session_scope(site.sessions) as session:
         found = session.get(Subscriber, subscriber_id)
         if found is not None:
             found.last_failure = f"confirmation not sent: {problem}"[:2000]
 
 
-def signin_mail(context: WebContext, address: Address, client: str) -> OutgoingMail:
+def signin_mail(site: Deployment, address: Address, client: str) -> OutgoingMail:
     """The sign-in link's mail (raises ``RateLimitedError`` when asked too often)."""
-    now = context.clock()
+    now = site.clock()
 
     def work(session: Session) -> str:
-        subscriptions.check_rate(session, context.settings, f"signin:{address.key}", client, now)
+        subscriptions.check_rate(session, site.settings, f"signin:{address.key}", client, now)
         return signin.key_for(session, address.key, now)
 
-    key = unit_of_work(context.sessions, work)
-    return signin_message(context.settings, address.delivery, key, now)
+    key = unit_of_work(site.sessions, work)
+    return signin_message(site.settings, address.delivery, key, now)
 
 
-def check_signin_link(context: WebContext, token: str) -> None:
-    with session_scope(context.sessions) as session:
-        signin.check_link(session, context.settings, token, context.clock())
+def check_signin_link(site: Deployment, token: str) -> None:
+    with session_scope(site.sessions) as session:
+        signin.check_link(session, site.settings, token, site.clock())
 
 
-def sign_in(context: WebContext, token: str) -> SignedIn:
+def sign_in(site: Deployment, token: str) -> SignedIn:
     """Spend the sign-in link (it works once, and again moments later) and open a session."""
-    now = context.clock()
+    now = site.clock()
 
     def work(session: Session) -> SignedIn:
-        voter = signin.spend_link(session, context.settings, token, now)
-        return SignedIn(voter, signin.session_token(context.settings, session, voter, now))
+        voter = signin.spend_link(session, site.settings, token, now)
+        return SignedIn(voter, signin.session_token(site.settings, session, voter, now))
 
-    return unit_of_work(context.sessions, work)
+    return unit_of_work(site.sessions, work)
 
 
-def sign_out_everywhere(context: WebContext, voter: str) -> None:
-    with session_scope(context.sessions) as session:
+def sign_out_everywhere(site: Deployment, voter: str) -> None:
+    with session_scope(site.sessions) as session:
         signin.sign_out_everywhere(session, voter)
 
 
-def voter(context: WebContext, cookie: str) -> str | None:
+def voter(site: Deployment, cookie: str) -> str | None:
     """Who the session cookie signs in, or None."""
     if not cookie:
         return None
-    with session_scope(context.sessions) as session:
-        return signin.voter(session, context.settings, cookie, context.clock())
+    with session_scope(site.sessions) as session:
+        return signin.voter(session, site.settings, cookie, site.clock())
 
 
-def vote(context: WebContext, voter: str, arxiv_id: str, *, up: bool) -> int:
+def vote(site: Deployment, voter: str, arxiv_id: str, *, up: bool) -> int:
     """Cast (``up``) or take back a vote; the paper's Paperboy votes after it."""
-    now = context.clock()
+    now = site.clock()
 
     def work(session: Session) -> int:
         if up:
             return votes.cast(session, voter, arxiv_id, now)
         return votes.retract(session, voter, arxiv_id)
 
-    return unit_of_work(context.sessions, work)
+    return unit_of_work(site.sessions, work)
 
 
 def _subscriber(
-    session: Session, context: WebContext, token: str, purpose: str, now: datetime
+    session: Session, site: Deployment, token: str, purpose: str, now: datetime
 ) -> Subscriber:
-    return subscriptions.subscriber_for(session, context.settings, token, purpose, now)
+    return subscriptions.subscriber_for(session, site.settings, token, purpose, now)
 
 
 def _plain(value: object) -> object:

@@ -8,43 +8,57 @@ up here before :func:`digest.accounts.preferences.parse_preferences` checks them
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import replace
-from datetime import date, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.db import session_scope
 from app.core.models import Author, EditionItem, PaperAuthor, Subscriber, Topic, TopicDay
-from app.web import queries
-from app.web.context import WebContext
-from app.web.preference_form import Entered, Suggestions, stored
+from app.core.topic_labels import topic_labels
+from app.services.deployment import Deployment
 from digest.accounts.preferences import Named, topic_name
 from ranking.editions import latest_edition
 
 RECENT_TOPIC_DAYS = 14
 
 
-def form_suggestions(context: WebContext) -> Suggestions:
-    with session_scope(context.sessions) as session:
+@dataclass(frozen=True, slots=True)
+class Suggestions:
+    """Names a form suggests, sorted: recent topics' labels and today's authors' names."""
+
+    topics: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredNames:
+    """What a subscriber's followed and muted topics and authors are called now."""
+
+    topic_labels: dict[int, str]
+    author_names: dict[str, str]
+
+
+def form_suggestions(site: Deployment) -> Suggestions:
+    with session_scope(site.sessions) as session:
         return Suggestions(_recent_topic_labels(session), _edition_author_names(session))
 
 
-def stored_preferences(context: WebContext, subscriber: Subscriber) -> Entered:
-    """The subscriber's preferences as the form shows them: topics by label, authors by name."""
+def stored_names(site: Deployment, subscriber: Subscriber) -> StoredNames:
+    """The names the form shows for a subscriber's topics (latest label) and authors."""
     topics = [*subscriber.followed_topics, *subscriber.muted_topics]
     authors = [*subscriber.followed_authors, *subscriber.muted_authors]
-    with session_scope(context.sessions) as session:
-        labels, names = topic_labels(session, topics), author_names(session, authors)
-    return stored(context.settings.categories, subscriber, labels, names)
+    with session_scope(site.sessions) as session:
+        return StoredNames(topic_labels(session, topics), author_names(session, authors))
 
 
-def look_up(context: WebContext, named: Named, holder: Subscriber | None = None) -> Named:
+def look_up(site: Deployment, named: Named, holder: Subscriber | None = None) -> Named:
     """``named`` with what the site knows of its names; a ``holder``'s own authors count as
     known, so that saving never refuses what is already stored."""
     found = named
     if named.asked_topics() or named.asked_authors():
-        with session_scope(context.sessions) as session:
+        with session_scope(site.sessions) as session:
             found = known_names(session, named)
     if holder is None:
         return found
@@ -77,11 +91,6 @@ def _edition_author_names(session: Session) -> list[str]:
         .distinct()
     )
     return sorted(names, key=str.casefold)
-
-
-def topic_labels(session: Session, topic_ids: Collection[int]) -> dict[int, str]:
-    """Each topic's latest label."""
-    return queries.topic_labels(session, list(topic_ids), until=date.max)
 
 
 def author_names(session: Session, keys: Collection[str]) -> dict[str, str]:

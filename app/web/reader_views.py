@@ -1,0 +1,200 @@
+"""The signed-in reader's pages ("For you", the private feed, the reading list, a paper's card
+as they left it): their view models, read with the request's session (``SessionDep``).
+
+Reading a page never writes; the reader's actions are use cases in ``app.services.readers``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+
+from sqlalchemy.orm import Session
+
+from app.core.explanations import Explanation
+from app.core.models import EditionKey, SavedPaper, Subscriber, SubscriberStatus
+from app.core.topic_labels import topic_labels
+from app.services.accounts import export_of
+from app.services.personal_feed import PersonalPicks, picks_for
+from app.web import queries
+from app.web.context import WebContext
+from app.web.views import Card
+from digest.accounts import reader, signin
+from digest.selection import EditionView
+
+# Above any scorer's contribution: the reader's own reason comes first in a feed's "Why".
+FIRST = 1e9
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderCard(Card):
+    """A card with what this reader did with the paper, and why it is picked for them."""
+
+    saved: bool = False
+    thumb: int = 0  # 1 up, -1 down, 0 neither
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class Follows:
+    """What a reader follows and mutes, named as the pages name them."""
+
+    followed_topics: list[tuple[int, str]] = field(default_factory=list)
+    muted_topics: list[tuple[int, str]] = field(default_factory=list)
+    followed_authors: list[tuple[str, str]] = field(default_factory=list)
+    muted_authors: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ForYouPage:
+    reader: str | None  # the mailbox signed in; None: the page invites to sign in
+    edition: EditionKey | None = None
+    cards: list[ReaderCard] = field(default_factory=list)
+    # The private feed's token, once the reader asked for one.
+    feed_token: str | None = None
+    subscribed: bool = False
+    claimed_author: str | None = None
+    follows: Follows = field(default_factory=Follows)
+    csrf: str = ""  # the sign-out forms' field, for the cookie the page sets
+
+
+@dataclass(frozen=True)
+class ReadingList:
+    reader: str
+    cards: list[ReaderCard]
+
+
+def signed_in(context: WebContext, session: Session, cookie: str) -> str | None:
+    """Who the session cookie signs in, or None."""
+    if not cookie:
+        return None
+    return signin.voter(session, context.settings, cookie, context.clock())
+
+
+def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage:
+    found = reader.find(session, email_key) or _transient(email_key)
+    picked = _picks(context, session, found)
+    cards = _reader_cards(context, session, found, picked)
+    token = None
+    if found.feed_key is not None:
+        token = reader.feed_token(context.settings.secret_key, found, context.clock())
+    return ForYouPage(
+        email_key, picked.edition, cards, token,
+        subscribed=found.status not in (SubscriberStatus.WEB, SubscriberStatus.UNSUBSCRIBED),
+        claimed_author=found.claimed_author, follows=_follows(session, found),
+    )  # fmt: skip
+
+
+def private_feed(
+    context: WebContext, session: Session, token: str
+) -> tuple[EditionKey | None, list[Card]]:
+    """The picks a private feed's token opens (:class:`TokenError` once revoked)."""
+    found = reader.feed_reader(session, context.settings.secret_key, token, context.clock())
+    picked = _picks(context, session, found)
+    return picked.edition, [
+        _with_reason(card) for card in _reader_cards(context, session, found, picked)
+    ]
+
+
+def reading_list(session: Session, email_key: str) -> ReadingList:
+    found = reader.find(session, email_key)
+    ids = reader.saved_ids(session, found.id) if found else []
+    thumbs = reader.feedback_of(session, found.id) if found else {}
+    cards = [
+        _reader_card(card, saved=True, thumb=thumbs.get(card.paper.arxiv_id, 0))
+        for card in queries.plain_cards(session, ids)
+    ]
+    return ReadingList(email_key, cards)
+
+
+def state(session: Session, email_key: str) -> dict[str, object]:
+    """What the reader did, for the script that marks shared pages' buttons."""
+    found = reader.find(session, email_key)
+    if found is None:
+        return {"signed_in": True, "saved": [], "feedback": {}}
+    return {
+        "signed_in": True,
+        "saved": reader.saved_ids(session, found.id),
+        "feedback": reader.feedback_of(session, found.id),
+        "followed_topics": found.followed_topics,
+        "muted_topics": found.muted_topics,
+        "followed_authors": found.followed_authors,
+        "muted_authors": found.muted_authors,
+        "claimed_author": found.claimed_author,
+    }
+
+
+def data_of(session: Session, email_key: str) -> dict[str, object]:
+    """Everything stored about the reader, as the subscription's data export gives it."""
+    found = reader.find(session, email_key)
+    return {"email_key": email_key} if found is None else export_of(session, found)
+
+
+def marked(session: Session, email_key: str, card: Card) -> ReaderCard:
+    """A paper page's card as this reader left it: saved or not, their thumb."""
+    arxiv_id = card.paper.arxiv_id
+    found = reader.find(session, email_key)
+    if found is None:
+        return _reader_card(card)
+    saved = session.get(SavedPaper, (found.id, arxiv_id)) is not None
+    thumb = reader.feedback_of(session, found.id).get(arxiv_id, 0)
+    return _reader_card(card, saved=saved, thumb=thumb)
+
+
+def _transient(email_key: str) -> Subscriber:
+    """A reader who has not acted yet, selected for with the digest's defaults (not stored)."""
+    return Subscriber(
+        id=0, email=email_key, email_key=email_key, status=SubscriberStatus.WEB,
+        **reader.WEB_DEFAULTS,
+    )  # fmt: skip
+
+
+def _picks(context: WebContext, session: Session, found: Subscriber) -> PersonalPicks:
+    def views(key: EditionKey, build: Callable[[], EditionView | None]) -> EditionView | None:
+        return context.memo.get(("reader-view", key), build)
+
+    return picks_for(context.settings, session, found, views=views)
+
+
+def _reader_cards(
+    context: WebContext, session: Session, found: Subscriber, picked: PersonalPicks
+) -> list[ReaderCard]:
+    if picked.edition is None or not picked.picks:
+        return []
+    key = picked.edition
+    edition = context.edition(session, key.period, key.edition_date)
+    if edition is None:
+        return []
+    by_id = {card.paper.arxiv_id: card for card in queries.edition_cards(session, edition)}
+    saved = set(reader.saved_ids(session, found.id))
+    thumbs = reader.feedback_of(session, found.id)
+    chosen = [(pick.paper.arxiv_id, pick.reason) for pick in picked.picks]
+    return [
+        _reader_card(by_id[i], saved=i in saved, thumb=thumbs.get(i, 0), why=why)
+        for i, why in chosen
+        if i in by_id
+    ]
+
+
+def _reader_card(card: Card, **mine: object) -> ReaderCard:
+    kept = {one.name: getattr(card, one.name) for one in fields(card)}
+    return ReaderCard(**(kept | mine))
+
+
+def _with_reason(card: ReaderCard) -> ReaderCard:
+    """The card with the reader's reason first among its reasons (feeds read them there)."""
+    mine = Explanation("for_you", f"For you: {card.why}", FIRST)
+    return _reader_card(card, reasons=[mine, *card.reasons])
+
+
+def _follows(session: Session, found: Subscriber) -> Follows:
+    topics = found.followed_topics + found.muted_topics
+    labels = topic_labels(session, topics)
+    names = {key: queries.author_name(session, key) or key for key in found.followed_authors}
+    names |= {key: queries.author_name(session, key) or key for key in found.muted_authors}
+    return Follows(
+        [(t, labels.get(t, f"topic {t}")) for t in found.followed_topics],
+        [(t, labels.get(t, f"topic {t}")) for t in found.muted_topics],
+        [(k, names[k]) for k in found.followed_authors],
+        [(k, names[k]) for k in found.muted_authors],
+    )

@@ -1,0 +1,47 @@
+"""Where a route's unit of work comes from (docs/architecture.md, "Units of work").
+
+A route reads with the request's session (``SessionDep``) or calls a use case in
+``app/services`` that opens its own; the web layer opens none itself, except where a search
+must not hold a connection while it runs.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+WEB = Path(__file__).resolve().parents[2] / "app" / "web"
+OPENERS = {"session_scope", "unit_of_work"}
+# (module, function): the request's own session, and the searches' short lookups.
+NAMED_EXCEPTIONS = {
+    ("context.py", "get_session"),
+    ("routes/search.py", "search_page"),
+    ("routes/search.py", "search_view"),
+    ("routes/api.py", "search_papers"),
+}
+
+
+def _opens_a_session(call: ast.Call) -> bool:
+    called = call.func
+    if isinstance(called, ast.Name):
+        return called.id in OPENERS
+    if isinstance(called, ast.Attribute):
+        return called.attr in OPENERS or called.attr == "sessions"
+    return False
+
+
+def _openings(path: Path) -> set[tuple[str, str]]:
+    """(module, function) for each function of ``path`` that opens a session itself."""
+    module = path.relative_to(WEB).as_posix()
+    found = set()
+    for function in ast.walk(ast.parse(path.read_text())):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            calls = (node for node in ast.walk(function) if isinstance(node, ast.Call))
+            if any(_opens_a_session(call) for call in calls):
+                found.add((module, function.name))
+    return found
+
+
+def test_the_web_opens_no_session_of_its_own_beyond_the_named_exceptions() -> None:
+    opened = set().union(*(_openings(path) for path in sorted(WEB.rglob("*.py"))))
+    assert opened - NAMED_EXCEPTIONS == set()
