@@ -1,13 +1,13 @@
 """The database schema's version: upgrade a database with Alembic and check it is current.
 
-Migrations live in ``migrations/`` at the project root; the Alembic configuration is built
-here rather than read from an ini file, so every entry point migrates the same way.
+Migrations live in ``migrations/`` at the project root (inside the package once installed:
+``app.core.bundled``); the Alembic configuration is built here rather than read from an ini
+file, so every entry point migrates the same way.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -15,7 +15,9 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+from app.core.bundled import BundledFolder, bundled_folder
+
+MIGRATIONS_DIR = bundled_folder(BundledFolder.MIGRATIONS)
 
 
 class SchemaOutOfDateError(RuntimeError):

@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, fields
 from datetime import date
 from functools import partial
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -22,6 +21,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.bundled import BundledFolder, bundled_folder
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.models import Edition
@@ -32,9 +32,8 @@ from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
 from app.web.searcher import Searcher, make_searcher
 from ranking.editions import latest_edition
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
-TEMPLATES_DIR = PROJECT_ROOT / "templates"
-STATIC_DIR = PROJECT_ROOT / "static"
+TEMPLATES_DIR = bundled_folder(BundledFolder.TEMPLATES)
+STATIC_DIR = bundled_folder(BundledFolder.STATIC)
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from app.core.bundled import BundledFolder, bundled_folder
 from digest.latex import readable
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = bundled_folder(BundledFolder.TEMPLATES)
 
 
 @dataclass(frozen=True, slots=True)
