@@ -111,7 +111,10 @@ def confirm(session: Session, settings: Settings, token: str, now: datetime) -> 
         return  # confirmed by another of its links: a paused digest stays paused
     if subscriber.status != SubscriberStatus.PENDING:
         _start_again(subscriber, now)
-    subscriber.status, subscriber.confirmed_at = SubscriberStatus.ACTIVE, now
+    subscriber.status = SubscriberStatus.ACTIVE
+    # The first proof of the mailbox stays: votes are weighed by it, and must never change.
+    if subscriber.confirmed_at is None:
+        subscriber.confirmed_at = now
     subscriber.failure_count = 0
 
 

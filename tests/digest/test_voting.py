@@ -1,19 +1,22 @@
 import re
 from datetime import timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.models import SignInKey, UsedToken
+from app.core.models import SignInKey, Subscriber, UsedToken
 from app.core.tokens import REPEAT_GRACE
 from app.web import queries
+from digest.accounts import subscriptions
 from ranking.signals import votes_by_day
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import store_edition
 from tests.digest.mail_links import press
-from tests.digest.test_subscribe import link_in
+from tests.digest.test_subscribe import link_in, stored, subscribe
+from tests.ranking import voters
 
 
 def sign_in(client: TestClient, smtp: Smtp, email: str = "ada@example.org") -> str:
@@ -88,3 +91,29 @@ def test_a_papers_cards_show_its_votes_next_to_its_hugging_face_upvotes(
         found = queries.signals(session, ["2603.00001", "2603.00002"])
     assert (found["2603.00001"].votes, found["2603.00001"].upvotes) == (1, 0)
     assert "2603.00002" not in found  # no signal of any kind
+
+
+def test_an_established_voter_who_unsubscribes_and_confirms_again_keeps_full_weight(
+    client: TestClient, smtp: Smtp, clock: Clock, database: Database
+) -> None:
+    store_edition(database.sessions)
+    subscribe(client)
+    press(client, link_in(smtp.handler.to("ada@example.org")[-1], "/subscribe/confirm"))
+    clock.now += timedelta(days=10)  # a week after the proof: ada's vote counts fully
+    voted_at = clock.now
+    press(client, sign_in(client, smtp))
+    assert client.post("/votes/2603.00001").json()["votes"] == 1
+    newcomers = [f"new{n}@example.org" for n in range(3)]  # together they count for two
+    voters.sign_in(database, newcomers, voted_at)
+    voters.cast(database, newcomers, "2603.00001", voted_at)
+    with database.sessions.begin() as session:
+        subscriptions.unsubscribe(session.scalars(select(Subscriber)).one(), clock.now)
+    clock.now += timedelta(days=2)
+    subscribe(client)
+    press(client, link_in(smtp.handler.to("ada@example.org")[-1], "/subscribe/confirm"))
+
+    with Session(database.engine) as session:
+        counted = votes_by_day(session, ["2603.00001"], voted_at.date())
+    assert counted == {("2603.00001", voted_at.date()): pytest.approx(3)}
+    [ada] = [row for row in stored(database) if row.email_key == "ada@example.org"]
+    assert (ada.status, ada.confirmed_at) == ("active", NOW)

@@ -98,6 +98,8 @@ class Subscriber(Base):
     failure_count: Mapped[int] = mapped_column(default=0)
     last_failure: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # The first confirmation: a later one (after unsubscribing) leaves it, since votes are
+    # weighed by when the mailbox was first proven (ranking.vote_weights).
     confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     unsubscribed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The author page the reader said is theirs ("This is me"), by author key.
