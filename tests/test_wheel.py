@@ -153,6 +153,8 @@ def test_the_installed_wheel_migrates_runs_the_demo_and_serves_the_site(
 ) -> None:
     assert "created the schema" in installed.run("paperboy", "migrate")
     assert "mail sink: " in installed.run("paperboy", "demo", "--no-serve", timeout=300)
+    # The digest went out, rendered from the wheel's mail templates.
+    assert list((installed.workdir / "data" / "mail").glob("*.eml"))
     with serving(installed) as url:
         page = httpx.get(f"{url}/", timeout=30)
         stylesheet = httpx.get(f"{url}/static/paperboy.css", timeout=30)
