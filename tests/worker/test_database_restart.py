@@ -165,3 +165,47 @@ def test_a_run_that_falls_due_while_the_database_is_away_runs_once_when_it_is_ba
     finally:
         stop.set()
         loop.join(timeout=20)
+
+
+def all_runs(sessions: sessionmaker[Session], job: str) -> int:
+    with session_scope(sessions) as session:
+        return len(session.scalars(select(JobRun.id).where(JobRun.job == job)).all())
+
+
+def test_a_run_the_restart_cut_short_runs_again_once_it_is_back(
+    cluster: Cluster, migrated: tuple[Settings, Engine]
+) -> None:
+    settings, engine = migrated
+    settings = settings.model_copy(update={"scheduler_lease_seconds": 1.5})
+    sessions = make_session_factory(engine)
+    began, finish = threading.Event(), threading.Event()
+    bodies: list[datetime] = []
+
+    def held_up(
+        _settings: Settings, _sessions: sessionmaker[Session], now: datetime, _day: date | None
+    ) -> Noted:
+        bodies.append(now)
+        began.set()
+        finish.wait(10)  # the first run is under way while the database goes
+        return Noted()
+
+    due = datetime.now(UTC) - timedelta(seconds=1)  # missed: the scheduler runs it as it starts
+    job = Job(Schedule("cut short", "under way when the database goes", once_at(due)), held_up)
+    service = SchedulerService(settings, sessions, owner="holder", jobs=[job])
+    stop = threading.Event()
+    loop = threading.Thread(target=service.run_forever, args=(stop,))
+    loop.start()
+    try:
+        assert began.wait(10)
+        cluster.stop()
+        finish.set()  # it ends, but cannot record that it did
+        time.sleep(1.0)
+        cluster.start()
+        wait_until(lambda: len(finished_runs(sessions, "cut short")) == 1, 10, "run again")
+        time.sleep(1.0)
+        assert len(bodies) == 2
+        assert len(finished_runs(sessions, "cut short")) == 1
+        assert all_runs(sessions, "cut short") == 2  # the first stays unfinished, as a crash's
+    finally:
+        stop.set()
+        loop.join(timeout=20)
