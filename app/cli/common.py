@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import Role, make_session_factory, open_engine, session_scope
+from app.core.logs import print_or_log_report
 from app.core.schema import require_current_schema
 from app.services.reports import Report
 
@@ -57,9 +58,8 @@ def command_sessions(settings: Settings, role: Role = "cli") -> Iterator[session
 
 
 def print_report(report: Report) -> int:
-    """Print the report's lines; its outcome's exit code."""
-    for line in report.lines():
-        print(line)
+    """Print the report's lines (log them, with JSON logs on); its outcome's exit code."""
+    print_or_log_report(report.lines(), outcome=str(report.outcome))
     return report.outcome.exit_code
 
 

@@ -21,7 +21,7 @@ from app.cli.common import command_sessions, parse_day
 from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.logs import configure_logging
+from app.core.logs import configure_logging, print_or_log_report
 from app.core.models import Incident, JobRun
 from app.services.jobs.alerts import acknowledge, open_incidents
 from app.services.jobs.runs import run_job
@@ -49,7 +49,7 @@ def run_jobs(args: argparse.Namespace, settings: Settings) -> int:
             return 0
         outcome = run_job(JOBS_BY_NAME[args.name], settings, sessions, args.date)
     if outcome.summary:
-        print(outcome.summary)
+        print_or_log_report(outcome.summary.splitlines(), job=args.name)
     return outcome.exit_code
 
 

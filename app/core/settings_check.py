@@ -11,6 +11,7 @@ app factory, ``python -m app.worker.scheduler``) exit with :data:`EXIT_REFUSED` 
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from app.core.config import PLACEHOLDER_SECRETS, Settings, get_settings
+from app.core.logs import JsonFormatter
 
 EXIT_REFUSED = 1
 MIN_SECRET_BYTES = 32
@@ -78,9 +80,26 @@ def startup_settings(
     else:
         problems = production_problems(settings)
     for problem in problems:
-        print(problem.line(program), file=out)
+        print(_said(problem, program, settings), file=out)
     refused = any(problem.severity is Severity.REFUSE for problem in problems)
     return None if refused else settings
+
+
+def _said(problem: Problem, program: str, settings: Settings | None) -> str:
+    """The problem's line; a JSON log line where the settings ask for JSON logs."""
+    if settings is None or not settings.log_json:
+        return problem.line(program)
+    level = logging.ERROR if problem.severity is Severity.REFUSE else logging.WARNING
+    record = logging.makeLogRecord(
+        {
+            "name": "paperboy.settings",
+            "levelno": level,
+            "levelname": logging.getLevelName(level),
+            "msg": problem.line(program),
+            "fields": {"setting": problem.setting},
+        }
+    )
+    return JsonFormatter().format(record)
 
 
 def _variable(location: tuple[int | str, ...]) -> str:

@@ -39,12 +39,13 @@ from app.services.artifacts import Artifact, refuse_broken_artifacts
 from app.web import answers
 from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
-from app.web.errors import database_error, http_error, validation_error
+from app.web.errors import database_error, http_error, server_error, validation_error
 from app.web.forms import FormRefusedError
 from app.web.head import HeadAsGetMiddleware
 from app.web.hosts import HostMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
+from app.web.request_ids import RequestIdMiddleware
 from app.web.routes import (
     api,
     docs,
@@ -160,6 +161,8 @@ def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> N
         app.add_middleware(HostMiddleware, settings=settings)
     # Outermost: everything inside serves a HEAD as the GET it mirrors.
     app.add_middleware(HeadAsGetMiddleware)
+    # Outside even that: a refused host's answer has an id too, and every line it logs.
+    app.add_middleware(RequestIdMiddleware)
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -193,6 +196,12 @@ def _add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ProgrammingError, on_database)
     # A server gone away may surface as any driver error (a connection cut mid-result).
     app.add_exception_handler(DBAPIError, on_database)
+
+    async def on_crash(request: Request, _exc: Exception) -> Response:
+        return server_error(request)
+
+    # Answered outside every middleware (uvicorn logs the traceback after): carries the id.
+    app.add_exception_handler(Exception, on_crash)
 
 
 def _health(engine: Engine) -> JSONResponse:

@@ -19,6 +19,8 @@ from starlette.exceptions import HTTPException
 from app.core.db_faults import connection_lost
 from app.web.context import WebContext
 from app.web.page_views import error_page
+from app.web.request_ids import HEADER as REQUEST_ID_HEADER
+from app.web.request_ids import current_request_id
 
 MACHINE_PREFIXES = ("/api/", "/feeds/")
 SCHEMA_MISSING = "the database schema is missing or out of date; run `paperboy migrate`"
@@ -88,3 +90,15 @@ def database_away(request: Request) -> Response:
     if request.url.path in PROBE_PATHS:
         return PlainTextResponse(DATABASE_AWAY, 503, retry_later())
     return http_error(request, HTTPException(503, DATABASE_AWAY, retry_later()))
+
+
+def server_error(request: Request) -> Response:
+    """500 for what nothing else answered, with the request's id: the key to its log lines.
+
+    Plain, not the site's page: that page reads the database, which may be what failed.
+    """
+    request_id = current_request_id()
+    headers = {REQUEST_ID_HEADER: request_id} if request_id else None
+    if wants_json(request):
+        return error_json(500, "internal server error", headers)
+    return PlainTextResponse("Internal Server Error", 500, headers)

@@ -36,7 +36,7 @@ from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.db_faults import connection_lost, driver_words
-from app.core.logs import configure_logging
+from app.core.logs import configure_logging, print_or_log_report
 from app.core.models import JobRun, Trigger
 from app.core.schema import require_current_schema
 from app.core.settings_check import EXIT_REFUSED, startup_settings
@@ -175,8 +175,8 @@ class SchedulerService:
         outcome = run_job(
             job, self.settings, self.sessions, None, trigger=trigger, clock=self.clock
         )
-        if outcome.summary:
-            print(outcome.summary)  # noqa: T201 (the run's report, as ``paperboy jobs run`` shows it)
+        if outcome.summary:  # the run's report, as ``paperboy jobs run`` shows it
+            print_or_log_report(outcome.summary.splitlines(), job=job.name)
 
     def _start(self) -> None:
         scheduler = BackgroundScheduler(

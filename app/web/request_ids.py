@@ -1,0 +1,52 @@
+"""One id per web request, on its response (``X-Request-ID``) and on every log line it causes.
+
+A proxy's id is kept when it is sane (so the proxy's log and Paperboy's share it), anything
+else is replaced by a new one. The id lives in :data:`app.core.logs.REQUEST_ID`, which the
+log handlers read. It is set, never reset: uvicorn serves each request in a task of its own,
+whose context ends with it, and its access line and the traceback of a crash are written
+after the app has returned or raised, still in that task.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.logs import REQUEST_ID
+
+HEADER = "X-Request-ID"
+# What a proxy sends (nginx's $request_id, a UUID) and nothing that could forge a log line.
+SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def chosen_id(offered: str | None) -> str:
+    """The client's or proxy's id if sane, else a new one (pure but for the new one)."""
+    if offered is not None and SANE_ID.fullmatch(offered):
+        return offered
+    return uuid.uuid4().hex
+
+
+def current_request_id() -> str | None:
+    return REQUEST_ID.get()
+
+
+class RequestIdMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = chosen_id(Headers(scope=scope).get(HEADER))
+        REQUEST_ID.set(request_id)
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message)[HEADER] = request_id
+            await send(message)
+
+        await self.app(scope, receive, send_with_id)
