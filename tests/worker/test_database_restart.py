@@ -111,6 +111,7 @@ def test_a_database_restart_leaves_the_scheduler_running_and_web_answering_503_t
                 assert answer.status_code == 503, (path, answer.text)
                 assert answer.headers["Retry-After"].isdigit(), path
                 assert answer.headers["content-type"].startswith(kind), path
+                assert str(cluster.port) not in answer.text, path  # no driver's words
             assert "database" in httpx.get(f"{site}/api/daily_papers").json()["error"]["message"]
             time.sleep(2.0)  # longer than the lease: four checks fail, and it expires
             assert scheduler.poll() is None, log.read_text()
