@@ -26,12 +26,12 @@ import numpy as np
 
 from app.core.config import Settings, get_settings
 from app.core.vectors import Matrix
-from app.web.relevance import FUSION
-from app.web.search import make_index, query_embedder
 from benchmarks import scale, search_eval
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
-from ranking.embedder import resolve_model_path
+from ranking.embedder import query_embedder, resolve_model_path
 from ranking.onnx_model import cached_model_path
+from search.index import make_index
+from search.relevance import FUSION
 
 BACKENDS = ("torch", "onnx-int8")
 POSTGRES = "postgresql+psycopg://paperboy@127.0.0.1:5433/paperboy_eval_c"

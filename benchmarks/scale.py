@@ -50,16 +50,16 @@ from app.core.config import get_settings
 from app.core.db import make_session_factory, open_engine
 from app.core.models import Paper
 from app.core.schema import upgrade_to_head
-from app.core.search_store import DEFAULT_DIMENSIONS, index_name
 from app.core.vectors import Matrix
-from app.web.search import Filters
-from app.web.search_sql import EF_SEARCH as WEB_EF_SEARCH
-from app.web.searcher import make_searcher
 from benchmarks import synthetic_corpus
 from benchmarks.scale_store import GIN_INDEX, halfvec_texts, load_postgresql, load_sqlite
 from benchmarks.search_eval import HF
-from ranking.embedder import make_embedder
-from ranking.search_files import index_directory
+from ranking.embedder import make_embedder, query_embedder
+from search.database_indexes import DEFAULT_DIMENSIONS, index_name
+from search.in_database import EF_SEARCH as WEB_EF_SEARCH
+from search.index_files import index_directory
+from search.query import Filters
+from search.searcher import make_searcher
 
 SIZES = (75_000, 300_000, 1_000_000)
 STORES = ("postgresql", "sqlite")
@@ -287,7 +287,7 @@ def breakdown(store: Store, queries: list[str]) -> dict[str, float]:
     embedder = make_embedder(settings)
     embedder.encode(["warm up"])
     with _engine(store) as engine:
-        searcher = make_searcher(settings, make_session_factory(engine))
+        searcher = make_searcher(settings, make_session_factory(engine), query_embedder)
         searcher.warm()
         searcher.search("warm up", Filters())
         ids = _sample_ids(store)[: len(queries)]

@@ -5,10 +5,10 @@ The raw load and each index build are timed apart (:class:`Timings`). PostgreSQL
 keys, the word index's triggers, the GIN index and the HNSW index left out during the load;
 afterwards the word documents are computed in one statement (the migration's own
 ``paper_search_refresh``), then the GIN index and the words' counts, then the HNSW index are
-made (``app.core.search_store``).
+made (``search.database_indexes``).
 SQLite: ``executemany`` in one transaction per chunk on the bulk-load connection
 (``ingest.bulk.connection``), then the persisted search index is written under DATA_DIR
-(``ranking.search_files.write_search_index``).
+(``search.index_files.write_search_index``).
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.db import make_session_factory, session_scope
 from app.core.models import Author, Paper, PaperAuthor, PaperCategory, PaperEmbedding
 from app.core.names import author_key
-from app.core.search_store import DEFAULT_DIMENSIONS, ensure_vector_index, index_name, install
 from app.core.vectors import Matrix
 from benchmarks.synthetic_corpus import Batch
 from ingest.bulk.connection import bulk_load_sessions
 from ingest.bulk.deferred import constraints_restored_at_end
 from ingest.bulk.rows import insert_columns
-from ranking.search_files import index_directory, write_search_index
 from ranking.text import embedding_text, text_hash
+from search.database_indexes import DEFAULT_DIMENSIONS, ensure_vector_index, index_name, install
+from search.index_files import index_directory, write_search_index
 
 WORD_TRIGGER_TABLES = ("papers", "paper_authors")
 GIN_INDEX = "ix_paper_search_document"

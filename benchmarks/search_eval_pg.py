@@ -5,7 +5,7 @@
 
 The database must hold the corpus and its vectors, migrated with pgvector (``paperboy
 migrate``, ``paperboy import``, ``paperboy import-embeddings``). Each query's candidates and
-their scores come from ``app.web.search_sql`` (HNSW nearest in meaning, full-text matches);
+their scores come from ``search.in_database`` (HNSW nearest in meaning, full-text matches);
 the scale of the keyword term (``ts_rank`` is not a tf-idf cosine) is chosen on the tune half
 of the queries only, with the shipped cut-off, and MRR@10 is reported on the other half for:
 that score fusion with the cut-off, reciprocal rank fusion over the same candidates, each
@@ -29,14 +29,14 @@ from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
 from app.core.db import make_session_factory, open_engine
-from app.core.search_store import halfvec_text
 from app.core.vectors import Matrix
-from app.web.relevance import FUSION, Words, relevance
-from app.web.search import Filters
-from app.web.search_sql import Scoring, _scoring_params, candidates_statement, tune_hnsw
-from app.web.search_sql import run_search as run_statement
 from benchmarks.search_eval import DEPTH, HF, _tune_half
 from ranking.embedder import make_embedder
+from search.database_indexes import halfvec_text
+from search.in_database import Scoring, _scoring_params, candidates_statement, tune_hnsw
+from search.in_database import run_search as run_statement
+from search.query import Filters
+from search.relevance import FUSION, Words, relevance
 
 SCALES = (1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0)
 RRF_K = 60

@@ -5,7 +5,7 @@
 
 A SQLite store of the 74,728-paper corpus with all its precomputed vectors (kept in
 ``--data-dir`` and reused). Measures: the full rebuild the embed step runs
-(:func:`ranking.search_files.write_search_index`), the size of each file, the embed step's
+(:func:`search.index_files.write_search_index`), the size of each file, the embed step's
 check when the index is current; then web processes served by uvicorn (the default
 settings: semantic search, preloaded): start to ready (``/healthz`` answers, which the app's
 start holds back until the index is open and the model loaded), ready to the first answered
@@ -35,22 +35,23 @@ from benchmarks.serve import QUERIES
 from benchmarks.serve import _free_port as free_port
 from ingest.bulk.importer import import_file
 from ranking.embeddings import import_matrix
-from ranking.search_files import (
+from search.index import store_state
+from search.index_files import (
     current_generation,
     index_directory,
     refresh_search_index,
     write_search_index,
 )
-from ranking.search_index import store_state
 
 # The old way, in a process of its own: build in memory, then search with the web's code.
 IN_MEMORY = """
 import sys, time
 from app.core.config import get_settings
 from app.core.db import make_engine, make_session_factory
-from app.web.search import Filters, keyword_scores, matches
+from search.in_process import keyword_scores, matches
+from search.query import Filters
 from ranking.embedder import make_embedder
-from ranking.search_index import build_index, closeness
+from search.index import build_index, closeness
 settings = get_settings()
 embedder = make_embedder(settings)
 embedder.encode(["warm"])

@@ -5,7 +5,7 @@
         [--data-dir /tmp/scale/postgresql_1000000] [--queries 120] [--repeat 3]
 
 For ``scale.py``'s queries (HF ``ai_keywords``, three a query), each embedded once, it runs
-the whole statement of ``app.web.search_sql``, its word candidates alone (``by_words``) and
+the whole statement of ``search.in_database``, its word candidates alone (``by_words``) and
 its nearest in meaning alone (``nearest``), in turn, ``--repeat`` times each, and keeps each
 part's best time per query (the buffers warm, so the figures compare statements, not disks);
 it prints p50 / p90 / mean over the queries. Run it from two checkouts (``git worktree``) on
@@ -25,11 +25,12 @@ from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
 from app.core.db import make_session_factory, open_engine
-from app.core.search_store import halfvec_text
-from app.web.search import Filters, query_embedder
-from app.web.search_sql import Scoring, _scoring_params, search_statement, tune_hnsw
 from benchmarks.scale import read_queries
 from benchmarks.search_eval import HF
+from ranking.embedder import query_embedder
+from search.database_indexes import halfvec_text
+from search.in_database import Scoring, _scoring_params, search_statement, tune_hnsw
+from search.query import Filters
 
 
 def parts(dimensions: int) -> dict[str, str]:

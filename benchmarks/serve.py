@@ -39,12 +39,14 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Edition, Paper
 from app.core.schema import upgrade_to_head
 from app.web.queries import plain_cards
-from app.web.relevance import SearchSort
-from app.web.search import Filters, SearchService, keyword_scores
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
 from ingest.bulk.importer import import_file
+from ranking.embedder import query_embedder
 from ranking.embeddings import import_matrix
 from ranking.pipeline import default_scorer, publish_periods, rank_day
+from search.in_process import SearchService, keyword_scores
+from search.query import Filters
+from search.relevance import SearchSort
 
 QUERIES = (
     "diffusion models for video generation", "reinforcement learning from human feedback",
@@ -284,7 +286,7 @@ def breakdown(settings: Settings) -> None:
     """Median time of each step of a search, in this process, over the same 16 queries."""
     with open_engine(settings) as engine:
         sessions = make_session_factory(engine)
-        search = SearchService(settings, sessions)
+        search = SearchService(settings, sessions, query_embedder)
         search.search("warm up", Filters())  # builds the index, loads the model
         index = search.index()
         steps: dict[str, list[float]] = {}

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Engine, event
 from app.core.config import get_settings
 from app.core.db import make_engine
 from app.core.models import Base
-from app.core.search_store import in_models
+from search.database_indexes import in_models
 
 config = context.config
 

@@ -52,6 +52,23 @@ def make_embedder(settings: Settings) -> Embedder:
     return TorchEmbedder(settings)
 
 
+def query_embedder(settings: Settings) -> Any:
+    """The embedder for queries, on ``search_threads`` CPU threads (torch and onnxruntime).
+
+    One short query per request gains nothing from more threads, and on a busy machine they
+    contend: on two shared cores one torch thread embeds a query several times faster than two.
+    The onnx-int8 backend loads without torch (a web process's memory, docs/benchmarks.md).
+    """
+    if settings.search_query_backend == "onnx-int8":
+        from ranking.onnx_encoder import query_encoder
+
+        return query_encoder(settings)
+    import torch  # only here: web workers start without it
+
+    torch.set_num_threads(settings.search_threads)
+    return make_embedder(settings)
+
+
 class TorchEmbedder:
     """sentence-transformers' own ``encode``: the reference every other backend is held to."""
 

@@ -16,10 +16,10 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from app.core.models import Paper, PaperEmbedding
-from app.core.search_store import has_vector_column, store_vectors
 from app.core.vectors import BadVectorsError, Matrix, normalise, pack, stack
 from ranking.embedder import Embedder
 from ranking.text import embedding_text, text_hash
+from search.database_indexes import has_vector_column, store_vectors
 
 PAGE_SIZE = 1_000
 Progress = Callable[[int], None]

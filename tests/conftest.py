@@ -27,7 +27,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_PATH = PROJECT_ROOT / "app" / "sample" / "arxiv_listings_sample.jsonl.gz"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # Apps made by tests load the search model on their first semantic search, not as they start
-# (which takes seconds); tests/app/test_search_saved.py starts one that preloads.
+# (which takes seconds); tests/search/test_in_process.py starts one that preloads.
 os.environ.setdefault("PAPERBOY_SEARCH_PRELOAD", "false")
 # Their query model is torch's: the int8 one would be built (seconds) in each test's DATA_DIR;
 # tests/ranking/test_onnx_encoder.py holds the int8 one to the same results.

@@ -22,12 +22,12 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.db_faults import quiet_secondary_driver_errors, storage_problem
 from app.core.logs import configure_logging
 from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
-from app.core.search_store import complete as complete_search_store
 from app.core.settings_check import EXIT_REFUSED, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
 from app.services.overview import describe_store, format_overview
 from ingest.bulk.chunk_reader import Rejection
 from ingest.bulk.importer import ImportSummary, import_file
+from search.database_indexes import complete as complete_search_indexes
 
 MAX_PRINTED_REJECTIONS = 20
 
@@ -79,7 +79,7 @@ def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
     with open_engine(settings) as engine:
         done = migrate(engine)
         print(f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}")
-        if missing := complete_search_store(engine):
+        if missing := complete_search_indexes(engine):
             print(missing)
     return 0
 

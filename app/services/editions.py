@@ -23,7 +23,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.search_store import has_vector_column
 from app.core.vectors import Matrix
 from app.services.reports import Completed
 from ranking.editions import Publication
@@ -35,8 +34,9 @@ from ranking.onnx_encoder import prepare_query_model
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
-from ranking.search_files import Written, index_directory, refresh_search_index
 from ranking.topic_store import TopicsSummary
+from search.database_indexes import has_vector_column
+from search.index_files import Written, index_directory, refresh_search_index
 
 Advance = Callable[[int], None]
 # Given the number of items to come, a context yielding the function told of each batch done

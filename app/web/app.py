@@ -60,9 +60,9 @@ from app.web.routes import (
     voting,
 )  # fmt: skip
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits
-from app.web.searcher import Searcher
 from app.web.security import SecurityMiddleware
 from ranking.keyphrases import load_stop_words
+from search.searcher import Searcher
 
 logger = logging.getLogger(__name__)
 ROUTERS = (

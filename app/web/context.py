@@ -29,8 +29,9 @@ from app.core.periods import Period
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
-from app.web.searcher import Searcher, make_searcher
 from ranking.editions import latest_edition
+from ranking.embedder import query_embedder
+from search.searcher import Searcher, make_searcher
 
 TEMPLATES_DIR = bundled_folder(BundledFolder.TEMPLATES)
 STATIC_DIR = bundled_folder(BundledFolder.STATIC)
@@ -111,7 +112,7 @@ def build_context(
         settings=settings,
         sessions=sessions,
         templates=make_templates(),
-        search=make_searcher(settings, sessions),
+        search=make_searcher(settings, sessions, query_embedder),
         limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
         memo=Memo(settings.web_cache_seconds),
         search_turns=SearchTurns(search_limits, _search_rate(settings)),

@@ -10,8 +10,10 @@ On PostgreSQL only (a no-op on SQLite, whose search stays in the process):
   index over the 384-dimension ones (the default model's; other dimensions get theirs when
   the embed step first stores one).
 
-What it makes is defined in ``app.core.search_store`` (``paperboy migrate`` calls the same
-``install`` again, so installing pgvector later and migrating again adds the vectors).
+What it makes is written out here as it was when this revision was made, so that replaying it
+always makes the same schema; the live definition is ``search.database_indexes``, whose
+``install`` ``paperboy migrate`` calls again (installing pgvector later and migrating again
+adds the vectors).
 
 Revision ID: 0014
 Revises: 0013
@@ -20,19 +22,274 @@ Create Date: 2026-11-23 21:00:00
 
 from __future__ import annotations
 
+import numpy as np
 from alembic import op
-
-from app.core.search_store import install, uninstall
+from numpy.typing import NDArray
+from sqlalchemy import Connection, text
+from sqlalchemy.exc import DBAPIError
 
 revision: str = "0014"
 down_revision: str | None = "0013"
 branch_labels: str | None = None
 depends_on: str | None = None
 
+VECTOR_COLUMN = "embedding"
+SEARCH_TABLE = "paper_search"
+DEFAULT_DIMENSIONS = 384
+BACKFILL_PAGE = 1_000
+Matrix = NDArray[np.float32]
+
 
 def upgrade() -> None:
-    install(op.get_bind())
+    _install(op.get_bind())
 
 
 def downgrade() -> None:
-    uninstall(op.get_bind())
+    _uninstall(op.get_bind())
+
+
+def index_name(dimensions: int) -> str:
+    return f"ix_paper_embeddings_embedding_{dimensions}"
+
+
+def _column_exists(connection: Connection) -> bool:
+    query = text(
+        "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND table_name = 'paper_embeddings' AND column_name = :column"
+    )
+    return connection.execute(query, {"column": VECTOR_COLUMN}).first() is not None
+
+
+def halfvec_text(vector: Matrix) -> str:
+    """pgvector's text form of a vector (``[0.1,0.2]``), cast to ``halfvec`` in SQL."""
+    return "[" + ",".join(f"{value:.6g}" for value in np.asarray(vector, dtype=np.float32)) + "]"
+
+
+def ensure_vector_index(connection: Connection, dimensions: int) -> None:
+    """The HNSW index (cosine) over the vectors of one dimension, made if missing.
+
+    Partial and over a cast, since the column has no fixed dimension: a search for a query of
+    ``dimensions`` values orders by ``embedding::halfvec(dimensions)`` with ``dimensions = n``
+    in its WHERE clause, literally, so the planner sees the index applies.
+    """
+    size = int(dimensions)
+    connection.execute(
+        text(
+            f"CREATE INDEX IF NOT EXISTS {index_name(size)} ON paper_embeddings USING hnsw "
+            f"(({VECTOR_COLUMN}::halfvec({size})) halfvec_cosine_ops) WHERE dimensions = {size}"
+        )
+    )
+
+
+def _install(connection: Connection) -> bool:
+    """Make the word index, and the vector column and index where pgvector can be had.
+
+    Idempotent; returns whether vectors are kept in the database. A no-op off PostgreSQL.
+    """
+    if connection.dialect.name != "postgresql":
+        return False
+    _install_words(connection)
+    if _column_exists(connection):
+        return True
+    if not _create_extension(connection):
+        return False
+    connection.execute(text(f"ALTER TABLE paper_embeddings ADD COLUMN {VECTOR_COLUMN} halfvec"))
+    _backfill_vectors(connection)
+    ensure_vector_index(connection, DEFAULT_DIMENSIONS)
+    return True
+
+
+def _create_extension(connection: Connection) -> bool:
+    available = text("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")
+    if connection.execute(available).first() is None:
+        return False
+    try:
+        with connection.begin_nested():
+            connection.execute(text("CREATE EXTENSION IF NOT EXISTS vector"))
+    except DBAPIError:
+        # Installed on the server but not ours to create (no privilege): as if missing.
+        return False
+    return True
+
+
+def _backfill_vectors(connection: Connection) -> None:
+    """Copy every stored float32 vector into the ``halfvec`` column, a page at a time."""
+    after = ("", "")
+    page = text(
+        "SELECT arxiv_id, model, vector FROM paper_embeddings WHERE (arxiv_id, model) > (:a, :m) "
+        "ORDER BY arxiv_id, model LIMIT :size"
+    )
+    while rows := connection.execute(
+        page, {"a": after[0], "m": after[1], "size": BACKFILL_PAGE}
+    ).all():
+        by_model: dict[str, list[tuple[str, Matrix]]] = {}
+        for arxiv_id, model, blob in rows:
+            by_model.setdefault(model, []).append(
+                (arxiv_id, np.frombuffer(blob, dtype="<f4").astype(np.float32))
+            )
+        for model, vectors in by_model.items():
+            _update(connection, model, vectors)
+        after = (rows[-1].arxiv_id, rows[-1].model)
+
+
+def _update(connection: Connection, model: str, rows: list[tuple[str, Matrix]]) -> None:
+    connection.execute(
+        text(
+            "UPDATE paper_embeddings AS e SET embedding = CAST(v.vector AS halfvec) "
+            "FROM unnest(CAST(:ids AS text[]), CAST(:vectors AS text[])) AS v(arxiv_id, vector) "
+            "WHERE e.arxiv_id = v.arxiv_id AND e.model = :model"
+        ),
+        {
+            "ids": [arxiv_id for arxiv_id, _ in rows],
+            "vectors": [halfvec_text(vector) for _, vector in rows],
+            "model": model,
+        },
+    )
+
+
+# The words of one paper, as search weighs them; also what a query is matched against.
+DOCUMENT = (
+    "setweight(to_tsvector('english', p.title), 'A') || "
+    "setweight(to_tsvector('english', p.abstract), 'B') || "
+    "setweight(to_tsvector('english', coalesce(("
+    "SELECT string_agg(a.name, ' ' ORDER BY a.position) FROM paper_authors AS a "
+    "WHERE a.arxiv_id = p.arxiv_id), '')), 'C')"
+)
+
+_WORDS_DDL = (
+    "CREATE TABLE IF NOT EXISTS paper_search ("
+    "arxiv_id varchar(40) PRIMARY KEY REFERENCES papers (arxiv_id) ON DELETE CASCADE, "
+    "document tsvector NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS ix_paper_search_document ON paper_search USING gin (document)",
+    # Recomputes the documents of the given papers (those that still exist).
+    f"""CREATE OR REPLACE FUNCTION paper_search_refresh(ids text[]) RETURNS void
+    LANGUAGE sql AS $$
+        INSERT INTO paper_search (arxiv_id, document)
+        SELECT p.arxiv_id, {DOCUMENT} FROM papers AS p WHERE p.arxiv_id = ANY(ids)
+        ON CONFLICT (arxiv_id) DO UPDATE SET document = EXCLUDED.document
+        WHERE paper_search.document IS DISTINCT FROM EXCLUDED.document
+    $$""",  # noqa: S608 (DOCUMENT is a constant)
+    # One function for every trigger: the changed rows' papers, from whichever transition
+    # table the trigger has (statement-level, so a bulk write refreshes once per statement).
+    """CREATE OR REPLACE FUNCTION paper_search_changed() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    DECLARE added text[];
+    BEGIN
+        IF TG_OP = 'DELETE' THEN
+            PERFORM paper_search_refresh(ARRAY(SELECT DISTINCT arxiv_id FROM old_rows));
+        ELSIF TG_TABLE_NAME = 'paper_authors' AND TG_OP = 'INSERT' THEN
+            -- A paper stored with its authors: its words so far are title and abstract, so
+            -- the authors' are appended (the same tsvector as computing all again, for a
+            -- fraction of the work). Papers that had authors already are computed again.
+            WITH done AS (
+                UPDATE paper_search AS s
+                SET document = s.document || setweight(to_tsvector('english', f.names), 'C')
+                FROM (SELECT n.arxiv_id, string_agg(n.name, ' ' ORDER BY n.position) AS names
+                      FROM new_rows AS n GROUP BY n.arxiv_id
+                      HAVING count(*) = (SELECT count(*) FROM paper_authors AS a
+                                         WHERE a.arxiv_id = n.arxiv_id)) AS f
+                WHERE s.arxiv_id = f.arxiv_id
+                RETURNING s.arxiv_id
+            )
+            SELECT coalesce(array_agg(arxiv_id), '{}') INTO added FROM done;
+            PERFORM paper_search_refresh(ARRAY(
+                SELECT DISTINCT arxiv_id FROM new_rows WHERE arxiv_id <> ALL(added)));
+        ELSIF TG_TABLE_NAME = 'papers' AND TG_OP = 'UPDATE' THEN
+            -- Most updates of a paper (its version, dates, withdrawal) leave its words alone.
+            PERFORM paper_search_refresh(ARRAY(
+                SELECT n.arxiv_id FROM new_rows AS n JOIN old_rows AS o USING (arxiv_id)
+                WHERE (n.title, n.abstract) IS DISTINCT FROM (o.title, o.abstract)));
+        ELSE
+            PERFORM paper_search_refresh(ARRAY(SELECT DISTINCT arxiv_id FROM new_rows));
+        END IF;
+        RETURN NULL;
+    END $$""",
+)
+# How many papers hold each word (the empty word: how many papers there are), for the words'
+# rarity (idf) at query time; kept by statement-level triggers on paper_search itself.
+_COUNTS_DDL = (
+    "CREATE TABLE IF NOT EXISTS paper_search_words (word text PRIMARY KEY, papers bigint NOT NULL)",
+    """CREATE OR REPLACE FUNCTION paper_search_count() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            PERFORM paper_search_add(ARRAY(SELECT document FROM new_rows), 1);
+        ELSIF TG_OP = 'DELETE' THEN
+            PERFORM paper_search_add(ARRAY(SELECT document FROM old_rows), -1);
+        ELSE
+            PERFORM paper_search_add(ARRAY(SELECT document FROM old_rows), -1);
+            PERFORM paper_search_add(ARRAY(SELECT document FROM new_rows), 1);
+        END IF;
+        RETURN NULL;
+    END $$""",
+    # Words in a fixed order: concurrent writers lock the same rows in the same order.
+    """CREATE OR REPLACE FUNCTION paper_search_add(documents tsvector[], delta integer)
+    RETURNS void LANGUAGE sql AS $$
+        INSERT INTO paper_search_words AS c (word, papers)
+        SELECT word, count(*) * delta FROM (
+            SELECT unnest(tsvector_to_array(d)) AS word FROM unnest(documents) AS d
+            UNION ALL SELECT '' FROM unnest(documents)
+        ) AS w GROUP BY word ORDER BY word
+        ON CONFLICT (word) DO UPDATE SET papers = c.papers + EXCLUDED.papers
+    $$""",
+)
+_COUNT_TRIGGERS = (
+    ("paper_search", "INSERT", "NEW TABLE AS new_rows"),
+    ("paper_search", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+    ("paper_search", "DELETE", "OLD TABLE AS old_rows"),
+)
+# (table, event, transition tables): PostgreSQL allows one event per trigger with them.
+_TRIGGERS = (
+    ("papers", "INSERT", "NEW TABLE AS new_rows"),
+    ("papers", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+    ("paper_authors", "INSERT", "NEW TABLE AS new_rows"),
+    ("paper_authors", "UPDATE", "NEW TABLE AS new_rows"),
+    ("paper_authors", "DELETE", "OLD TABLE AS old_rows"),
+)
+
+
+def _install_words(connection: Connection) -> None:
+    exists = text("SELECT to_regclass(:table) IS NOT NULL")
+    existed = connection.execute(exists, {"table": "paper_search"}).scalar_one()
+    counted = connection.execute(exists, {"table": "paper_search_words"}).scalar_one()
+    for statement in _WORDS_DDL + _COUNTS_DDL:
+        connection.execute(text(statement))
+    _triggers(connection, _TRIGGERS, "paper_search_changed")
+    if not existed:
+        connection.execute(text("SELECT paper_search_refresh(ARRAY(SELECT arxiv_id FROM papers))"))
+    if not counted:
+        connection.execute(
+            text(
+                "INSERT INTO paper_search_words (word, papers) "
+                "SELECT word, ndoc FROM ts_stat('SELECT document FROM paper_search') "
+                "UNION ALL SELECT '', count(*) FROM paper_search"
+            )
+        )
+    _triggers(connection, _COUNT_TRIGGERS, "paper_search_count")
+
+
+def _triggers(
+    connection: Connection, triggers: tuple[tuple[str, str, str], ...], function: str
+) -> None:
+    for table, event, transition in triggers:
+        name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
+        connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
+        connection.execute(
+            text(
+                f"CREATE TRIGGER {name} AFTER {event} ON {table} REFERENCING {transition} "
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+            )
+        )
+
+
+def _uninstall(connection: Connection) -> None:
+    """Undo :func:`_install` (the extension stays: other databases' objects may use it)."""
+    if connection.dialect.name != "postgresql":
+        return
+    for table, event, _ in _TRIGGERS:
+        name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
+        connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
+    connection.execute(text(f"DROP TABLE IF EXISTS {SEARCH_TABLE}, paper_search_words"))
+    for function in ("changed()", "refresh(text[])", "count()", "add(tsvector[], integer)"):
+        connection.execute(text(f"DROP FUNCTION IF EXISTS {SEARCH_TABLE}_{function}"))
+    connection.execute(text(f"ALTER TABLE paper_embeddings DROP COLUMN IF EXISTS {VECTOR_COLUMN}"))

@@ -18,7 +18,7 @@ from app.core.schema import (
     require_current_schema,
     upgrade_to_head,
 )
-from app.core.search_store import in_models
+from search.database_indexes import in_models
 from tests.conftest import Database
 
 

@@ -12,8 +12,8 @@ from alembic import command
 from sqlalchemy import Engine, inspect, text
 
 from app.core.schema import alembic_config, upgrade_to_head
-from app.core.search_store import MISSING_LINE, complete, forget, has_vector_column
 from app.core.vectors import normalise, pack
+from search.database_indexes import MISSING_LINE, complete, forget, has_vector_column
 from tests.migrations.conftest import database_at
 
 PAPER = "2512.16698"

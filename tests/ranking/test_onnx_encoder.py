@@ -13,9 +13,7 @@ import numpy as np
 import pytest
 
 from app.core.config import Settings
-from app.web.search import Filters, Found, query_embedder
-from app.web.searcher import make_searcher
-from ranking.embedder import resolve_model_path
+from ranking.embedder import query_embedder, resolve_model_path
 from ranking.onnx_encoder import (
     INPUTS,
     OnnxEncoder,
@@ -26,6 +24,8 @@ from ranking.onnx_encoder import (
     token_arrays,
 )
 from ranking.text import embedding_text
+from search.query import Filters, Found
+from search.searcher import make_searcher
 from tests.conftest import SAMPLE_PATH, Database
 
 SOURCE = Path(resolve_model_path(Settings().embedding_model))
@@ -119,7 +119,7 @@ def test_the_int8_query_model_finds_torchs_top_result_among_its_first_three(
             update={"search_semantic": True, "search_query_backend": backend}
         )
         vectors[backend] = np.asarray(query_embedder(settings).encode(list(QUERIES)))
-        searcher = make_searcher(settings, embedded_db.sessions)
+        searcher = make_searcher(settings, embedded_db.sessions, query_embedder)
         tops[backend] = [_first(searcher.search(query, Filters()), 3) for query in QUERIES]
     assert np.min(np.sum(vectors["torch"] * vectors["onnx-int8"], axis=1)) >= 0.98
     for torchs, int8s in zip(tops["torch"], tops["onnx-int8"], strict=True):

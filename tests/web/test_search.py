@@ -2,15 +2,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.web.app import create_app
-from app.web.relevance import FUSION, Match, SearchSort, Words, arrange, relevance
-from app.web.search import NO_DATE
-from app.web.snippets import query_words, snippet
 from tests.web.conftest import HF_PAPER, HOSTILE_ID, OLD_STYLE_ID
 from tests.web.test_pages import listed
 
@@ -123,37 +119,6 @@ def test_off_topic_papers_no_longer_ride_along_with_the_real_model(semantic: Tes
     # Every paper holding all the words a reader typed is found, whatever its meaning score.
     every = {item["paper"]["id"] for item in found(semantic, "mixture of experts", limit=100)}
     assert {*MOE_SPARSITY, *MOE_ONLY} <= every and SHAPE_PAPER not in every
-
-
-def test_a_weak_meaning_only_neighbour_is_no_match() -> None:
-    keyword = np.array([0.0, 0.0, 0.3, 0.1, 0.1, 0.0])
-    coverage = np.array([0.0, 0.0, 1.0, 0.5, 0.5, 0.0])
-    meaning = np.array([0.3, 0.7, 0.1, 0.2, 0.6, 0.0])
-    has_vector = np.array([True, True, True, True, True, False])
-    scores = relevance(Words(keyword, coverage), meaning, has_vector, FUSION)
-    # Weak meaning alone: out; strong meaning alone: in; every word: in; some words with
-    # unrelated meaning: out; some words with related meaning: in; no vector, no word: out.
-    assert np.isfinite(scores).tolist() == [False, True, True, False, True, False]
-    assert scores[4] > scores[1]  # the keyword match adds to a close meaning
-    by_words = relevance(Words(keyword, coverage), None, has_vector, FUSION)
-    assert np.isfinite(by_words).tolist() == [False, False, True, True, True, False]
-
-
-def test_newest_first_breaks_ties_by_relevance() -> None:
-    matches = [Match(0, 0.9, 10), Match(1, 0.5, 12), Match(2, 0.7, 12), Match(3, 0.8, NO_DATE)]
-    assert [m.row for m in arrange(matches, SearchSort.newest)] == [2, 1, 0, 3]
-    assert [m.row for m in arrange(matches, SearchSort.relevance)] == [0, 3, 2, 1]
-
-
-def test_a_snippet_marks_query_words_and_escapes_the_rest() -> None:
-    words = query_words("The Experts <b>sparse</b>")
-    assert words == {"experts", "sparse"}
-    text = "Intro. " * 60 + "Sparse <i>experts</i> route tokens & experts agree. " + "End. " * 60
-    shown = str(snippet(text, words))
-    assert shown.startswith("\N{HORIZONTAL ELLIPSIS}") and shown.endswith("\N{HORIZONTAL ELLIPSIS}")
-    assert "<mark>Sparse</mark> &lt;i&gt;<mark>experts</mark>&lt;/i&gt; route tokens &amp;" in shown
-    assert str(snippet("A short abstract.", {"abstract"})) == "A short <mark>abstract</mark>."
-    assert str(snippet("Expert systems.", {"expert"})) == "<mark>Expert</mark> systems."
 
 
 def test_the_snippet_of_a_hostile_abstract_stays_inert(client: TestClient) -> None:

@@ -6,8 +6,8 @@ import pytest
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.params import BadInputError, edition_key, key_label, parse_week
-from app.web.relevance import best_rows
 from app.web.views import Coauthor, PaperFacts, Signals, code_url, collaborators, project_page
+from search.relevance import best_rows
 
 
 def test_best_rows_keeps_only_allowed_matches_best_first() -> None:

@@ -30,9 +30,9 @@ from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import client_host
 from app.web.params import BadInputError, TopicId, edition_key, key_label
-from app.web.relevance import SearchSort
 from app.web.routes.search import PageNumber, SortOrder, last_page, run_search
 from app.web.views import Card, Signals
+from search.relevance import SearchSort
 
 router = APIRouter(prefix="/api", tags=["api"])
 VERSION = package_version("paperboy")

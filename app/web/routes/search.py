@@ -1,8 +1,8 @@
 """Search (``/search``) and the author and topic pages it leads to.
 
 An arXiv identifier goes straight to its paper, an author's full name to the author page;
-anything else is a hybrid search (see :mod:`app.web.search`). Redirects only ever go to a path
-on this site, built from a parsed identifier or a stored author key.
+anything else is a hybrid search (see :mod:`search`). Redirects only ever go to a path on this
+site, built from a parsed identifier or a stored author key.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import client_host
 from app.web.page_views import SearchPage
 from app.web.params import BadInputError, TopicId, parse_day
-from app.web.relevance import MAX_MATCHES, SearchSort
-from app.web.search import Filters, Found
 from app.web.search_turns import SearchBusyError, SearchRefusedError
-from app.web.snippets import query_words, snippet
+from search.query import Filters, Found
+from search.relevance import MAX_MATCHES, SearchSort
+from search.snippets import query_words, snippet
 
 router = APIRouter(include_in_schema=False)
 PER_PAGE = 20

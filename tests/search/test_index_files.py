@@ -1,5 +1,5 @@
 """The search index saved under DATA_DIR: written whole, reopened as built, kept by the embed
-step. (The web process's side, opening and rebuilding it, is tests/app/test_search_saved.py.)"""
+step. (The web process's side, opening and rebuilding it, is tests/search/test_in_process.py.)"""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 from app.core.db import session_scope
-from app.core.search_store import has_vector_column
 from app.services import editions
-from app.web.search import Filters, keyword_scores, matches
 from ingest.records import PaperRecord
 from ingest.store import store_records
 from ranking.embeddings import import_matrix
-from ranking.search_files import (
+from search.database_indexes import has_vector_column
+from search.in_process import keyword_scores, matches
+from search.index import Index, build_index, closeness
+from search.index_files import (
     IndexFilesError,
     current_generation,
     index_directory,
@@ -24,7 +25,7 @@ from ranking.search_files import (
     save_index,
     write_search_index,
 )
-from ranking.search_index import Index, build_index, closeness
+from search.query import Filters
 from tests.conftest import Database
 
 # Words with accents, stop words, a title's words and authors': what tokenizing must agree on.

@@ -1,8 +1,9 @@
 """What the web asks of search, whichever store answers it.
 
-Two implementations: :class:`app.web.search.SearchService` holds the index in the process
-(SQLite, and PostgreSQL without pgvector), :mod:`app.web.search_sql` asks PostgreSQL itself
-(pgvector and full-text indexes). :func:`make_searcher` picks one for a deployment.
+Two implementations: :class:`search.in_process.SearchService` holds the index in the process
+(SQLite, and PostgreSQL without pgvector), :mod:`search.in_database` asks PostgreSQL itself
+(pgvector and full-text indexes). :func:`make_searcher` picks one for a deployment; its
+caller hands in the query model (:data:`search.query.QueryModel`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
-from app.core.search_store import has_vector_column
-from app.web.search import Filters, Found, SearchService
-from app.web.search_sql import DatabaseSearch
+from search.database_indexes import has_vector_column
+from search.in_database import DatabaseSearch
+from search.in_process import SearchService
+from search.query import Filters, Found, QueryModel
 
 
 class Searcher(Protocol):
@@ -33,9 +35,11 @@ class Searcher(Protocol):
         ...
 
 
-def make_searcher(settings: Settings, sessions: sessionmaker[Session]) -> ChosenOnFirstUse:
+def make_searcher(
+    settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+) -> ChosenOnFirstUse:
     """The deployment's searcher, chosen at its first use (see :class:`ChosenOnFirstUse`)."""
-    return ChosenOnFirstUse(settings, sessions)
+    return ChosenOnFirstUse(settings, sessions, query_model)
 
 
 class ChosenOnFirstUse:
@@ -45,9 +49,12 @@ class ChosenOnFirstUse:
     construction: a web process starts (and says "not ready") while its database is down.
     """
 
-    def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
+    def __init__(
+        self, settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+    ) -> None:
         self._settings = settings
         self._sessions = sessions
+        self._query_model = query_model
         self._lock = threading.Lock()
         self._chosen: Searcher | None = None
 
@@ -63,12 +70,14 @@ class ChosenOnFirstUse:
     def chosen(self) -> Searcher:
         with self._lock:
             if self._chosen is None:
-                self._chosen = _choose(self._settings, self._sessions)
+                self._chosen = _choose(self._settings, self._sessions, self._query_model)
             return self._chosen
 
 
-def _choose(settings: Settings, sessions: sessionmaker[Session]) -> Searcher:
+def _choose(
+    settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+) -> Searcher:
     engine = sessions.kw.get("bind")
     if isinstance(engine, Engine) and has_vector_column(engine):
-        return DatabaseSearch(settings, sessions)
-    return SearchService(settings, sessions)
+        return DatabaseSearch(settings, sessions, query_model)
+    return SearchService(settings, sessions, query_model)

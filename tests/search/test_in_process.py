@@ -12,13 +12,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
-from app.core.search_store import has_vector_column
 from app.web.app import create_app
-from app.web.relevance import SearchSort
-from app.web.search import REFRESH_SECONDS, Filters, SearchService
-from ranking.search_files import current_generation, index_directory, write_search_index
+from ranking.embedder import query_embedder
+from search.database_indexes import has_vector_column
+from search.in_process import REFRESH_SECONDS, SearchService
+from search.index_files import current_generation, index_directory, write_search_index
+from search.query import Filters
+from search.relevance import SearchSort
 from tests.conftest import Database
-from tests.ranking.test_search_files import PAPERS, fill, records
+from tests.search.test_index_files import PAPERS, fill, records
 
 QUERY = "diffusion"
 
@@ -39,7 +41,7 @@ def test_a_new_process_opens_the_saved_index_instead_of_building_it(database: Da
     fill(database, records())
     settings = keyword_settings(database)
     directory = index_directory(settings.data_dir)
-    first = SearchService(settings, database.sessions)
+    first = SearchService(settings, database.sessions, query_embedder)
     answer = found(first)
     assert answer[:2] == ["2501.00003", "2501.00002"]
     saved = generations(directory)
@@ -47,7 +49,7 @@ def test_a_new_process_opens_the_saved_index_instead_of_building_it(database: Da
     # A writer that died half-way leaves a staging directory: nobody reads it.
     (directory / ".staging-dead").mkdir()
     (directory / ".staging-dead" / "vectors.npy").write_bytes(b"\x93NUMPY half")
-    second = SearchService(settings, database.sessions)
+    second = SearchService(settings, database.sessions, query_embedder)
     assert found(second) == answer
     assert second.similar("2501.00003", 3) == first.similar("2501.00003", 3)
     assert second.index().generation == saved[0]
@@ -60,10 +62,10 @@ def test_papers_added_since_the_index_was_saved_make_the_next_process_rebuild_it
     fill(database, records())
     settings = keyword_settings(database)
     directory = index_directory(settings.data_dir)
-    found(SearchService(settings, database.sessions))
+    found(SearchService(settings, database.sessions, query_embedder))
     before = current_generation(directory)
     fill(database, records((("2501.00007", "Zebrafish diffusion", "Imaging.", "Eva Lund"),)), 1)
-    later = SearchService(settings, database.sessions)
+    later = SearchService(settings, database.sessions, query_embedder)
     assert "2501.00007" in found(later)
     assert current_generation(directory) not in (None, before)
     assert later.index().generation == current_generation(directory)
@@ -84,7 +86,7 @@ def test_a_running_process_opens_the_embed_steps_new_generation_after_refresh_se
 ) -> None:
     fill(database, records())
     settings, clock = keyword_settings(database), Clock()
-    service = SearchService(settings, database.sessions, clock)
+    service = SearchService(settings, database.sessions, query_embedder, clock)
     assert "2501.00007" not in found(service)
     fill(database, records((("2501.00007", "Zebrafish diffusion", "Imaging.", "Eva Lund"),)), 1)
     with database.sessions() as session:  # the embed step's writer, in the job's process
@@ -120,12 +122,12 @@ def test_an_unreadable_index_is_logged_and_rebuilt_with_every_paper(
     fill(database, records())
     settings = keyword_settings(database)
     directory = index_directory(settings.data_dir)
-    answer = found(SearchService(settings, database.sessions))
+    answer = found(SearchService(settings, database.sessions, query_embedder))
     damaged = current_generation(directory)
     assert damaged is not None
     damage(directory / damaged)
-    with caplog.at_level(logging.ERROR, logger="app.web.search"):
-        again = SearchService(settings, database.sessions)
+    with caplog.at_level(logging.ERROR, logger="search.in_process"):
+        again = SearchService(settings, database.sessions, query_embedder)
         assert found(again) == answer
     assert any("search index unreadable" in r.getMessage() for r in caplog.records)
     assert current_generation(directory) not in (None, damaged)
@@ -135,7 +137,7 @@ def test_an_unreadable_index_is_logged_and_rebuilt_with_every_paper(
 def test_processes_starting_together_build_the_index_once(database: Database) -> None:
     fill(database, records())
     settings = keyword_settings(database)
-    services = [SearchService(settings, database.sessions) for _ in range(3)]
+    services = [SearchService(settings, database.sessions, query_embedder) for _ in range(3)]
     answers: list[list[str]] = []
     threads = [threading.Thread(target=lambda s=s: answers.append(found(s))) for s in services]
     for thread in threads:

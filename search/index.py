@@ -2,8 +2,8 @@
 
 Building it from documents is pure (:func:`make_index`; the search evaluation,
 ``benchmarks/search_eval.py``, calls it on the whole corpus); :func:`build_index` reads the
-documents and vectors from the database. Searching it lives in :mod:`app.web.search`; keeping
-it on disk between processes in :mod:`ranking.search_files`. scikit-learn is imported only
+documents and vectors from the database. Searching it lives in :mod:`search.in_process`; keeping
+it on disk between processes in :mod:`search.index_files`. scikit-learn is imported only
 here, and only when an index is built or its terms are reopened (web processes start
 without it).
 """

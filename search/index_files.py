@@ -8,7 +8,7 @@ generations are kept: a process that read ``current`` just before a switch can s
 what it named.
 
 Arrays are ``.npy`` files opened memory-mapped: the vectors (float32, see
-:data:`ranking.search_index.VECTOR_DTYPE`), and the keyword index as
+:data:`search.index.VECTOR_DTYPE`), and the keyword index as
 the three arrays of its papers x terms CSC matrix, so that a query reads only its terms'
 columns, and processes on one machine share the pages. Text (ids, terms, category names) is
 one entry a line. :func:`open_current` checks what it reads and raises
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session
 
-from ranking.search_index import (
+from search.index import (
     VECTOR_DTYPE,
     Index,
     StoreState,

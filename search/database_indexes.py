@@ -9,7 +9,7 @@ without knowing of it. Neither is part of the ORM models: SQLite has neither, an
 describe what every store shares (:func:`in_models` keeps them out of the comparison).
 
 Without the extension the word index is still made, and search stays in the process
-(``app.web.search``); :func:`install` adds the rest once the extension is installed.
+(``search.in_process``); :func:`install` adds the rest once the extension is installed.
 """
 
 from __future__ import annotations
@@ -71,8 +71,9 @@ def has_vector_column(engine: Engine) -> bool:
 def complete(engine: Engine) -> str | None:
     """After migrating: add the vectors if pgvector came since; a line to print if still not.
 
-    Migration 0014 ran :func:`install` once; a server that gains the extension later gets the
-    column and index from the next ``paperboy migrate``, which calls this.
+    Migration 0014 made them once (from its own copy of :func:`install`); a server that gains
+    the extension later gets the column and index from the next ``paperboy migrate``, which
+    calls this.
     """
     if engine.dialect.name != "postgresql":
         return None

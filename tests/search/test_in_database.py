@@ -17,9 +17,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
 from app.core.models import Paper, PaperAuthor
-from app.core.search_store import DOCUMENT, MISSING_LINE, complete, has_vector_column
-from app.web.search import Filters, SearchService
-from app.web.search_sql import (
+from ingest.records import PaperRecord
+from ingest.store import store_records
+from ranking.embedder import query_embedder
+from ranking.embeddings import import_matrix
+from search.database_indexes import DOCUMENT, MISSING_LINE, complete, has_vector_column
+from search.in_database import (
     CHECKED_ROWS,
     EF_SEARCH,
     DatabaseSearch,
@@ -29,10 +32,9 @@ from app.web.search_sql import (
     run_search,
     tune_hnsw,
 )
-from app.web.searcher import make_searcher
-from ingest.records import PaperRecord
-from ingest.store import store_records
-from ranking.embeddings import import_matrix
+from search.in_process import SearchService
+from search.query import Filters
+from search.searcher import make_searcher
 from tests.conftest import Database
 
 MODEL = "test-model"
@@ -263,7 +265,9 @@ def test_a_new_dimension_gets_its_own_vector_index(stored: sessionmaker[Session]
 def test_the_site_searches_in_the_database_where_pgvector_keeps_vectors(
     pgvector: Database,
 ) -> None:
-    assert isinstance(make_searcher(pgvector.settings, pgvector.sessions).chosen(), DatabaseSearch)
+    assert isinstance(
+        make_searcher(pgvector.settings, pgvector.sessions, query_embedder).chosen(), DatabaseSearch
+    )
 
 
 def test_without_pgvector_search_stays_in_the_process_and_migrate_says_so(
@@ -271,7 +275,9 @@ def test_without_pgvector_search_stays_in_the_process_and_migrate_says_so(
 ) -> None:
     if database.engine.dialect.name == "postgresql" and has_vector_column(database.engine):
         pytest.skip("needs SQLite or PostgreSQL without pgvector (the fallback)")
-    assert isinstance(make_searcher(database.settings, database.sessions).chosen(), SearchService)
+    assert isinstance(
+        make_searcher(database.settings, database.sessions, query_embedder).chosen(), SearchService
+    )
     expected = MISSING_LINE if database.engine.dialect.name == "postgresql" else None
     assert complete(database.engine) == expected
 
@@ -281,7 +287,7 @@ def test_warming_up_loads_the_query_model_and_runs_a_search(pgvector: Database) 
     with session_scope(pgvector.sessions) as session:
         store_records(session, PAPERS)
     settings = pgvector.settings.model_copy(update={"search_query_backend": "torch"})
-    search = DatabaseSearch(settings, pgvector.sessions)
+    search = DatabaseSearch(settings, pgvector.sessions, query_embedder)
     search.warm()  # the model loads and the warm-up query runs against the real indexes
     found = search.search("galaxy rotation curves", ANY)
     assert "2601.00003" in found.ids.values()

@@ -1,12 +1,13 @@
 """Hybrid search over every stored paper: keywords (tf-idf) fused with meaning (embeddings).
 
-The index (:mod:`ranking.search_index`) is opened from its files under ``DATA_DIR``
-(:mod:`ranking.search_files`, kept current by the embed step) when they are those of the
+The index (:mod:`search.index`) is opened from its files under ``DATA_DIR``
+(:mod:`search.index_files`, kept current by the embed step) when they are those of the
 store; otherwise this process builds it, as before, and saves it for the next one. Every
-REFRESH_SECONDS a process checks the store and the files again. The query embedder loads in
-:meth:`SearchService.warm` (the web app's start, when search is semantic) or on the first
-semantic search, never at import (web workers start without torch). Which papers match and
-in which order is pure (:mod:`app.web.relevance`); reading the database is a thin shell.
+REFRESH_SECONDS a process checks the store and the files again. The query model (handed in,
+:data:`search.query.QueryModel`) loads in :meth:`SearchService.warm` (the web app's start,
+when search is semantic) or on the first semantic search, never at import (web workers start
+without torch). Which papers match and in which order is pure (:mod:`search.relevance`);
+reading the database is a thin shell.
 """
 
 from __future__ import annotations
@@ -15,9 +16,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import date
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,18 +23,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.vectors import Matrix
-from app.web.relevance import (
-    FUSION,
-    MAX_MATCHES,
-    Fusion,
-    Match,
-    SearchSort,
-    Words,
-    arrange,
-    best_rows,
-    relevance,
+from search.index import (
+    NO_DATE,
+    Index,
+    StoreState,
+    build_index,
+    closeness,
+    store_state,
 )
-from ranking.search_files import (
+from search.index_files import (
     IndexFilesError,
     build_lock,
     current_generation,
@@ -44,42 +39,11 @@ from ranking.search_files import (
     open_current,
     save_index,
 )
-from ranking.search_index import (
-    NO_DATE,
-    Document,
-    Index,
-    StoreState,
-    build_index,
-    closeness,
-    make_index,
-    store_state,
-)
-
-# What benchmarks and tests take from here, as before the index moved to ranking/.
-__all__ = ["NO_DATE", "Document", "Index", "build_index", "make_index"]
+from search.query import Filters, Found, QueryEncoder, QueryModel
+from search.relevance import FUSION, MAX_MATCHES, Fusion, Match, Words, best_rows, relevance
 
 logger = logging.getLogger(__name__)
 REFRESH_SECONDS = 300.0
-
-
-@dataclass(frozen=True, slots=True)
-class Filters:
-    since: date | None = None
-    until: date | None = None
-    category: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A search's matches, best first (at most ``MAX_MATCHES``), with their ids."""
-
-    matches: list[Match]
-    ids: dict[int, str]
-
-    def page(self, sort: SearchSort, number: int, size: int) -> list[str]:
-        """The ids on page ``number`` (from 1) of ``size`` matches in the order asked."""
-        chosen = arrange(self.matches, sort)[(number - 1) * size : number * size]
-        return [self.ids[match.row] for match in chosen]
 
 
 def allowed_rows(index: Index, filters: Filters) -> NDArray[np.bool_]:
@@ -136,16 +100,18 @@ class SearchService:
         self,
         settings: Settings,
         sessions: sessionmaker[Session],
+        query_model: QueryModel,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._settings = settings
         self._sessions = sessions
+        self._query_model = query_model
         self._directory = index_directory(settings.data_dir)
         self._clock = clock  # seconds, for REFRESH_SECONDS (tests move it on)
         self._lock = threading.Lock()
         self._index: Index | None = None
         self._checked_at = 0.0
-        self._embedder: Any = None
+        self._embedder: QueryEncoder | None = None
 
     def search(self, query: str, filters: Filters) -> Found:
         """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
@@ -237,25 +203,6 @@ class SearchService:
     def _embed(self, query: str) -> Matrix:
         with self._lock:
             if self._embedder is None:
-                self._embedder = query_embedder(self._settings)
+                self._embedder = self._query_model(self._settings)
             vector: Matrix = self._embedder.encode([query])[0]
             return vector
-
-
-def query_embedder(settings: Settings) -> Any:
-    """The embedder for queries, on ``search_threads`` CPU threads (torch and onnxruntime).
-
-    One short query per request gains nothing from more threads, and on a busy machine they
-    contend: measured on two shared cores, 40 ms a query on one torch thread, 290 ms on two.
-    The onnx-int8 backend loads without torch (a web process's memory, docs/benchmarks.md).
-    """
-    if settings.search_query_backend == "onnx-int8":
-        from ranking.onnx_encoder import query_encoder
-
-        return query_encoder(settings)
-    import torch  # only here: web workers start without it
-
-    from ranking.embedder import make_embedder
-
-    torch.set_num_threads(settings.search_threads)
-    return make_embedder(settings)

@@ -2,7 +2,7 @@
 
 The web process holds no index: one SQL statement gathers candidates from both indexes (the
 nearest papers in meaning, and papers holding the query's words), scores each as the
-in-process search does, and keeps the matches by the same rules (:mod:`app.web.relevance`):
+in-process search does, and keeps the matches by the same rules (:mod:`search.relevance`):
 
 - ``meaning``: the cosine of the paper's ``halfvec`` with the query's;
 - ``keyword``: the ``ts_rank`` of each query word in the paper's words (title A, abstract B,
@@ -12,7 +12,7 @@ in-process search does, and keeps the matches by the same rules (:mod:`app.web.r
 - ``coverage``: the share of the query's word rarity that the paper holds (1: every word; a
   word no paper holds counts as the rarest, and as missing).
 
-The indexes are made by migration 0014 (:mod:`app.core.search_store`).
+The indexes are made by migration 0014 and kept by :mod:`search.database_indexes`.
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
-from app.core.search_store import halfvec_text
 from app.core.vectors import Matrix
-from app.web.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
-from app.web.search import NO_DATE, Filters, Found, query_embedder
+from search.database_indexes import halfvec_text
+from search.index import NO_DATE
+from search.query import Filters, Found, QueryEncoder, QueryModel
+from search.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
 WARM_QUERY = "learning models for language and images"
@@ -328,14 +329,17 @@ def nearest_papers(session: Session, arxiv_id: str, model: str, limit: int) -> l
 
 
 class DatabaseSearch:
-    """The :class:`app.web.searcher.Searcher` of a PostgreSQL with pgvector."""
+    """The :class:`search.searcher.Searcher` of a PostgreSQL with pgvector."""
 
-    def __init__(self, settings: Settings, sessions: sessionmaker[Session]) -> None:
+    def __init__(
+        self, settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+    ) -> None:
         self._settings = settings
         self._sessions = sessions
+        self._query_model = query_model
         self._scoring = Scoring(settings.embedding_model)
         self._lock = threading.Lock()
-        self._embedder: Any = None
+        self._embedder: QueryEncoder | None = None
 
     def search(self, query: str, filters: Filters) -> Found:
         """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
@@ -358,5 +362,5 @@ class DatabaseSearch:
 
     def _embed(self, query: str) -> Matrix:
         with self._lock:
-            self._embedder = self._embedder or query_embedder(self._settings)
+            self._embedder = self._embedder or self._query_model(self._settings)
             return np.asarray(self._embedder.encode([query])[0], dtype=np.float32)
