@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse
 from app.core.tokens import TokenError
 from app.web.account_views import ActionPage, MessagePage
 from app.web.context import WebContext
-from app.web.forms import CSRF_COOKIE, Refusal, csrf_field, new_nonce
+from app.web.forms import CSRF_COOKIE, Refusal, browser_nonce, csrf_field
 
 
 def page(
@@ -70,7 +70,7 @@ def action_page(
     fields: dict[str, str] | None = None,
 ) -> HTMLResponse:
     """The page a mailed link opens: what the link offers, and one button that does it."""
-    nonce = new_nonce()
+    nonce = browser_nonce(request)
     view = ActionPage(
         title, text, button, action, token, csrf_field(context.settings, nonce), fields or {}
     )

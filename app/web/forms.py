@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -61,8 +62,18 @@ class Refusal(StrEnum):
     BAD_CSRF = "bad-csrf"  # the field is not even ASCII: a malformed request
 
 
-def new_nonce() -> str:
-    return secrets.token_urlsafe(16)
+# A nonce as :func:`browser_nonce` makes one; a cookie holding anything else gets a new one.
+_NONCE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def browser_nonce(request: Request) -> str:
+    """The nonce of the browser's CSRF pair: the cookie's, or a new one if it holds none.
+
+    Kept across pages, so that a form open in another tab stays valid after this one sets the
+    cookie again; and a sign-in link knows the browser that pressed it by it.
+    """
+    held = request.cookies.get(CSRF_COOKIE, "")
+    return held if _NONCE.fullmatch(held) else secrets.token_urlsafe(16)
 
 
 def csrf_field(settings: Settings, nonce: str) -> str:

@@ -18,6 +18,7 @@ from email.message import EmailMessage
 from email.policy import default
 from itertools import count
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -36,6 +37,7 @@ from app.core.models import (
     SubscriberStatus,
 )
 from app.services.personal_feed import view_of
+from app.web.forms import CSRF_COOKIE
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import links, reader, signin
 from digest.accounts.addresses import parse_address
@@ -456,3 +458,30 @@ def test_the_paper_page_saves_and_thumbs_as_plain_forms_and_shows_the_readers_ow
         assert found is not None
         assert reader.saved_ids(session, found.id) == [paper]
         assert reader.feedback_of(session, found.id) == {paper: 1}
+
+
+def _csrf_cookie(answer: httpx.Response, held: str) -> str:
+    """The CSRF cookie a browser holds after ``answer`` (``held`` unless the answer sets one)."""
+    found = re.search(rf"{CSRF_COOKIE}=([^;]+)", answer.headers.get("set-cookie", ""))
+    return held if found is None else found.group(1)
+
+
+def test_a_subscribe_form_open_in_another_tab_still_posts_after_for_you_is_viewed(
+    base_url: str, ada: SignedIn
+) -> None:
+    form = httpx.get(f"{base_url}/subscribe", headers=ada.headers)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', form.text)
+    assert csrf is not None
+    nonce = _csrf_cookie(form, "")
+    browser = {"cookie": f"{ada.headers['cookie']}; {CSRF_COOKIE}={nonce}"}
+    for_you = httpx.get(f"{base_url}/for-you", headers=browser)
+    assert for_you.status_code == 200 and 'name="csrf"' in for_you.text
+    nonce = _csrf_cookie(for_you, nonce)
+
+    answer = httpx.post(
+        f"{base_url}/subscribe",
+        data={"email": ada.address, "csrf": html.unescape(csrf.group(1))},
+        headers={"cookie": f"{ada.headers['cookie']}; {CSRF_COOKIE}={nonce}"},
+    )
+
+    assert answer.status_code == 200, answer.text

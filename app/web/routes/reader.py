@@ -29,7 +29,7 @@ from app.web import answers, reader_views
 from app.web.bibtex import bibliography
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
-from app.web.forms import csrf_field, new_nonce, read_form, require_this_site
+from app.web.forms import browser_nonce, csrf_field, read_form, require_this_site
 from app.web.origin import own_path
 from app.web.params import TopicId
 from app.web.routes.voting import SESSION_COOKIE
@@ -98,7 +98,7 @@ def for_you(request: Request, context: ContextDep, session: SessionDep) -> Respo
         page = reader_views.ForYouPage(None)
         return context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
     page = reader_views.for_you(context, session, email_key)
-    nonce = new_nonce()  # the sign-out buttons' CSRF pair
+    nonce = browser_nonce(request)  # the sign-out buttons' CSRF pair
     page = replace(page, csrf=csrf_field(context.settings, nonce))
     response = context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
     return answers.with_csrf_cookie(context, response, nonce)

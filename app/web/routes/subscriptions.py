@@ -37,10 +37,10 @@ from app.web.account_views import (
 from app.web.context import ContextDep, WebContext
 from app.web.forms import (
     PostedForm,
+    browser_nonce,
     checked_form,
     client_host,
     csrf_field,
-    new_nonce,
     read_form,
     require_this_site,
 )
@@ -116,7 +116,7 @@ async def _subscribe_page(
     guess_time_zone: bool = False,
 ) -> HTMLResponse:
     """The subscribe form showing ``entered``; with ``errors``, answered 422."""
-    settings, nonce = context.settings, new_nonce()
+    settings, nonce = context.settings, browser_nonce(request)
     suggestions = await run_in_threadpool(form_choices.form_suggestions, context)
     fields = preference_form.form_fields(
         settings.categories, entered, suggestions, errors, guess_time_zone=guess_time_zone
@@ -212,7 +212,7 @@ async def feedback_page(request: Request, context: ContextDep, token: str = "") 
             "changed. The links in your latest digest work."
         )
         return answers.message(request, context, "This link has expired", text, 400)
-    nonce = new_nonce()
+    nonce = browser_nonce(request)
     view = FeedbackPage(token, csrf_field(context.settings, nonce), target.arxiv_id, target.title)
     return answers.form_page(request, context, "feedback", view, nonce)
 
@@ -253,7 +253,7 @@ async def delete(request: Request, context: ContextDep) -> HTMLResponse:
 @router.get("/unsubscribe")
 async def unsubscribe_page(request: Request, context: ContextDep, token: str = "") -> Response:
     await run_in_threadpool(accounts.subscriber, context, token, links.UNSUBSCRIBE)
-    nonce = new_nonce()
+    nonce = browser_nonce(request)
     view = UnsubscribePage(csrf_field(context.settings, nonce), token)
     return answers.form_page(request, context, "unsubscribe", view, nonce)
 

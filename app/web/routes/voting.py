@@ -21,7 +21,7 @@ from app.services import accounts
 from app.web import answers
 from app.web.account_views import SigninPage
 from app.web.context import ContextDep, WebContext
-from app.web.forms import checked_form, client_host, csrf_field, new_nonce
+from app.web.forms import browser_nonce, checked_form, client_host, csrf_field
 from app.web.origin import from_this_site
 from digest.accounts import links, votes
 from digest.accounts.addresses import BadAddressError, parse_address
@@ -33,7 +33,7 @@ SESSION_COOKIE = "paperboy_session"
 
 @router.get("/signin")
 async def signin_form(request: Request, context: ContextDep) -> HTMLResponse:
-    nonce = new_nonce()
+    nonce = browser_nonce(request)
     view = SigninPage(csrf_field(context.settings, nonce))
     return answers.form_page(request, context, "signin", view, nonce)
 
