@@ -217,12 +217,13 @@ def check_signin_link(site: Deployment, token: str) -> None:
         signin.check_link(session, site.settings, token, site.clock())
 
 
-def sign_in(site: Deployment, token: str) -> SignedIn:
-    """Spend the sign-in link (it works once, and again moments later) and open a session."""
+def sign_in(site: Deployment, token: str, nonce: str) -> SignedIn:
+    """Spend the sign-in link (it works once, and again moments later from the browser whose
+    CSRF ``nonce`` pressed it) and open a session."""
     now = site.clock()
 
     def work(session: Session) -> SignedIn:
-        voter = signin.spend_link(session, site.settings, token, now)
+        voter = signin.spend_link(session, site.settings, token, now, nonce)
         return SignedIn(voter, signin.session_token(site.settings, session, voter, now))
 
     return unit_of_work(site.sessions, work)

@@ -43,9 +43,7 @@ def sign_out_everywhere(session: Session, email_key: str) -> None:
         row.key = new_link_key()
 
 
-def spend_link(
-    session: Session, settings: Settings, token: str, now: datetime, nonce: str | None = None
-) -> str:
+def spend_link(session: Session, settings: Settings, token: str, now: datetime, nonce: str) -> str:
     """Check and spend a sign-in link; the mailbox key signed in, or :class:`TokenError`.
 
     ``nonce`` is the CSRF nonce of the browser pressing it: a repeat moments later signs in

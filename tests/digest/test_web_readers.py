@@ -36,7 +36,9 @@ def test_a_web_readers_unconfirmed_subscription_goes_back_to_web_with_their_read
     with session_scope(database.sessions) as session:
         key = signin.key_for(session, "bob@example.org", NOW - timedelta(days=9))
         link = links.signin_url(mail_settings, "bob@example.org", key, NOW - timedelta(days=9))
-        signin.spend_link(session, mail_settings, _token(link), NOW - timedelta(days=9))
+        signin.spend_link(
+            session, mail_settings, _token(link), NOW - timedelta(days=9), nonce="a browser"
+        )
         web = reader.reader_row(session, "bob@example.org", NOW - timedelta(days=9))
         reader.save(session, web, "2603.00001", NOW - timedelta(days=9))
         preferences = parse_preferences({}, [])

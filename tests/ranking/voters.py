@@ -19,7 +19,7 @@ def sign_in(database: Database, addresses: Sequence[str], at: datetime) -> None:
             key = signin.key_for(session, mailbox_key(address), at)
             url = links.signin_url(settings, address, key, at)
             token = parse_qs(urlsplit(url).query)["token"][0]
-            signin.spend_link(session, settings, token, at)
+            signin.spend_link(session, settings, token, at, nonce=f"browser of {address}")
 
 
 def cast(database: Database, addresses: Sequence[str], arxiv_id: str, at: datetime) -> None:

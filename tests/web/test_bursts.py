@@ -174,6 +174,25 @@ def test_a_sign_in_link_pressed_fifty_times_at_once_signs_in_every_time_as_one_v
     assert voters == {address}
 
 
+def test_a_sign_in_link_pressed_moments_later_on_another_browser_is_refused_as_used(
+    base_url: str, site_settings: Settings, address: str
+) -> None:
+    now = datetime.now(UTC)
+    with _session(site_settings) as session:
+        key = signin.key_for(session, address, now)
+    token = _token(links.signin_url(site_settings, address, key, now))
+    first = _button_form(base_url, "/signin/confirm", token)
+    other = _button_form(base_url, "/signin/confirm", token)  # its own CSRF cookie
+    assert first[1] != other[1]
+
+    signed_in = httpx.post(f"{base_url}/signin/confirm", data=first[0], headers=first[1])
+    refused = httpx.post(f"{base_url}/signin/confirm", data=other[0], headers=other[1])
+
+    assert signed_in.status_code == 200 and "Signed in" in signed_in.text
+    assert refused.status_code == 400 and "used" in refused.text
+    assert SESSION_COOKIE not in refused.headers.get("set-cookie", "")
+
+
 def test_a_confirmation_link_pressed_fifty_times_at_once_subscribes_once(
     base_url: str, site_settings: Settings, address: str
 ) -> None:

@@ -21,7 +21,7 @@ from app.services import accounts
 from app.web import answers
 from app.web.account_views import SigninPage
 from app.web.context import ContextDep, WebContext
-from app.web.forms import browser_nonce, checked_form, client_host, csrf_field
+from app.web.forms import CSRF_COOKIE, browser_nonce, checked_form, client_host, csrf_field
 from app.web.origin import from_this_site
 from digest.accounts import links, votes
 from digest.accounts.addresses import BadAddressError, parse_address
@@ -68,7 +68,8 @@ async def confirm_page(request: Request, context: ContextDep, token: str = "") -
 @router.post("/signin/confirm")
 async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
     form = await checked_form(request, context.settings)
-    signed_in = await run_in_threadpool(accounts.sign_in, context, form.get("token"))
+    nonce = request.cookies[CSRF_COOKIE]  # checked_form refuses a POST without it
+    signed_in = await run_in_threadpool(accounts.sign_in, context, form.get("token"), nonce)
     text = f"You can vote now as {signed_in.voter}."
     response = answers.message(request, context, "Signed in", text)
     response.set_cookie(
