@@ -19,10 +19,10 @@ from sqlalchemy.exc import DBAPIError
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.db_faults import quiet_secondary_driver_errors, storage_problem
+from app.core.db_faults import quiet_secondary_driver_errors
 from app.core.logs import configure_logging
 from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
-from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.core.settings_check import EXIT_REFUSED, database_refusal, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
 from app.services.overview import describe_store, format_overview
 from ingest.bulk.chunk_reader import Rejection
@@ -332,10 +332,11 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         print(f"paperboy {args.command}: {error}", file=sys.stderr)
         return 1
     except DBAPIError as error:
-        # A read-only database or a full disk is the operator's to fix: one line, not a trace.
-        if (problem := storage_problem(error, checked.resolved_database_url)) is None:
+        # A read-only database, a full disk, a server that turns the connection down: the
+        # operator's to fix, in one line rather than a traceback.
+        if (line := database_refusal(program, error, checked.resolved_database_url)) is None:
             raise
-        print(f"paperboy {args.command}: {problem}", file=sys.stderr)
+        print(line, file=sys.stderr)
         return 1
 
 

@@ -7,21 +7,37 @@ automated client for one), a public address readers cannot reach (every mailed l
 broken). What harms only the operator warns: the development mail sink, no admin address for
 alerts, the placeholder ``List-Id`` and From address. The entry points (``paperboy``, the web
 app factory, ``python -m app.worker.scheduler``) exit with :data:`EXIT_REFUSED` on a refusal.
+
+In every environment, :func:`setup_problems` refuses what cannot work: a database URL of the
+wrong scheme (the right one suggested), a SQLite file in a folder that does not exist, a data
+directory this user cannot write, SMTP settings that contradict each other (nothing is sent
+to check them). A database server that turns the connection down is said in the same way
+(:func:`database_refusal`), by the command that met it or, before it serves, by the web app.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import os
+import pwd
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from app.core.config import PLACEHOLDER_SECRETS, Settings, get_settings
+from app.core.database_url import connection_problem, url_problem
+from app.core.db import make_engine
+from app.core.db_faults import storage_problem
 from app.core.logs import JsonFormatter
 
 EXIT_REFUSED = 1
@@ -31,6 +47,10 @@ MIN_SECRET_DISTINCT = 10
 HOW_TO_MAKE_ONE = 'make one with: python3 -c "import secrets; print(secrets.token_urlsafe(48))"'
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})  # noqa: S104 (compared)
 DEFAULTS = Settings.model_fields
+DATABASE_URL = "PAPERBOY_DATABASE_URL"
+# The ports whose protocol is fixed: implicit TLS on 465, STARTTLS (or none) on 587 and 25.
+TLS_PORTS = frozenset({465})
+STARTTLS_PORTS = frozenset({25, 587})
 
 
 class Severity(StrEnum):
@@ -78,11 +98,50 @@ def startup_settings(
     except ValidationError as error:
         problems = invalid_settings(error)
     else:
-        problems = production_problems(settings)
+        problems = setup_problems(settings) + production_problems(settings)
     for problem in problems:
         print(_said(problem, program, settings), file=out)
     refused = any(problem.severity is Severity.REFUSE for problem in problems)
     return None if refused else settings
+
+
+def setup_problems(settings: Settings) -> list[Problem]:
+    """What cannot work in any environment: the database URL, the data directory, SMTP."""
+    checks: list[Callable[[Settings], Problem | None]] = [
+        _database_url, _sqlite_folder, _data_dir, _smtp_host, _smtp_port, _smtp_security,
+        _smtp_login,
+    ]  # fmt: skip
+    return [problem for check in checks if (problem := check(settings)) is not None]
+
+
+def database_refusal(program: str, error: DBAPIError, database_url: str) -> str | None:
+    """The one line for a database error the operator fixes: a storage fault, or a server
+    that turned the connection down; None for any other error."""
+    if (storage := storage_problem(error, database_url)) is not None:
+        return f"{program}: {storage}"
+    if (refused := connection_problem(error, database_url)) is not None:
+        return Problem(Severity.REFUSE, DATABASE_URL, refused).line(program)
+    return None
+
+
+def refuse_an_unusable_database(
+    program: str, settings: Settings, stream: TextIO | None = None
+) -> bool:
+    """Connect once, as a server starts; print why not and return True if that fails in a
+    way the operator fixes (other errors are left for the first request to meet)."""
+    url = settings.resolved_database_url
+    engine = make_engine(settings)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except DBAPIError as error:
+        if (line := database_refusal(program, error, url)) is None:
+            return False
+        print(line, file=stream or sys.stderr)
+        return True
+    finally:
+        engine.dispose()
+    return False
 
 
 def _said(problem: Problem, program: str, settings: Settings | None) -> str:
@@ -185,3 +244,108 @@ def _looks_like_address(address: str) -> bool:
 
 def _is_local(host: str) -> bool:
     return host in LOCAL_HOSTS or host.endswith(".localhost")
+
+
+def _database_url(settings: Settings) -> Problem | None:
+    problem = url_problem(settings.resolved_database_url)
+    return None if problem is None else Problem(Severity.REFUSE, DATABASE_URL, problem)
+
+
+def _sqlite_folder(settings: Settings) -> Problem | None:
+    """A SQLite file named in a folder that is not there: a typo, more likely than a wish
+    for a new folder (the default file's folder, the data directory, is made as needed)."""
+    if not settings.database_url or url_problem(settings.database_url) is not None:
+        return None
+    url = make_url(settings.database_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    folder = Path(url.database).parent
+    if folder.is_dir():
+        return None
+    message = (
+        f"the folder {folder} of the SQLite database does not exist: create it "
+        f"(mkdir -p {folder}) or correct the path"
+    )
+    return Problem(Severity.REFUSE, DATABASE_URL, message)
+
+
+def _data_dir(settings: Settings) -> Problem | None:
+    """A data directory this user cannot write (or make). Where the SQLite database lives
+    in it, the database's own refusal says so when a command writes (a read-only database
+    may still be read)."""
+    folder = settings.data_dir.absolute()
+    if _holds_the_sqlite_database(settings, folder) or _may_write(folder):
+        return None
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    message = (
+        f"{folder} is not writable by the user {user!r}: give it that user "
+        f"(chown -R {user} {folder}) or set PAPERBOY_DATA_DIR to a folder it may write"
+    )
+    return Problem(Severity.REFUSE, "PAPERBOY_DATA_DIR", message)
+
+
+def _holds_the_sqlite_database(settings: Settings, folder: Path) -> bool:
+    url = make_url(settings.resolved_database_url)
+    if url.get_backend_name() != "sqlite" or not url.database:
+        return False
+    return Path(url.database).absolute().parent == folder
+
+
+def _may_write(folder: Path) -> bool:
+    """Whether this process may write in ``folder``, or make it (its nearest existing parent)."""
+    existing = next((path for path in (folder, *folder.parents) if path.exists()), folder)
+    return existing.is_dir() and os.access(existing, os.W_OK | os.X_OK)
+
+
+def _smtp_host(settings: Settings) -> Problem | None:
+    host = settings.smtp_host
+    if _is_host(host):
+        return None
+    message = (
+        f"{host!r} is not a host name: write the relay's name alone (smtp.example.org), "
+        "its port in PAPERBOY_SMTP_PORT and its login in PAPERBOY_SMTP_USERNAME"
+    )
+    return Problem(Severity.REFUSE, "PAPERBOY_SMTP_HOST", message)
+
+
+def _is_host(host: str) -> bool:
+    """A name or an address alone: no scheme, port, login or path (a URL pasted in)."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return bool(host) and not any(mark in host for mark in (":", "/", " ", "@"))
+    return True
+
+
+def _smtp_port(settings: Settings) -> Problem | None:
+    if 1 <= settings.smtp_port <= 65535:
+        return None
+    message = f"{settings.smtp_port} is no TCP port: set the relay's (587, 465 or 25)"
+    return Problem(Severity.REFUSE, "PAPERBOY_SMTP_PORT", message)
+
+
+def _smtp_security(settings: Settings) -> Problem | None:
+    port, security = settings.smtp_port, settings.smtp_security
+    if security == "tls" and port in STARTTLS_PORTS:
+        fix = "PAPERBOY_SMTP_SECURITY=starttls, or PAPERBOY_SMTP_PORT=465"
+    elif security == "starttls" and port in TLS_PORTS:
+        fix = "PAPERBOY_SMTP_SECURITY=tls, or PAPERBOY_SMTP_PORT=587"
+    else:
+        return None
+    message = (
+        f"{security} on port {port}, which speaks the other way: every send would hang; set {fix}"
+    )
+    return Problem(Severity.REFUSE, "PAPERBOY_SMTP_SECURITY", message)
+
+
+def _smtp_login(settings: Settings) -> Problem | None:
+    username, password = settings.smtp_username, settings.smtp_password
+    if bool(username) == bool(password):
+        return None
+    given, missing = (
+        ("PAPERBOY_SMTP_USERNAME", "PAPERBOY_SMTP_PASSWORD")
+        if username
+        else ("PAPERBOY_SMTP_PASSWORD", "PAPERBOY_SMTP_USERNAME")
+    )
+    message = f"is set without {missing}: set both for a relay that asks for a login, or neither"
+    return Problem(Severity.REFUSE, given, message)

@@ -8,8 +8,9 @@ with semantic search, the app's start loads it (and opens the search index) befo
 ready, unless ``search_preload`` is off.
 
 As uvicorn's factory (``uvicorn app.web.app:create_app --factory``) it reads the settings itself
-and refuses bad production settings and broken model files in words (``app/core/settings_check``,
-``app/services/artifacts``), exiting 1; given settings, it trusts its caller to have checked them.
+and refuses bad settings, a database that turns it down and broken model files in words
+(``app/core/settings_check``, ``app/services/artifacts``), exiting 1; given settings, it
+trusts its caller to have checked them.
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ from app.core.config import Settings
 from app.core.db import make_engine, make_session_factory
 from app.core.logs import configure_logging
 from app.core.schema import current_revision, head_revision
-from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.core.settings_check import (
+    EXIT_REFUSED,
+    refuse_an_unusable_database,
+    startup_settings,
+)
 from app.core.tokens import TokenError
 from app.services.artifacts import Artifact, refuse_broken_artifacts
 from app.web import answers
@@ -134,7 +139,11 @@ def _warm(settings: Settings, search: Searcher) -> None:
 
 def _factory_settings() -> Settings:
     settings = startup_settings("paperboy web")
-    if settings is None or refuse_broken_artifacts("paperboy web", settings, _uses(settings)):
+    if (
+        settings is None
+        or refuse_broken_artifacts("paperboy web", settings, _uses(settings))
+        or refuse_an_unusable_database("paperboy web", settings)
+    ):
         raise SystemExit(EXIT_REFUSED)  # the lines above say why; no traceback
     return settings
 

@@ -39,7 +39,11 @@ from app.core.db_faults import connection_lost, driver_words
 from app.core.logs import configure_logging, print_or_log_report
 from app.core.models import JobRun, Trigger
 from app.core.schema import require_current_schema
-from app.core.settings_check import EXIT_REFUSED, startup_settings
+from app.core.settings_check import (
+    EXIT_REFUSED,
+    refuse_an_unusable_database,
+    startup_settings,
+)
 from app.services.artifacts import EVERY, refuse_broken_artifacts
 from app.services.jobs.runs import run_job
 from app.services.jobs.table import JOBS, Job, jobs_on
@@ -47,6 +51,7 @@ from app.worker import lease
 from app.worker.outage import Outage
 
 logger = logging.getLogger("paperboy.scheduler")
+PROGRAM = "paperboy scheduler"
 # The first look after the database went away; later ones back off up to the check interval.
 FIRST_RETRY_SECONDS = 1.0
 
@@ -282,8 +287,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.worker.scheduler")
     parser.add_argument("--owner", help="this scheduler's name in the lease (default: host:pid)")
     owner = parser.parse_args(argv).owner
-    settings = startup_settings("paperboy scheduler")
-    if settings is None or refuse_broken_artifacts("paperboy scheduler", settings, EVERY):
+    settings = startup_settings(PROGRAM)
+    if (
+        settings is None
+        or refuse_broken_artifacts(PROGRAM, settings, EVERY)
+        or refuse_an_unusable_database(PROGRAM, settings)
+    ):
         return EXIT_REFUSED
     return serve(settings, owner)
 

@@ -1,7 +1,10 @@
-"""Production settings are checked in words: what would harm others refuses to start, the rest
-warns, one line each, from every entry point (run here as real processes)."""
+"""Settings are checked in words: in production what would harm others refuses to start, the
+rest warns; in any environment what cannot work (SMTP settings that contradict each other, a
+data directory this user cannot write) is refused; one line each, from every entry point (run
+here as real processes)."""
 
 import os
+import pwd
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from app.core.config import Settings, get_settings
-from app.core.settings_check import Severity, production_problems
+from app.core.settings_check import Severity, production_problems, setup_problems
+from tests.cli.storage_faults import hand_over, open_folder, runner_without_root
+from tests.conftest import PROJECT_ROOT
 
 GOOD_SECRET = "kq3Vx9-ZpL2mN8rT4wYb7cHdJ6fGs1aE0uIoPxQzR5v"
 
@@ -152,3 +157,69 @@ def test_warnings_alone_let_the_cli_run(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "paperboy migrate: warning: PAPERBOY_ADMIN_EMAIL" in done.stderr
     assert "created the schema at revision" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"PAPERBOY_SMTP_HOST": "smtp://relay.example.org:587"},
+         "PAPERBOY_SMTP_HOST: 'smtp://relay.example.org:587' is not a host name: write the "
+         "relay's name alone (smtp.example.org), its port in PAPERBOY_SMTP_PORT and its login "
+         "in PAPERBOY_SMTP_USERNAME"),
+        ({"PAPERBOY_SMTP_PORT": "70000"},
+         "PAPERBOY_SMTP_PORT: 70000 is no TCP port: set the relay's (587, 465 or 25)"),
+        ({"PAPERBOY_SMTP_SECURITY": "tls", "PAPERBOY_SMTP_PORT": "587"},
+         "PAPERBOY_SMTP_SECURITY: tls on port 587, which speaks the other way: every send would "
+         "hang; set PAPERBOY_SMTP_SECURITY=starttls, or PAPERBOY_SMTP_PORT=465"),
+        ({"PAPERBOY_SMTP_SECURITY": "starttls", "PAPERBOY_SMTP_PORT": "465"},
+         "PAPERBOY_SMTP_SECURITY: starttls on port 465, which speaks the other way: every send "
+         "would hang; set PAPERBOY_SMTP_SECURITY=tls, or PAPERBOY_SMTP_PORT=587"),
+        ({"PAPERBOY_SMTP_USERNAME": "digest"},
+         "PAPERBOY_SMTP_USERNAME: is set without PAPERBOY_SMTP_PASSWORD: set both for a relay "
+         "that asks for a login, or neither"),
+    ],
+    ids=["url-as-host", "port", "tls-on-587", "starttls-on-465", "login-without-password"],
+)  # fmt: skip
+def test_smtp_settings_that_cannot_work_are_refused_in_one_line_without_sending(
+    tmp_path: Path, settings: dict[str, str], said: str
+) -> None:
+    done = run_process(
+        ["-m", "app.cli.main", "send-digests"], clean_environment(tmp_path, **settings)
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [f"paperboy send-digests: refused: {said}"]
+
+
+def test_smtp_settings_that_fit_together_are_not_refused() -> None:
+    for values in (
+        {"smtp_security": "starttls", "smtp_port": 587, "smtp_host": "smtp.example.org"},
+        {"smtp_security": "tls", "smtp_port": 465, "smtp_username": "u", "smtp_password": "p"},
+        {"smtp_host": "::1"},
+        {"smtp_host": "192.0.2.7", "smtp_port": 2525, "smtp_security": "tls"},
+    ):
+        assert setup_problems(get_settings(**values)) == []
+
+
+def test_a_data_directory_the_user_cannot_write_is_refused_in_one_line() -> None:
+    user, as_user = runner_without_root()
+    with open_folder() as folder:
+        data_dir, database = folder / "data", folder / "database"
+        data_dir.mkdir()
+        data_dir.chmod(0o555)
+        database.mkdir()
+        hand_over(database, user)
+        environment = clean_environment(
+            data_dir, PAPERBOY_DATABASE_URL=f"sqlite:///{database / 'paperboy.sqlite3'}"
+        )
+        done = subprocess.run(
+            [*as_user, sys.executable, "-m", "app.cli.main", "stats"], cwd=PROJECT_ROOT,
+            env=environment, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    runner = user or pwd.getpwuid(os.geteuid()).pw_name
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"paperboy stats: refused: PAPERBOY_DATA_DIR: {data_dir} is not writable by the user "
+        f"{runner!r}: give it that user (chown -R {runner} {data_dir}) or set "
+        "PAPERBOY_DATA_DIR to a folder it may write"
+    ]
