@@ -51,9 +51,11 @@ def _sqlite_all_or_nothing(connection: Connection) -> Iterator[None]:
     ALTER before a migration's first row write committed alone: a process killed there left
     tables that the next run failed to create again. Here BEGIN goes out as the transaction
     starts. Foreign keys are off for the copy-and-drop of a table in batch mode (a DROP would
-    delete the rows that refer to it by cascade) and checked before the commit; they can only
-    be switched outside a transaction, so the connection is discarded afterwards rather than
-    switched back.
+    delete the rows that refer to it by cascade) and checked before the commit. They are
+    switched on again once the upgrade has committed or rolled back (only possible outside a
+    transaction), so no connection without them goes back to the pool; one where that fails
+    is discarded instead. Discarding it always would lose an in-memory database, whose one
+    connection is the database.
     """
     if connection.dialect.name != "sqlite":
         yield
@@ -65,6 +67,19 @@ def _sqlite_all_or_nothing(connection: Connection) -> Iterator[None]:
         yield
     finally:
         event.remove(connection, "begin", _begin)
+        _foreign_keys_on_again(connection)
+
+
+def _foreign_keys_on_again(connection: Connection) -> None:
+    try:
+        if connection.in_transaction():
+            connection.rollback()  # a failed upgrade's: it is undone anyway
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        switched = connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        connection.commit()
+    except Exception:  # the upgrade's own error, if any, is the one to report
+        switched = False
+    if not switched:
         connection.invalidate()
 
 
