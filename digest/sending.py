@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import insert_plain_rows, session_scope
+from app.core.editions import latest_edition
 from app.core.models import (
     Base,
     DeliveryStatus,
@@ -53,7 +54,7 @@ from digest.mail.messages import OutgoingMail, make_message_id
 from digest.picks import reader_picks
 from digest.schedule import due, edition_for
 from digest.selection import EditionView
-from digest.store import Encode, edition_view, latest_edition
+from digest.store import Encode, edition_view
 from digest.tastes import Tastes
 
 Views = dict[EditionKey, EditionView]
@@ -295,7 +296,7 @@ def _views(session: Session, settings: Settings, day: date) -> Views:
     keys = (EditionKey("day", day), EditionKey("week", span("week", day).key))
     views: Views = {}
     for key in keys:
-        edition = latest_edition(session, key.period, key.edition_date)
+        edition = latest_edition(session, key.period, key.edition_date, with_items=True)
         if edition is not None:
             views[key] = edition_view(session, edition, settings.embedding_model)
     return views

@@ -24,6 +24,7 @@ from sqlalchemy import Row, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.core.config import Settings
+from app.core.editions import latest_edition
 from app.core.explanations import dump_reasons, load_reasons
 from app.core.models import (
     Edition,
@@ -234,16 +235,6 @@ def _published(
         items=items,
         refused_pool=refused_pool,
     )
-
-
-def latest_edition(session: Session, period: Period, key: date | None) -> Edition | None:
-    """The newest version of the (period, key) edition, or of the period's newest edition when
-    ``key`` is None: what the pages, the API and the feeds serve."""
-    query = select(Edition).where(Edition.period == period)
-    if key is not None:
-        query = query.where(Edition.edition_date == key)
-    newest = query.order_by(Edition.edition_date.desc(), Edition.version.desc()).limit(1)
-    return session.scalars(newest).first()
 
 
 def stored_items(edition: Edition) -> list[Item]:

@@ -12,8 +12,9 @@ from datetime import date
 from sqlalchemy.orm import Session
 
 from app.core.config import Settings
+from app.core.editions import latest_edition
 from ranking.baseline import BaselineScorer
-from ranking.editions import Publication, latest_edition, publish
+from ranking.editions import Publication, publish
 from ranking.labels import Encode
 from ranking.scoring import Scorer
 from ranking.topic_store import TopicsSummary, build_topics

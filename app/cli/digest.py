@@ -19,6 +19,7 @@ from app.cli.common import command_sessions, job_session, parse_day, print_repor
 from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
+from app.core.editions import latest_edition
 from app.core.models import Delivery, DeliveryStatus, Subscriber
 from app.core.models.subscriptions import mailbox_key
 from app.core.tokens import TokenError
@@ -40,7 +41,7 @@ from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.schedule import edition_for
 from digest.sending import build_digest, resend
-from digest.store import edition_view, latest_edition
+from digest.store import edition_view
 from digest.tastes import Tastes
 
 
@@ -84,7 +85,7 @@ def _preview(
     settings: Settings, session: Session, subscriber: Subscriber, day: date, now: datetime
 ) -> OutgoingMail | None:
     target = edition_for(subscriber.frequency, day)
-    edition = latest_edition(session, target.period, target.edition_date)
+    edition = latest_edition(session, target.period, target.edition_date, with_items=True)
     if edition is None:
         return None
     view = edition_view(session, edition, settings.embedding_model)

@@ -17,12 +17,12 @@ from threadpoolctl import threadpool_limits
 
 from app.core.config import Settings
 from app.core.db import session_scope
+from app.core.editions import latest_edition
 from app.core.vectors import Matrix
 from app.services.reports import Failure, Outcome
 from digest.accounts.subscriptions import purge_unconfirmed
 from digest.sending import RunSummary, send_digests
 from digest.store import Encode
-from ranking.editions import latest_edition
 
 NOTHING_PUBLISHED = "send-digests: no edition published yet; nothing to send"
 

@@ -15,11 +15,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.db import session_scope
+from app.core.editions import latest_edition
 from app.core.models import Author, EditionItem, PaperAuthor, Subscriber, Topic, TopicDay
 from app.core.topic_labels import topic_labels
 from app.services.deployment import Deployment
 from digest.accounts.preferences import Named, topic_name
-from ranking.editions import latest_edition
 
 RECENT_TOPIC_DAYS = 14
 

@@ -19,13 +19,14 @@ from datetime import date
 from sqlalchemy.orm import Session
 
 from app.core.config import Settings
+from app.core.editions import latest_edition
 from app.core.models import EditionKey, Frequency, Subscriber
 from app.services.digests import latest_day_edition
 from digest.ledger import Reader
 from digest.picks import reader_picks
 from digest.schedule import edition_for
 from digest.selection import EditionView, Pick
-from digest.store import Encode, edition_view, latest_edition
+from digest.store import Encode, edition_view
 from digest.tastes import Tastes
 
 # How a caller keeps edition views between requests: given the key and how to build it.
@@ -47,7 +48,7 @@ def target_edition(session: Session, frequency: Frequency, day: date | None) -> 
 
 def view_of(session: Session, settings: Settings, key: EditionKey) -> EditionView | None:
     """The newest version of edition ``key`` as the selection reads it; None if unpublished."""
-    edition = latest_edition(session, key.period, key.edition_date)
+    edition = latest_edition(session, key.period, key.edition_date, with_items=True)
     return None if edition is None else edition_view(session, edition, settings.embedding_model)
 
 

@@ -24,12 +24,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.bundled import BundledFolder, bundled_folder
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
+from app.core.editions import latest_edition
 from app.core.models import Edition
 from app.core.periods import Period
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
-from ranking.editions import latest_edition
 from ranking.embedder import query_embedder
 from search.searcher import Searcher, make_searcher
 

@@ -10,13 +10,14 @@ from sqlalchemy import select
 
 from app.cli.main import main
 from app.core.config import Settings
+from app.core.editions import latest_edition
 from app.core.models import Edition, EditionItem, HfDailyPaper, Paper
 from app.core.periods import span
 from app.services.reports import Outcome
 from app.services.signals import refresh_signals
 from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
-from ranking.editions import Publication, compose, latest_edition, publish, stored_items
+from ranking.editions import Publication, compose, publish, stored_items
 from ranking.pipeline import default_scorer
 from ranking.scoring import Candidate, Reason, Score, ScoringContext
 from ranking.trending.model import load_model

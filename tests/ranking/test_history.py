@@ -8,9 +8,10 @@ import pytest
 from sqlalchemy import select
 
 from app.cli.main import main
+from app.core.editions import latest_edition
 from app.core.models import Edition, Paper, TopicDay
 from app.services.daily import run_daily
-from ranking.editions import PERIOD_ALGORITHM, latest_edition, stored_items
+from ranking.editions import PERIOD_ALGORITHM, stored_items
 from tests.conftest import Database
 
 DAYS = [date(2025, 12, 17), date(2025, 12, 18), date(2025, 12, 19)]

@@ -1,0 +1,27 @@
+"""Which stored edition answers "the newest": one answer for the pages, the feeds, the API,
+the digest and the ranking steps."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from app.core.models import Edition
+from app.core.periods import Period
+
+
+def latest_edition(
+    session: Session, period: Period, key: date | None, *, with_items: bool = False
+) -> Edition | None:
+    """The newest version of the (period, key) edition, or of the period's newest edition when
+    ``key`` is None; ``with_items`` loads its items in the same read (a digest reads them all).
+    """
+    query = select(Edition).where(Edition.period == period)
+    if key is not None:
+        query = query.where(Edition.edition_date == key)
+    if with_items:
+        query = query.options(selectinload(Edition.items))
+    newest = query.order_by(Edition.edition_date.desc(), Edition.version.desc()).limit(1)
+    return session.scalars(newest).first()
