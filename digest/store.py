@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from datetime import date
 
 import numpy as np
 from sqlalchemy import select
@@ -19,7 +18,6 @@ from app.core.models import (
     PaperEmbedding,
     PhraseEmbedding,
 )
-from app.core.periods import Period
 from app.core.topic_labels import topic_labels
 from app.core.vectors import Matrix, pack, stack, unpack
 from digest.selection import EditionPaper, EditionView
@@ -27,16 +25,6 @@ from digest.taste_space import space_for
 
 Encode = Callable[[Sequence[str]], Matrix]
 DIMENSIONS = 384
-
-
-def latest_edition(session: Session, period: Period, key: date) -> Edition | None:
-    return session.scalars(
-        select(Edition)
-        .where(Edition.period == period, Edition.edition_date == key)
-        .order_by(Edition.version.desc())
-        .options(selectinload(Edition.items))
-        .limit(1)
-    ).first()
 
 
 def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
