@@ -16,7 +16,8 @@ So a hundred votes that are all new, or all from one domain, or some of each, ad
 ``new_voters_cap + domain_cap`` votes (five). A domain is its registrable part
 (``cs.example.edu`` and ``a.cs.example.edu`` are one), since a wildcard MX gives a person
 every subdomain; and one mailbox is one voter: ``ada+1@`` and ``ada@`` are one mailbox, as are
-``a.da@gmail.com`` and ``ada@gmail.com``, so sub-addressing buys nothing.
+``a.da@gmail.com`` and ``ada@gmail.com``, and Yahoo's ``ada-x@yahoo.com`` and
+``ada@yahoo.com``, so sub-addressing buys nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 # Large providers whose domain is shared by millions of unrelated people. A provider missing
-# here is only capped like any other domain: the list can be short.
+# here is only capped like any other domain: the list can be short. Not iCloud (icloud.com,
+# me.com): its Hide My Email gives one account as many addresses there as it asks for.
 PUBLIC_MAIL_DOMAINS = frozenset(
     {
         "gmail.com",
@@ -35,8 +37,6 @@ PUBLIC_MAIL_DOMAINS = frozenset(
         "hotmail.com",
         "live.com",
         "yahoo.com",
-        "icloud.com",
-        "me.com",
         "proton.me",
         "protonmail.com",
         "qq.com",
@@ -47,6 +47,10 @@ PUBLIC_MAIL_DOMAINS = frozenset(
 # googlemail.com is gmail.com.
 _GMAIL = "gmail.com"
 _GMAIL_ALIASES = frozenset({"gmail.com", "googlemail.com"})
+# Yahoo's disposable addresses are ``base-keyword@yahoo.com``: one base name an account
+# chooses, any number of keywords. Two people merged by this count as one, which errs toward
+# counting less, as the domain rule does.
+_YAHOO = "yahoo"
 # Country domains where names are registered one level down (ox.ac.uk, example.co.jp).
 _SECOND_LEVELS = frozenset(
     {"ac", "co", "com", "edu", "gov", "gob", "go", "ltd", "mil", "ne", "net", "or", "org", "plc"}
@@ -89,11 +93,14 @@ def weigh(ballots: Sequence[Ballot], rules: VoteRules = VoteRules()) -> list[flo
 
 
 def mailbox(voter: str) -> str:
-    """The mailbox an address reaches: ``+tag`` dropped, and Gmail's dots."""
+    """The mailbox an address reaches: ``+tag`` dropped, Gmail's dots, and Yahoo's disposable
+    ``-keyword``."""
     local, _, domain = voter.lower().rpartition("@")
     local = local.split("+", 1)[0]
     if domain in _GMAIL_ALIASES:
         local, domain = local.replace(".", ""), _GMAIL
+    elif domain.split(".", 1)[0] == _YAHOO:
+        local = local.split("-", 1)[0]
     return f"{local}@{domain}"
 
 

@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from ranking.vote_weights import Ballot, registrable_domain, weigh
+from ranking.vote_weights import Ballot, mailbox, registrable_domain, weigh
 
 PAPER, OTHER = "2512.16465", "2512.16698"
 CAST_AT = datetime(2025, 12, 19, 12, tzinfo=UTC)
@@ -86,3 +86,15 @@ def test_a_mailbox_votes_once_and_is_proven_by_any_of_its_addresses() -> None:
     later = ballot("ada@gmail.com", LONG_AGO, minute=5)
     new = [ballot(f"reader{n}@gmail.com", YESTERDAY) for n in range(10)]
     assert weigh([first, later, *new])[:2] == [1.0, 0.0]
+
+
+def test_icloud_addresses_are_capped_as_one_domain_since_hide_my_email_makes_them_freely() -> None:
+    for domain in ("icloud.com", "me.com"):
+        assert counted([ballot(f"x{n}.relay@{domain}") for n in range(100)]) == pytest.approx(3.0)
+
+
+def test_yahoos_disposable_addresses_reach_their_base_mailbox_and_vote_once() -> None:
+    assert mailbox("Ada-Papers@Yahoo.com") == "ada@yahoo.com"
+    voters = [ballot(f"ada-{n}@yahoo.com") for n in range(50)] + [ballot("ada@yahoo.com")]
+    assert sorted(weigh(voters)) == [0.0] * 50 + [1.0]
+    assert mailbox("ada-lovelace@example.org") == "ada-lovelace@example.org"
