@@ -22,7 +22,7 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.db_faults import quiet_secondary_driver_errors
 from app.core.logs import configure_logging
 from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
-from app.core.settings_check import EXIT_REFUSED, database_refusal, startup_settings
+from app.core.settings_check import EXIT_REFUSED, database_refusal, said, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
 from app.services.overview import describe_store, format_overview
 from ingest.bulk.chunk_reader import Rejection
@@ -336,7 +336,7 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         # operator's to fix, in one line rather than a traceback.
         if (line := database_refusal(program, error, checked.resolved_database_url)) is None:
             raise
-        print(line, file=sys.stderr)
+        print(said(line, checked), file=sys.stderr)
         return 1
 
 

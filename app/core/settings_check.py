@@ -137,28 +137,33 @@ def refuse_an_unusable_database(
     except DBAPIError as error:
         if (line := database_refusal(program, error, url)) is None:
             return False
-        print(line, file=stream or sys.stderr)
+        print(said(line, settings), file=stream or sys.stderr)
         return True
     finally:
         engine.dispose()
     return False
 
 
-def _said(problem: Problem, program: str, settings: Settings | None) -> str:
-    """The problem's line; a JSON log line where the settings ask for JSON logs."""
+def said(line: str, settings: Settings | None, level: int = logging.ERROR, **fields: object) -> str:
+    """``line`` as printed: a JSON log line where the settings ask for JSON logs (read before
+    logging is set up, or where it never is), else as it is."""
     if settings is None or not settings.log_json:
-        return problem.line(program)
-    level = logging.ERROR if problem.severity is Severity.REFUSE else logging.WARNING
+        return line
     record = logging.makeLogRecord(
         {
             "name": "paperboy.settings",
             "levelno": level,
             "levelname": logging.getLevelName(level),
-            "msg": problem.line(program),
-            "fields": {"setting": problem.setting},
+            "msg": line,
+            "fields": fields,
         }
     )
     return JsonFormatter().format(record)
+
+
+def _said(problem: Problem, program: str, settings: Settings | None) -> str:
+    level = logging.ERROR if problem.severity is Severity.REFUSE else logging.WARNING
+    return said(problem.line(program), settings, level, setting=problem.setting)
 
 
 def _variable(location: tuple[int | str, ...]) -> str:

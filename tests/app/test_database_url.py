@@ -5,6 +5,7 @@ role the server refuses, a SQLite file in a folder that is not there."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -130,4 +131,21 @@ def test_a_role_the_server_does_not_know_is_refused_with_how_to_create_it(
         "role 'nobody_here' (role \"nobody_here\" does not exist): correct the user and "
         "password in PAPERBOY_DATABASE_URL, or create the role (createuser --pwprompt "
         "nobody_here)"
+    )
+
+
+def test_with_json_logs_the_refusal_is_one_json_line(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"postgresql+psycopg://paperboy:pw@127.0.0.1:{port}/paperboy"
+    environment = clean_environment(tmp_path, PAPERBOY_DATABASE_URL=url, PAPERBOY_LOG_JSON="true")
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "stats"], env=environment, capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    entry = json.loads(line)
+    assert entry["level"] == "error"
+    assert entry["message"].startswith(
+        "paperboy stats: refused: PAPERBOY_DATABASE_URL: no database server answers at "
     )
