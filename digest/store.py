@@ -10,6 +10,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from app.core.config import PACKAGED_MODEL_DIMENSIONS
 from app.core.explanations import helped, load_reasons
 from app.core.models import (
     Edition,
@@ -24,7 +25,6 @@ from digest.selection import EditionPaper, EditionView
 from digest.taste_space import space_for
 
 Encode = Callable[[Sequence[str]], Matrix]
-DIMENSIONS = 384
 
 
 def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
@@ -68,9 +68,9 @@ def _vectors(session: Session, ids: list[str], model: str) -> Matrix:
             )
         ).all()
     )
-    empty = bytes(4 * DIMENSIONS)
+    empty = bytes(4 * PACKAGED_MODEL_DIMENSIONS)
     blobs = [stored.get(arxiv_id, empty) for arxiv_id in ids]
-    dimensions = len(next(iter(stored.values()))) // 4 if stored else DIMENSIONS
+    dimensions = len(next(iter(stored.values()))) // 4 if stored else PACKAGED_MODEL_DIMENSIONS
     return stack(
         [blob if len(blob) == 4 * dimensions else bytes(4 * dimensions) for blob in blobs],
         dimensions,

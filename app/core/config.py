@@ -26,6 +26,7 @@ PLACEHOLDER_SECRETS = frozenset(
 )  # fmt: skip
 DEFAULT_CATEGORIES = ("cs.AI", "cs.CL", "cs.CV", "cs.LG")
 PACKAGED_MODEL_NAME = "all-MiniLM-L6-v2"
+PACKAGED_MODEL_DIMENSIONS = 384  # the width of its vectors
 
 
 class Settings(BaseSettings):

@@ -15,11 +15,13 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from app.core.config import PACKAGED_MODEL_DIMENSIONS
 from ranking.scoring import Candidate
 from ranking.trending.history import AuthorStats
 from ranking.trending.momentum import TOPIC_FEATURES
 
-EMBEDDING_SIZE = 384
+# The trending model reads the packaged model's vectors, one feature a dimension.
+EMBEDDING_SIZE = PACKAGED_MODEL_DIMENSIONS
 WATCHED_CATEGORIES = ("cs.CV", "cs.CL", "cs.LG", "cs.AI", "cs.RO", "cs.MM", "cs.IR", "eess.IV")
 
 _CODE = re.compile(
