@@ -2,7 +2,7 @@
 preferences, one-click unsubscribe (RFC 8058), feedback from digest links, export and delete,
 the privacy page.
 
-Each handler is the edge: its step (:mod:`app.web.accounts`) opens its own session scope and
+Each handler is the edge: its step (:mod:`app.services.accounts`) opens its own session scope and
 commits, and only then is mail sent, after the answer has gone (so the answer's timing does
 not tell a new address from a known one). Refused links (malformed, tampered, expired, used,
 of a deleted subscription: ``TokenError``) and refused forms (``FormRefusedError``) are
