@@ -20,7 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.db_faults import quiet_secondary_driver_errors
-from app.core.logs import configure_logging
+from app.core.logs import configure_logging, print_or_log_report
 from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
 from app.core.settings_check import EXIT_REFUSED, database_refusal, said, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
@@ -78,9 +78,10 @@ EMBEDDING, TASTE, TRENDING = Artifact.EMBEDDING_MODEL, Artifact.TASTE_SPACE, Art
 def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
     with open_engine(settings) as engine:
         done = migrate(engine)
-        print(f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}")
+        lines = [f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}"]
         if missing := complete_search_indexes(engine):
-            print(missing)
+            lines.append(missing)
+    print_or_log_report(lines, command="migrate")
     return 0
 
 
@@ -122,7 +123,7 @@ def _print_summary(summary: ImportSummary) -> None:
         print(f"... and {hidden} more rejected lines", file=sys.stderr)
     if summary.fatal:
         print(f"paperboy import: {summary.fatal}", file=sys.stderr)
-    print(f"imported {summary.line()}")
+    print_or_log_report([f"imported {summary.line()}"], command="import")
 
 
 def run_stats(_args: argparse.Namespace, settings: Settings) -> int:

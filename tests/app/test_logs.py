@@ -124,3 +124,18 @@ def test_each_request_s_lines_carry_its_own_id_and_no_token(
         ids[1],
         ids[2],
     }
+
+
+def test_a_command_s_report_is_a_json_line_with_json_logs(tmp_path: Path) -> None:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
+    environment |= {"PAPERBOY_DATA_DIR": str(tmp_path), "PAPERBOY_LOG_JSON": "true"}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli.main", "migrate"], env=environment, capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    [report] = [json.loads(line) for line in done.stderr.splitlines()]
+    assert report["logger"] == "paperboy.report"
+    assert report["command"] == "migrate"
+    assert str(report["message"]).startswith("created the schema at revision ")
