@@ -19,6 +19,7 @@ from fastapi.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
+from app.web.security import security_headers, wants_strict_transport
 
 # Asked by machines at whatever address they reach the process by.
 ANY_HOST = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -64,10 +65,12 @@ class HostMiddleware:
         self.app = app
         self.public_base_url = settings.public_base_url
         host = urlsplit(settings.public_base_url).netloc
+        # This answer leaves before the security middleware: it carries their headers itself.
+        headers = security_headers(strict_transport=wants_strict_transport(settings))
         self.refusal = PlainTextResponse(
             f"This server answers for {host} only.\n",
             status_code=400,
-            headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
+            headers={**headers, "Cache-Control": "no-store"},
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -12,6 +12,7 @@ import pytest
 from app.core.config import Settings
 from app.web.app import create_app
 from app.web.hosts import host_allowed
+from app.web.security import security_headers
 from tests.servers import served
 
 FORGED = "evil.example"
@@ -103,3 +104,11 @@ def test_several_host_headers_are_allowed_only_when_each_is_the_sites() -> None:
     assert host_allowed(["papers.test", "papers.test"], PUBLIC)
     assert not host_allowed(["papers.test", FORGED], PUBLIC)
     assert not host_allowed([], PUBLIC)
+
+
+def test_productions_refusal_of_another_host_carries_the_security_headers(production: str) -> None:
+    answer = httpx.get(f"{production}/", headers={"Host": FORGED})
+    assert answer.status_code == 400
+    for name, value in security_headers(strict_transport=True).items():
+        assert answer.headers.get(name) == value, name
+    assert answer.headers["cache-control"] == "no-store"
