@@ -17,7 +17,7 @@ import shutil
 from enum import StrEnum
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 
 
@@ -69,7 +69,7 @@ _REMEDY = {
 }
 
 
-def storage_fault(error: DBAPIError, database_url: str) -> StorageFault | None:
+def storage_fault(error: DBAPIError, database_url: str | URL) -> StorageFault | None:
     """What ``error`` says of the database's storage; None when it is another kind of error.
 
     SQLite opening a database on a disk with no room left says only "disk I/O error": then the
@@ -112,7 +112,7 @@ def connection_lost(error: DBAPIError) -> bool:
     return isinstance(error, OperationalError) and not said_by_the_os
 
 
-def _sqlite_disk_is_full(database_url: str) -> bool:
+def _sqlite_disk_is_full(database_url: str | URL) -> bool:
     database = make_url(database_url).database
     if not database or database == ":memory:":
         return False
@@ -122,7 +122,7 @@ def _sqlite_disk_is_full(database_url: str) -> bool:
         return False
 
 
-def storage_problem(error: DBAPIError, database_url: str) -> str | None:
+def storage_problem(error: DBAPIError, database_url: str | URL) -> str | None:
     """The one line for a storage fault: what happened, the driver's words, what to do."""
     fault = storage_fault(error, database_url)
     if fault is None:
@@ -135,7 +135,7 @@ def storage_problem(error: DBAPIError, database_url: str) -> str | None:
     )
 
 
-def describe_database_error(error: SQLAlchemyError, database_url: str) -> str:
+def describe_database_error(error: SQLAlchemyError, database_url: str | URL) -> str:
     """One line for any database error: a storage fault's, else the driver's first line."""
     if isinstance(error, DBAPIError):
         return storage_problem(error, database_url) or driver_words(error)

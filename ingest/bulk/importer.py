@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Never
 
-from sqlalchemy import select
+from sqlalchemy import URL, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
@@ -107,9 +107,10 @@ def import_file(
     return summary
 
 
-def _database_url(sessions: sessionmaker[Session]) -> str:
+def _database_url(sessions: sessionmaker[Session]) -> URL:
+    """The URL object: its backend and path are read, its password never rendered."""
     with sessions() as session:
-        return session.get_bind().engine.url.render_as_string(hide_password=False)
+        return session.get_bind().engine.url
 
 
 def _store_chunk(
