@@ -114,3 +114,9 @@ def test_mail_goes_to_the_catcher_unless_a_relay_is_set(services: dict[str, Any]
         for key, value in services["web"]["environment"].items()
         if key not in {"WEB_CONCURRENCY", "FORWARDED_ALLOW_IPS"}
     }
+
+
+def test_the_caught_mail_page_answers_only_on_this_machine(services: dict[str, Any]) -> None:
+    # Mailpit's page shows every caught mail, sign-in links included: never on all interfaces.
+    for published in services["mailpit"]["ports"]:
+        assert str(published).startswith("127.0.0.1:"), published
