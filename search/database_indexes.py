@@ -15,6 +15,7 @@ Without the extension the word index is still made, and search stays in the proc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -36,6 +37,28 @@ MISSING_LINE = (
     "fall back to the in-process index; install it and run `paperboy migrate` again to search "
     "in the database"
 )
+
+
+class SearchPlace(StrEnum):
+    """Where search and similar papers are answered."""
+
+    DATABASE = "database"  # PostgreSQL with pgvector
+    PROCESS = "process"  # SQLite: the in-process index, by design
+    FALLBACK = "fallback"  # PostgreSQL without pgvector: the in-process index instead
+
+
+PLACE_LINES = {
+    SearchPlace.DATABASE: "search runs in the database (pgvector)",
+    SearchPlace.PROCESS: "search runs in this process (SQLite keeps no vectors)",
+    SearchPlace.FALLBACK: MISSING_LINE,
+}
+
+
+def search_place(engine: Engine) -> SearchPlace:
+    """Where this database's searches are answered (as :mod:`search.searcher` chooses)."""
+    if engine.dialect.name != "postgresql":
+        return SearchPlace.PROCESS
+    return SearchPlace.DATABASE if has_vector_column(engine) else SearchPlace.FALLBACK
 
 
 class HalfVector(UserDefinedType[str]):

@@ -39,6 +39,7 @@ from app.core.models import (
 from app.services.jobs.alerts import open_incidents
 from app.services.jobs.schedules import SCHEDULES, Schedule, next_run
 from ingest.calendar import expected_listing_days, holidays
+from search.database_indexes import SearchPlace, search_place
 
 TROUBLED_SOURCE_STATUSES = frozenset(
     {IngestRunStatus.FAILED, IngestRunStatus.STALE, IngestRunStatus.PARTIAL}
@@ -85,6 +86,8 @@ class Status:
     offline: bool = False
     # The listing day the data should reach at least (None: not stale, or nothing to judge).
     stale_before: date | None = None
+    # Where searches are answered: a PostgreSQL without pgvector falls back to each process.
+    search: SearchPlace = SearchPlace.PROCESS
 
     @property
     def unacknowledged(self) -> list[Incident]:
@@ -121,6 +124,7 @@ def gather(session: Session, settings: Settings, now: datetime) -> Status:
         incidents=open_incidents(session),
         offline=settings.offline,
         stale_before=None if settings.offline else stale_before(latest_day, settings, now),
+        search=search_place(session.get_bind().engine),
     )
 
 

@@ -9,6 +9,7 @@ from app.cli.main import COMMANDS, build_parser, main
 from app.core.config import get_settings
 from app.core.db import make_engine
 from app.core.schema import head_revision
+from search.database_indexes import has_vector_column
 from tests.conftest import SAMPLE_PATH, Database
 
 
@@ -76,3 +77,16 @@ def test_migrate_says_whether_it_created_upgraded_or_found_the_schema_current(
     assert f"created the schema at revision {head}: sqlite:///" in capsys.readouterr().out
     assert main(["migrate"], settings) == 0
     assert f"the schema is up to date at revision {head}" in capsys.readouterr().out
+
+
+def test_migrate_says_where_search_runs(
+    database: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["migrate"], database.settings) == 0
+    printed = capsys.readouterr().out
+    if database.engine.dialect.name != "postgresql":
+        assert "search runs in this process (SQLite keeps no vectors)" in printed
+    elif has_vector_column(database.engine):
+        assert "search runs in the database (pgvector)" in printed
+    else:
+        assert "pgvector (the PostgreSQL extension `vector`) is not installed" in printed

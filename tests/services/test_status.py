@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app.cli.main import main
@@ -282,3 +282,29 @@ def test_a_new_failure_after_recovery_needs_a_new_acknowledgement(
         note_outcome(session, "digests", Outcome.OK, None, NOW + timedelta(hours=1))
         note_outcome(session, "digests", Outcome.FAILED, "SMTP refused", NOW + timedelta(hours=2))
     assert [i.key for i in status_at(database, ops_settings).unacknowledged] == ["digests"]
+
+
+def _pgvector_installed(database: Database) -> bool:
+    if database.engine.dialect.name != "postgresql":
+        return False
+    with database.engine.connect() as connection:
+        found = connection.execute(text("SELECT 1 FROM pg_extension WHERE extname = 'vector'"))
+        return found.first() is not None
+
+
+def test_status_and_metrics_say_where_search_runs_and_show_the_pgvector_fallback(
+    database: Database, client: TestClient
+) -> None:
+    postgres = database.engine.dialect.name == "postgresql"
+    in_database = _pgvector_installed(database)
+    fallback = postgres and not in_database
+    metrics = client.get("/metrics").text
+    assert f"paperboy_search_in_database {int(in_database)}\n" in metrics
+    assert f"paperboy_search_fallback {int(fallback)}\n" in metrics
+    expected = {(True, False): "fallback", (True, True): "database", (False, False): "process"}
+    assert client.get("/status.json").json()["search"] == expected[postgres, in_database]
+    page = client.get("/status").text
+    if fallback:
+        assert "pgvector is not installed" in page
+    else:
+        assert "pgvector is not installed" not in page

@@ -18,6 +18,7 @@ from app.web.context import ContextDep, SessionDep
 from app.web.database_file import DatabaseFile
 from app.web.errors import retry_later
 from app.web.page_views import status_page
+from search.database_indexes import SearchPlace
 
 router = APIRouter(include_in_schema=False)
 
@@ -88,6 +89,10 @@ def prometheus_text(status: Status) -> str:
         ("data_stale", "1 if the newest stored day is older than arXiv's calendar allows.",
          [("", int(status.stale_before is not None))]),
         ("healthy", "1 if the status page has no red line.", [("", int(status.healthy))]),
+        ("search_in_database", "1 if PostgreSQL answers searches (pgvector).",
+         [("", int(status.search is SearchPlace.DATABASE))]),
+        ("search_fallback", "1 if PostgreSQL lacks pgvector: each web process searches itself.",
+         [("", int(status.search is SearchPlace.FALLBACK))]),
     ]  # fmt: skip
     lines = [line for metric in metrics for line in _metric_lines(*metric)]
     return "\n".join(lines) + "\n"
@@ -113,6 +118,7 @@ def _as_json(status: Status) -> dict[str, Any]:
         "edition_published": status.edition_published,
         "sources": [_plain(asdict(s)) | {"troubled": s.troubled} for s in status.sources],
         "counts": status.counts,
+        "search": status.search.value,
         "incidents": [
             {"job": i.key, "opened_at": i.opened_at.isoformat(), "failures": i.failures,
              "last_error": i.last_error, "acknowledged": i.acknowledged_at is not None}
