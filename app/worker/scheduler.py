@@ -82,6 +82,8 @@ class SchedulerService:
         self._outage = Outage(min(FIRST_RETRY_SECONDS, self.check_interval), self.check_interval)
         # Set when a look or a run met the database away: once it is back, what fell due runs.
         self._missed = threading.Event()
+        # Standing by, and said so (once, not at every look).
+        self._standing_by = False
 
     @property
     def active(self) -> bool:
@@ -95,7 +97,9 @@ class SchedulerService:
         """Take or renew the lease; start or stop scheduling to match. True if active."""
         held = self.renew()
         if held and not self.active:
-            logger.info("scheduler %s holds the lease; scheduling jobs", self.owner)
+            taking = "takes over the lease" if self._standing_by else "holds the lease"
+            logger.info("scheduler %s %s; scheduling jobs", self.owner, taking)
+            self._standing_by = False
             self._missed.clear()  # starting catches up on its own
             self._start()
         elif held and self._missed.is_set():
@@ -103,8 +107,18 @@ class SchedulerService:
             self._catch_up()
         elif not held and self.active:
             logger.warning("scheduler %s lost the lease; standing by", self.owner)
+            self._standing_by = True
             self._stop()
+        elif not held and not self._standing_by:
+            self._say_standing_by()
         return held
+
+    def _say_standing_by(self) -> None:
+        """Once, when it starts as standby: an operator sees both schedulers are alive."""
+        with session_scope(self.sessions) as session:
+            other = lease.holder(session, self.clock()) or "another scheduler"
+        logger.info("scheduler %s stands by: %s holds the lease", self.owner, other)
+        self._standing_by = True
 
     @property
     def check_interval(self) -> float:

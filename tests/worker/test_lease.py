@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import IO
 
 import pytest
@@ -186,3 +187,38 @@ def test_a_standby_takes_over_a_dead_holder_two_thirds_to_four_thirds_of_a_lease
         look += second.check_interval
     waited = (clock.now - died).total_seconds()
     assert 40 <= waited <= 80
+
+
+def _wait_for_line(log: Path, words: str, seconds: float = 30) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = [line for line in log.read_text().splitlines() if words in line]
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    raise AssertionError(f"no line with {words!r} in {seconds} s:\n{log.read_text()}")
+
+
+def test_the_standby_scheduler_says_it_stands_by_and_says_when_it_takes_over(
+    database: Database, tmp_path: Path
+) -> None:
+    logs = {name: tmp_path / f"{name}.log" for name in ("a", "b")}
+    processes: dict[str, subprocess.Popen[bytes]] = {}
+    try:
+        with logs["a"].open("wb") as output:
+            processes["a"] = start_scheduler(database.settings, "a", output)
+        wait_for_holder(database, {"a"})
+        with logs["b"].open("wb") as output:
+            processes["b"] = start_scheduler(database.settings, "b", output)
+        standing = _wait_for_line(logs["b"], "stands by")
+        assert "a holds the lease" in standing
+        processes["a"].send_signal(signal.SIGTERM)
+        assert processes["a"].wait(timeout=20) == 0
+        taking = _wait_for_line(logs["b"], "takes over")
+        assert "scheduler b" in taking
+        assert "stands by" not in logs["a"].read_text()
+    finally:
+        for process in processes.values():
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=20)
