@@ -1,7 +1,8 @@
 """Author names stored with TeX accents are decoded: ``P\\'erez`` becomes "Pérez".
 
 Ingest decodes names from now on (``app.core.tex_accents``); this fixes those stored before,
-with the same functions, so old and new rows agree:
+with a copy of the same functions as they were at this revision, so old and new rows agree and
+replaying this migration gives the same result whatever the application's code becomes:
 
 - ``paper_authors``: each name written in TeX is decoded, and its ``author_key`` is the key of
   the decoded name (``daniel-p-erez-herrera`` becomes ``daniel-perez-herrera``). A link keeps
@@ -20,13 +21,12 @@ Create Date: 2026-11-23 19:00:00
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterator
 
 import sqlalchemy as sa
 from alembic import op
-
-from app.core.names import author_key
-from app.core.tex_accents import decode_tex_accents
 
 revision: str = "0012"
 down_revision: str | None = "0011"
@@ -165,3 +165,86 @@ def _renamed_keys(keys: list[str] | None, renamed: dict[str, str]) -> list[str] 
 def _batches(keys: list[str], size: int = 500) -> Iterator[list[str]]:
     # Bounded IN lists: SQLite caps the parameters of one statement.
     return (keys[start : start + size] for start in range(0, len(keys), size))
+
+
+# Frozen copies of ``app.core.tex_accents.decode_tex_accents`` and ``app.core.names.author_key``
+# as they were when this migration was written: a migration must not change what it did when the
+# application's code changes. Do not edit them to follow the application.
+
+_MARKS = {
+    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "k": "\u0328",
+    "r": "\u030a", "d": "\u0323", "b": "\u0331",
+}  # fmt: skip
+_LETTERS = {
+    "o": "ø", "O": "Ø", "ss": "ß", "aa": "å", "AA": "Å", "l": "ł", "L": "Ł", "ae": "æ",
+    "AE": "Æ", "oe": "œ", "OE": "Œ", "i": "\u0131", "j": "\u0237",
+}  # fmt: skip
+_DOTLESS = {"i": "i", "j": "j"}
+_LETTER = r"[^\W\d_]"
+_COMMAND_END = r"(?:\{\}| (?=[a-z]))?"
+
+
+def _base(tag: str) -> str:
+    return rf"(?:(?P<{tag}letter>{_LETTER})|\\+(?P<{tag}dotless>[ij])(?![A-Za-z]){_COMMAND_END})"
+
+
+_ACCENT = re.compile(
+    r"\\+(?:(?P<symbol>['`^\"~=.])|(?P<command>[cvuHkrdb])(?![A-Za-z])\s*)"
+    rf"(?:\{{\s*{_base('braced_')}\s*\}}|{_base('bare_')})"
+)
+_LETTER_COMMAND = re.compile(
+    r"\\+(?P<name>"
+    + "|".join(sorted(_LETTERS, key=len, reverse=True))
+    + r")(?![A-Za-z])"
+    + _COMMAND_END
+)
+_PLAIN_GROUP = re.compile(r"(\\[A-Za-z]+)?\{([^{}\\]*)\}")
+
+
+def decode_tex_accents(text: str) -> str:
+    if "\\" not in text and "{" not in text:
+        return text
+    decoded = _LETTER_COMMAND.sub(_letter, _ACCENT.sub(_accented, text))
+    while True:  # innermost groups first: "{{\\o}}" is "ø"
+        ungrouped = _PLAIN_GROUP.sub(_ungrouped, decoded)
+        if ungrouped == decoded:
+            return unicodedata.normalize("NFC", decoded)
+        decoded = ungrouped
+
+
+def _accented(match: re.Match[str]) -> str:
+    mark = _MARKS[match["symbol"] or match["command"]]
+    letter = match["braced_letter"] or match["bare_letter"]
+    if letter is None:
+        letter = _DOTLESS[match["braced_dotless"] or match["bare_dotless"]]
+    return unicodedata.normalize("NFC", letter + mark)
+
+
+def _ungrouped(match: re.Match[str]) -> str:
+    return match[0] if match[1] else match[2]
+
+
+def _letter(match: re.Match[str]) -> str:
+    return _LETTERS[match["name"]]
+
+
+_MAX_KEY_LENGTH = 200
+_UNDECOMPOSABLE = str.maketrans(
+    {"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "þ": "th",
+     "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "\u0131": "i"}  # dotless i
+)  # fmt: skip
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_ASCII_WORDS = str.maketrans(
+    {chr(code): chr(code).lower() if chr(code).isalnum() else " " for code in range(128)}
+)
+
+
+def author_key(name: str) -> str:
+    if "\\" in name:
+        name = decode_tex_accents(name)
+    if name.isascii():
+        return "-".join(name.translate(_ASCII_WORDS).split())[:_MAX_KEY_LENGTH].rstrip("-")
+    decomposed = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSABLE))
+    folded = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return _NOT_ALNUM.sub("-", folded.casefold()).strip("-")[:_MAX_KEY_LENGTH].rstrip("-")
