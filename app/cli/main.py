@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
@@ -45,23 +46,36 @@ class Command:
     uses: Callable[[argparse.Namespace], Collection[Artifact]] = lambda _: ()
 
 
-def _handler(module: str, name: str) -> Handler:
-    """``module.name``, imported when the command runs."""
+@dataclass(frozen=True)
+class Deferred:
+    """A command's function named by its module, imported only when used, so that a command
+    loads its own module alone; tests/app/test_cli.py resolves every one."""
 
-    def run(args: argparse.Namespace, settings: Settings) -> int:
-        handler: Handler = getattr(importlib.import_module(module), name)
+    module: str
+    name: str
+
+    def resolve(self) -> Callable[..., Any]:
+        function: Callable[..., Any] = getattr(importlib.import_module(self.module), self.name)
+        return function
+
+
+class DeferredHandler(Deferred):
+    def __call__(self, args: argparse.Namespace, settings: Settings) -> int:
+        handler: Handler = self.resolve()
         return handler(args, settings)
 
-    return run
+
+class DeferredArguments(Deferred):
+    def __call__(self, parser: argparse.ArgumentParser) -> None:
+        self.resolve()(parser)
+
+
+def _handler(module: str, name: str) -> Handler:
+    return DeferredHandler(module, name)
 
 
 def _arguments(module: str, name: str) -> Callable[[argparse.ArgumentParser], None]:
-    """``module.name``, imported when the command's arguments are needed."""
-
-    def add(parser: argparse.ArgumentParser) -> None:
-        getattr(importlib.import_module(module), name)(parser)
-
-    return add
+    return DeferredArguments(module, name)
 
 
 def _using(*artifacts: Artifact) -> Callable[[argparse.Namespace], Collection[Artifact]]:
@@ -150,12 +164,6 @@ COMMANDS: tuple[Command, ...] = (
         _add_import_arguments,
     ),
     Command("stats", "print what the database holds", run_stats),
-    Command(
-        "backup",
-        "copy a SQLite database safely while it serves (PostgreSQL: pg_dump, docs/deploy.md)",
-        _handler("app.cli.backup", "run_backup"),
-        _arguments("app.cli.backup", "add_arguments"),
-    ),
     Command(
         "demo",
         "the whole daily job on the embedded default: import the bundled sample, replay live "

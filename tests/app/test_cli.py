@@ -1,11 +1,13 @@
+import argparse
 import gzip
+import inspect
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from app.cli.main import COMMANDS, build_parser, main
+from app.cli.main import COMMANDS, Command, Deferred, build_parser, main
 from app.core.config import get_settings
 from app.core.db import make_engine
 from app.core.schema import head_revision
@@ -19,6 +21,35 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert exited.value.code == 0
     shown = capsys.readouterr().out
     assert all(command.name in shown for command in COMMANDS)
+
+
+def resolved(wired: object) -> object:
+    """The function a command names: imported now if the command defers it."""
+    return wired.resolve() if isinstance(wired, Deferred) else wired
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda command: command.name)
+def test_every_command_names_a_handler_and_an_argument_builder_that_exist(
+    command: Command,
+) -> None:
+    # A misspelt module or function would otherwise surface only when someone runs the command.
+    handler, add_arguments = resolved(command.handler), resolved(command.add_arguments)
+
+    assert callable(handler)
+    assert callable(add_arguments)
+    inspect.signature(handler).bind(argparse.Namespace(), get_settings())
+    inspect.signature(add_arguments).bind(argparse.ArgumentParser())
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda command: command.name)
+def test_every_command_prints_its_help(
+    command: Command, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([command.name, "--help"])
+
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: paperboy {command.name} ")
 
 
 def test_a_command_loads_only_its_own_module() -> None:
