@@ -31,8 +31,10 @@ lock:  ## re-resolve every dependency into requirements/lock.txt
 	$(VENV)/bin/pip install --quiet --dry-run --ignore-installed --report - $(TORCH) '.[dev]' \
 		$(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) | $(VENV)/bin/python .ci/lock.py $(LOCK)
 
+# `make demo PORT=8080` serves on another port; every link the demo mails or feeds follows it.
+PORT ?= 8000
 demo: setup  ## the whole daily job end to end on the bundled sample, then serve the site
-	$(VENV)/bin/paperboy demo
+	$(VENV)/bin/paperboy demo --port $(PORT)
 
 test: setup  ## the whole suite on SQLite (set PAPERBOY_TEST_DATABASE_URL for PostgreSQL)
 	$(VENV)/bin/pytest

@@ -20,9 +20,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(app: ASGIApp) -> Iterator[str]:
-    """``app`` served by a real uvicorn server on 127.0.0.1; yields its base URL."""
-    port = free_port()
+def served(app: ASGIApp, port: int | None = None) -> Iterator[str]:
+    """``app`` served by a real uvicorn server on 127.0.0.1 (on ``port``, else a free one);
+    yields its base URL."""
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -23,7 +23,7 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     settings = get_settings(data_dir=tmp_path, search_semantic=False)
-    assert main(["demo", "--no-serve"], settings) == 0
+    assert main(["demo", "--no-serve", "--port", "8123"], settings) == 0
     out = capsys.readouterr().out
     assert "created the schema at revision" in out
     assert "read 491, new 491" in out
@@ -34,7 +34,8 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     assert "embedded (all-MiniLM-L6-v2) papers 164, embedded 0, up to date 164" in out
     assert "day edition 2025-12-19 v1 published" in out
     assert "digests for 2025-12-19: 0 pending, 1 sent" in out
-    assert "edition: http://127.0.0.1:8000/?date=2025-12-19" in out
+    # Every link follows the port the demo is told to serve on.
+    assert "edition: http://127.0.0.1:8123/?date=2025-12-19" in out
 
     with job_session(settings) as session:  # only the sample's papers: no arXiv test papers
         assert session.scalar(select(func.count()).select_from(Paper)) == 491
@@ -48,7 +49,8 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     plain = message.get_body(("plain",))
     assert plain is not None
     body = plain.get_content()
-    mailed = re.findall(r"http://[^/\s]+(/subscriptions/(?:feedback|preferences)\?token=\S+)", body)
+    links = r"http://127\.0\.0\.1:8123(/subscriptions/(?:feedback|preferences)\?token=\S+)"
+    mailed = re.findall(links, body)
 
     with TestClient(demo_app(settings)) as client:
         assert client.get("/?date=2025-12-19").status_code == 200

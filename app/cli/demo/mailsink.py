@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,10 +36,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def mail_sink(folder: Path) -> Iterator[tuple[int, FileSink]]:
-    """Run the sink on a free port; yields the port and the sink (its count of messages)."""
+def mail_sink(folder: Path, port: int | None = None) -> Iterator[tuple[int, FileSink]]:
+    """Run the sink on ``port`` (else a free one); yields the port and the sink (its count of
+    messages)."""
     folder.mkdir(parents=True, exist_ok=True)
-    sink, port = FileSink(folder), free_port()
+    # aiosmtpd logs each SMTP command at INFO: noise on the demo's console, one line a command.
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
+    sink, port = FileSink(folder), port or free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
     try:

@@ -6,8 +6,10 @@ comments, code and project links, submitters, organizations), exercises live ing
 local server answering with the sample's own latest day (the replayed day is embedded
 with the real model), ranks and publishes every announcement day stored, subscribes and
 confirms a demo reader, mails the digest to a local mail sink that writes
-``DATA_DIR/mail/*.eml``, then serves the site (``--no-serve`` stops before that). It reaches no
-network and sends no real mail; run again, it changes nothing already done.
+``DATA_DIR/mail/*.eml``, then serves the site (``--no-serve`` stops before that), the sink
+running beside it until the site stops. Every link it mails or feeds leads to ``--host`` and
+``--port``. It reaches no network and sends no real mail; run again, it changes nothing
+already done.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from app.cli.common import command_sessions, job_session, print_report
+from app.cli.demo.address import served_at
 from app.cli.demo.mailsink import mail_sink
 from app.cli.demo.replay import demo_clock, replay_server, replayed_ingest, sample_routes
 from app.cli.ranking import import_embeddings, print_daily
@@ -68,10 +71,14 @@ Step = Callable[[Demo], int]
 def add_demo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-serve", action="store_true", help="stop before serving the site")
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
-    parser.add_argument("--port", type=int, default=8000, help="port to serve on")
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port to serve on (the links mailed follow it)"
+    )
 
 
 def run_demo(args: argparse.Namespace, settings: Settings) -> int:
+    # Every link mailed or fed, from the first step on, leads to where the site will serve.
+    settings = served_at(settings, args.host, args.port)
     mail_dir = settings.data_dir / "mail"
     replayed_day, routes = sample_routes(REPLAY_CATEGORIES)
     with replay_server(routes) as source_url, mail_sink(mail_dir) as (smtp_port, sink):
@@ -210,7 +217,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
 def print_where_to_look(
     args: argparse.Namespace, settings: Settings, demo: Demo, mail_dir: Path, received: int
 ) -> None:
-    site = f"http://{args.host}:{args.port}"
+    site = settings.public_base_url
     print("\n== where to look")
     print(f"mail sink: {received} messages this run, in {mail_dir.resolve()}/")
     for path in sorted(mail_dir.glob("*.eml"))[-3:]:
@@ -220,13 +227,19 @@ def print_where_to_look(
     print(f"status: {site}/status   readiness: {site}/readyz   API: {site}/api/docs")
     if args.no_serve:
         print("serve it: paperboy demo, or uvicorn app.cli.demo.site:create_demo_app --factory")
+        print(f"  with PAPERBOY_PUBLIC_BASE_URL={site} for its links")
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
     import uvicorn
 
-    from app.cli.demo.site import demo_app
+    from app.cli.demo.site import demo_app, mail_drop
 
-    print(f"\nserving on http://{host}:{port} (Ctrl-C stops)")
+    settings = served_at(settings, host, port)
+    drop = mail_drop(settings)
+    app = demo_app(settings, drop)
+    print(f"\nserving on {settings.public_base_url} (Ctrl-C stops)")
+    print(f"{drop.describe()} (sign-in, subscription and digest mail)")
     # No log config of uvicorn's own: its lines go to the app's handler (JSON with LOG_JSON).
-    uvicorn.run(demo_app(settings), host=host, port=port, log_level="warning", log_config=None)
+    # uvicorn stops the app on Ctrl-C and SIGTERM, and the mail sink with it.
+    uvicorn.run(app, host=host, port=port, log_level="warning", log_config=None)
