@@ -165,6 +165,12 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("stats", "print what the database holds", run_stats),
     Command(
+        "backup",
+        "copy a SQLite database safely while it serves (PostgreSQL: pg_dump, docs/deploy.md)",
+        _handler("app.cli.backup", "run_backup"),
+        _arguments("app.cli.backup", "add_arguments"),
+    ),
+    Command(
         "demo",
         "the whole daily job on the embedded default: import the bundled sample, replay live "
         "ingest from a local server, embed, rank, publish, mail a demo reader's digest to a "
