@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.cli.common import job_session
+from app.cli.demo.address import served_at
 from app.cli.demo.site import demo_app
 from app.cli.main import main
 from app.core.config import get_settings
@@ -52,8 +53,11 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     links = r"http://127\.0\.0\.1:8123(/subscriptions/(?:feedback|preferences)\?token=\S+)"
     mailed = re.findall(links, body)
 
-    with TestClient(demo_app(settings)) as client:
+    # The site as the demo serves it on that port (app.cli.demo.steps.serve).
+    with TestClient(demo_app(served_at(settings, "127.0.0.1", 8123))) as client:
         assert client.get("/?date=2025-12-19").status_code == 200
+        feed = client.get("/feeds/daily.atom").text
+        assert "http://127.0.0.1:8123/" in feed and "localhost:8000" not in feed
         assert client.get("/readyz").status_code == 200
         status = client.get("/status")
         assert status.status_code == 200 and "All well." in status.text
