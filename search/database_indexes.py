@@ -355,19 +355,6 @@ def _triggers(
         )
 
 
-def uninstall(connection: Connection) -> None:
-    """Undo :func:`install` (the extension stays: other databases' objects may use it)."""
-    if connection.dialect.name != "postgresql":
-        return
-    for table, event, _ in _TRIGGERS:
-        name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
-        connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
-    connection.execute(text(f"DROP TABLE IF EXISTS {SEARCH_TABLE}, paper_search_words"))
-    for function in ("changed()", "refresh(text[])", "count()", "add(tsvector[], integer)"):
-        connection.execute(text(f"DROP FUNCTION IF EXISTS {SEARCH_TABLE}_{function}"))
-    connection.execute(text(f"ALTER TABLE paper_embeddings DROP COLUMN IF EXISTS {VECTOR_COLUMN}"))
-
-
 def in_models(name: str | None, kind: str, parents: Mapping[Any, str | None]) -> bool:
     """For Alembic's ``include_name``: False for what only :func:`install` makes."""
     if kind == "table":

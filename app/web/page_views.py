@@ -205,10 +205,6 @@ def status_page(status: Status) -> StatusPage:
     )
 
 
-def _job_row(job: JobStatus) -> JobRow:
-    return JobRow(job, job.last_result in FAILED_RESULTS, _next_run(job))
-
-
 def _next_run(job: JobStatus) -> str:
     if job.off:
         return "off (offline)"

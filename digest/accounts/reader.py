@@ -184,12 +184,6 @@ def _placed(
     return follows, mutes
 
 
-def stance_of(followed: Sequence[T], muted: Sequence[T], item: T) -> Stance:
-    if item in followed:
-        return Stance.FOLLOW
-    return Stance.MUTE if item in muted else Stance.NEITHER
-
-
 def claim(session: Session, subscriber: Subscriber, author_key: str, now: datetime) -> None:
     """Claim the page ("This is me"): the author's works liked (a thumbs-down stays), their
     topics followed."""

@@ -130,7 +130,6 @@ class AuthorHistory:
     ) -> None:
         merged = merge_labels(labels)
         self._merged = merged
-        self._featured_ids = frozenset(merged)
         self._first_featured = {
             key: record.featured_on.toordinal() for key, record in merged.items()
         }
@@ -146,10 +145,6 @@ class AuthorHistory:
                 published[key].append((paper.announced_on.toordinal(), featured_on, paper.arxiv_id))
         self._featured = {key: sorted(rows) for key, rows in featured.items()}
         self._published = {key: sorted(rows) for key, rows in published.items()}
-
-    def featured_ids(self) -> frozenset[str]:
-        """Every paper featured in the labels this history was built from (any date)."""
-        return self._featured_ids
 
     def label_records(self) -> list[LabelRecord]:
         """One merged record per featured paper: first featured day, best upvotes."""
