@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -118,12 +119,10 @@ def test_stopping_the_served_demo_stops_its_mail_sink(
     }
     command = [sys.executable, "-u", "-c", SERVE_DEMO, str(port)]
     with subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, text=True) as demo:
-        assert demo.stdout is not None
-        printed = [demo.stdout.readline(), demo.stdout.readline(), demo.stdout.readline()]
-        sink = re.search(
-            r"mail sink: 127\.0\.0\.1:(\d+), each message a file in (\S+)/", "".join(printed)
+        printed = _lines_of(demo)
+        sink = _wait_for_line(
+            printed, r"mail sink: 127\.0\.0\.1:(\d+), each message a file in (\S+)/"
         )
-        assert sink is not None, printed
         base_url = f"http://127.0.0.1:{port}"
         _wait_until_up(base_url)
         assert _post_form(base_url, "/signin", {"email": "new@example.org"}).status_code == 200
@@ -131,11 +130,12 @@ def test_stopping_the_served_demo_stops_its_mail_sink(
             base_url
         )
         demo.send_signal(stop)
-        stopped, _ = demo.communicate(timeout=WAIT_SECONDS)
+        demo.wait(timeout=WAIT_SECONDS)
+    stopped = _wait_for_line(printed, r"mail sink stopped \((\d+) received while serving\)")
     # Ctrl-C ends the demo quietly; SIGTERM, once the site and its sink have stopped, is
     # raised again, so the demo ends as killed by it, as a shell or supervisor expects.
     assert demo.returncode == (0 if stop == signal.SIGINT else -stop)
-    assert "mail sink stopped (1 received while serving)" in stopped
+    assert stopped.group(1) == "1"
     assert _port_is_free(int(sink.group(1)))
     assert _port_is_free(port)
 
@@ -149,3 +149,22 @@ def _wait_until_up(base_url: str) -> None:
         except httpx.TransportError:
             time.sleep(0.1)
     raise AssertionError(f"the demo did not answer at {base_url}")
+
+
+def _lines_of(process: subprocess.Popen[str]) -> list[str]:
+    """The lines ``process`` prints, filled in by a thread as they come (read without blocking
+    the test, so a line that never comes fails it rather than hangs it)."""
+    lines: list[str] = []
+    assert process.stdout is not None
+    threading.Thread(target=lambda: lines.extend(process.stdout or ()), daemon=True).start()
+    return lines
+
+
+def _wait_for_line(lines: list[str], pattern: str) -> re.Match[str]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = next((m for line in list(lines) if (m := re.search(pattern, line))), None)
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"the demo printed no line matching {pattern!r}: {lines}")
