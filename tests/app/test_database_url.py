@@ -126,12 +126,24 @@ def test_a_role_the_server_does_not_know_is_refused_with_how_to_create_it(
     server = make_url(postgres_server())
     url = server.set(username="nobody_here").render_as_string(hide_password=False)
     where = f"{server.host}:{server.port or 5432}"
-    assert refusal(url, tmp_path, "paperboy web") == (
+    # A server that trusts local connections names the missing role; one that asks for a
+    # password says only that authentication failed, so as not to tell which roles exist.
+    server_words = {
+        'role "nobody_here" does not exist',
+        'password authentication failed for user "nobody_here"',
+    }
+    line = refusal(url, tmp_path, "paperboy web")
+    prefix = (
         f"paperboy web: refused: PAPERBOY_DATABASE_URL: the server at {where} refused the "
-        "role 'nobody_here' (role \"nobody_here\" does not exist): correct the user and "
-        "password in PAPERBOY_DATABASE_URL, or create the role (createuser --pwprompt "
-        "nobody_here)"
+        "role 'nobody_here' ("
     )
+    suffix = (
+        "): correct the user and password in PAPERBOY_DATABASE_URL, or create the role "
+        "(createuser --pwprompt nobody_here)"
+    )
+    assert line.startswith(prefix)
+    assert line.endswith(suffix)
+    assert line[len(prefix) : -len(suffix)] in server_words
 
 
 def test_with_json_logs_the_refusal_is_one_json_line(tmp_path: Path) -> None:
