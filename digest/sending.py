@@ -31,13 +31,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import NamedTuple
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import insert_plain_rows, session_scope
-from app.core.editions import latest_edition
 from app.core.models import (
     Base,
     DeliveryStatus,
@@ -45,19 +43,18 @@ from app.core.models import (
     Subscriber,
     SubscriberStatus,
 )
-from app.core.periods import Period, span
 from digest import ledger
 from digest.compose import digest_message
+from digest.due_rows import LEDGER_COLUMNS, Views, due_rows, edition_views
 from digest.ledger import Reader
 from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
 from digest.mail.messages import OutgoingMail, make_message_id
 from digest.picks import reader_picks
-from digest.schedule import due, edition_for
+from digest.schedule import edition_for
 from digest.selection import EditionView
-from digest.store import Encode, edition_view
+from digest.store import Encode
 from digest.tastes import Tastes
 
-Views = dict[EditionKey, EditionView]
 # A run's outcomes besides the ledger's statuses: a delivery left pending for the next run, and
 # a subscriber whose schedule cannot be read (an unknown time zone).
 DEFERRED = "deferred"
@@ -68,21 +65,6 @@ UNSCHEDULABLE = "unschedulable"
 FOUND_IN_FLIGHT = "in flight from an earlier run"
 STILL_IN_FLIGHT = "still in flight"
 logger = logging.getLogger("paperboy.digest")
-
-
-class _LedgerRow(NamedTuple):
-    """A new pending delivery, as the plain-row insert takes it (its fields are the columns)."""
-
-    subscriber_id: int
-    period: Period
-    edition_date: date
-    status: DeliveryStatus
-    attempts: int
-    item_count: int
-    created_at: datetime
-
-
-LEDGER_COLUMNS = _LedgerRow._fields
 
 
 @dataclass
@@ -131,7 +113,7 @@ def resend(
 ) -> RunSummary:
     """Send one subscriber edition ``day``'s digest again, now (an operator's decision)."""
     with session_scope(sessions) as session:
-        views = _views(session, settings, day)
+        views = edition_views(session, settings, day)
         subscriber = session.get_one(Subscriber, subscriber_id)
         target = edition_for(subscriber.frequency, day)
         if target not in views:
@@ -243,62 +225,20 @@ def _plan(
     """Load the editions of ``day``, put a pending ledger row for everyone now due, and expire
     the deliveries nobody holds (``wall``: the clock's time) that a newer edition replaced."""
     with session_scope(sessions) as session:
-        views = _views(session, settings, day)
-        rows = _due_rows(session, views, day, now, summary)
+        views = edition_views(session, settings, day)
+        due = due_rows(session, views, day, now)
         insert_plain_rows(
-            session, Base.metadata.tables["deliveries"], LEDGER_COLUMNS, rows, skip_duplicates=True
+            session,
+            Base.metadata.tables["deliveries"],
+            LEDGER_COLUMNS,
+            due.rows,
+            skip_duplicates=True,
         )
         expired = ledger.expire_replaced(session, wall)
+    if due.unschedulable:
+        summary.counts[UNSCHEDULABLE] = due.unschedulable
     if expired:
         summary.counts[DeliveryStatus.EXPIRED] = expired
-    return views
-
-
-def _due_rows(
-    session: Session, views: Views, day: date, now: datetime, summary: RunSummary
-) -> list[_LedgerRow]:
-    rows: list[_LedgerRow] = []
-    # Only the columns that say when: whole subscriber objects cost most of the planning.
-    schedules = session.execute(
-        select(
-            Subscriber.id,
-            Subscriber.frequency,
-            Subscriber.weekday,
-            Subscriber.delivery_hour,
-            Subscriber.time_zone,
-        ).where(Subscriber.status == SubscriberStatus.ACTIVE)
-    )
-    for subscriber_id, frequency, weekday, hour, time_zone in schedules:
-        try:
-            target = due(frequency, weekday, hour, time_zone, day, now)
-        except Exception as error:  # one subscriber's row never stops everyone's digest
-            logger.warning("subscriber %s cannot be scheduled: %r", subscriber_id, error)
-            summary.add(UNSCHEDULABLE)
-            continue
-        if target in views:
-            rows.append(_pending_row(subscriber_id, target, now))
-    return rows
-
-
-def _pending_row(subscriber_id: int, edition: EditionKey, now: datetime) -> _LedgerRow:
-    return _LedgerRow(
-        subscriber_id=subscriber_id,
-        period=edition.period,
-        edition_date=edition.edition_date,
-        status=DeliveryStatus.PENDING,
-        attempts=0,
-        item_count=0,
-        created_at=now,
-    )
-
-
-def _views(session: Session, settings: Settings, day: date) -> Views:
-    keys = (EditionKey("day", day), EditionKey("week", span("week", day).key))
-    views: Views = {}
-    for key in keys:
-        edition = latest_edition(session, key.period, key.edition_date, with_items=True)
-        if edition is not None:
-            views[key] = edition_view(session, edition, settings.embedding_model)
     return views
 
 

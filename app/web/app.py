@@ -16,8 +16,8 @@ trusts its caller to have checked them.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -97,17 +97,7 @@ def create_app(
         yield
         engine.dispose()
 
-    app = FastAPI(
-        title="Paperboy",
-        summary="The day's trending arXiv papers: pages, a JSON API in HF's shape, feeds.",
-        docs_url=None,  # app.web.routes.docs serves /api/docs without a CDN or inline script
-        openapi_url="/api/openapi.json",
-        redoc_url=None,
-        # No 307 to the slash-less path: its Location would be built from the Host header.
-        redirect_slashes=False,
-        lifespan=lifespan,
-        dependencies=[Depends(refuse_writes_to_a_lost_file)],
-    )
+    app = _fastapi(lifespan)
     app.state.web = build_context(settings, make_session_factory(engine), clock, search_limits)
     app.state.database_file = DatabaseFile.of(engine)
     _add_middleware(app, settings, app.state.web.limiter)
@@ -123,6 +113,20 @@ def create_app(
         return _health(engine)
 
     return app
+
+
+def _fastapi(lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]) -> FastAPI:
+    return FastAPI(
+        title="Paperboy",
+        summary="The day's trending arXiv papers: pages, a JSON API in HF's shape, feeds.",
+        docs_url=None,  # app.web.routes.docs serves /api/docs without a CDN or inline script
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+        # No 307 to the slash-less path: its Location would be built from the Host header.
+        redirect_slashes=False,
+        lifespan=lifespan,
+        dependencies=[Depends(refuse_writes_to_a_lost_file)],
+    )
 
 
 def _warm(settings: Settings, search: Searcher) -> None:

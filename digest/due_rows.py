@@ -1,0 +1,94 @@
+"""Which digests are due now: a pending ledger row for each active subscriber whose schedule
+names an edition of the run's day, and the editions those rows are for.
+
+A subscriber whose schedule cannot be read (an unknown time zone) is left out and counted, so
+one row never stops everyone's digest.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime
+from typing import NamedTuple
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.core.config import Settings
+from app.core.editions import latest_edition
+from app.core.models import DeliveryStatus, EditionKey, Subscriber, SubscriberStatus
+from app.core.periods import Period, span
+from digest.schedule import due
+from digest.selection import EditionView
+from digest.store import edition_view
+
+Views = dict[EditionKey, EditionView]
+logger = logging.getLogger("paperboy.digest")
+
+
+class LedgerRow(NamedTuple):
+    """A new pending delivery, as the plain-row insert takes it (its fields are the columns)."""
+
+    subscriber_id: int
+    period: Period
+    edition_date: date
+    status: DeliveryStatus
+    attempts: int
+    item_count: int
+    created_at: datetime
+
+
+LEDGER_COLUMNS = LedgerRow._fields
+
+
+class DueRows(NamedTuple):
+    rows: list[LedgerRow]
+    unschedulable: int
+
+
+def edition_views(session: Session, settings: Settings, day: date) -> Views:
+    """The day's and its week's latest editions, ready for selection."""
+    keys = (EditionKey("day", day), EditionKey("week", span("week", day).key))
+    views: Views = {}
+    for key in keys:
+        edition = latest_edition(session, key.period, key.edition_date, with_items=True)
+        if edition is not None:
+            views[key] = edition_view(session, edition, settings.embedding_model)
+    return views
+
+
+def due_rows(session: Session, views: Views, day: date, now: datetime) -> DueRows:
+    rows: list[LedgerRow] = []
+    unschedulable = 0
+    # Only the columns that say when: whole subscriber objects cost most of the planning.
+    schedules = session.execute(
+        select(
+            Subscriber.id,
+            Subscriber.frequency,
+            Subscriber.weekday,
+            Subscriber.delivery_hour,
+            Subscriber.time_zone,
+        ).where(Subscriber.status == SubscriberStatus.ACTIVE)
+    )
+    for subscriber_id, frequency, weekday, hour, time_zone in schedules:
+        try:
+            target = due(frequency, weekday, hour, time_zone, day, now)
+        except Exception as error:  # one subscriber's row never stops everyone's digest
+            logger.warning("subscriber %s cannot be scheduled: %r", subscriber_id, error)
+            unschedulable += 1
+            continue
+        if target in views:
+            rows.append(_pending_row(subscriber_id, target, now))
+    return DueRows(rows, unschedulable)
+
+
+def _pending_row(subscriber_id: int, edition: EditionKey, now: datetime) -> LedgerRow:
+    return LedgerRow(
+        subscriber_id=subscriber_id,
+        period=edition.period,
+        edition_date=edition.edition_date,
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        item_count=0,
+        created_at=now,
+    )
