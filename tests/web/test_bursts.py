@@ -153,13 +153,18 @@ def _session_cookie(answer: httpx.Response) -> str:
     return found.group(1)
 
 
+def _sign_in_token(settings: Settings, address: str, now: datetime) -> str:
+    """A sign-in link's token for ``address``, as its mail carries it."""
+    with _session(settings) as session:
+        key = signin.key_for(session, address, now)
+    return _token(links.signin_url(settings, address, key, now))
+
+
 def test_a_sign_in_link_pressed_fifty_times_at_once_signs_in_every_time_as_one_voter(
     base_url: str, site_settings: Settings, address: str
 ) -> None:
     now = datetime.now(UTC)
-    with _session(site_settings) as session:
-        key = signin.key_for(session, address, now)
-    token = _token(links.signin_url(site_settings, address, key, now))
+    token = _sign_in_token(site_settings, address, now)
     fields, cookie = _button_form(base_url, "/signin/confirm", token)
 
     answers = _burst(base_url, "/signin/confirm", fields, cookie)
@@ -178,9 +183,7 @@ def test_a_sign_in_link_pressed_moments_later_on_another_browser_is_refused_as_u
     base_url: str, site_settings: Settings, address: str
 ) -> None:
     now = datetime.now(UTC)
-    with _session(site_settings) as session:
-        key = signin.key_for(session, address, now)
-    token = _token(links.signin_url(site_settings, address, key, now))
+    token = _sign_in_token(site_settings, address, now)
     first = _button_form(base_url, "/signin/confirm", token)
     other = _button_form(base_url, "/signin/confirm", token)  # its own CSRF cookie
     assert first[1] != other[1]
