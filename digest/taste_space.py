@@ -65,13 +65,18 @@ class Lexicon:
     idf: NDArray[np.float32]  # (terms,)
     projection: NDArray[np.float32]  # (terms, dimensions)
     centre: NDArray[np.float32]  # (dimensions,)
-    _counter: Any = field(init=False, repr=False, compare=False)
+    _counter: Any = field(default=None, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        from sklearn.feature_extraction.text import CountVectorizer
+    def _counts(self, texts: Sequence[str]) -> Any:
+        # Built on first use, not on load: checking the shipped file as a web process starts
+        # then costs no scikit-learn import.
+        if self._counter is None:
+            from sklearn.feature_extraction.text import CountVectorizer
 
-        terms = {term: column for column, term in enumerate(self.vocabulary)}
-        object.__setattr__(self, "_counter", CountVectorizer(**LEXICAL_TERMS, vocabulary=terms))
+            terms = {term: column for column, term in enumerate(self.vocabulary)}
+            counter = CountVectorizer(**LEXICAL_TERMS, vocabulary=terms)
+            object.__setattr__(self, "_counter", counter)
+        return self._counter.transform(list(texts))
 
     @property
     def dimensions(self) -> int:
@@ -81,7 +86,7 @@ class Lexicon:
         """The texts' tf-idf rows (scipy CSR), as the training corpus's vectorizer gives them."""
         from sklearn.preprocessing import normalize
 
-        counts = self._counter.transform(list(texts)).astype(np.float32)
+        counts = self._counts(texts).astype(np.float32)
         counts.data = 1.0 + np.log(counts.data)  # sublinear counts, as arxiv-sanity-lite
         return normalize(counts.multiply(self.idf).tocsr(), copy=False)
 
