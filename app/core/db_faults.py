@@ -44,6 +44,13 @@ OS_WORDS = {
     os.strerror(errno.ENOSPC): StorageFault.FULL,
     os.strerror(errno.EROFS): StorageFault.READ_ONLY,
 }
+# Some such refusals carry no operating-system words at all: a new connection that finds the
+# relation cache invalidated rewrites its init file, and a write that fails there (creating the
+# file succeeded, so the folder is writable) is the disk being full.
+SERVER_WORDS = {
+    "could not write init file": StorageFault.FULL,
+}
+CONNECT_WORDS = OS_WORDS | SERVER_WORDS
 
 # A server going away or not back yet: class 08 (connection exception), then administrator
 # and crash shutdown and "the database system is starting up" (or shutting down).
@@ -82,7 +89,7 @@ def storage_fault(error: DBAPIError, database_url: str | URL) -> StorageFault | 
     code = getattr(driver_error, "sqlite_errorcode", None)
     if code is None:
         words = str(driver_error)
-        return next((fault for said, fault in OS_WORDS.items() if said in words), None)
+        return next((fault for said, fault in CONNECT_WORDS.items() if said in words), None)
     primary = code & 0xFF
     if primary == SQLITE_READONLY:
         return StorageFault.READ_ONLY
@@ -108,8 +115,8 @@ def connection_lost(error: DBAPIError) -> bool:
     if getattr(driver_error, "sqlite_errorcode", None) is not None:
         return False
     words = str(driver_error)
-    said_by_the_os = any(said in words for said in OS_WORDS)  # a storage fault, not gone
-    return isinstance(error, OperationalError) and not said_by_the_os
+    a_storage_fault = any(said in words for said in CONNECT_WORDS)  # the server is up
+    return isinstance(error, OperationalError) and not a_storage_fault
 
 
 def _sqlite_disk_is_full(database_url: str | URL) -> bool:

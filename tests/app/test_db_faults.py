@@ -11,6 +11,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 from app.core.db_faults import (
     StorageFault,
+    connection_lost,
     describe_database_error,
     quiet_secondary_driver_errors,
     storage_fault,
@@ -36,13 +37,23 @@ def test_a_broken_constraint_is_no_storage_fault_and_is_told_in_the_driver_s_wor
     assert describe_database_error(raised.value, url) == "UNIQUE constraint failed: t.x"
 
 
-def test_a_connection_the_server_refused_for_want_of_space_is_a_full_disk() -> None:
+@pytest.mark.parametrize(
+    "server_said",
+    [
+        "FATAL:  could not write init file: No space left on device",
+        # PostgreSQL 15 writing its relation cache's init file: no operating-system words.
+        "FATAL:  could not write init file",
+    ],
+)
+def test_a_connection_the_server_refused_for_want_of_space_is_a_full_disk(
+    server_said: str,
+) -> None:
     # As PostgreSQL refuses a connection when it cannot write its cache file: no SQLSTATE.
     refused = psycopg.OperationalError(
-        'connection failed: connection to server at "10.0.0.5", port 5432 failed: '
-        "FATAL:  could not write init file: No space left on device"
+        f'connection failed: connection to server at "10.0.0.5", port 5432 failed: {server_said}'
     )
     error = OperationalError("", None, refused)
+    assert not connection_lost(error)  # the server is up: waiting would not help
     assert storage_fault(error, POSTGRES_URL) is StorageFault.FULL
     problem = storage_problem(error, POSTGRES_URL)
     assert problem is not None

@@ -175,7 +175,7 @@ def assert_each_step_stops_in_one_line_and_the_rerun_completes(
         finally:
             fault.lift()
         assert failed.returncode == 1, failed
-        assert "Traceback" not in failed.stderr
+        assert "Traceback" not in failed.stderr, failed.stderr[-3000:]
         assert len(failed.stderr.splitlines()) == 1, failed.stderr
         [line] = failed.stderr.splitlines()
         assert line.startswith(f"paperboy {step.command}: ") and said in line
