@@ -13,11 +13,13 @@ import logging
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
+from app.core.db_faults import connection_lost
 from app.core.models import JobRun, RunStatus, Trigger
 from app.services.jobs.alerts import alert_if_new, note_outcome
 from app.services.jobs.table import Job
@@ -93,10 +95,16 @@ def run_job(
 def execute(
     job: Job, settings: Settings, sessions: sessionmaker[Session], now: datetime, day: date | None
 ) -> JobOutcome:
-    """Run the job's use case; an exception is a failed run with the exception's type."""
+    """Run the job's use case; an exception is a failed run with the exception's type.
+
+    A database gone away is not the job's failure: it propagates, and the scheduler waits it
+    out and runs the job again once the database is back.
+    """
     try:
         return JobOutcome(job.body(settings, sessions, now, day))
     except Exception as error:  # a job must never take the scheduler down with it
+        if isinstance(error, DBAPIError) and connection_lost(error):
+            raise
         logger.exception("job %s raised", job.name)
         return JobOutcome(Crash(Failure.of(error)))
 

@@ -11,7 +11,8 @@ from datetime import UTC, date, datetime
 from email.message import EmailMessage
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import create_engine, select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.cli.main import main
@@ -28,6 +29,7 @@ from digest.sending import RunSummary
 from tests.conftest import FIXTURES, Database
 from tests.digest.conftest import Smtp
 from tests.ingest.recorded_server import RecordedServer, Reply
+from tests.servers import free_port
 from tests.services.conftest import ADMIN
 
 HF_DAY = "2025-11-03"
@@ -51,9 +53,13 @@ def serve_hf(server: RecordedServer) -> None:
     server.add("/api/daily_papers", {"date": HF_DAY}, reply)
     ids = [paper["paper"]["id"] for paper in json.loads(HF_PAGE)]
     query = {
-        "search_query": "", "id_list": ",".join(sorted(ids)), "sortBy": "relevance",
-        "sortOrder": "descending", "start": "0", "max_results": "100",
-    }  # fmt: skip
+        "search_query": "",
+        "id_list": ",".join(sorted(ids)),
+        "sortBy": "relevance",
+        "sortOrder": "descending",
+        "start": "0",
+        "max_results": "100",
+    }
     server.add("/api/query", query, Reply(200, EMPTY_API, {"Content-Type": "application/atom+xml"}))
 
 
@@ -195,6 +201,30 @@ def test_a_job_that_raises_is_a_failed_run_with_the_exceptions_type_and_prints_n
     assert capsys.readouterr().out == ""
 
 
+def reads_an_unreachable_database(
+    _settings: Settings, _sessions: sessionmaker[Session], _now: datetime, _day: date | None
+) -> Report:
+    # A server that is away: nothing listens on the port, so the connection is refused.
+    engine = create_engine(f"postgresql+psycopg://paperboy@127.0.0.1:{free_port()}/paperboy")
+    try:
+        with engine.connect():
+            pass
+    finally:
+        engine.dispose()
+    raise AssertionError("connected to a port where nothing listens")
+
+
+def test_a_job_that_loses_the_database_is_left_to_the_scheduler_not_recorded_as_a_crash(
+    ops_settings: Settings, database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    job = Job(SCHEDULES[0], reads_an_unreachable_database)
+    with pytest.raises(OperationalError), caplog.at_level(logging.ERROR):
+        run_job(job, ops_settings, database.sessions, clock=at(9))
+    assert [run.status for run in runs(database)] == [RunStatus.RUNNING]  # caught up later
+    assert incidents(database) == []
+    assert not [record for record in caplog.records if record.exc_info]  # no traceback
+
+
 def test_every_outcome_of_a_use_case_is_a_run_status() -> None:
     assert {str(outcome) for outcome in Outcome} <= {str(status) for status in RunStatus}
 
@@ -246,9 +276,20 @@ def text_body(mail: EmailMessage) -> str:
 
 
 def test_a_job_run_log_line_can_be_json_with_its_fields() -> None:
-    record = logging.LogRecord("paperboy.jobs", logging.WARNING, __file__, 1, "job run", (), None)
+    record = logging.LogRecord(
+        name="paperboy.jobs",
+        level=logging.WARNING,
+        pathname=__file__,
+        lineno=1,
+        msg="job run",
+        args=(),
+        exc_info=None,
+    )
     record.fields = {"job": "daily", "status": "failed", "exit_code": 1}
     line = json.loads(JsonFormatter().format(record))
     assert (line["level"], line["message"], line["job"], line["exit_code"]) == (
-        "warning", "job run", "daily", 1,
-    )  # fmt: skip
+        "warning",
+        "job run",
+        "daily",
+        1,
+    )
