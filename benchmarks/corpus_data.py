@@ -48,12 +48,12 @@ def _paper(raw: dict[str, object]) -> CorpusPaper:
     assert isinstance(dates, list) and isinstance(categories, list) and isinstance(authors, list)
     comment = raw.get("comment")
     return CorpusPaper(
-        str(raw["id"]),
-        embedding_text(str(raw["title"]), str(raw["summary"])),
-        date.fromisoformat(dates[0]),
-        tuple(str(c) for c in categories),
-        len(authors),
-        comment if isinstance(comment, str) else None,
+        arxiv_id=str(raw["id"]),
+        text=embedding_text(str(raw["title"]), str(raw["summary"])),
+        announced_on=date.fromisoformat(dates[0]),
+        categories=tuple(str(c) for c in categories),
+        authors=len(authors),
+        comment=comment if isinstance(comment, str) else None,
     )
 
 

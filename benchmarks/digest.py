@@ -114,18 +114,29 @@ def _time_selection(corpus: Path, matrix: Path, readers: int) -> None:
         for taste in tastes:
             select_digest(view, taste, max_per_topic=3, exclusion_cosine=0.5)
         seconds = time.perf_counter() - started
-        print(f"[{name}] edition of {DAY}: {len(today)} papers; its index built in "
-              f"{first * 1000:.0f} ms")  # fmt: skip
-        print(f"[{name}] select() for {readers} readers with 5-30 thumbs up: {seconds:.1f} s = "
-              f"{seconds / readers * 1000:.2f} ms per reader")  # fmt: skip
+        print(
+            f"[{name}] edition of {DAY}: {len(today)} papers; its index built in "
+            f"{first * 1000:.0f} ms"
+        )
+        print(
+            f"[{name}] select() for {readers} readers with 5-30 thumbs up: {seconds:.1f} s = "
+            f"{seconds / readers * 1000:.2f} ms per reader"
+        )
 
 
 def _edition_paper(paper: Candidate, rank: int) -> EditionPaper:
     return EditionPaper(
-        arxiv_id=paper.arxiv_id, title=paper.title, authors=list(paper.authors),
-        author_keys=[], categories=list(paper.categories), score=1.0 - rank / 1000,
-        components={}, topic_id=None, topic_label=None, abstract=paper.abstract,
-    )  # fmt: skip
+        arxiv_id=paper.arxiv_id,
+        title=paper.title,
+        authors=list(paper.authors),
+        author_keys=[],
+        categories=list(paper.categories),
+        score=1.0 - rank / 1000,
+        components={},
+        topic_id=None,
+        topic_label=None,
+        abstract=paper.abstract,
+    )
 
 
 def _tastes_with_thumbs_up(
@@ -138,10 +149,14 @@ def _tastes_with_thumbs_up(
     for _ in range(readers):
         seed = rng.randrange(len(earlier))
         liked = np.argsort(-(vectors @ vectors[seed]))[: rng.randint(5, 30)]
-        tastes.append(Taste(
-            max_items=rng.randint(5, 20), categories=frozenset(rng.sample(CATEGORIES, 3)),
-            liked=vectors[liked], liked_texts=tuple(texts[i] for i in liked),
-        ))  # fmt: skip
+        tastes.append(
+            Taste(
+                max_items=rng.randint(5, 20),
+                categories=frozenset(rng.sample(CATEGORIES, 3)),
+                liked=vectors[liked],
+                liked_texts=tuple(texts[i] for i in liked),
+            )
+        )
     return tastes
 
 
@@ -245,22 +260,32 @@ def _measure(settings: Settings, n: int) -> None:
         sink.terminate()
         sink.join()
     rate, peer_rate = sent_by_us / ours, n / peer
-    print(f"send-digests: {sent_by_us} emails in {ours:.1f} s = {rate:.0f} emails/s, "
-          f"peak memory of the sending process {peak_kib / 1024:.0f} MiB")  # fmt: skip
-    print(f"peer, bare aiosmtplib loop over one connection: {n} emails in {peer:.1f} s = "
-          f"{peer_rate:.0f} emails/s")  # fmt: skip
+    print(
+        f"send-digests: {sent_by_us} emails in {ours:.1f} s = {rate:.0f} emails/s, "
+        f"peak memory of the sending process {peak_kib / 1024:.0f} MiB"
+    )
+    print(
+        f"peer, bare aiosmtplib loop over one connection: {n} emails in {peer:.1f} s = "
+        f"{peer_rate:.0f} emails/s"
+    )
     print(f"ratio: {rate / peer_rate:.2f} of the bare loop's rate")
 
 
 def _digest_run(settings: Settings) -> tuple[float, int]:
-    env = {**os.environ, "PAPERBOY_DATABASE_URL": settings.resolved_database_url,
-           "PAPERBOY_SMTP_HOST": settings.smtp_host, "PAPERBOY_SMTP_PORT": str(settings.smtp_port),
-           "PAPERBOY_DATA_DIR": str(settings.data_dir)}  # fmt: skip
+    env = {
+        **os.environ,
+        "PAPERBOY_DATABASE_URL": settings.resolved_database_url,
+        "PAPERBOY_SMTP_HOST": settings.smtp_host,
+        "PAPERBOY_SMTP_PORT": str(settings.smtp_port),
+        "PAPERBOY_DATA_DIR": str(settings.data_dir),
+    }
     started = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "app.cli.main", "send-digests", "--date", DAY.isoformat()],
-        cwd=PROJECT, env=env, check=True,
-    )  # fmt: skip
+        cwd=PROJECT,
+        env=env,
+        check=True,
+    )
     seconds = time.perf_counter() - started
     # ru_maxrss of children is in KiB on Linux; the sender is the only child waited for so far.
     return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -282,10 +307,10 @@ def _pre_rendered(settings: Settings, n: int) -> list[OutgoingMail]:
     to = f"To: {template.recipient}".encode()
     return [
         OutgoingMail(
-            template.sender,
-            f"reader{number:05d}@example.org",
-            template.message_id,
-            template.raw.replace(to, f"To: reader{number:05d}@example.org".encode(), 1),
+            sender=template.sender,
+            recipient=f"reader{number:05d}@example.org",
+            message_id=template.message_id,
+            raw=template.raw.replace(to, f"To: reader{number:05d}@example.org".encode(), 1),
         )
         for number in range(n)
     ]

@@ -109,11 +109,16 @@ def token(settings: Settings) -> str:
 
 def audit(lighthouse: Path, url: str, flags: str) -> Scores:
     command = [
-        str(lighthouse), url, "--only-categories=accessibility,seo", "--output=json",
-        "--output-path=stdout", f"--chrome-flags={flags}", "--quiet",
+        str(lighthouse),
+        url,
+        "--only-categories=accessibility,seo",
+        "--output=json",
+        "--output-path=stdout",
+        f"--chrome-flags={flags}",
+        "--quiet",
         # An error page is audited too; answering 404 costs it SEO's http-status-code audit.
         "--ignore-status-code",
-    ]  # fmt: skip
+    ]
     env = {**os.environ, "CHROME_PATH": CHROME}
     report = json.loads(subprocess.run(command, env=env, capture_output=True, check=True).stdout)
     return Scores(_score(report, "accessibility"), _score(report, "seo"), _lost(report))
@@ -129,9 +134,10 @@ def _lost(report: dict[str, Any]) -> tuple[str, ...]:
         f"{name}: {ref['id']}{_where(report['audits'][ref['id']])}"
         for name, category in report["categories"].items()
         for ref in category["auditRefs"]
-        if ref["weight"] > 0 and (report["audits"][ref["id"]]["score"] or 0) < 1
+        if ref["weight"] > 0
+        and (report["audits"][ref["id"]]["score"] or 0) < 1
         and report["audits"][ref["id"]]["scoreDisplayMode"] == "binary"
-    )  # fmt: skip
+    )
 
 
 def _where(audit: dict[str, Any]) -> str:

@@ -47,12 +47,14 @@ def main() -> None:
     settings = get_settings(data_dir=args.work)
     source = Path(resolve_model_path(settings.embedding_model))
     cached_model_path(source, args.work / "models")
-    store = scale.Store("postgresql", 0, args.postgres, args.work)
+    store = scale.Store(kind="postgresql", papers=0, url=args.postgres, data_dir=args.work)
     searches = scale.read_queries(search_eval.HF, args.searches)
     memory = {backend: web_memory(store, backend, searches) for backend in BACKENDS}
     for backend, mib in memory.items():
-        print(f"{backend}: web process after {len(searches)} searches: RSS {mib['rss']:.0f} MiB, "
-              f"USS {mib['uss']:.0f}, PSS {mib['pss']:.0f}")  # fmt: skip
+        print(
+            f"{backend}: web process after {len(searches)} searches: RSS {mib['rss']:.0f} MiB, "
+            f"USS {mib['uss']:.0f}, PSS {mib['pss']:.0f}"
+        )
     evaluate(settings)
 
 
@@ -74,9 +76,11 @@ def evaluate(settings: Settings) -> None:
     queries = search_eval.read_queries(search_eval.HF, index, 3)
     held = [q for q in queries if not q.tune]
     texts = [q.text for q in held]
-    print(f"\nreport half, {len(held)} queries\n\n"
-          "| query model | MRR@10 | recall@10 | meaning only MRR@10 | ms a query (median) |\n"
-          "|---|---:|---:|---:|---:|")  # fmt: skip
+    print(
+        f"\nreport half, {len(held)} queries\n\n"
+        "| query model | MRR@10 | recall@10 | meaning only MRR@10 | ms a query (median) |\n"
+        "|---|---:|---:|---:|---:|"
+    )
     for backend in BACKENDS:
         embedder = query_embedder(settings.model_copy(update={"search_query_backend": backend}))
         embedder.encode(["warm up"])
@@ -85,8 +89,10 @@ def evaluate(settings: Settings) -> None:
         scored = search_eval.score(index, held, vectors)
         mrr, recall, _ = search_eval.quality(search_eval.hybrid(index, FUSION), scored)
         meaning, _, _ = search_eval.quality(search_eval.meaning_only, scored)
-        print(f"| {backend} | {mrr:.3f} | {recall:.3f} | {meaning:.3f} | "
-              f"{np.median(spent[:TIMED]) * 1000:.1f} |")  # fmt: skip
+        print(
+            f"| {backend} | {mrr:.3f} | {recall:.3f} | {meaning:.3f} | "
+            f"{np.median(spent[:TIMED]) * 1000:.1f} |"
+        )
 
 
 def one_by_one(encode: Callable[[Sequence[str]], Matrix], texts: list[str]) -> tuple[Matrix, Any]:

@@ -123,15 +123,20 @@ def main() -> None:
 
 def machine() -> dict[str, Any]:
     cpu = next(
-        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-         if line.startswith("model name")), platform.processor(),
-    )  # fmt: skip
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     return {
-        "cpu": cpu, "cores": os.cpu_count(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
         "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
         "python": platform.python_version(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-    }  # fmt: skip
+    }
 
 
 def read_queries(path: Path, count: int) -> list[str]:
@@ -150,7 +155,7 @@ def read_queries(path: Path, count: int) -> list[str]:
 def _store(kind: str, papers: int, server: str, work: Path) -> Store:
     data_dir = work / f"{kind}_{papers}"
     url = f"{server}/scale_{papers}" if kind == "postgresql" else ""
-    return Store(kind, papers, url, data_dir)
+    return Store(kind=kind, papers=papers, url=url, data_dir=data_dir)
 
 
 def _exists(store: Store) -> bool:
@@ -331,9 +336,17 @@ def serve(store: Store) -> Iterator[tuple[str, psutil.Process, float]]:
     if store.url:
         env["PAPERBOY_DATABASE_URL"] = store.url
     command = [
-        sys.executable, "-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port),
-        "--no-access-log", "--log-level", "warning",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.web.app:create_app",
+        "--factory",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
     started = time.perf_counter()
     server = subprocess.Popen(command, env=env)
     try:
@@ -411,11 +424,15 @@ def drive(base: str, paths: list[str], connections: int, seconds: float) -> dict
     spent = time.perf_counter() - started
     p50, p99 = np.percentile(np.array(latencies) * 1000, [50, 99])
     return {
-        "p50_ms": float(p50), "p99_ms": float(p99), "requests": len(latencies),
-        "requests_per_s": len(latencies) / spent, "errors": len(errors),
+        "p50_ms": float(p50),
+        "p99_ms": float(p99),
+        "requests": len(latencies),
+        "requests_per_s": len(latencies) / spent,
+        "errors": len(errors),
         "error_statuses": sorted(set(errors)),
-        "load_before": before, "load_after": os.getloadavg()[0],
-    }  # fmt: skip
+        "load_before": before,
+        "load_after": os.getloadavg()[0],
+    }
 
 
 def _memory(process: psutil.Process) -> dict[str, float]:

@@ -134,19 +134,29 @@ def _insert_batch(session: Session, batch: Batch, model: str, halfvec: bool) -> 
         for title, abstract in zip(batch.titles, batch.abstracts, strict=True)
     ]
     insert = _inserter(session)
-    insert(Paper, {
-        "arxiv_id": batch.arxiv_ids, "title": batch.titles, "abstract": batch.abstracts,
-        "comment": batch.comments, "announced_on": batch.announced, "content_hash": hashes,
-    })  # fmt: skip
+    insert(
+        Paper,
+        {
+            "arxiv_id": batch.arxiv_ids,
+            "title": batch.titles,
+            "abstract": batch.abstracts,
+            "comment": batch.comments,
+            "announced_on": batch.announced,
+            "content_hash": hashes,
+        },
+    )
     insert(PaperAuthor, _author_links(batch))
     insert(PaperCategory, _category_links(batch))
     now = datetime.now(UTC)
     vectors = np.ascontiguousarray(batch.vectors, dtype="<f4")
     embeddings: dict[str, Sequence[object]] = {
-        "arxiv_id": list(batch.arxiv_ids), "model": [model] * batch.size, "text_hash": list(hashes),
-        "dimensions": [vectors.shape[1]] * batch.size, "vector": [row.tobytes() for row in vectors],
+        "arxiv_id": list(batch.arxiv_ids),
+        "model": [model] * batch.size,
+        "text_hash": list(hashes),
+        "dimensions": [vectors.shape[1]] * batch.size,
+        "vector": [row.tobytes() for row in vectors],
         "computed_at": [now] * batch.size,
-    }  # fmt: skip
+    }
     if halfvec:
         embeddings["embedding"] = halfvec_texts(vectors)
     insert(PaperEmbedding, embeddings)

@@ -36,9 +36,18 @@ BURSTING_CLIENT = "203.0.113.1"
 OTHER_CLIENT = "203.0.113.2"
 # Long searches: as many common words as the demo takes (200 characters), several orders.
 WORDS = [
-    "learning", "model", "neural", "network", "language", "image", "data", "graph", "video",
-    "training", "method",
-]  # fmt: skip
+    "learning",
+    "model",
+    "neural",
+    "network",
+    "language",
+    "image",
+    "data",
+    "graph",
+    "video",
+    "training",
+    "method",
+]
 LONG_QUERIES = tuple(" ".join((WORDS[n:] + WORDS[:n]) * 3)[:200] for n in range(len(WORDS)))
 OTHER_EVERY = 10  # the other client searches after every tenth request of the page
 
@@ -147,9 +156,11 @@ def main() -> None:
     idle_p50 = statistics.median(idle.page_seconds)
     busy_p50 = statistics.median(busy.page_seconds)
     kind = "ignoring" if args.flood else "honouring"
-    print(f"page {args.page}: p50 idle {idle_p50 * 1000:.1f} ms, p50 under {args.burst} searches "
-          f"at once {kind} Retry-After {busy_p50 * 1000:.1f} ms, ratio {busy_p50 / idle_p50:.2f} "
-          "(goal <= 1.5)")  # fmt: skip
+    print(
+        f"page {args.page}: p50 idle {idle_p50 * 1000:.1f} ms, p50 under {args.burst} searches "
+        f"at once {kind} Retry-After {busy_p50 * 1000:.1f} ms, ratio {busy_p50 / idle_p50:.2f} "
+        "(goal <= 1.5)"
+    )
     print(f"the bursting client's searches: {_answers(burst.statuses)}")
     print(f"the other client's searches: {_answers(busy.other_statuses)} (goal: no 503)")
 

@@ -44,11 +44,37 @@ DEPTH = 10
 NO_CUT_OFF = float("-inf")
 # Everyday words, none of them a research subject; nonsense queries mix them and random letters.
 EVERYDAY = (
-    "banana", "umbrella", "kitchen", "sofa", "grandmother", "bicycle", "sandwich", "pillow",
-    "garden", "carpet", "teapot", "shoelace", "birthday", "cupboard", "breakfast", "sunday",
-    "puppy", "raincoat", "lemonade", "doorbell", "slippers", "picnic", "toaster", "ketchup",
-    "mailbox", "hairbrush", "laundry", "pancake", "bathtub", "cousin",
-)  # fmt: skip
+    "banana",
+    "umbrella",
+    "kitchen",
+    "sofa",
+    "grandmother",
+    "bicycle",
+    "sandwich",
+    "pillow",
+    "garden",
+    "carpet",
+    "teapot",
+    "shoelace",
+    "birthday",
+    "cupboard",
+    "breakfast",
+    "sunday",
+    "puppy",
+    "raincoat",
+    "lemonade",
+    "doorbell",
+    "slippers",
+    "picnic",
+    "toaster",
+    "ketchup",
+    "mailbox",
+    "hairbrush",
+    "laundry",
+    "pancake",
+    "bathtub",
+    "cousin",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +121,15 @@ def read_documents(path: Path) -> list[Document]:
         raw = [json.loads(line) for line in lines]
     return [
         Document(
-            str(r["id"]), str(r["title"]), str(r["summary"]), " ".join(r["authors"]),
-            date.fromisoformat(r["listing_dates"][0]), tuple(r["categories"]),
+            arxiv_id=str(r["id"]),
+            title=str(r["title"]),
+            abstract=str(r["summary"]),
+            authors=" ".join(r["authors"]),
+            announced_on=date.fromisoformat(r["listing_dates"][0]),
+            categories=tuple(r["categories"]),
         )
         for r in raw
-    ]  # fmt: skip
+    ]
 
 
 def read_queries(path: Path, index: Index, keywords: int) -> list[Query]:
@@ -191,8 +221,10 @@ def tune(index: Index, scored: list[Scored]) -> Fusion:
         for weight, strong in grid
     }
     (weight, strong), best = max(tried.items(), key=lambda item: item[1])
-    print(f"tuned on {len(scored)} queries: keyword_weight {weight}, strong_meaning {strong}, "
-          f"MRR@10 {best:.3f} (no cut-off)")  # fmt: skip
+    print(
+        f"tuned on {len(scored)} queries: keyword_weight {weight}, strong_meaning {strong}, "
+        f"MRR@10 {best:.3f} (no cut-off)"
+    )
     return uncut(weight, strong)
 
 
@@ -209,8 +241,10 @@ def cut_off(index: Index, tuned: Fusion, scored: list[Scored], nonsense: list[Sc
         fusion = replace(tuned, related_meaning=related, floor=floor)
         mrr, _, _ = quality(hybrid(index, fusion), scored)
         wrong = answered(index, fusion, nonsense)
-        print(f"  related_meaning {related}, floor {floor}: tune MRR@10 {mrr:.3f}, "
-              f"nonsense answered {wrong} of {len(nonsense)}")  # fmt: skip
+        print(
+            f"  related_meaning {related}, floor {floor}: tune MRR@10 {mrr:.3f}, "
+            f"nonsense answered {wrong} of {len(nonsense)}"
+        )
         if mrr >= 0.99 * reference:
             kept.append((wrong, -mrr, fusion))
     chosen = min(kept, key=lambda item: item[:2])[2]
@@ -239,8 +273,10 @@ def report(index: Index, scored: list[Scored], nonsense: list[Scored]) -> None:
     for name, ranker in methods.items():
         mrr, recall, _ = quality(ranker, held)
         print(f"| {name} | {mrr:.3f} | {recall:.3f} |")
-    print(f"\nnonsense queries answered as shipped: {answered(index, FUSION, nonsense)} of "
-          f"{len(nonsense)}")  # fmt: skip
+    print(
+        f"\nnonsense queries answered as shipped: {answered(index, FUSION, nonsense)} of "
+        f"{len(nonsense)}"
+    )
 
 
 if __name__ == "__main__":

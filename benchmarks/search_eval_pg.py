@@ -88,9 +88,13 @@ def candidates(session: Session, query: Query, vector: Matrix, model: str) -> Ca
     rows = session.execute(text(statement), params).all()
     scores = np.array([(row[1], row[2], row[3]) for row in rows], dtype=np.float64).reshape(-1, 3)
     return Candidates(
-        query, [row[0] for row in rows], scores[:, 0], scores[:, 1], scores[:, 2],
-        np.array([row[4] for row in rows], dtype=bool),
-    )  # fmt: skip
+        query=query,
+        ids=[row[0] for row in rows],
+        meaning=scores[:, 0],
+        keyword=scores[:, 1],
+        coverage=scores[:, 2],
+        has_vector=np.array([row[4] for row in rows], dtype=bool),
+    )
 
 
 def hnsw_recall(session: Session, vectors: Matrix, model: str) -> float:
@@ -225,8 +229,10 @@ def shipped(
             ranks.append(_rank(top, one.query.target))
     value = sum(1 / r for r in ranks if r) / len(ranks)
     p50, p99 = statistics.median(seconds), float(np.quantile(seconds, 0.99))
-    print(f"\nshipped statement: MRR@10 {value:.3f}; latency p50 {p50 * 1000:.1f} ms, "
-          f"p99 {p99 * 1000:.1f} ms (query embedding apart)")  # fmt: skip
+    print(
+        f"\nshipped statement: MRR@10 {value:.3f}; latency p50 {p50 * 1000:.1f} ms, "
+        f"p99 {p99 * 1000:.1f} ms (query embedding apart)"
+    )
 
 
 if __name__ == "__main__":

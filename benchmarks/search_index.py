@@ -171,8 +171,11 @@ def in_memory(settings: Settings, queries: list[str]) -> None:
     environment = os.environ | {"PAPERBOY_DATA_DIR": str(settings.data_dir)}
     process = subprocess.Popen(
         [sys.executable, "-c", IN_MEMORY, *queries],
-        env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        env=environment,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdout is not None and process.stdin is not None
     seconds = process.stdout.readline().strip()
     assert process.stdout.readline().strip() == "done"

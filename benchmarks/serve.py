@@ -49,14 +49,23 @@ from search.query import Filters
 from search.relevance import SearchSort
 
 QUERIES = (
-    "diffusion models for video generation", "reinforcement learning from human feedback",
-    "graph neural networks molecules", "retrieval augmented generation hallucination",
-    "vision language model benchmark", "protein structure prediction",
-    "efficient attention long context", "robot manipulation policy learning",
-    "federated learning privacy", "speech recognition low resource languages",
-    "3D gaussian splatting", "mixture of experts routing", "chain of thought reasoning math",
-    "medical image segmentation", "adversarial robustness certification", "code generation agents",
-)  # fmt: skip
+    "diffusion models for video generation",
+    "reinforcement learning from human feedback",
+    "graph neural networks molecules",
+    "retrieval augmented generation hallucination",
+    "vision language model benchmark",
+    "protein structure prediction",
+    "efficient attention long context",
+    "robot manipulation policy learning",
+    "federated learning privacy",
+    "speech recognition low resource languages",
+    "3D gaussian splatting",
+    "mixture of experts routing",
+    "chain of thought reasoning math",
+    "medical image segmentation",
+    "adversarial robustness certification",
+    "code generation agents",
+)
 CONNECTIONS_LATENCY = (1, 4)
 CONNECTIONS_RATE = 64
 
@@ -168,9 +177,17 @@ def serve(
         **(environment or {}),
     }
     command = [
-        sys.executable, "-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port),
-        "--no-access-log", "--log-level", "warning",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.web.app:create_app",
+        "--factory",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
     server = subprocess.Popen(command, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -252,7 +269,7 @@ def _parse(output: str) -> Run:
     )
     count = int(errors.group(1)) if errors else 0
     count += sum(int(n) for n in failed.groups()) if failed else 0
-    return Run(rate, _ms(p50), _ms(p99), count)
+    return Run(requests_per_second=rate, p50_ms=_ms(p50), p99_ms=_ms(p99), errors=count)
 
 
 def _ms(match: re.Match[str] | None) -> float:

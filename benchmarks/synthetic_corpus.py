@@ -92,14 +92,16 @@ def read_source(corpus: Path = CORPUS, matrix: Path = MATRIX) -> Source:
     rows = read_vectors(matrix)
     stored = np.load(matrix, mmap_mode="r")
     papers = Batch(
-        [str(r["id"]) for r in raw],
-        [collapse_whitespace(r["title"]) for r in raw],
-        [collapse_whitespace(r["summary"] or "") for r in raw],
-        [collapse_each(r["authors"]) for r in raw],
-        [arxiv_categories(r["categories"]) for r in raw],
-        [collapse_whitespace(r["comment"]) or None if r.get("comment") else None for r in raw],
-        [date.fromisoformat(r["listing_dates"][0]) for r in raw],
-        normalise(np.asarray(stored[[rows[str(r["id"])] for r in raw]], dtype=np.float32)),
+        arxiv_ids=[str(r["id"]) for r in raw],
+        titles=[collapse_whitespace(r["title"]) for r in raw],
+        abstracts=[collapse_whitespace(r["summary"] or "") for r in raw],
+        authors=[collapse_each(r["authors"]) for r in raw],
+        categories=[arxiv_categories(r["categories"]) for r in raw],
+        comments=[
+            collapse_whitespace(r["comment"]) or None if r.get("comment") else None for r in raw
+        ],
+        announced=[date.fromisoformat(r["listing_dates"][0]) for r in raw],
+        vectors=normalise(np.asarray(stored[[rows[str(r["id"])] for r in raw]], dtype=np.float32)),
     )
     by_category: dict[str, list[int]] = {}
     for row, categories in enumerate(papers.categories):
@@ -131,10 +133,15 @@ def batches(source: Source, total: int, seed: int = SEED) -> Iterator[Batch]:
 
 def _slice(papers: Batch, start: int, stop: int) -> Batch:
     return Batch(
-        papers.arxiv_ids[start:stop], papers.titles[start:stop], papers.abstracts[start:stop],
-        papers.authors[start:stop], papers.categories[start:stop], papers.comments[start:stop],
-        papers.announced[start:stop], papers.vectors[start:stop],
-    )  # fmt: skip
+        arxiv_ids=papers.arxiv_ids[start:stop],
+        titles=papers.titles[start:stop],
+        abstracts=papers.abstracts[start:stop],
+        authors=papers.authors[start:stop],
+        categories=papers.categories[start:stop],
+        comments=papers.comments[start:stop],
+        announced=papers.announced[start:stop],
+        vectors=papers.vectors[start:stop],
+    )
 
 
 class _Maker:
@@ -160,14 +167,14 @@ class _Maker:
         noise = rng.normal(0.0, SIGMA, (count, real.vectors.shape[1])).astype(np.float32)
         texts = [self._paper(rng, int(base)) for base in bases]
         return Batch(
-            [self._identifier(day) for day in announced],
-            [title for title, _, _ in texts],
-            [abstract for _, abstract, _ in texts],
-            [authors for _, _, authors in texts],
-            [real.categories[base] for base in bases],
-            [real.comments[base] for base in bases],
-            announced,
-            normalise(real.vectors[bases] + noise),
+            arxiv_ids=[self._identifier(day) for day in announced],
+            titles=[title for title, _, _ in texts],
+            abstracts=[abstract for _, abstract, _ in texts],
+            authors=[authors for _, _, authors in texts],
+            categories=[real.categories[base] for base in bases],
+            comments=[real.comments[base] for base in bases],
+            announced=announced,
+            vectors=normalise(real.vectors[bases] + noise),
         )
 
     def _paper(self, rng: np.random.Generator, base: int) -> tuple[str, str, tuple[str, ...]]:

@@ -69,8 +69,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
     parser.add_argument("--until", type=date.fromisoformat, default=date(2025, 10, 1))
-    parser.add_argument("--folds", type=date.fromisoformat, nargs="+",
-                        default=[date(2025, m, 1) for m in (6, 7, 8, 9)])  # fmt: skip
+    parser.add_argument(
+        "--folds",
+        type=date.fromisoformat,
+        nargs="+",
+        default=[date(2025, m, 1) for m in (6, 7, 8, 9)],
+    )
     parser.add_argument("--C", type=float, nargs="+", default=[0.001])
     parser.add_argument("--ranker-weight", type=float, nargs="+", default=[1.0])
     parser.add_argument("--without-team", action="store_true", help="also try without team_*")
@@ -88,7 +92,15 @@ def main() -> None:
         features = data.features.copy()
         features[:, TEAM_FEATURES] = 0.0
         variants.append(
-            ("without team_*", TrainingSet(features, data.days, data.featured_on, data.upvotes))
+            (
+                "without team_*",
+                TrainingSet(
+                    features=features,
+                    days=data.days,
+                    featured_on=data.featured_on,
+                    upvotes=data.upvotes,
+                ),
+            )
         )
     for label, chosen in variants:
         for regularisation in args.C:
@@ -97,9 +109,13 @@ def main() -> None:
 
 
 def _report(
-    label: str, data: TrainingSet, bounds: list[int], until: int, regularisation: float,
+    label: str,
+    data: TrainingSet,
+    bounds: list[int],
+    until: int,
+    regularisation: float,
     weight: float,
-) -> None:  # fmt: skip
+) -> None:
     began = time.perf_counter()
     folds = [fold_scores(data, a, b, regularisation, weight) for a, b in itertools.pairwise(bounds)]
     quality = [ranking_quality(data, test, scores, until) for test, scores in folds]

@@ -47,17 +47,22 @@ def main() -> None:
     parser.add_argument("--to", dest="end", type=date.fromisoformat, default=date(2025, 12, 31))
     args = parser.parse_args()
     (corpus, labels, vectors), peer = timed(
-        "read corpus, labels, embeddings", None,
-        lambda: (load_corpus(args.data / CORPUS), load_labels([args.data / LABELS]),
-                 load_embeddings(args.data / EMBEDDINGS)),
-    )  # fmt: skip
+        "read corpus, labels, embeddings",
+        None,
+        lambda: (
+            load_corpus(args.data / CORPUS),
+            load_labels([args.data / LABELS]),
+            load_embeddings(args.data / EMBEDDINGS),
+        ),
+    )
     window = [paper for paper in corpus if paper.announced_on < args.start]
     training = Replay(window, vectors, window_labels(labels, args.start))
     model, _ = timed("train (window before --from)", peer, lambda: train(training, args.start))
     replay, _ = timed(
-        "build replay (history, topic memory)", peer,
+        "build replay (history, topic memory)",
+        peer,
         lambda: Replay([p for p in corpus if p.announced_on <= args.end], vectors, labels),
-    )  # fmt: skip
+    )
     days = [replay.day(day) for day in replay.days(args.start, args.end)]
     rankers, _ = timed(
         "fit baselines (tf-idf + LR)", peer, lambda: methods(model, replay, labels, {})

@@ -173,7 +173,10 @@ def evaluate_week(
 def _signals(labels: Sequence[LabelRecord], so_far: dict[str, float]) -> list[Signal]:
     """The upvotes known so far as the scorer reads them (dated by their record)."""
     dated = {r.arxiv_id: r.featured_on for r in labels if r.arxiv_id in so_far}
-    return [Signal(i, "hf_upvotes", value, dated[i]) for i, value in so_far.items()]
+    return [
+        Signal(arxiv_id=i, source="hf_upvotes", value=value, observed_on=dated[i])
+        for i, value in so_far.items()
+    ]
 
 
 def _one_pool(

@@ -234,7 +234,15 @@ def _parse(text: str) -> TasteSpace:
     if not centre.size or not _finite(matrix, centre):
         raise TasteSpaceError("not a taste-space artifact: empty, or values that are not finite")
     matrix.flags.writeable = centre.flags.writeable = False  # shared by every reader of it
-    return TasteSpace(texts[0], texts[1], texts[2], settings, matrix, centre, lexicon)
+    return TasteSpace(
+        model=texts[0],
+        trained_from=texts[1],
+        trained_until=texts[2],
+        settings=settings,
+        matrix=matrix,
+        centre=centre,
+        lexicon=lexicon,
+    )
 
 
 def _size(value: object) -> int:
@@ -260,7 +268,7 @@ def _lexicon(fields: dict[str, Any]) -> Lexicon:
         raise TasteSpaceError("not a taste-space artifact: empty, or values that are not finite")
     for values in (idf, projection, centre):
         values.flags.writeable = False
-    return Lexicon(tuple(vocabulary), idf, projection, centre)
+    return Lexicon(vocabulary=tuple(vocabulary), idf=idf, projection=projection, centre=centre)
 
 
 def _finite(*arrays: NDArray[np.float32]) -> bool:

@@ -46,9 +46,13 @@ def harvest(
     """
     seen: set[str] = set()
     pages = oai.list_records(
-        context.arxiv, context.settings.arxiv_oai_url, set_spec=set_spec, from_day=from_day,
-        until_day=until_day, metadata_prefix=metadata_prefix,
-    )  # fmt: skip
+        context.arxiv,
+        context.settings.arxiv_oai_url,
+        set_spec=set_spec,
+        from_day=from_day,
+        until_day=until_day,
+        metadata_prefix=metadata_prefix,
+    )
     try:
         for page in pages:
             _store_page(context, page, report)
@@ -87,8 +91,11 @@ def _store_page(context: Context, page: oai.OaiPage, report: RunReport) -> None:
     with session_scope(context.sessions) as session:
         counts = live_store.store_papers(session, page.records)
     report.counts.update(
-        read=len(page.records), new=counts.new, updated=counts.updated,
-        unchanged=counts.unchanged, rejected=len(page.rejected),
-    )  # fmt: skip
+        read=len(page.records),
+        new=counts.new,
+        updated=counts.updated,
+        unchanged=counts.unchanged,
+        rejected=len(page.rejected),
+    )
     if page.rejected:
         report.escalate(IngestRunStatus.PARTIAL, "\n".join(page.rejected[:MAX_LOGGED_REJECTIONS]))

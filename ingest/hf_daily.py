@@ -244,14 +244,18 @@ def _stored_rows(session: Session, days: set[date]) -> dict[tuple[date, str], Hf
 def _values(signal: HfSignal) -> dict[str, Any]:
     """The row's values the signal gives; None where it lacks one."""
     return {
-        "upvotes": signal.upvotes, "num_comments": signal.num_comments,
-        "github_repo": signal.github_repo, "github_stars": signal.github_stars,
+        "upvotes": signal.upvotes,
+        "num_comments": signal.num_comments,
+        "github_repo": signal.github_repo,
+        "github_stars": signal.github_stars,
         "ai_keywords": list(signal.ai_keywords) or None,
         "submitted_on_daily_at": signal.submitted_on_daily_at,
-        "published_at": signal.published_at, "project_page": signal.project_page,
-        "submitted_by": signal.submitted_by, "organization_name": signal.organization_name,
+        "published_at": signal.published_at,
+        "project_page": signal.project_page,
+        "submitted_by": signal.submitted_by,
+        "organization_name": signal.organization_name,
         "organization_fullname": signal.organization_fullname,
-    }  # fmt: skip
+    }
 
 
 def _merge(row: HfDailyPaper, values: dict[str, Any], *, fill_only: bool) -> bool:

@@ -91,7 +91,9 @@ def read_signal_file(path: Path) -> SignalFile:
             for number, text in lines:
                 _read_line(read, number, text)
     except (OSError, TruncatedFileError) as error:
-        return SignalFile(path, read.signals, read.rejected, _reason(error))
+        return SignalFile(
+            path=path, signals=read.signals, rejected=read.rejected, error=_reason(error)
+        )
     return read
 
 

@@ -147,9 +147,10 @@ def get(session: requests.Session, url: str, **kwargs: Any) -> requests.Response
     response = session.get(url, **kwargs)
     if response.status_code >= 400:
         raise FetchError(
-            f"HTTP {response.status_code} from {response.url}", response.status_code,
+            f"HTTP {response.status_code} from {response.url}",
+            response.status_code,
             response.content,
-        )  # fmt: skip
+        )
     return response
 
 

@@ -26,10 +26,23 @@ OAI = "{http://www.openarchives.org/OAI/2.0/}"
 ARXIV = "{http://arxiv.org/OAI/arXiv/}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 # Archives that arXiv's OAI-PMH sets file under "physics:" (e.g. "physics:hep-th").
-PHYSICS_ARCHIVES = frozenset({
-    "astro-ph", "cond-mat", "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math-ph",
-    "nlin", "nucl-ex", "nucl-th", "physics", "quant-ph",
-})  # fmt: skip
+PHYSICS_ARCHIVES = frozenset(
+    {
+        "astro-ph",
+        "cond-mat",
+        "gr-qc",
+        "hep-ex",
+        "hep-lat",
+        "hep-ph",
+        "hep-th",
+        "math-ph",
+        "nlin",
+        "nucl-ex",
+        "nucl-th",
+        "physics",
+        "quant-ph",
+    }
+)
 
 
 class OaiError(SourceError):

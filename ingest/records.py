@@ -83,13 +83,22 @@ class PaperRecord(NamedTuple):
         # Fields joined by ASCII separators, which never occur in collapsed metadata text; an
         # absent field is an empty string. (Written out: this runs for every record of a bulk
         # import, and the generic str() of each field cost a third of preparing one.)
-        content = _RECORD.join((
-            "" if self.version is None else str(self.version), self.title, self.abstract,
-            _UNIT.join(self.authors), _UNIT.join(self.categories), self.primary_category or "",
-            self.comment or "", self.journal_ref or "", self.doi or "", self.license or "",
-            "" if self.submitted_at is None else str(self.submitted_at),
-            "" if self.updated_at is None else str(self.updated_at),
-        ))  # fmt: skip
+        content = _RECORD.join(
+            (
+                "" if self.version is None else str(self.version),
+                self.title,
+                self.abstract,
+                _UNIT.join(self.authors),
+                _UNIT.join(self.categories),
+                self.primary_category or "",
+                self.comment or "",
+                self.journal_ref or "",
+                self.doi or "",
+                self.license or "",
+                "" if self.submitted_at is None else str(self.submitted_at),
+                "" if self.updated_at is None else str(self.updated_at),
+            )
+        )
         return hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
 
 
@@ -127,10 +136,17 @@ def clean_text(text: str) -> str:
 
 def _holds_controls(record: PaperRecord) -> bool:
     # One search over every text field joined: a call per field cost twice as much.
-    joined = " ".join((
-        record.title, record.abstract, *record.authors, record.comment or "",
-        record.journal_ref or "", record.doi or "", record.license or "",
-    ))  # fmt: skip
+    joined = " ".join(
+        (
+            record.title,
+            record.abstract,
+            *record.authors,
+            record.comment or "",
+            record.journal_ref or "",
+            record.doi or "",
+            record.license or "",
+        )
+    )
     if not joined.isascii():
         return _CONTROL.search(joined) is not None
     for control in _ASCII_CONTROLS:  # noqa: SIM110 (any() over a generator is slower)
@@ -157,10 +173,14 @@ def _without_controls(record: PaperRecord) -> PaperRecord:
         raise RecordError("missing title")
     names = (clean_text(name) for name in record.authors)
     return record._replace(
-        title=title, abstract=clean_text(record.abstract), authors=tuple(filter(None, names)),
-        comment=_clean_optional(record.comment), journal_ref=_clean_optional(record.journal_ref),
-        doi=_clean_optional(record.doi), license=_clean_optional(record.license),
-    )  # fmt: skip
+        title=title,
+        abstract=clean_text(record.abstract),
+        authors=tuple(filter(None, names)),
+        comment=_clean_optional(record.comment),
+        journal_ref=_clean_optional(record.journal_ref),
+        doi=_clean_optional(record.doi),
+        license=_clean_optional(record.license),
+    )
 
 
 def _clean_optional(text: str | None) -> str | None:
@@ -202,6 +222,5 @@ def _sizes(record: PaperRecord) -> list[tuple[str, int, int, str]]:
         ("authors", len(record.authors), LIMITS.authors, "names"),
         ("authors", sum(map(len, record.authors)), LIMITS.author_text, "characters of names"),
         ("categories", len(record.categories), LIMITS.categories, "categories"),
-        ("primary category", len(record.primary_category or ""), MAX_CATEGORY_LENGTH,
-         "characters"),
-    ]  # fmt: skip
+        ("primary category", len(record.primary_category or ""), MAX_CATEGORY_LENGTH, "characters"),
+    ]

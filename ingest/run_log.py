@@ -27,9 +27,14 @@ from app.core.models import IngestRun, IngestRunStatus
 COUNTS = ("read", "new", "cross", "replaced", "updated", "enriched", "unchanged", "rejected")
 # Worse statuses win when one report collects several findings.
 _SEVERITY = (
-    IngestRunStatus.OK, IngestRunStatus.UNCHANGED, IngestRunStatus.EMPTY, IngestRunStatus.SMALLER,
-    IngestRunStatus.STALE, IngestRunStatus.PARTIAL, IngestRunStatus.FAILED,
-)  # fmt: skip
+    IngestRunStatus.OK,
+    IngestRunStatus.UNCHANGED,
+    IngestRunStatus.EMPTY,
+    IngestRunStatus.SMALLER,
+    IngestRunStatus.STALE,
+    IngestRunStatus.PARTIAL,
+    IngestRunStatus.FAILED,
+)
 _EXIT_CODES = {IngestRunStatus.FAILED: 1, IngestRunStatus.PARTIAL: 2, IngestRunStatus.STALE: 2}
 
 
@@ -77,7 +82,13 @@ def save_reports(sessions: sessionmaker[Session], reports: Iterable[RunReport]) 
 def _row(report: RunReport) -> IngestRun:
     counts = {f"{name}_count": report.counts[name] for name in COUNTS}
     return IngestRun(
-        source=report.source, category=report.category, announced_on=report.announced_on,
-        detail=report.detail, status=report.status, started_at=report.started_at,
-        finished_at=_now(), error=report.error, **counts,
-    )  # fmt: skip
+        source=report.source,
+        category=report.category,
+        announced_on=report.announced_on,
+        detail=report.detail,
+        status=report.status,
+        started_at=report.started_at,
+        finished_at=_now(),
+        error=report.error,
+        **counts,
+    )

@@ -30,12 +30,30 @@ paper_authors = Base.metadata.tables[PaperAuthor.__tablename__]
 paper_categories = Base.metadata.tables[PaperCategory.__tablename__]
 
 # Fields a record may lack; the stored value is kept then (see ingest.merge).
-FILLABLE = ("primary_category", "comment", "journal_ref", "doi", "license",
-            "submitted_at", "updated_at")  # fmt: skip
+FILLABLE = (
+    "primary_category",
+    "comment",
+    "journal_ref",
+    "doi",
+    "license",
+    "submitted_at",
+    "updated_at",
+)
 # The columns of a new paper's row that come straight from a record field of the same name.
-PAPER_FIELDS = ("arxiv_id", "version", "title", "abstract", "primary_category", "comment",
-                "journal_ref", "doi", "license", "submitted_at", "updated_at",
-                "announced_on")  # fmt: skip
+PAPER_FIELDS = (
+    "arxiv_id",
+    "version",
+    "title",
+    "abstract",
+    "primary_category",
+    "comment",
+    "journal_ref",
+    "doi",
+    "license",
+    "submitted_at",
+    "updated_at",
+    "announced_on",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,15 +155,19 @@ def plan_batch(states: dict[str, StoredState], items: Iterable[PreparedRecord]) 
         updated=actions[Action.UPDATE] + actions[Action.EARLIER_ANNOUNCEMENT],
         unchanged=actions[Action.UNCHANGED],
     )
-    return Plan(list(new.values()), updates, list(lists.values()), counts)
+    return Plan(new=list(new.values()), updates=updates, lists=list(lists.values()), counts=counts)
 
 
 def _update_row(record: PaperRecord, record_hash: str, state: StoredState) -> dict[str, Any]:
     row = {f"b_{name}": getattr(record, name) for name in FILLABLE}
     row.update(
-        b_id=record.arxiv_id, b_title=record.title, b_abstract=record.abstract or None,
-        b_version=state.version, b_announced_on=state.announced_on, b_content_hash=record_hash,
-    )  # fmt: skip
+        b_id=record.arxiv_id,
+        b_title=record.title,
+        b_abstract=record.abstract or None,
+        b_version=state.version,
+        b_announced_on=state.announced_on,
+        b_content_hash=record_hash,
+    )
     return row
 
 

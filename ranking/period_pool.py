@@ -44,10 +44,11 @@ def with_period_topics(
     labels = cluster(vectors, topic_params(settings), known)
     closest = nearest(centroids(vectors, labels), known, settings.topic_match_cosine)
     return [
-        replace(candidate, topic_id=ids[row]) if (row := _row(closest, label)) is not None
+        replace(candidate, topic_id=ids[row])
+        if (row := _row(closest, label)) is not None
         else candidate
         for candidate, label in zip(candidates, labels.tolist(), strict=True)
-    ]  # fmt: skip
+    ]
 
 
 def _row(closest: list[int | None], label: int) -> int | None:

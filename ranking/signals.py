@@ -35,10 +35,20 @@ def load_signals(session: Session, arxiv_ids: Sequence[str], day: date) -> list[
             .where(HfDailyPaper.daily_date <= day)
             .order_by(HfDailyPaper.daily_date, HfDailyPaper.arxiv_id)
         )
-        found += [Signal(r.arxiv_id, "hf_upvotes", float(r.upvotes), r.daily_date) for r in rows]
+        found += [
+            Signal(
+                arxiv_id=r.arxiv_id,
+                source="hf_upvotes",
+                value=float(r.upvotes),
+                observed_on=r.daily_date,
+            )
+            for r in rows
+        ]
         votes = sorted(votes_by_day(session, page, day).items())
         found += [
-            Signal(arxiv_id, "paperboy_votes", float(count), voted_on)
+            Signal(
+                arxiv_id=arxiv_id, source="paperboy_votes", value=float(count), observed_on=voted_on
+            )
             for (arxiv_id, voted_on), count in votes
         ]
     return found

@@ -84,7 +84,13 @@ def build_topics(
     _store_days(session, window, labels, final, names, centres, new=new, day=day)
     _store_papers(session, window, labels, final, day)
     today = [i for i, d in enumerate(window.announced) if d == day]
-    return TopicsSummary(day, len(today), len(final), len(new), int((labels[today] < 0).sum()))
+    return TopicsSummary(
+        day=day,
+        papers=len(today),
+        topics=len(final),
+        new=len(new),
+        unassigned=int((labels[today] < 0).sum()),
+    )
 
 
 def _memory_start(day: date) -> date:
@@ -116,11 +122,11 @@ def load_window(session: Session, day: date, settings: Settings) -> Window:
             f"vector (e.g. {missing[0]}); run `paperboy embed --date D` for those days first"
         )
     return Window(
-        [d for d in days if d is not None],
-        [row.arxiv_id for row in rows],
-        [row.announced_on or day for row in rows],
-        [embedding_text(row.title, row.abstract) for row in rows],
-        np.stack([vectors[row.arxiv_id] for row in rows]),
+        days=[d for d in days if d is not None],
+        arxiv_ids=[row.arxiv_id for row in rows],
+        announced=[row.announced_on or day for row in rows],
+        texts=[embedding_text(row.title, row.abstract) for row in rows],
+        vectors=np.stack([vectors[row.arxiv_id] for row in rows]),
     )
 
 

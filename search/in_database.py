@@ -238,9 +238,14 @@ def candidates_statement(
     # and those are among the nearest: word candidates hold every word. Without, any word.
     template = _ANY_WORD if dimensions is None else _EVERY_WORD
     by_words = template.format(
-        where=where, rank=RANK, words=WORD_CANDIDATES, papers=_papers_for(where, "s"),
-        rarest=RAREST_WORDS, rare=RARE_WORD_RARITY, checked=int(checked_rows),
-    )  # fmt: skip
+        where=where,
+        rank=RANK,
+        words=WORD_CANDIDATES,
+        papers=_papers_for(where, "s"),
+        rarest=RAREST_WORDS,
+        rare=RARE_WORD_RARITY,
+        checked=int(checked_rows),
+    )
     parts = [_WORDS.format(by_words=by_words, lexeme=LEXEME, longest=LONGEST_WORD)]
     candidates = "SELECT arxiv_id, CAST(NULL AS float8) AS meaning FROM by_words"
     if dimensions is not None:

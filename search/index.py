@@ -148,10 +148,16 @@ def build_index(session: Session, model: str) -> Index:
         session.execute(select(PaperCategory.arxiv_id, PaperCategory.category)), position
     )
     documents = [
-        Document(r.arxiv_id, r.title, r.abstract, " ".join(names[i]), r.announced_on,
-                 tuple(categories[i]))
+        Document(
+            arxiv_id=r.arxiv_id,
+            title=r.title,
+            abstract=r.abstract,
+            authors=" ".join(names[i]),
+            announced_on=r.announced_on,
+            categories=tuple(categories[i]),
+        )
         for i, r in enumerate(rows)
-    ]  # fmt: skip
+    ]
     vectors, has_vector = _vectors(session, model, position)
     return make_index(documents, vectors, has_vector, state)
 

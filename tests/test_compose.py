@@ -63,8 +63,10 @@ def test_the_database_has_pgvector_and_is_the_one_every_process_uses(
     settings = postgres["environment"]
     assert url.get_backend_name() == "postgresql" and url.host == "postgres"
     assert (url.username, url.password, url.database) == (
-        settings["POSTGRES_USER"], settings["POSTGRES_PASSWORD"], settings["POSTGRES_DB"],
-    )  # fmt: skip
+        settings["POSTGRES_USER"],
+        settings["POSTGRES_PASSWORD"],
+        settings["POSTGRES_DB"],
+    )
 
 
 def test_the_schema_is_migrated_once_before_web_and_scheduler_start(

@@ -157,165 +157,166 @@ def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
 COMMANDS: tuple[Command, ...] = (
     Command("migrate", "create or upgrade the database schema (safe to repeat)", run_migrate),
     Command(
-        "import",
-        "bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
+        name="import",
+        help="bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
         "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",
-        run_import,
-        _add_import_arguments,
+        handler=run_import,
+        add_arguments=_add_import_arguments,
     ),
     Command("stats", "print what the database holds", run_stats),
     Command(
-        "backup",
-        "copy a SQLite database safely while it serves (PostgreSQL: pg_dump, docs/deploy.md)",
-        _handler("app.cli.backup", "run_backup"),
-        _arguments("app.cli.backup", "add_arguments"),
+        name="backup",
+        help="copy a SQLite database safely while it serves (PostgreSQL: pg_dump, docs/deploy.md)",
+        handler=_handler("app.cli.backup", "run_backup"),
+        add_arguments=_arguments("app.cli.backup", "add_arguments"),
     ),
     Command(
-        "demo",
-        "the whole daily job on the embedded default: import the bundled sample, replay live "
+        name="demo",
+        help="the whole daily job on the embedded default: import the bundled sample, replay live "
         "ingest from a local server, embed, rank, publish, mail a demo reader's digest to a "
         "local sink (DATA_DIR/mail), then serve the site (--no-serve: stop before that)",
-        _handler("app.cli.demo.steps", "run_demo"),
-        _arguments("app.cli.demo.steps", "add_demo_arguments"),
-        _using(*EVERY),
+        handler=_handler("app.cli.demo.steps", "run_demo"),
+        add_arguments=_arguments("app.cli.demo.steps", "add_demo_arguments"),
+        uses=_using(*EVERY),
     ),
     Command(
-        "ingest",
-        "read arXiv's latest announcement (RSS/Atom), enrich it from the arXiv API and store "
+        name="ingest",
+        help="read arXiv's latest announcement (RSS/Atom), enrich it from the arXiv API and store "
         "Hugging Face signals; --source picks one; exit 1 if a source failed, 2 if partial/stale",
-        _handler("app.cli.ingest", "run_ingest"),
-        _arguments("app.cli.ingest", "add_ingest_arguments"),
+        handler=_handler("app.cli.ingest", "run_ingest"),
+        add_arguments=_arguments("app.cli.ingest", "add_ingest_arguments"),
     ),
     Command(
-        "backfill",
-        "harvest past days from arXiv's OAI-PMH, --from..--until inclusive, per category",
-        _handler("app.cli.ingest", "run_backfill"),
-        _arguments("app.cli.ingest", "add_backfill_arguments"),
+        name="backfill",
+        help="harvest past days from arXiv's OAI-PMH, --from..--until inclusive, per category",
+        handler=_handler("app.cli.ingest", "run_backfill"),
+        add_arguments=_arguments("app.cli.ingest", "add_backfill_arguments"),
     ),
     Command(
-        "import-hf-signals",
-        "store Hugging Face Daily Papers signals from flattened JSON-lines records (FILE...); "
+        name="import-hf-signals",
+        help="store Hugging Face Daily Papers signals from flattened JSON-lines records (FILE...); "
         "rows already stored only gain what they lack; exit 0 if every line was taken, 2 if "
         "some were rejected, 1 if a file could not be read",
-        _handler("app.cli.ingest", "run_import_hf_signals"),
-        _arguments("app.cli.ingest", "add_import_hf_signals_arguments"),
+        handler=_handler("app.cli.ingest", "run_import_hf_signals"),
+        add_arguments=_arguments("app.cli.ingest", "add_import_hf_signals_arguments"),
     ),
     Command(
-        "embed",
-        "embed the papers of --date D (or --all) whose vector is missing or stale",
-        _handler("app.cli.ranking", "run_embed"),
-        _arguments("app.cli.ranking", "add_embed_arguments"),
-        _using(EMBEDDING),
+        name="embed",
+        help="embed the papers of --date D (or --all) whose vector is missing or stale",
+        handler=_handler("app.cli.ranking", "run_embed"),
+        add_arguments=_arguments("app.cli.ranking", "add_embed_arguments"),
+        uses=_using(EMBEDDING),
     ),
     Command(
-        "import-embeddings",
-        "store a precomputed matrix (--matrix X.npy --ids X.ids.json) for known papers",
-        _handler("app.cli.ranking", "run_import_embeddings"),
-        _arguments("app.cli.ranking", "add_import_embeddings_arguments"),
+        name="import-embeddings",
+        help="store a precomputed matrix (--matrix X.npy --ids X.ids.json) for known papers",
+        handler=_handler("app.cli.ranking", "run_import_embeddings"),
+        add_arguments=_arguments("app.cli.ranking", "add_import_embeddings_arguments"),
     ),
     Command(
-        "rank",
-        "build the topics of --date D (with its trailing window) and publish the day's edition; "
-        "--from D1 --to D2 ranks each announcement day between, oldest first, with its week "
-        "and month",
-        _handler("app.cli.ranking", "run_rank"),
-        _arguments("app.cli.ranking", "add_rank_arguments"),
-        _using(EMBEDDING, TRENDING),
+        name="rank",
+        help="build the topics of --date D (with its trailing window) and publish the day's "
+        "edition; --from D1 --to D2 ranks each announcement day between, oldest first, with "
+        "its week and month",
+        handler=_handler("app.cli.ranking", "run_rank"),
+        add_arguments=_arguments("app.cli.ranking", "add_rank_arguments"),
+        uses=_using(EMBEDDING, TRENDING),
     ),
     Command(
-        "publish",
-        "publish the week and month editions that hold --date D",
-        _handler("app.cli.ranking", "run_publish"),
-        _arguments("app.cli.ranking", "add_day_argument"),
-        _using(TRENDING),
+        name="publish",
+        help="publish the week and month editions that hold --date D",
+        handler=_handler("app.cli.ranking", "run_publish"),
+        add_arguments=_arguments("app.cli.ranking", "add_day_argument"),
+        uses=_using(TRENDING),
     ),
     Command(
-        "run-daily",
-        "the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
+        name="run-daily",
+        help="the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
         "alone; --skip-ingest ranks what is stored; --from D1 --to D2 with --skip-ingest "
         "fills every announcement day between)",
-        _handler("app.cli.ranking", "run_daily"),
-        _arguments("app.cli.ranking", "add_daily_arguments"),
-        _using(EMBEDDING, TRENDING),
+        handler=_handler("app.cli.ranking", "run_daily"),
+        add_arguments=_arguments("app.cli.ranking", "add_daily_arguments"),
+        uses=_using(EMBEDDING, TRENDING),
     ),
     Command(
-        "train-ranker",
-        "train the trending model on a corpus, label files and embeddings before --until; "
+        name="train-ranker",
+        help="train the trending model on a corpus, label files and embeddings before --until; "
         "writes a versioned JSON artifact",
-        _handler("app.cli.trending", "run_train_ranker"),
-        _arguments("app.cli.trending", "add_train_arguments"),
+        handler=_handler("app.cli.trending", "run_train_ranker"),
+        add_arguments=_arguments("app.cli.trending", "add_train_arguments"),
     ),
     Command(
-        "eval-trending",
-        "replay announcement days --from..--to, rank each pool with the trending model and the "
-        "baselines, print a markdown table and write results JSON",
-        _handler("app.cli.trending", "run_eval_trending"),
-        _arguments("app.cli.trending", "add_eval_arguments"),
+        name="eval-trending",
+        help="replay announcement days --from..--to, rank each pool with the trending model "
+        "and the baselines, print a markdown table and write results JSON",
+        handler=_handler("app.cli.trending", "run_eval_trending"),
+        add_arguments=_arguments("app.cli.trending", "add_eval_arguments"),
     ),
     Command(
-        "eval-personal",
-        "for (author, day) pairs --from..--to, rank the day's papers for the author's earlier "
+        name="eval-personal",
+        help="for (author, day) pairs --from..--to, rank the day's papers for the author's earlier "
         "ones by content with Paperboy's profile match and the baselines; markdown table, JSON",
-        _handler("app.cli.personal", "run_eval_personal"),
-        _arguments("app.cli.personal", "add_eval_personal_arguments"),
+        handler=_handler("app.cli.personal", "run_eval_personal"),
+        add_arguments=_arguments("app.cli.personal", "add_eval_personal_arguments"),
     ),
     Command(
-        "train-taste-space",
-        "learn the taste space (embeddings mapped so that one author's papers lie closer) on "
+        name="train-taste-space",
+        help="learn the taste space (embeddings mapped so that one author's papers lie closer) on "
         "(author, day) pairs --from..before --until; writes a versioned JSON artifact",
-        _handler("app.cli.personal", "run_train_taste"),
-        _arguments("app.cli.personal", "add_train_taste_arguments"),
+        handler=_handler("app.cli.personal", "run_train_taste"),
+        add_arguments=_arguments("app.cli.personal", "add_train_taste_arguments"),
     ),
     Command(
-        "send-digests",
-        "email edition --date D (default: the latest) to every confirmed subscriber whose local "
-        "delivery hour has come and who has not had it; exit 1 if SMTP failed (re-run finishes)",
-        _handler("app.cli.digest", "run_send_digests"),
-        _arguments("app.cli.digest", "add_send_arguments"),
-        _using(EMBEDDING, TASTE),
+        name="send-digests",
+        help="email edition --date D (default: the latest) to every confirmed subscriber "
+        "whose local delivery hour has come and who has not had it; exit 1 if SMTP failed "
+        "(re-run finishes)",
+        handler=_handler("app.cli.digest", "run_send_digests"),
+        add_arguments=_arguments("app.cli.digest", "add_send_arguments"),
+        uses=_using(EMBEDDING, TASTE),
     ),
     Command(
-        "preview-digest",
-        "render EMAIL's digest of --date D to a .eml file, sending and recording nothing",
-        _handler("app.cli.digest", "run_preview_digest"),
-        _arguments("app.cli.digest", "add_preview_arguments"),
-        _using(EMBEDDING, TASTE),
+        name="preview-digest",
+        help="render EMAIL's digest of --date D to a .eml file, sending and recording nothing",
+        handler=_handler("app.cli.digest", "run_preview_digest"),
+        add_arguments=_arguments("app.cli.digest", "add_preview_arguments"),
+        uses=_using(EMBEDDING, TASTE),
     ),
     Command(
-        "scheduler",
-        "run the jobs on their schedule (arXiv's calendar); with several running, one acts "
+        name="scheduler",
+        help="run the jobs on their schedule (arXiv's calendar); with several running, one acts "
         "(a lease in the database) and the others stand by",
-        _handler("app.cli.jobs", "run_scheduler"),
-        _arguments("app.cli.jobs", "add_scheduler_arguments"),
-        _using(*EVERY),
+        handler=_handler("app.cli.jobs", "run_scheduler"),
+        add_arguments=_arguments("app.cli.jobs", "add_scheduler_arguments"),
+        uses=_using(*EVERY),
     ),
     Command(
-        "jobs",
-        "list the scheduled jobs (last run, result, next run) or run one now: jobs run NAME "
+        name="jobs",
+        help="list the scheduled jobs (last run, result, next run) or run one now: jobs run NAME "
         "[--date D]; exit 0 ok, 2 partial or stale, 1 failed",
-        _handler("app.cli.jobs", "run_jobs"),
-        _arguments("app.cli.jobs", "add_jobs_arguments"),
-        _jobs_use,
+        handler=_handler("app.cli.jobs", "run_jobs"),
+        add_arguments=_arguments("app.cli.jobs", "add_jobs_arguments"),
+        uses=_jobs_use,
     ),
     Command(
-        "incidents",
-        "list the open incidents, or acknowledge one: incidents ack JOB (it stays open until "
+        name="incidents",
+        help="list the open incidents, or acknowledge one: incidents ack JOB (it stays open until "
         "the job succeeds; /status shows it as acknowledged, not unhealthy)",
-        _handler("app.cli.jobs", "run_incidents"),
-        _arguments("app.cli.jobs", "add_incidents_arguments"),
+        handler=_handler("app.cli.jobs", "run_incidents"),
+        add_arguments=_arguments("app.cli.jobs", "add_incidents_arguments"),
     ),
     Command(
-        "unsubscribe-mail",
-        "unsubscribe the sender of a mail to the digests' mailto: unsubscribe address, read "
+        name="unsubscribe-mail",
+        help="unsubscribe the sender of a mail to the digests' mailto: unsubscribe address, read "
         "from standard input (a mail server's pipe alias); exit 0 done, 65 refused",
-        _handler("app.cli.digest", "run_unsubscribe_mail"),
-        _arguments("app.cli.digest", "add_unsubscribe_mail_arguments"),
+        handler=_handler("app.cli.digest", "run_unsubscribe_mail"),
+        add_arguments=_arguments("app.cli.digest", "add_unsubscribe_mail_arguments"),
     ),
     Command(
-        "subscribers",
-        "list | show EMAIL (with delivery history and bounces) | remove EMAIL | resend EMAIL",
-        _handler("app.cli.digest", "run_subscribers"),
-        _arguments("app.cli.digest", "add_subscribers_arguments"),
+        name="subscribers",
+        help="list | show EMAIL (with delivery history and bounces) | remove EMAIL | resend EMAIL",
+        handler=_handler("app.cli.digest", "run_subscribers"),
+        add_arguments=_arguments("app.cli.digest", "add_subscribers_arguments"),
     ),
 )
 

@@ -29,10 +29,11 @@ from ranking.trending.data import load_corpus
 def _add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", type=Path, required=True, help="daily-listing JSON lines")
     parser.add_argument(
-        "--embeddings", type=Path,
+        "--embeddings",
+        type=Path,
         help="precomputed embeddings X.npy with X.ids.json beside it "
         "(default: embed the corpus with PAPERBOY_EMBEDDING_MODEL, slow on a CPU)",
-    )  # fmt: skip
+    )
 
 
 def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,18 +43,25 @@ def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
         "--to", dest="end", type=parse_day, required=True, help="last day (inclusive)"
     )
     parser.add_argument(
-        "--pairs", type=int, default=3000,
+        "--pairs",
+        type=int,
+        default=3000,
         help="rank this many (author, day) pairs drawn at random (0: all of them)",
-    )  # fmt: skip
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the draw and the bootstrap")
     parser.add_argument(
-        "--asl-c", type=float, nargs="+", default=None,
+        "--asl-c",
+        type=float,
+        nargs="+",
+        default=None,
         help="C of the asl_svm baseline (default 0.01); more values add asl_svm_cC methods",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--taste-space", type=Path, default=None,
+        "--taste-space",
+        type=Path,
+        default=None,
         help="taste-space file for paperboy's match (default: the one shipped for the model)",
-    )  # fmt: skip
+    )
     parser.add_argument("--out", type=Path, required=True, help="results JSON file")
 
 
@@ -80,10 +88,12 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
     results = {
         "window": {"from": args.start.isoformat(), "to": args.end.isoformat()},
         "settings": {
-            "pairs": args.pairs, "seed": args.seed, "asl_c": methods.asl_c,
+            "pairs": args.pairs,
+            "seed": args.seed,
+            "asl_c": methods.asl_c,
             "taste_space": None if space is None else _described(space),
         },
-    } | results  # fmt: skip
+    } | results
     write_results(args.out, results, markdown_table(results))
     print(
         f"{len(chosen)} of {len(found)} pairs ranked, "
@@ -120,14 +130,18 @@ def add_train_taste_arguments(parser: argparse.ArgumentParser) -> None:
         "--from", dest="start", type=parse_day, required=True, help="first day of the pairs"
     )
     parser.add_argument(
-        "--until", type=parse_day, required=True,
+        "--until",
+        type=parse_day,
+        required=True,
         help="learn from days before this one only (the pairs end the day before)",
-    )  # fmt: skip
+    )
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument(
-        "--lexical-dimensions", type=int, default=TrainingSettings().lexical_dimensions,
+        "--lexical-dimensions",
+        type=int,
+        default=TrainingSettings().lexical_dimensions,
         help="size of the learned projection of the words (0: the embedding alone)",
-    )  # fmt: skip
+    )
     parser.add_argument("--out", type=Path, required=True, help="taste-space JSON file")
 
 
@@ -144,9 +158,12 @@ def run_train_taste(args: argparse.Namespace, settings: Settings) -> int:
         papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= end]
         corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
         space = train_space(
-            corpus, args.start, end, settings.embedding_model,
+            corpus,
+            args.start,
+            end,
+            settings.embedding_model,
             TrainingSettings(epochs=args.epochs, lexical_dimensions=args.lexical_dimensions),
-        )  # fmt: skip
+        )
     except (*EXPECTED_ERRORS, NothingToLearnError) as error:
         return print_error("train-taste-space", error)
     try:

@@ -37,14 +37,18 @@ def _day(text: str) -> date:
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", type=Path, required=True, help="daily-listing JSON lines")
     parser.add_argument(
-        "--labels", type=Path, action="append", required=True,
+        "--labels",
+        type=Path,
+        action="append",
+        required=True,
         help="Hugging Face Daily Papers JSON lines (repeatable)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--embeddings", type=Path,
+        "--embeddings",
+        type=Path,
         help="precomputed embeddings X.npy with X.ids.json beside it "
         "(default: embed the corpus with PAPERBOY_EMBEDDING_MODEL, slow on a CPU)",
-    )  # fmt: skip
+    )
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,13 +17,39 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 # case-insensitively, see app/core/settings_check.py), as with any secret under 32 bytes.
 PLACEHOLDER_SECRETS = frozenset(
     {
-        "", "changethis", "change-me", "change_me", "changeme", "change-this", "secret",
-        "secret-key", "secret_key", "secretkey", "your-secret-key", "your_secret_key",
-        "yoursecretkey", "supersecret", "super-secret", "super-secret-key", "password",
-        "passw0rd", "paperboy", "paperboy-dev-secret", "development", "dev", "test", "testing",
-        "insecure", "default", "example", "placeholder", "replace-me", "xxx", "1234567890",
+        "",
+        "changethis",
+        "change-me",
+        "change_me",
+        "changeme",
+        "change-this",
+        "secret",
+        "secret-key",
+        "secret_key",
+        "secretkey",
+        "your-secret-key",
+        "your_secret_key",
+        "yoursecretkey",
+        "supersecret",
+        "super-secret",
+        "super-secret-key",
+        "password",
+        "passw0rd",
+        "paperboy",
+        "paperboy-dev-secret",
+        "development",
+        "dev",
+        "test",
+        "testing",
+        "insecure",
+        "default",
+        "example",
+        "placeholder",
+        "replace-me",
+        "xxx",
+        "1234567890",
     }
-)  # fmt: skip
+)
 DEFAULT_CATEGORIES = ("cs.AI", "cs.CL", "cs.CV", "cs.LG")
 PACKAGED_MODEL_NAME = "all-MiniLM-L6-v2"
 PACKAGED_MODEL_DIMENSIONS = 384  # the width of its vectors

@@ -168,6 +168,8 @@ def _log_uncaught_in_thread(crash: threading.ExceptHookArgs) -> None:
         return
     name = crash.thread.name if crash.thread else "a thread"
     logging.getLogger("paperboy").critical(
-        "%s crashed: %s", name, crash.exc_type.__name__,
+        "%s crashed: %s",
+        name,
+        crash.exc_type.__name__,
         exc_info=(crash.exc_type, crash.exc_value, crash.exc_traceback),
-    )  # fmt: skip
+    )

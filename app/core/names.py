@@ -16,9 +16,22 @@ from app.core.tex_accents import decode_tex_accents
 MAX_KEY_LENGTH = 200
 # Letters that Unicode does not decompose into a base letter plus an accent.
 _UNDECOMPOSABLE = str.maketrans(
-    {"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ð": "d", "þ": "th",
-     "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "\u0131": "i"}  # dotless i
-)  # fmt: skip
+    {
+        "ø": "o",
+        "Ø": "o",
+        "ł": "l",
+        "Ł": "l",
+        "đ": "d",
+        "Đ": "d",
+        "ð": "d",
+        "þ": "th",
+        "æ": "ae",
+        "Æ": "ae",
+        "œ": "oe",
+        "Œ": "oe",
+        "\u0131": "i",
+    }  # dotless i
+)
 _NOT_ALNUM = re.compile(r"[\W_]+")
 # For ASCII names: letters in lower case, every other non-alphanumeric character a space.
 _ASCII_WORDS = str.maketrans(
@@ -44,10 +57,17 @@ def _is_collapsed(text: str) -> bool:
         # Each `in` is a fast substring search; `isprintable` looks every character up in the
         # Unicode tables and takes twice as long over an abstract. These are ASCII's whitespace.
         spaced = (
-            "\n" in text or "  " in text or "\t" in text or "\r" in text or "\x0b" in text
-            or "\x0c" in text or "\x1c" in text or "\x1d" in text or "\x1e" in text
+            "\n" in text
+            or "  " in text
+            or "\t" in text
+            or "\r" in text
+            or "\x0b" in text
+            or "\x0c" in text
+            or "\x1c" in text
+            or "\x1d" in text
+            or "\x1e" in text
             or "\x1f" in text
-        )  # fmt: skip
+        )
     else:
         spaced = not text.isprintable() or "  " in text
     return not spaced and text[:1] != " " and text[-1:] != " "

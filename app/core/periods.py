@@ -25,12 +25,12 @@ class Span:
 
 def span(period: Period, day: date) -> Span:
     if period == "day":
-        return Span(period, day, day, day)
+        return Span(period=period, key=day, first=day, last=day)
     if period == "week":
         monday = day - timedelta(days=day.weekday())
-        return Span(period, monday, monday, day)
+        return Span(period=period, key=monday, first=monday, last=day)
     first = day.replace(day=1)
-    return Span(period, first, first, day)
+    return Span(period=period, key=first, first=first, last=day)
 
 
 def last_day(period: Period, key: date) -> date:

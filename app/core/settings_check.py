@@ -73,8 +73,14 @@ def production_problems(settings: Settings) -> list[Problem]:
     if settings.env != "production":
         return []
     checks: list[Callable[[Settings], Problem | None]] = [
-        _secret_key, _contact_email, _public_base_url, _smtp, _admin_email, _mail_from, _list_id,
-    ]  # fmt: skip
+        _secret_key,
+        _contact_email,
+        _public_base_url,
+        _smtp,
+        _admin_email,
+        _mail_from,
+        _list_id,
+    ]
     return [problem for check in checks if (problem := check(settings)) is not None]
 
 
@@ -108,9 +114,14 @@ def startup_settings(
 def setup_problems(settings: Settings) -> list[Problem]:
     """What cannot work in any environment: the database URL, the data directory, SMTP."""
     checks: list[Callable[[Settings], Problem | None]] = [
-        _database_url, _sqlite_folder, _data_dir, _smtp_host, _smtp_port, _smtp_security,
+        _database_url,
+        _sqlite_folder,
+        _data_dir,
+        _smtp_host,
+        _smtp_port,
+        _smtp_security,
         _smtp_login,
-    ]  # fmt: skip
+    ]
     return [problem for check in checks if (problem := check(settings)) is not None]
 
 

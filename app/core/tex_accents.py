@@ -30,15 +30,38 @@ import unicodedata
 
 # Accent commands and the combining mark each puts on its letter.
 _MARKS = {
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "k": "\u0328",
-    "r": "\u030a", "d": "\u0323", "b": "\u0331",
-}  # fmt: skip
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "c": "\u0327",
+    "v": "\u030c",
+    "u": "\u0306",
+    "H": "\u030b",
+    "k": "\u0328",
+    "r": "\u030a",
+    "d": "\u0323",
+    "b": "\u0331",
+}
 # Letters TeX names with a command.
 _LETTERS = {
-    "o": "ø", "O": "Ø", "ss": "ß", "aa": "å", "AA": "Å", "l": "ł", "L": "Ł", "ae": "æ",
-    "AE": "Æ", "oe": "œ", "OE": "Œ", "i": "\u0131", "j": "\u0237",
-}  # fmt: skip
+    "o": "ø",
+    "O": "Ø",
+    "ss": "ß",
+    "aa": "å",
+    "AA": "Å",
+    "l": "ł",
+    "L": "Ł",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "i": "\u0131",
+    "j": "\u0237",
+}
 # Under an accent, a dotless letter is the plain one: \\'\\i is "í", as \\'i is.
 _DOTLESS = {"i": "i", "j": "j"}
 

@@ -145,7 +145,13 @@ def _decode(body: str) -> Claims:
         issued_at = int(raw["i"])
         if not 0 <= issued_at < MAX_ISSUED_AT:
             raise ValueError("issue time out of range")
-        return Claims(str(raw["p"]), str(raw["s"]), issued_at, str(raw["j"]), extra)
+        return Claims(
+            purpose=str(raw["p"]),
+            subject=str(raw["s"]),
+            issued_at=issued_at,
+            token_id=str(raw["j"]),
+            extra=extra,
+        )
     except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
         # Signed by us yet unreadable: only possible with a leaked key or a format change.
         raise TokenError("tampered") from error

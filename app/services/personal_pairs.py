@@ -76,7 +76,13 @@ def pairs(corpus: Corpus, start: date, end: date) -> list[Pair]:
         authors = _authors(corpus, pool)
         if day >= start:
             found += [
-                Pair(author, day, list(history[author]), pool, frozenset(rows))
+                Pair(
+                    author=author,
+                    day=day,
+                    profile=list(history[author]),
+                    pool=pool,
+                    relevant=frozenset(rows),
+                )
                 for author, rows in sorted(authors.items())
                 if len(history[author]) >= MIN_PROFILE
             ]

@@ -186,7 +186,13 @@ def source_statuses(session: Session) -> list[SourceStatus]:
         select(IngestRun).where(IngestRun.id.in_(newest)).order_by(IngestRun.source, IngestRun.id)
     )
     return [
-        SourceStatus(row.source, row.category, row.announced_on, row.status, row.started_at)
+        SourceStatus(
+            source=row.source,
+            category=row.category,
+            announced_on=row.announced_on,
+            status=row.status,
+            at=row.started_at,
+        )
         for row in rows
     ]
 

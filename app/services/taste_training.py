@@ -70,10 +70,10 @@ class _Words:
 
     def learned(self) -> Lexicon:
         return Lexicon(
-            self.vocabulary,
-            self.idf,
-            self.projection.detach().numpy().astype(np.float32),
-            self.centre.numpy().astype(np.float32),
+            vocabulary=self.vocabulary,
+            idf=self.idf,
+            projection=self.projection.detach().numpy().astype(np.float32),
+            centre=self.centre.numpy().astype(np.float32),
         )
 
 
@@ -179,7 +179,7 @@ def _lexical(terms: Any, projection: torch.Tensor) -> torch.Tensor:
         torch.tensor(rows.data, dtype=torch.float32),
         rows.shape,
         check_invariants=True,
-    )  # fmt: skip
+    )
     return torch.nn.functional.normalize(torch.sparse.mm(sparse, projection), dim=-1)
 
 

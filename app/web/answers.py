@@ -72,6 +72,12 @@ def action_page(
     """The page a mailed link opens: what the link offers, and one button that does it."""
     nonce = browser_nonce(request)
     view = ActionPage(
-        title, text, button, action, token, csrf_field(context.settings, nonce), fields or {}
+        title=title,
+        text=text,
+        button=button,
+        action=action,
+        token=token,
+        csrf=csrf_field(context.settings, nonce),
+        fields=fields or {},
     )
     return form_page(request, context, "action", view, nonce)

@@ -63,9 +63,15 @@ class Paper(ApiModel):
     """A paper in Hugging Face's shape, plus Paperboy's arXiv metadata and votes."""
 
     ABSENT_WHEN_NONE = frozenset(
-        {"submittedOnDailyAt", "submittedOnDailyBy", "githubRepo", "githubStars",
-         "projectPage", "organization"}
-    )  # fmt: skip
+        {
+            "submittedOnDailyAt",
+            "submittedOnDailyBy",
+            "githubRepo",
+            "githubStars",
+            "projectPage",
+            "organization",
+        }
+    )
 
     id: str = Field(description="arXiv identifier without version")
     title: str

@@ -63,7 +63,7 @@ from app.web.routes import (
     subscriptions,
     topics,
     voting,
-)  # fmt: skip
+)
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 from app.web.security import SecurityMiddleware
 from ranking.keyphrases import load_stop_words
@@ -71,10 +71,18 @@ from search.searcher import Searcher
 
 logger = logging.getLogger(__name__)
 ROUTERS = (
-    pages.router, api.router, feeds.router, search.router,
-    subscriptions.router, voting.router, status.router, topics.router, docs.router, site.router,
+    pages.router,
+    api.router,
+    feeds.router,
+    search.router,
+    subscriptions.router,
+    voting.router,
+    status.router,
+    topics.router,
+    docs.router,
+    site.router,
     reader.router,
-)  # fmt: skip
+)
 
 
 def create_app(

@@ -19,9 +19,12 @@ def honest_openapi(app: FastAPI) -> dict[str, Any]:
     """The app's OpenAPI document without FastAPI's undelivered 422 answers (built once)."""
     if app.openapi_schema is None:
         document = get_openapi(
-            title=app.title, version=app.version, summary=app.summary,
-            description=app.description, routes=app.routes,
-        )  # fmt: skip
+            title=app.title,
+            version=app.version,
+            summary=app.summary,
+            description=app.description,
+            routes=app.routes,
+        )
         app.openapi_schema = without_validation_errors(document)
     return app.openapi_schema
 

@@ -92,7 +92,12 @@ def tabs(period: Period, shown: date | None, dates: Mapping[Period, list[date]])
     """Each period's tab, keeping the day shown (a day's own, a week's or month's newest
     ranked day): its edition of that period where one is stored, else the period's newest."""
     return [
-        Tab(name, text, _tab_href(name, shown, dates.get(name, [])), name == period)
+        Tab(
+            period=name,
+            text=text,
+            href=_tab_href(name, shown, dates.get(name, [])),
+            current=name == period,
+        )
         for name, text in TAB_TEXTS.items()
     ]
 

@@ -94,9 +94,14 @@ def author_page(session: Session, key: str) -> AuthorPage | None:
         set(session.scalars(select(PaperAuthor.name).where(PaperAuthor.author_key == key)))
     )
     return AuthorPage(
-        key, name, spellings, queries.plain_cards(session, ids[:WORKS_SHOWN]), len(ids),
-        _author_topics(session, ids), collaborators(_coauthors(session, key)),
-    )  # fmt: skip
+        key=key,
+        name=name,
+        spellings=spellings,
+        works=queries.plain_cards(session, ids[:WORKS_SHOWN]),
+        paper_count=len(ids),
+        topics=_author_topics(session, ids),
+        collaborators=collaborators(_coauthors(session, key)),
+    )
 
 
 def _coauthors(session: Session, key: str) -> list[Coauthor]:
@@ -160,10 +165,14 @@ def topic_page(session: Session, topic_id: int) -> TopicPage | None:
     latest = days[-1]
     chip = TopicChip(topic_id, latest.label)
     return TopicPage(
-        chip, key_phrases(latest.label), latest.status, days[0].day,
-        bars({d.day: d.size for d in days}), _papers_by_day(session, topic_id),
-        _related(session, latest),
-    )  # fmt: skip
+        topic=chip,
+        phrases=key_phrases(latest.label),
+        status=latest.status,
+        first_seen_on=days[0].day,
+        sizes=bars({d.day: d.size for d in days}),
+        days=_papers_by_day(session, topic_id),
+        related=_related(session, latest),
+    )
 
 
 def _papers_by_day(session: Session, topic_id: int) -> list[DayPapers]:
@@ -232,8 +241,12 @@ def topics_json(session: Session) -> list[api.TopicSummary]:
     )
     return [
         api.TopicSummary(
-            id=r.topic_id, label=r.label, day=r.day.isoformat(), size=r.size,
-            status=r.status, momentum=round(r.momentum, 4),
+            id=r.topic_id,
+            label=r.label,
+            day=r.day.isoformat(),
+            size=r.size,
+            status=r.status,
+            momentum=round(r.momentum, 4),
         )
         for r in rows
-    ]  # fmt: skip
+    ]

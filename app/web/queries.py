@@ -88,9 +88,17 @@ def _facts(row: Any, authors: dict[str, list[str]], categories: dict[str, list[s
 
 
 _FACT_COLUMNS = (
-    Paper.arxiv_id, Paper.title, Paper.abstract, Paper.primary_category, Paper.comment,
-    Paper.announced_on, Paper.version, Paper.journal_ref, Paper.doi, Paper.submitted_at,
-)  # fmt: skip
+    Paper.arxiv_id,
+    Paper.title,
+    Paper.abstract,
+    Paper.primary_category,
+    Paper.comment,
+    Paper.announced_on,
+    Paper.version,
+    Paper.journal_ref,
+    Paper.doi,
+    Paper.submitted_at,
+)
 
 
 def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
@@ -140,9 +148,14 @@ def paper_topic(session: Session, arxiv_id: str) -> TopicChip | None:
 
 # What a card or an appearance reads of an edition item, as plain columns.
 _ITEM_COLUMNS = (
-    EditionItem.position, EditionItem.arxiv_id, EditionItem.topic_id, EditionItem.score,
-    EditionItem.components, EditionItem.chance, EditionItem.reasons,
-)  # fmt: skip
+    EditionItem.position,
+    EditionItem.arxiv_id,
+    EditionItem.topic_id,
+    EditionItem.score,
+    EditionItem.components,
+    EditionItem.chance,
+    EditionItem.reasons,
+)
 
 
 def edition_cards(session: Session, edition: Edition) -> list[Card]:
@@ -175,7 +188,9 @@ def cards_for(session: Session, items: Sequence[Any], until: date) -> list[Card]
 
 
 def _scored(item: Any) -> Scored:
-    return Scored(item.score, item.components, item.chance, item.reasons)
+    return Scored(
+        score=item.score, components=item.components, chance=item.chance, reasons=item.reasons
+    )
 
 
 def plain_cards(session: Session, arxiv_ids: Sequence[str]) -> list[Card]:

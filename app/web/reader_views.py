@@ -79,10 +79,14 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
     if found.feed_key is not None:
         token = reader.feed_token(context.settings.secret_key, found, context.clock())
     return ForYouPage(
-        email_key, picked.edition, cards, token,
+        reader=email_key,
+        edition=picked.edition,
+        cards=cards,
+        feed_token=token,
         subscribed=found.status not in (SubscriberStatus.WEB, SubscriberStatus.UNSUBSCRIBED),
-        claimed_author=found.claimed_author, follows=_follows(session, found),
-    )  # fmt: skip
+        claimed_author=found.claimed_author,
+        follows=_follows(session, found),
+    )
 
 
 def private_feed(
@@ -144,9 +148,12 @@ def marked(session: Session, email_key: str, card: Card) -> ReaderCard:
 def _transient(email_key: str) -> Subscriber:
     """A reader who has not acted yet, selected for with the digest's defaults (not stored)."""
     return Subscriber(
-        id=0, email=email_key, email_key=email_key, status=SubscriberStatus.WEB,
+        id=0,
+        email=email_key,
+        email_key=email_key,
+        status=SubscriberStatus.WEB,
         **reader.WEB_DEFAULTS,
-    )  # fmt: skip
+    )
 
 
 def _picks(context: WebContext, session: Session, found: Subscriber) -> PersonalPicks:
@@ -193,8 +200,8 @@ def _follows(session: Session, found: Subscriber) -> Follows:
     names = {key: queries.author_name(session, key) or key for key in found.followed_authors}
     names |= {key: queries.author_name(session, key) or key for key in found.muted_authors}
     return Follows(
-        [(t, labels.get(t, f"topic {t}")) for t in found.followed_topics],
-        [(t, labels.get(t, f"topic {t}")) for t in found.muted_topics],
-        [(k, names[k]) for k in found.followed_authors],
-        [(k, names[k]) for k in found.muted_authors],
+        followed_topics=[(t, labels.get(t, f"topic {t}")) for t in found.followed_topics],
+        muted_topics=[(t, labels.get(t, f"topic {t}")) for t in found.muted_topics],
+        followed_authors=[(k, names[k]) for k in found.followed_authors],
+        muted_authors=[(k, names[k]) for k in found.muted_authors],
     )

@@ -56,5 +56,7 @@ def topics_index(session: Session, editions: int = RECENT_EDITIONS) -> TopicsInd
     ).all()
     by_day: dict[date, list[IndexedTopic]] = {day: [] for day in days}
     for row in rows:
-        by_day[row.day].append(IndexedTopic(row.topic_id, row.label, row.size, row.status))
+        by_day[row.day].append(
+            IndexedTopic(id=row.topic_id, label=row.label, size=row.size, status=row.status)
+        )
     return TopicsIndexPage([TopicsOfDay(day, topics) for day, topics in by_day.items() if topics])

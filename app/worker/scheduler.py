@@ -152,8 +152,10 @@ class SchedulerService:
         if not self._outage.ongoing:
             logger.warning(
                 "scheduler %s lost the database (%s); retrying, and running what falls due "
-                "once it is back", self.owner, driver_words(error),
-            )  # fmt: skip
+                "once it is back",
+                self.owner,
+                driver_words(error),
+            )
         self._missed.set()
         return self._outage.failed(self.clock())
 
@@ -289,8 +291,10 @@ def serve(settings: Settings, owner: str | None = None) -> int:
         off = ", ".join(job.name for job in JOBS if job not in service.jobs) or "none"
         logger.info(
             "scheduler %s: %d jobs (off: %s); SIGTERM or Ctrl-C stops it",
-            service.owner, len(service.jobs), off,
-        )  # fmt: skip
+            service.owner,
+            len(service.jobs),
+            off,
+        )
         service.run_forever(stop)
     return 0
 

@@ -43,11 +43,19 @@ T = TypeVar("T")
 CLAIM_TOPICS = 10
 # The digest's defaults, for a row that is never mailed until the reader subscribes.
 WEB_DEFAULTS = {
-    "categories": [], "interests": "", "exclusions": "", "followed_topics": [],
-    "muted_topics": [], "followed_authors": [], "muted_authors": [],
-    "frequency": Frequency.DAILY, "weekday": 0, "delivery_hour": 7, "time_zone": "UTC",
+    "categories": [],
+    "interests": "",
+    "exclusions": "",
+    "followed_topics": [],
+    "muted_topics": [],
+    "followed_authors": [],
+    "muted_authors": [],
+    "frequency": Frequency.DAILY,
+    "weekday": 0,
+    "delivery_hour": 7,
+    "time_zone": "UTC",
     "max_items": 10,
-}  # fmt: skip
+}
 
 
 class UnknownPaperError(LookupError):
@@ -71,9 +79,13 @@ def reader_row(session: Session, email_key: str, now: datetime) -> Subscriber:
     found = find(session, email_key)
     if found is None:
         found = Subscriber(
-            email=email_key, email_key=email_key, link_key=new_link_key(),
-            status=SubscriberStatus.WEB, created_at=now, **WEB_DEFAULTS,
-        )  # fmt: skip
+            email=email_key,
+            email_key=email_key,
+            link_key=new_link_key(),
+            status=SubscriberStatus.WEB,
+            created_at=now,
+            **WEB_DEFAULTS,
+        )
         session.add(found)
         session.flush()
     return found

@@ -79,7 +79,12 @@ def build_message(envelope: Envelope, email: RenderedEmail) -> OutgoingMail:
         "",
     ]
     raw = "\r\n".join(lines).encode("ascii")
-    return OutgoingMail(_sender(envelope.sender)[1], envelope.recipient, message_id, raw)
+    return OutgoingMail(
+        sender=_sender(envelope.sender)[1],
+        recipient=envelope.recipient,
+        message_id=message_id,
+        raw=raw,
+    )
 
 
 def _headers(envelope: Envelope, email: RenderedEmail, message_id: str) -> list[tuple[str, str]]:

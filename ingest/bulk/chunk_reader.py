@@ -80,7 +80,9 @@ def parse_chunk(lines: list[tuple[int, bytes]], position: int = 0) -> ParsedChun
             records.append(parse_snapshot_record(line.value))
         except RecordError as error:
             rejections.append(Rejection(number, str(error)))
-    return ParsedChunk(len(lines), prepare_batch(records), rejections, position)
+    return ParsedChunk(
+        read=len(lines), batch=prepare_batch(records), rejections=rejections, position=position
+    )
 
 
 @contextmanager

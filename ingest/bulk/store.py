@@ -150,9 +150,11 @@ def _insert_lists(session: Session, batch: PreparedBatch, authors_stored: set[st
     keys = list(chain.from_iterable(batch.author_keys))
     _insert_new_authors(session, dict(zip(keys, names, strict=True)), authors_stored)
     insert_rows(
-        session, paper_authors, ("arxiv_id", "position", "author_key", "name"),
+        session,
+        paper_authors,
+        ("arxiv_id", "position", "author_key", "name"),
         _author_links(batch, keys, names),
-    )  # fmt: skip
+    )
     insert_rows(
         session, paper_categories, ("arxiv_id", "category", "position"), _category_links(batch)
     )

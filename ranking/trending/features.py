@@ -40,18 +40,41 @@ _REPORT = re.compile(r"\btech(?:nical)? report\b", re.IGNORECASE)
 _PAGES = re.compile(r"(\d+)\s*pages", re.IGNORECASE)
 
 METADATA_FEATURES = (
-    "log_authors", "n_categories", "has_code", "has_project_page", "has_hf_link", "accepted",
-    "tech_report", "log_pages", "log_abstract_words",
+    "log_authors",
+    "n_categories",
+    "has_code",
+    "has_project_page",
+    "has_hf_link",
+    "accepted",
+    "tech_report",
+    "log_pages",
+    "log_abstract_words",
     *(f"in_{name}" for name in WATCHED_CATEGORIES),
-)  # fmt: skip
+)
 HISTORY_FEATURES = (
-    "hist_featured_max", "hist_featured_total", "hist_featured_recent", "hist_featured_share",
-    "hist_upvotes_max", "hist_upvotes_best_mean", "hist_papers_max", "hist_corpus_featured_total",
-    "hist_rate_max", "hist_rate_mean", "hist_rate_first", "hist_rate_last",
-    "hist_label_rate_max", "hist_label_rate_mean", "hist_label_rate_last",
-    "hist_high_rate_authors", "hist_log_rate_sum",
-    "team_featured", "team_papers", "team_rate", "team_upvotes_max", "team_any_featured",
-)  # fmt: skip
+    "hist_featured_max",
+    "hist_featured_total",
+    "hist_featured_recent",
+    "hist_featured_share",
+    "hist_upvotes_max",
+    "hist_upvotes_best_mean",
+    "hist_papers_max",
+    "hist_corpus_featured_total",
+    "hist_rate_max",
+    "hist_rate_mean",
+    "hist_rate_first",
+    "hist_rate_last",
+    "hist_label_rate_max",
+    "hist_label_rate_mean",
+    "hist_label_rate_last",
+    "hist_high_rate_authors",
+    "hist_log_rate_sum",
+    "team_featured",
+    "team_papers",
+    "team_rate",
+    "team_upvotes_max",
+    "team_any_featured",
+)
 EMBEDDING_FEATURES = tuple(f"emb_{index}" for index in range(EMBEDDING_SIZE))
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "content": EMBEDDING_FEATURES,

@@ -117,7 +117,10 @@ def merge_labels(records: Iterable[LabelRecord]) -> dict[str, LabelRecord]:
             continue
         first = min(seen, record, key=lambda item: item.featured_on)
         merged[record.arxiv_id] = LabelRecord(
-            first.arxiv_id, first.featured_on, max(seen.upvotes, record.upvotes), first.authors
+            arxiv_id=first.arxiv_id,
+            featured_on=first.featured_on,
+            upvotes=max(seen.upvotes, record.upvotes),
+            authors=first.authors,
         )
     return merged
 

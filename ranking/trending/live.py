@@ -93,7 +93,12 @@ def _labels(session: Session, day: date) -> list[LabelRecord]:
     ).all()
     authors = _authors(session, select(HfDailyPaper.arxiv_id).where(HfDailyPaper.daily_date < day))
     return [
-        LabelRecord(row.arxiv_id, row.daily_date, row.upvotes, authors.get(row.arxiv_id, ()))
+        LabelRecord(
+            arxiv_id=row.arxiv_id,
+            featured_on=row.daily_date,
+            upvotes=row.upvotes,
+            authors=authors.get(row.arxiv_id, ()),
+        )
         for row in rows
     ]
 

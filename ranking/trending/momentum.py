@@ -23,8 +23,11 @@ INTEREST_DAYS = 90
 NEIGHBOURS = 30
 CLOSEST_FEATURED = 5
 TOPIC_FEATURES = (
-    "topic_momentum", "topic_featured_share", "topic_featured_max_sim", "topic_featured_top5_sim",
-)  # fmt: skip
+    "topic_momentum",
+    "topic_featured_share",
+    "topic_featured_max_sim",
+    "topic_featured_top5_sim",
+)
 
 Matrix = NDArray[np.float32]
 

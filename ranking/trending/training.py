@@ -31,11 +31,21 @@ from ranking.trending.scorer import pool_features
 REGULARISATION = 0.001  # inverse strength C of the logistic regression
 RANKER_WEIGHT = 0.5  # the ranker's share of the blend, against the regression's 1
 RANKER_PARAMS: dict[str, float | int | str | bool] = {
-    "objective": "lambdarank", "n_estimators": 300, "learning_rate": 0.03, "num_leaves": 15,
-    "min_child_samples": 40, "subsample": 0.8, "subsample_freq": 1, "colsample_bytree": 0.5,
-    "reg_lambda": 5.0, "random_state": 0, "deterministic": True, "force_col_wise": True,
-    "n_jobs": 1, "verbose": -1,
-}  # fmt: skip
+    "objective": "lambdarank",
+    "n_estimators": 300,
+    "learning_rate": 0.03,
+    "num_leaves": 15,
+    "min_child_samples": 40,
+    "subsample": 0.8,
+    "subsample_freq": 1,
+    "colsample_bytree": 0.5,
+    "reg_lambda": 5.0,
+    "random_state": 0,
+    "deterministic": True,
+    "force_col_wise": True,
+    "n_jobs": 1,
+    "verbose": -1,
+}
 # Upvotes → relevance grade for the ranker: 0 not featured, 1..5 by log2(1 + upvotes).
 GRADE_STEP = 1.5
 MAX_GRADE = 5
@@ -87,10 +97,10 @@ def training_set(replay: Replay, until: date) -> TrainingSet:
             featured.append(first if first < until.toordinal() else 0)
             upvotes.append(best.get(paper.arxiv_id, 0))
     found = TrainingSet(
-        np.vstack(blocks) if blocks else np.zeros((0, len(FEATURE_NAMES))),
-        np.asarray(days, dtype=np.int64),
-        np.asarray(featured, dtype=np.int64),
-        np.asarray(upvotes, dtype=np.int64),
+        features=np.vstack(blocks) if blocks else np.zeros((0, len(FEATURE_NAMES))),
+        days=np.asarray(days, dtype=np.int64),
+        featured_on=np.asarray(featured, dtype=np.int64),
+        upvotes=np.asarray(upvotes, dtype=np.int64),
     )
     targets = found.targets(until.toordinal())
     if not len(targets) or not targets.any() or targets.all():
@@ -141,9 +151,15 @@ def fit_blend(
     logit = standardised @ weights + intercept
     ranked = np.asarray(booster.predict(features[:, RANKER_COLUMNS], raw_score=True))
     return Blend(
-        mean, scale, weights, intercept, booster, float(logit.std()) or 1.0,
-        float(ranked.std()) or 1.0, ranker_weight,
-    )  # fmt: skip
+        mean=mean,
+        scale=scale,
+        weights=weights,
+        intercept=intercept,
+        ranker=booster,
+        lr_spread=float(logit.std()) or 1.0,
+        ranker_spread=float(ranked.std()) or 1.0,
+        ranker_weight=ranker_weight,
+    )
 
 
 def calibration(data: TrainingSet, until: date) -> tuple[list[float], list[float]]:

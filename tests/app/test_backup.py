@@ -166,15 +166,25 @@ def test_a_pg_dump_restored_into_a_new_database_serves_the_same_site(
     source = make_url(url).database or ""
     subprocess.run(
         [binaries / "pg_dump", "-Fc", *arguments, f"--file={dump}", source],
-        env=environment, check=True, capture_output=True,
-    )  # fmt: skip
+        env=environment,
+        check=True,
+        capture_output=True,
+    )
     with scratch_postgres_database(url, "paperboy_restored") as restored:
         target = make_url(restored).database or ""
         subprocess.run(
-            [binaries / "pg_restore", *arguments, "--no-owner", "--exit-on-error",
-             f"--dbname={target}", str(dump)],
-            env=environment, check=True, capture_output=True,
-        )  # fmt: skip
+            [
+                binaries / "pg_restore",
+                *arguments,
+                "--no-owner",
+                "--exit-on-error",
+                f"--dbname={target}",
+                str(dump),
+            ],
+            env=environment,
+            check=True,
+            capture_output=True,
+        )
         engine = create_engine(restored)
         with engine.connect() as connection:
             papers = connection.execute(text("SELECT count(*) FROM papers")).scalar_one()

@@ -34,9 +34,13 @@ def refusal(url: str, tmp_path: Path, program: str = "paperboy migrate") -> str:
     """The one line ``program`` writes for ``url``, once it exited 1 without a traceback."""
     environment = clean_environment(tmp_path, PAPERBOY_DATABASE_URL=url)
     done = subprocess.run(
-        [sys.executable, *ENTRY_POINTS[program]], env=environment, capture_output=True,
-        text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [sys.executable, *ENTRY_POINTS[program]],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     [line] = done.stderr.splitlines()
@@ -56,23 +60,35 @@ def test_a_postgres_url_is_refused_with_the_scheme_to_write_and_no_password(
 @pytest.mark.parametrize(
     ("url", "said"),
     [
-        ("postgresql+psycopg2://u:p@h/d", "postgresql+psycopg2:// names no driver Paperboy "
-         "has; write postgresql+psycopg://u:***@h/d"),
-        ("mysql://u:p@h/d", "mysql:// is not a database Paperboy runs on; write "
-         f"sqlite:////var/lib/paperboy/paperboy.sqlite3 or {HOW}"),
-        ("paperboy.sqlite3", "is not a database URL; write "
-         f"sqlite:////var/lib/paperboy/paperboy.sqlite3 or {HOW}"),
+        (
+            "postgresql+psycopg2://u:p@h/d",
+            "postgresql+psycopg2:// names no driver Paperboy "
+            "has; write postgresql+psycopg://u:***@h/d",
+        ),
+        (
+            "mysql://u:p@h/d",
+            "mysql:// is not a database Paperboy runs on; write "
+            f"sqlite:////var/lib/paperboy/paperboy.sqlite3 or {HOW}",
+        ),
+        (
+            "paperboy.sqlite3",
+            f"is not a database URL; write sqlite:////var/lib/paperboy/paperboy.sqlite3 or {HOW}",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_url_of_the_wrong_kind_is_refused_before_connecting(url: str, said: str) -> None:
     assert url_problem(url) == said
 
 
 @pytest.mark.parametrize(
     "url",
-    ["sqlite:///var/paperboy.sqlite3", "sqlite+pysqlite:///x.db", "postgresql://u@h/d",
-     "postgresql+psycopg://u:p@h:5433/d"],
-)  # fmt: skip
+    [
+        "sqlite:///var/paperboy.sqlite3",
+        "sqlite+pysqlite:///x.db",
+        "postgresql://u@h/d",
+        "postgresql+psycopg://u:p@h:5433/d",
+    ],
+)
 def test_the_urls_paperboy_connects_with_pass(url: str) -> None:
     assert url_problem(url) is None
 
@@ -151,9 +167,13 @@ def test_with_json_logs_the_refusal_is_one_json_line(tmp_path: Path) -> None:
     url = f"postgresql+psycopg://paperboy:pw@127.0.0.1:{port}/paperboy"
     environment = clean_environment(tmp_path, PAPERBOY_DATABASE_URL=url, PAPERBOY_LOG_JSON="true")
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "stats"], env=environment, capture_output=True,
-        text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "app.cli.main", "stats"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 1
     [line] = done.stderr.splitlines()
     entry = json.loads(line)

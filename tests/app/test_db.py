@@ -83,13 +83,17 @@ def test_a_plain_insert_skips_rows_whose_key_is_taken_only_when_asked(
     with session_scope(database.sessions) as session:
         insert_plain_rows(session, authors, columns, [("ann-lee", "Ann Lee")])
         insert_plain_rows(
-            session, authors, columns, [("ann-lee", "ANN LEE"), ("bo-chen", "Bo Chen")],
+            session,
+            authors,
+            columns,
+            [("ann-lee", "ANN LEE"), ("bo-chen", "Bo Chen")],
             skip_duplicates=True,
-        )  # fmt: skip
+        )
     with session_scope(database.sessions) as session:
         assert session.execute(select(Author.key, Author.name).order_by(Author.key)).all() == [
-            ("ann-lee", "Ann Lee"), ("bo-chen", "Bo Chen")
-        ]  # fmt: skip
+            ("ann-lee", "Ann Lee"),
+            ("bo-chen", "Bo Chen"),
+        ]
     with pytest.raises(IntegrityError), session_scope(database.sessions) as session:
         insert_plain_rows(session, authors, columns, [("ann-lee", "Ann Lee")])
 

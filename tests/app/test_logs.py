@@ -31,15 +31,25 @@ PROXY_ID = "nginx-5f2c1e0a9b7d4c3e"
 
 def store_a_paper_whose_signal_is_corrupt(database: Database) -> None:
     """A paper whose Hugging Face keywords are a number, not a list: its page fails (500)."""
-    record = PaperRecord(PAPER, 1, "A paper", "An abstract.", ("Ada Lovelace",), ("cs.LG",))
+    record = PaperRecord(
+        arxiv_id=PAPER,
+        version=1,
+        title="A paper",
+        abstract="An abstract.",
+        authors=("Ada Lovelace",),
+        categories=("cs.LG",),
+    )
     with session_scope(database.sessions) as session:
         store_records(session, [record])
         session.add(
             HfDailyPaper(
-                daily_date=date(2025, 12, 18), arxiv_id=PAPER, upvotes=1, ai_keywords=42,
+                daily_date=date(2025, 12, 18),
+                arxiv_id=PAPER,
+                upvotes=1,
+                ai_keywords=42,
                 fetched_at=datetime(2025, 12, 18, tzinfo=UTC),
             )
-        )  # fmt: skip
+        )
 
 
 def served_log(
@@ -56,9 +66,12 @@ def served_log(
     port = free_port()
     command = ["-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port)]
     server = subprocess.Popen(
-        [sys.executable, *command], env=environment, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [sys.executable, *command],
+        env=environment,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         site = f"http://127.0.0.1:{port}"
         assert wait_for(f"{site}/healthz") == 200
@@ -130,9 +143,13 @@ def test_a_command_s_report_is_a_json_line_with_json_logs(tmp_path: Path) -> Non
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
     environment |= {"PAPERBOY_DATA_DIR": str(tmp_path), "PAPERBOY_LOG_JSON": "true"}
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "migrate"], env=environment, capture_output=True,
-        text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "app.cli.main", "migrate"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     [report] = [json.loads(line) for line in done.stderr.splitlines()]

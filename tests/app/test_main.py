@@ -47,9 +47,13 @@ def test_the_web_app_factory_refuses_bad_production_settings_in_words(tmp_path: 
     environment |= {"PAPERBOY_ENV": "production", "PAPERBOY_DATA_DIR": str(tmp_path)}
     command = ["-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", "0"]
     done = subprocess.run(
-        [sys.executable, *command], env=environment, capture_output=True, text=True, timeout=60,
+        [sys.executable, *command],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
         check=False,
-    )  # fmt: skip
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "paperboy web: refused: PAPERBOY_SECRET_KEY" in done.stderr
@@ -67,9 +71,12 @@ def test_with_log_json_the_web_server_logs_json_lines_only_uvicorn_included(
     port = free_port()
     command = ["-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port)]
     server = subprocess.Popen(
-        [sys.executable, *command], env=environment, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,  # uvicorn logs access to stdout
-    )  # fmt: skip
+        [sys.executable, *command],
+        env=environment,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # uvicorn logs access to stdout
+    )
     try:
         assert wait_for(f"http://127.0.0.1:{port}/healthz") == 200
     finally:

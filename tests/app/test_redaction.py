@@ -61,9 +61,12 @@ def serve_and_log(database: Database, tmp_path: Path, settings: dict[str, str]) 
     port = free_port()
     command = ["-m", "uvicorn", "app.web.app:create_app", "--factory", "--port", str(port)]
     server = subprocess.Popen(
-        [sys.executable, *command], env=environment, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,  # uvicorn logs access to stdout
-    )  # fmt: skip
+        [sys.executable, *command],
+        env=environment,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # uvicorn logs access to stdout
+    )
     try:
         site = f"http://127.0.0.1:{port}"
         assert wait_for(f"{site}/healthz") == 200

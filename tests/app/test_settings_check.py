@@ -51,17 +51,31 @@ def test_production_defaults_refuse_what_would_harm_others_and_warn_about_the_re
     refused = {"PAPERBOY_SECRET_KEY", "PAPERBOY_CONTACT_EMAIL", "PAPERBOY_PUBLIC_BASE_URL"}
     assert settings_named(settings, Severity.REFUSE) == refused
     warned = {
-        "PAPERBOY_SMTP_HOST", "PAPERBOY_ADMIN_EMAIL", "PAPERBOY_DIGEST_LIST_ID",
+        "PAPERBOY_SMTP_HOST",
+        "PAPERBOY_ADMIN_EMAIL",
+        "PAPERBOY_DIGEST_LIST_ID",
         "PAPERBOY_MAIL_FROM",
-    }  # fmt: skip
+    }
     assert settings_named(settings, Severity.WARN) == warned
 
 
 @pytest.mark.parametrize(
     "secret",
-    ["secret", "changeme", "password", "paperboy", "development", "dev", "test", "insecure",
-     "default", "your-secret-key", " Changethis ", "paperboy-dev-secret"],
-)  # fmt: skip
+    [
+        "secret",
+        "changeme",
+        "password",
+        "paperboy",
+        "development",
+        "dev",
+        "test",
+        "insecure",
+        "default",
+        "your-secret-key",
+        " Changethis ",
+        "paperboy-dev-secret",
+    ],
+)
 def test_production_refuses_a_placeholder_secret_and_says_how_to_make_one(secret: str) -> None:
     [problem] = production_problems(good_production(secret_key=secret))
     assert problem.setting == "PAPERBOY_SECRET_KEY"
@@ -110,9 +124,13 @@ def clean_environment(tmp_path: Path, **settings: str) -> dict[str, str]:
 
 def run_process(args: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *args], env=environment, capture_output=True, text=True, timeout=60,
+        [sys.executable, *args],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
         check=False,
-    )  # fmt: skip
+    )
 
 
 def test_the_cli_in_production_with_default_settings_prints_one_line_per_problem(
@@ -149,10 +167,11 @@ def test_the_scheduler_refuses_bad_production_settings_in_words(tmp_path: Path) 
 
 def test_warnings_alone_let_the_cli_run(tmp_path: Path) -> None:
     good = {
-        "PAPERBOY_ENV": "production", "PAPERBOY_SECRET_KEY": GOOD_SECRET,
+        "PAPERBOY_ENV": "production",
+        "PAPERBOY_SECRET_KEY": GOOD_SECRET,
         "PAPERBOY_CONTACT_EMAIL": "ops@papers.example.org",
         "PAPERBOY_PUBLIC_BASE_URL": "https://papers.example.org",
-    }  # fmt: skip
+    }
     done = run_process(["-m", "app.cli.main", "migrate"], clean_environment(tmp_path, **good))
     assert done.returncode == 0, done.stderr
     assert "paperboy migrate: warning: PAPERBOY_ADMIN_EMAIL" in done.stderr
@@ -162,24 +181,34 @@ def test_warnings_alone_let_the_cli_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("settings", "said"),
     [
-        ({"PAPERBOY_SMTP_HOST": "smtp://relay.example.org:587"},
-         "PAPERBOY_SMTP_HOST: 'smtp://relay.example.org:587' is not a host name: write the "
-         "relay's name alone (smtp.example.org), its port in PAPERBOY_SMTP_PORT and its login "
-         "in PAPERBOY_SMTP_USERNAME"),
-        ({"PAPERBOY_SMTP_PORT": "70000"},
-         "PAPERBOY_SMTP_PORT: 70000 is no TCP port: set the relay's (587, 465 or 25)"),
-        ({"PAPERBOY_SMTP_SECURITY": "tls", "PAPERBOY_SMTP_PORT": "587"},
-         "PAPERBOY_SMTP_SECURITY: tls on port 587, which speaks the other way: every send would "
-         "hang; set PAPERBOY_SMTP_SECURITY=starttls, or PAPERBOY_SMTP_PORT=465"),
-        ({"PAPERBOY_SMTP_SECURITY": "starttls", "PAPERBOY_SMTP_PORT": "465"},
-         "PAPERBOY_SMTP_SECURITY: starttls on port 465, which speaks the other way: every send "
-         "would hang; set PAPERBOY_SMTP_SECURITY=tls, or PAPERBOY_SMTP_PORT=587"),
-        ({"PAPERBOY_SMTP_USERNAME": "digest"},
-         "PAPERBOY_SMTP_USERNAME: is set without PAPERBOY_SMTP_PASSWORD: set both for a relay "
-         "that asks for a login, or neither"),
+        (
+            {"PAPERBOY_SMTP_HOST": "smtp://relay.example.org:587"},
+            "PAPERBOY_SMTP_HOST: 'smtp://relay.example.org:587' is not a host name: write the "
+            "relay's name alone (smtp.example.org), its port in PAPERBOY_SMTP_PORT and its login "
+            "in PAPERBOY_SMTP_USERNAME",
+        ),
+        (
+            {"PAPERBOY_SMTP_PORT": "70000"},
+            "PAPERBOY_SMTP_PORT: 70000 is no TCP port: set the relay's (587, 465 or 25)",
+        ),
+        (
+            {"PAPERBOY_SMTP_SECURITY": "tls", "PAPERBOY_SMTP_PORT": "587"},
+            "PAPERBOY_SMTP_SECURITY: tls on port 587, which speaks the other way: every send would "
+            "hang; set PAPERBOY_SMTP_SECURITY=starttls, or PAPERBOY_SMTP_PORT=465",
+        ),
+        (
+            {"PAPERBOY_SMTP_SECURITY": "starttls", "PAPERBOY_SMTP_PORT": "465"},
+            "PAPERBOY_SMTP_SECURITY: starttls on port 465, which speaks the other way: every send "
+            "would hang; set PAPERBOY_SMTP_SECURITY=tls, or PAPERBOY_SMTP_PORT=587",
+        ),
+        (
+            {"PAPERBOY_SMTP_USERNAME": "digest"},
+            "PAPERBOY_SMTP_USERNAME: is set without PAPERBOY_SMTP_PASSWORD: set both for a relay "
+            "that asks for a login, or neither",
+        ),
     ],
     ids=["url-as-host", "port", "tls-on-587", "starttls-on-465", "login-without-password"],
-)  # fmt: skip
+)
 def test_smtp_settings_that_cannot_work_are_refused_in_one_line_without_sending(
     tmp_path: Path, settings: dict[str, str], said: str
 ) -> None:
@@ -213,9 +242,14 @@ def test_a_data_directory_the_user_cannot_write_is_refused_in_one_line() -> None
             data_dir, PAPERBOY_DATABASE_URL=f"sqlite:///{database / 'paperboy.sqlite3'}"
         )
         done = subprocess.run(
-            [*as_user, sys.executable, "-m", "app.cli.main", "stats"], cwd=PROJECT_ROOT,
-            env=environment, capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
+            [*as_user, sys.executable, "-m", "app.cli.main", "stats"],
+            cwd=PROJECT_ROOT,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     runner = user or pwd.getpwuid(os.geteuid()).pw_name
     assert done.returncode == 1
     assert done.stderr.splitlines() == [

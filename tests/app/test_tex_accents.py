@@ -60,8 +60,10 @@ def test_a_tex_name_has_the_key_of_its_unicode_spelling() -> None:
     assert author_key("Daniel P\\'erez Herrera") == "daniel-perez-herrera"
     assert author_key("Daniel P\\\\'erez Herrera") == "daniel-perez-herrera"
     assert author_keys(["Ann Lee", "Daniel P\\'erez Herrera", "S{\\o}ren Kierkegaard"]) == (
-        "ann-lee", "daniel-perez-herrera", "soren-kierkegaard"
-    )  # fmt: skip
+        "ann-lee",
+        "daniel-perez-herrera",
+        "soren-kierkegaard",
+    )
 
 
 # How TeX writes each letter, in the forms people type (a letter with no entry is itself).

@@ -48,9 +48,14 @@ class Paperboy:
 
     def __call__(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [*self.as_user, sys.executable, *self.command, *args], cwd=PROJECT_ROOT,
-            env=self.environment, capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
+            [*self.as_user, sys.executable, *self.command, *args],
+            cwd=PROJECT_ROOT,
+            env=self.environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
 
 class Fault(Protocol):
@@ -120,9 +125,13 @@ def runner_without_root() -> tuple[str | None, list[str]]:
         pytest.skip("root ignores file permissions, and setpriv is missing to run as nobody")
     prefix = [setpriv, f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
     probe = subprocess.run(
-        [*prefix, sys.executable, "-c", "import app.cli.main"], cwd=PROJECT_ROOT,
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [*prefix, sys.executable, "-c", "import app.cli.main"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     if probe.returncode != 0:
         pytest.skip(f"{UNPRIVILEGED} cannot run this Python: {probe.stderr.strip()[-200:]}")
     return UNPRIVILEGED, prefix
@@ -160,10 +169,15 @@ def small_disk(size_mib: int) -> Iterator[Path | None]:
         mount = folder / "disk"
         mount.mkdir()
         command = shutil.which("mount")
-        mounted = command is not None and subprocess.run(
-            [command, "-t", "tmpfs", "-o", f"size={size_mib}m,mode=0755", "tmpfs", str(mount)],
-            capture_output=True, check=False,
-        ).returncode == 0  # fmt: skip
+        mounted = (
+            command is not None
+            and subprocess.run(
+                [command, "-t", "tmpfs", "-o", f"size={size_mib}m,mode=0755", "tmpfs", str(mount)],
+                capture_output=True,
+                check=False,
+            ).returncode
+            == 0
+        )
         if not mounted:
             yield None
             return

@@ -43,13 +43,31 @@ def test_the_replayed_feed_lists_the_samples_latest_day_and_nothing_else() -> No
 
 def test_a_paper_outside_the_feeds_archives_is_left_out_and_a_cross_listing_is_cross() -> None:
     papers = [
-        {"id": "2512.00001", "categories": ["math.AG", "cs.LG"], "listing_dates": ["2025-12-19"],
-         "title": "T", "summary": "A.", "authors": ["Ann Lee"]},
-        {"id": "2512.00002", "categories": ["math.AG"], "listing_dates": ["2025-12-19"],
-         "title": "T", "summary": "A.", "authors": ["Ann Lee"]},
-        {"id": "2512.00003", "categories": ["cs.LG"], "listing_dates": ["2025-12-18"],
-         "title": "T", "summary": "A.", "authors": ["Ann Lee"]},
-    ]  # fmt: skip
+        {
+            "id": "2512.00001",
+            "categories": ["math.AG", "cs.LG"],
+            "listing_dates": ["2025-12-19"],
+            "title": "T",
+            "summary": "A.",
+            "authors": ["Ann Lee"],
+        },
+        {
+            "id": "2512.00002",
+            "categories": ["math.AG"],
+            "listing_dates": ["2025-12-19"],
+            "title": "T",
+            "summary": "A.",
+            "authors": ["Ann Lee"],
+        },
+        {
+            "id": "2512.00003",
+            "categories": ["cs.LG"],
+            "listing_dates": ["2025-12-18"],
+            "title": "T",
+            "summary": "A.",
+            "authors": ["Ann Lee"],
+        },
+    ]
     items = parse_listing(responses.listing_feed(papers, DAY, ("cs",))).items
     assert [(item.record.arxiv_id, item.announce_type) for item in items] == [
         ("2512.00001", "cross")

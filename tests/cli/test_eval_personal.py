@@ -12,13 +12,18 @@ from app.core.config import get_settings
 from digest.taste_space import load_space, save_space
 from tests.services.personal import CORPUS_PATH, DAY, EMBEDDINGS_PATH
 
-METHODS = {"asl_svm", "mean_cosine", "max_cosine", "paperboy", "paperboy_corpus_tfidf",
-           "paperboy_raw_embeddings"}  # fmt: skip
+METHODS = {
+    "asl_svm",
+    "mean_cosine",
+    "max_cosine",
+    "paperboy",
+    "paperboy_corpus_tfidf",
+    "paperboy_raw_embeddings",
+}
 
 
 def _command(tmp_path: Path, command: str, *argv: str) -> int:
-    arguments = [command, "--corpus", str(CORPUS_PATH), "--embeddings", str(EMBEDDINGS_PATH),
-                 *argv]  # fmt: skip
+    arguments = [command, "--corpus", str(CORPUS_PATH), "--embeddings", str(EMBEDDINGS_PATH), *argv]
     return main(arguments, get_settings(data_dir=tmp_path))
 
 
@@ -35,9 +40,11 @@ def test_eval_personal_writes_results_in_eval_trendings_shape(
     assert results["window"] == {"from": DAY, "to": DAY}
     # The packaged model's vectors: the shipped taste space, and the raw match beside it.
     assert results["settings"]["taste_space"] == {
-        "model": "all-MiniLM-L6-v2", "trained_from": "2025-04-01", "trained_until": "2025-12-31",
+        "model": "all-MiniLM-L6-v2",
+        "trained_from": "2025-04-01",
+        "trained_until": "2025-12-31",
         "lexical_dimensions": 128,
-    }  # fmt: skip
+    }
     assert results["pairs_found"] == 1
     assert [(p["author"], p["profile"], p["pool"]) for p in results["pairs"]] == [
         ("jihua-zhu", 3, 21)
@@ -74,11 +81,19 @@ def test_a_space_trained_from_the_command_line_is_what_eval_personal_uses(
     assert _train(tmp_path, "--from", DAY, "--until", "2025-10-23", "--out", str(space)) == 0
     assert "learned on 1 pairs of 1 days, 2025-10-22..2025-10-22" in capsys.readouterr().out
     out = tmp_path / "results.json"
-    assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(space),
-                          "--out", str(out)) == 0  # fmt: skip
+    assert (
+        _eval_personal(
+            tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(space), "--out", str(out)
+        )
+        == 0
+    )
     used = json.loads(out.read_text())["settings"]["taste_space"]
-    assert used == {"model": "all-MiniLM-L6-v2", "trained_from": DAY, "trained_until": DAY,
-                    "lexical_dimensions": 8}  # fmt: skip
+    assert used == {
+        "model": "all-MiniLM-L6-v2",
+        "trained_from": DAY,
+        "trained_until": DAY,
+        "lexical_dimensions": 8,
+    }
 
 
 @pytest.mark.parametrize(
@@ -117,9 +132,11 @@ def _of_another_model(path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("write", "message"),
-    [(_damaged, "not a taste-space artifact"),
-     (_of_another_model, "maps vectors of allenai/specter2")],
-)  # fmt: skip
+    [
+        (_damaged, "not a taste-space artifact"),
+        (_of_another_model, "maps vectors of allenai/specter2"),
+    ],
+)
 def test_a_taste_space_it_cannot_use_is_refused_by_eval_personal(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -129,8 +146,12 @@ def test_a_taste_space_it_cannot_use_is_refused_by_eval_personal(
     space = tmp_path / "space.json"
     write(space)
     out = tmp_path / "results.json"
-    assert _eval_personal(tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(space),
-                          "--out", str(out)) == 1  # fmt: skip
+    assert (
+        _eval_personal(
+            tmp_path, "--from", DAY, "--to", DAY, "--taste-space", str(space), "--out", str(out)
+        )
+        == 1
+    )
     assert message in capsys.readouterr().err
     assert not out.exists()
 

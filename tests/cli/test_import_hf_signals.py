@@ -34,8 +34,10 @@ def test_the_records_are_stored_once_however_often_they_are_imported(
     seed = stored(database)["2510.25602"]
     assert (seed.daily_date, seed.upvotes, seed.github_stars) == (date(2025, 11, 3), 32, 16)
     assert (seed.submitted_by, seed.organization_name, seed.organization_fullname) == (
-        "ChenMnZ", None, "ByteDance Seed",
-    )  # fmt: skip
+        "ChenMnZ",
+        None,
+        "ByteDance Seed",
+    )
     assert stored(database)["2510.27492"].project_page == "https://thinkmorph.github.io/"
 
 

@@ -56,10 +56,12 @@ READER = "reader@example.org"
 READ_ONLY_SAID = "the database is read-only"
 FULL_SAID = "the database's disk is full"
 SETTINGS = {
-    "smtp_host": "127.0.0.1", "secret_key": "test-secret-key-for-fault-tests",
-    "public_base_url": "https://paperboy.test", "mail_from": "Paperboy <digest@paperboy.test>",
+    "smtp_host": "127.0.0.1",
+    "secret_key": "test-secret-key-for-fault-tests",
+    "public_base_url": "https://paperboy.test",
+    "mail_from": "Paperboy <digest@paperboy.test>",
     "topic_labels_by_meaning": "false",
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)

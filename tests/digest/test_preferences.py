@@ -78,8 +78,12 @@ def test_preferences_are_changed_paused_and_resumed_through_the_signed_link(
 def store_names(database: Database) -> None:
     """Two authors and two topics, as the site knows them (topic 12's label changed)."""
     with session_scope(database.sessions) as session:
-        session.add_all([Author(key="ada-lovelace", name="Ada Lovelace"),
-                         Author(key="jose-perez", name="José Pérez")])  # fmt: skip
+        session.add_all(
+            [
+                Author(key="ada-lovelace", name="Ada Lovelace"),
+                Author(key="jose-perez", name="José Pérez"),
+            ]
+        )
         for topic_id in (12, 40):
             session.add(Topic(id=topic_id, model="test", first_seen_on=DAY))
         session.flush()
@@ -89,9 +93,18 @@ def store_names(database: Database) -> None:
             (40, DAY, "protein folding, diffusion"),
         ):
             session.add(
-                TopicDay(topic_id=topic_id, day=day, size=3, window_size=3, baseline=1.0,
-                         momentum=0.0, status=TopicStatus.NEW, label=label, centroid=b"")
-            )  # fmt: skip
+                TopicDay(
+                    topic_id=topic_id,
+                    day=day,
+                    size=3,
+                    window_size=3,
+                    baseline=1.0,
+                    momentum=0.0,
+                    status=TopicStatus.NEW,
+                    label=label,
+                    centroid=b"",
+                )
+            )
 
 
 def token_of(database: Database, settings: Settings, subscriber_id: int) -> str:

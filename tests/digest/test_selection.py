@@ -126,9 +126,11 @@ def test_a_pick_the_liked_papers_brought_in_names_the_closest_one() -> None:
         max_items=3,
         liked=liked,
         liked_texts=("When does grokking happen?", "Protein folding"),
-        liked_papers=(Liked("2501.00001", "When does $\\alpha$ grokking   happen?"),
-                      Liked("2501.00002", "Proteins", "saved")),
-    )  # fmt: skip
+        liked_papers=(
+            Liked("2501.00001", "When does $\\alpha$ grokking   happen?"),
+            Liked("2501.00002", "Proteins", "saved"),
+        ),
+    )
     picks = pick(_grokking_edition(), taste)
     assert ids(picks) == ["1", "2", "4"]
     # Paper 2 was a pick without the likes too: its trending rank still says why.

@@ -55,7 +55,7 @@ class Fault:
 
 def _refusal(step: Step, answer: str, status: DeliveryStatus) -> Fault:
     words = "recipient refused" if step is Step.RCPT else "message refused"
-    return Fault(step, answer, status, f"{words}: {answer}")
+    return Fault(step=step, answer=answer, status=status, error=f"{words}: {answer}")
 
 
 PENDING, FAILED = DeliveryStatus.PENDING, DeliveryStatus.FAILED
@@ -69,7 +69,12 @@ FAULTS = [
     _refusal(Step.DATA, "451 4.3.0 Local error in processing", PENDING),
     _refusal(Step.DATA, "452 4.3.1 Insufficient system storage", PENDING),
     _refusal(Step.DATA, "550 5.7.1 Message refused as spam", FAILED),
-    Fault(Step.HANG_UP, "", PENDING, "connection lost in DATA: Unexpected EOF received"),
+    Fault(
+        step=Step.HANG_UP,
+        answer="",
+        status=PENDING,
+        error="connection lost in DATA: Unexpected EOF received",
+    ),
 ]
 
 
@@ -148,9 +153,12 @@ def test_a_delivery_left_in_flight_and_deferred_again_is_tried_once_in_the_run(
     smtp.handler.on_rcpt = tried.append
 
     summary = send_digests(
-        mail_settings, database.sessions, DAY, NOW,
+        mail_settings,
+        database.sessions,
+        DAY,
+        NOW,
         clock=lambda: NOW + IN_FLIGHT_LEASE + timedelta(seconds=1),
-    )  # fmt: skip
+    )
 
     assert tried == [VICTIM]
     assert summary.counts == {"deferred": 1, FOUND_IN_FLIGHT: 1, "pending": 1}

@@ -200,9 +200,13 @@ def test_every_error_is_shown_beside_its_field_and_the_form_keeps_what_was_typed
     client: TestClient, smtp: Smtp, database: Database
 ) -> None:
     answer = subscribe(
-        client, email="no-at-sign.example.org", delivery_hour="25", time_zone="Mars/Olympus",
-        followed_authors=["Nobody Known"], interests="graph rewiring",
-    )  # fmt: skip
+        client,
+        email="no-at-sign.example.org",
+        delivery_hour="25",
+        time_zone="Mars/Olympus",
+        followed_authors=["Nobody Known"],
+        interests="graph rewiring",
+    )
     assert answer.startswith("422")
     for field in ("email", "delivery_hour", "time_zone", "followed_authors"):
         assert f'id="error-{field}"' in answer, field

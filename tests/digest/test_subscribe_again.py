@@ -31,9 +31,14 @@ STRANGER = {
 
 def _settings_of(row: Subscriber) -> tuple[object, ...]:
     return (
-        row.email, row.categories, row.interests, row.time_zone, row.max_items,
-        row.delivery_hour, row.followed_topics,
-    )  # fmt: skip
+        row.email,
+        row.categories,
+        row.interests,
+        row.time_zone,
+        row.max_items,
+        row.delivery_hour,
+        row.followed_topics,
+    )
 
 
 def _one(database: Database) -> Subscriber:

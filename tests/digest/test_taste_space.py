@@ -87,11 +87,17 @@ def test_in_the_shipped_space_authors_find_more_of_their_new_papers_on_a_later_d
     recall = {}
     for name, space in (("raw", None), ("space", load_space())):
         index = PoolIndex(texts, corpus.vectors[found[0].pool], space)
-        recall[name] = np.mean([
-            pair_metrics(index.match([corpus.texts[row] for row in pair.profile],
-                                     corpus.vectors[pair.profile]), pair)["recall@10"]
-            for pair in found
-        ])  # fmt: skip
+        recall[name] = np.mean(
+            [
+                pair_metrics(
+                    index.match(
+                        [corpus.texts[row] for row in pair.profile], corpus.vectors[pair.profile]
+                    ),
+                    pair,
+                )["recall@10"]
+                for pair in found
+            ]
+        )
     assert recall["space"] > recall["raw"] + 0.03
 
 
@@ -147,8 +153,12 @@ def test_a_damaged_space_with_words_is_refused_with_the_reason(
 ) -> None:
     corpus, pair = author_day()
     path = tmp_path / "space.json"
-    save_space(train_space(corpus, pair.day, pair.day, "m", TrainingSettings(
-        epochs=1, lexical_dimensions=4)), path)  # fmt: skip
+    save_space(
+        train_space(
+            corpus, pair.day, pair.day, "m", TrainingSettings(epochs=1, lexical_dimensions=4)
+        ),
+        path,
+    )
     path.write_text(json.dumps(damage(json.loads(path.read_text()))))  # type: ignore[operator]
     with pytest.raises(TasteSpaceError, match=message):
         load_space(path)
@@ -180,8 +190,9 @@ def test_a_space_of_the_embedding_alone_still_maps_a_pool_with_texts(tmp_path: P
     profile = [corpus.texts[row] for row in pair.profile]
     index = PoolIndex(texts, corpus.vectors[pair.pool], again)
     expected = again.apply(corpus.vectors[pair.pool]) @ again.apply(corpus.vectors[pair.profile]).T
-    assert np.allclose(index.vector_similarities(corpus.vectors[pair.profile], profile), expected,
-                       atol=1e-6)  # fmt: skip
+    assert np.allclose(
+        index.vector_similarities(corpus.vectors[pair.profile], profile), expected, atol=1e-6
+    )
 
 
 def test_each_liked_papers_words_are_read_once_and_give_every_reader_the_same_match() -> None:
@@ -205,13 +216,20 @@ def test_each_liked_papers_words_are_read_once_and_give_every_reader_the_same_ma
 def test_a_saved_space_loads_as_it_was(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
     space = TasteSpace(
-        "some-model", "2025-01-01", "2025-06-30", {"epochs": 1},
-        rng.normal(size=(3, 4)).astype(np.float32), rng.normal(size=4).astype(np.float32),
-    )  # fmt: skip
+        model="some-model",
+        trained_from="2025-01-01",
+        trained_until="2025-06-30",
+        settings={"epochs": 1},
+        matrix=rng.normal(size=(3, 4)).astype(np.float32),
+        centre=rng.normal(size=4).astype(np.float32),
+    )
     save_space(space, tmp_path / "space.json")
     again = load_space(tmp_path / "space.json")
-    assert (again.model, again.trained_until, again.settings) == ("some-model", "2025-06-30",
-                                                                  {"epochs": 1})  # fmt: skip
+    assert (again.model, again.trained_until, again.settings) == (
+        "some-model",
+        "2025-06-30",
+        {"epochs": 1},
+    )
     assert np.array_equal(again.matrix, space.matrix) and np.array_equal(again.centre, space.centre)
 
 
@@ -235,8 +253,14 @@ def test_a_damaged_file_is_refused_with_the_reason(
     tmp_path: Path, damage: object, message: str
 ) -> None:
     path = tmp_path / "space.json"
-    space = TasteSpace("m", "2025-01-01", "2025-06-30", {}, np.eye(2, dtype=np.float32),
-                       np.zeros(2, dtype=np.float32))  # fmt: skip
+    space = TasteSpace(
+        model="m",
+        trained_from="2025-01-01",
+        trained_until="2025-06-30",
+        settings={},
+        matrix=np.eye(2, dtype=np.float32),
+        centre=np.zeros(2, dtype=np.float32),
+    )
     save_space(space, path)
     path.write_text(damage(path.read_text()))  # type: ignore[operator]
     with pytest.raises(TasteSpaceError, match=message):
@@ -268,10 +292,16 @@ def test_the_digests_edition_view_compares_in_the_space_of_its_model(database: D
     vectors = normalise(rng.normal(size=(len(TITLES), 384)))
     with session_scope(database.sessions) as session:
         for row, (arxiv_id, _, _) in enumerate(TITLES):
-            session.add(PaperEmbedding(
-                arxiv_id=arxiv_id, model=PACKAGED_MODEL_NAME, text_hash="x", dimensions=384,
-                vector=pack(vectors[row]), computed_at=datetime(2026, 3, 2, tzinfo=UTC),
-            ))  # fmt: skip
+            session.add(
+                PaperEmbedding(
+                    arxiv_id=arxiv_id,
+                    model=PACKAGED_MODEL_NAME,
+                    text_hash="x",
+                    dimensions=384,
+                    vector=pack(vectors[row]),
+                    computed_at=datetime(2026, 3, 2, tzinfo=UTC),
+                )
+            )
     liked = normalise(rng.normal(size=(2, 384)))
     liked_texts = ["protein folding with language models", "graph neural networks"]
     space = load_space()

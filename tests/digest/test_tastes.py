@@ -23,10 +23,16 @@ def test_liked_papers_are_the_thumbs_up_and_the_saved_papers_given_no_thumbs(
     with session_scope(database.sessions) as session:
         for row, (arxiv_id, _, _) in enumerate(TITLES):
             vector = pack(np.eye(4, dtype=np.float32)[row])
-            session.add(PaperEmbedding(
-                arxiv_id=arxiv_id, model=MODEL, text_hash="x", dimensions=4, vector=vector,
-                computed_at=NOW,
-            ))  # fmt: skip
+            session.add(
+                PaperEmbedding(
+                    arxiv_id=arxiv_id,
+                    model=MODEL,
+                    text_hash="x",
+                    dimensions=4,
+                    vector=vector,
+                    computed_at=NOW,
+                )
+            )
         ada = reader.reader_row(session, "ada@example.org", NOW)
         for arxiv_id in (saved, saved_but_disliked):
             reader.save(session, ada, arxiv_id, NOW)

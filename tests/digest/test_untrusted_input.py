@@ -188,8 +188,12 @@ def test_a_token_issued_in_the_future_is_refused(mail_settings: Settings) -> Non
     assert tokens.verify(mail_settings.secret_key, skewed, "preferences", NOW, None).subject == "1"
 
 
-FOREIGN = ({"origin": "https://evil.example"}, {"sec-fetch-site": "cross-site"},
-           {"sec-fetch-site": "same-site"}, {"origin": "null"})  # fmt: skip
+FOREIGN = (
+    {"origin": "https://evil.example"},
+    {"sec-fetch-site": "cross-site"},
+    {"sec-fetch-site": "same-site"},
+    {"origin": "null"},
+)
 
 
 @pytest.mark.parametrize("headers", FOREIGN)

@@ -44,9 +44,14 @@ def test_a_web_readers_unconfirmed_subscription_goes_back_to_web_with_their_read
         preferences = parse_preferences({}, [])
         address = parse_address("bob@example.org")
         asked = request_subscription(
-            session, mail_settings, address, preferences, "test", NOW - timedelta(days=8),
+            session,
+            mail_settings,
+            address,
+            preferences,
+            "test",
+            NOW - timedelta(days=8),
             holder="bob@example.org",
-        )  # fmt: skip
+        )
         assert asked is not None and asked.status == SubscriberStatus.PENDING
     add_subscriber(
         database.sessions, "eve@example.org", status="pending", created_at=NOW - timedelta(days=8)

@@ -81,7 +81,14 @@ def _handler_for(server: RecordedServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
             params = dict(parse_qsl(parts.query, keep_blank_values=True))
-            server.log(Arrival(time.time(), parts.path, params, dict(self.headers.items())))
+            server.log(
+                Arrival(
+                    at=time.time(),
+                    path=parts.path,
+                    params=params,
+                    headers=dict(self.headers.items()),
+                )
+            )
             # A client that gave up (a timeout test) leaves nothing to answer.
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 self._send(server.reply_for(parts.path, params))

@@ -29,9 +29,13 @@ ATOM = {"Content-Type": "application/atom+xml; charset=utf-8"}
 def id_query(ids: str, page_size: int = 100) -> dict[str, str]:
     """The parameters the package sends for an id_list lookup."""
     return {
-        "search_query": "", "id_list": ids, "sortBy": "relevance", "sortOrder": "descending",
-        "start": "0", "max_results": str(page_size),
-    }  # fmt: skip
+        "search_query": "",
+        "id_list": ids,
+        "sortBy": "relevance",
+        "sortOrder": "descending",
+        "start": "0",
+        "max_results": str(page_size),
+    }
 
 
 def serve(server: RecordedServer, params: dict[str, str], name: str, status: int = 200) -> None:

@@ -68,8 +68,12 @@ def test_a_newer_version_updates_the_paper_and_its_author_list(
     import_file(
         write_jsonl(tmp_path / "v1.jsonl", [{**original, "id": f"{original['id']}v1"}]), sessions
     )
-    revised = {**original, "id": f"{original['id']}v2", "title": "Revised title",
-               "authors": ["New Author", "José Pérez"]}  # fmt: skip
+    revised = {
+        **original,
+        "id": f"{original['id']}v2",
+        "title": "Revised title",
+        "authors": ["New Author", "José Pérez"],
+    }
     summary = import_file(write_jsonl(tmp_path / "v2.jsonl", [revised]), sessions)
     assert (summary.counts.new, summary.counts.updated) == (0, 1)
     stored = paper(sessions, str(original["id"]))
@@ -106,15 +110,23 @@ def test_a_richer_source_fills_in_what_a_listing_lacked_and_keeps_the_announceme
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:
     kaggle = json.loads(KAGGLE.read_text().splitlines()[0])
-    listing = {"id": kaggle["id"], "title": kaggle["title"], "summary": kaggle["abstract"],
-               "authors": ["C. Balázs"], "categories": ["hep-ph"], "comment": None,
-               "listing_dates": ["2007-04-03"]}  # fmt: skip
+    listing = {
+        "id": kaggle["id"],
+        "title": kaggle["title"],
+        "summary": kaggle["abstract"],
+        "authors": ["C. Balázs"],
+        "categories": ["hep-ph"],
+        "comment": None,
+        "listing_dates": ["2007-04-03"],
+    }
     import_file(write_jsonl(tmp_path / "listing.jsonl", [listing]), sessions)
     import_file(write_jsonl(tmp_path / "kaggle.jsonl", [kaggle]), sessions)
     stored = paper(sessions, kaggle["id"])
     assert (stored.version, stored.primary_category, stored.doi) == (
-        2, "hep-ph", "10.1103/PhysRevD.76.013009"
-    )  # fmt: skip
+        2,
+        "hep-ph",
+        "10.1103/PhysRevD.76.013009",
+    )
     assert stored.announced_on == date(2007, 4, 3)
     assert len(stored.authors) == 4
 
@@ -133,18 +145,21 @@ def test_bad_lines_are_reported_by_number_and_the_rest_is_imported(
     good = sample_lines(3)
     path = tmp_path / "mixed.jsonl"
     path.write_text(
-        "\n".join([
-            json.dumps(good[0]),
-            "{not json",
-            json.dumps({**good[1], "id": None}),
-            json.dumps({**good[1], "title": None}),
-            json.dumps({**good[1], "authors": "Jane Doe"}),
-            "",
-            json.dumps(good[1]),
-            "[1, 2, 3]",
-            json.dumps(good[2]),
-        ]) + "\n"
-    )  # fmt: skip
+        "\n".join(
+            [
+                json.dumps(good[0]),
+                "{not json",
+                json.dumps({**good[1], "id": None}),
+                json.dumps({**good[1], "title": None}),
+                json.dumps({**good[1], "authors": "Jane Doe"}),
+                "",
+                json.dumps(good[1]),
+                "[1, 2, 3]",
+                json.dumps(good[2]),
+            ]
+        )
+        + "\n"
+    )
     path.write_bytes(path.read_bytes() + b'{"id": "2503.11731", "title": "\xff\xfe"}\n')
     reported: list[Rejection] = []
     summary = import_file(path, sessions, on_rejection=reported.append)
@@ -232,8 +247,10 @@ def test_one_author_row_per_normalised_name(
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:
     base = sample_lines(2)
-    lines = [{**base[0], "authors": ["José Pérez", "Ann Lee"]},
-             {**base[1], "authors": ["Jose Perez"]}]  # fmt: skip
+    lines = [
+        {**base[0], "authors": ["José Pérez", "Ann Lee"]},
+        {**base[1], "authors": ["Jose Perez"]},
+    ]
     import_file(write_jsonl(tmp_path / "names.jsonl", lines), sessions)
     with sessions() as session:
         keys = session.scalars(select(Author.key).order_by(Author.key)).all()
@@ -248,8 +265,10 @@ def test_a_name_written_in_tex_is_stored_decoded_as_the_same_author(
     sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:
     base = sample_lines(2)
-    lines = [{**base[0], "authors": ["Daniel P\\'erez Herrera"]},
-             {**base[1], "authors": ["Daniel Pérez Herrera"]}]  # fmt: skip
+    lines = [
+        {**base[0], "authors": ["Daniel P\\'erez Herrera"]},
+        {**base[1], "authors": ["Daniel Pérez Herrera"]},
+    ]
     import_file(write_jsonl(tmp_path / "tex.jsonl", lines), sessions)
     with sessions() as session:
         authors = session.execute(select(Author.key, Author.name)).all()

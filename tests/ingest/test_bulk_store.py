@@ -30,31 +30,53 @@ SUBMITTED = datetime(2025, 3, 17, 14, 5, tzinfo=UTC)
 # announcement, changed text without versions, one name spelled two ways, a name with no key.
 BATCHES: tuple[tuple[PaperRecord, ...], ...] = (
     (
-        record("2503.00001", version=1, authors=("José Pérez", "Ann Lee"), categories=("cs.CL",),
-               primary_category="cs.AI", comment="9 pages", journal_ref="J. 1", doi="10.1/x",
-               license="CC BY", submitted_at=SUBMITTED, updated_at=SUBMITTED,
-               announced_on=date(2025, 3, 18)),
+        record(
+            "2503.00001",
+            version=1,
+            authors=("José Pérez", "Ann Lee"),
+            categories=("cs.CL",),
+            primary_category="cs.AI",
+            comment="9 pages",
+            journal_ref="J. 1",
+            doi="10.1/x",
+            license="CC BY",
+            submitted_at=SUBMITTED,
+            updated_at=SUBMITTED,
+            announced_on=date(2025, 3, 18),
+        ),
         record("2503.00002", authors=("Ann Lee", "--", "Bo Chen"), announced_on=date(2025, 3, 18)),
         record("2503.00003", version=2, authors=(), announced_on=date(2025, 3, 19)),
         record("2503.00004", version=None, abstract="", announced_on=date(2025, 3, 19)),
     ),
     (
-        record("2503.00001", version=2, authors=("Jose Perez", "Cy Dee"), categories=("cs.LG",),
-               announced_on=date(2025, 3, 20)),
+        record(
+            "2503.00001",
+            version=2,
+            authors=("Jose Perez", "Cy Dee"),
+            categories=("cs.LG",),
+            announced_on=date(2025, 3, 20),
+        ),
         record("2503.00002", authors=("Ann Lee", "--", "Bo Chen"), announced_on=date(2025, 3, 17)),
         record("2503.00003", version=1, authors=("Old Name",), announced_on=date(2025, 3, 17)),
         record("2503.00005", version=1, authors=("Di Eng",), announced_on=date(2025, 3, 19)),
-        record("2503.00005", version=3, authors=("Di Eng", "Ann Lee"),
-               announced_on=date(2025, 3, 20)),
+        record(
+            "2503.00005", version=3, authors=("Di Eng", "Ann Lee"), announced_on=date(2025, 3, 20)
+        ),
         record("2503.00005", version=2, authors=("Ed Fox",), announced_on=date(2025, 3, 21)),
     ),
     (
-        record("2503.00001", version=3, authors=(), categories=("cs.CV",), comment=None,
-               announced_on=date(2025, 3, 21)),
+        record(
+            "2503.00001",
+            version=3,
+            authors=(),
+            categories=("cs.CV",),
+            comment=None,
+            announced_on=date(2025, 3, 21),
+        ),
         record("2503.00004", version=None, title="A changed title", abstract="Now with text."),
         record("2503.00006", version=1, submitted_at=SUBMITTED, announced_on=date(2025, 3, 21)),
     ),
-)  # fmt: skip
+)
 
 Store = Callable[[Session, Sequence[PaperRecord]], StoreCounts]
 

@@ -36,9 +36,13 @@ def store_papers_of_the_page(database: Database, leave_out: str | None = None) -
 def _record(paper: dict[str, Any]) -> PaperRecord:
     authors = tuple(author["name"] for author in paper["authors"])
     return PaperRecord(
-        arxiv_id=paper["id"], version=1, title=paper["title"], abstract=paper["summary"],
-        authors=authors, categories=(),
-    )  # fmt: skip
+        arxiv_id=paper["id"],
+        version=1,
+        title=paper["title"],
+        abstract=paper["summary"],
+        authors=authors,
+        categories=(),
+    )
 
 
 def parse_edited(edit: Callable[[dict[str, Any], dict[str, Any]], None]) -> DailyPage:
@@ -82,8 +86,10 @@ def test_a_days_signals_are_stored_once_however_often_the_day_is_read(
     assert (stored["2510.27492"].upvotes, stored["2510.27492"].github_stars) == (37, 5)
     seed = stored["2510.25602"]
     assert (seed.submitted_by, seed.organization_name, seed.organization_fullname) == (
-        "ChenMnZ", "ByteDance-Seed", "ByteDance Seed",
-    )  # fmt: skip
+        "ChenMnZ",
+        "ByteDance-Seed",
+        "ByteDance Seed",
+    )
     assert stored["2510.27492"].project_page == "https://thinkmorph.github.io/"
     assert all(arrival.path == "/api/daily_papers" for arrival in server.arrivals)
 
@@ -114,8 +120,14 @@ def test_a_paper_not_yet_stored_is_looked_up_on_arxiv(
     store_papers_of_the_page(database, leave_out="2510.27492")
     server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, RESPONSE, JSON))
     # No recording of this paper's API entry exists; the real empty result stands in for it.
-    lookup = {"search_query": "", "id_list": "2510.27492", "sortBy": "relevance",
-              "sortOrder": "descending", "start": "0", "max_results": "100"}  # fmt: skip
+    lookup = {
+        "search_query": "",
+        "id_list": "2510.27492",
+        "sortBy": "relevance",
+        "sortOrder": "descending",
+        "start": "0",
+        "max_results": "100",
+    }
     server.add("/api/query", lookup, Reply(200, EMPTY_API_RESULT))
     (report,) = ingest_hf(context, DAY)
     assert [arrival.path for arrival in server.arrivals] == ["/api/daily_papers", "/api/query"]
@@ -140,12 +152,35 @@ def test_the_project_page_submitter_and_organization_are_read() -> None:
 
 @pytest.mark.parametrize(
     "link",
-    ["javascript:alert(document.cookie)", " JavaScript:alert(1)", "java\u0000script:alert(1)",
-     "data:text/html,<script>alert(1)</script>", "//evil.example/page", "https://", "ftp://x.org",
-     "thinkmorph.github.io", "", 42, ["https://thinkmorph.github.io/"], {"url": "https://x.org"}],
-    ids=["javascript", "spaced-upper", "nul-split", "data", "scheme-relative", "no-host", "ftp",
-         "bare-host", "empty", "number", "list", "object"],
-)  # fmt: skip
+    [
+        "javascript:alert(document.cookie)",
+        " JavaScript:alert(1)",
+        "java\u0000script:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "//evil.example/page",
+        "https://",
+        "ftp://x.org",
+        "thinkmorph.github.io",
+        "",
+        42,
+        ["https://thinkmorph.github.io/"],
+        {"url": "https://x.org"},
+    ],
+    ids=[
+        "javascript",
+        "spaced-upper",
+        "nul-split",
+        "data",
+        "scheme-relative",
+        "no-host",
+        "ftp",
+        "bare-host",
+        "empty",
+        "number",
+        "list",
+        "object",
+    ],
+)
 def test_a_project_page_that_is_not_a_web_link_is_dropped_and_the_signal_kept(
     link: object,
 ) -> None:
@@ -182,13 +217,17 @@ def test_the_submitter_falls_back_to_the_items_submitter_and_the_organization_to
 
 @pytest.mark.parametrize(
     ("paper_fields", "item_fields"),
-    [({"submittedOnDailyBy": "taesiri", "organization": ["x"]}, {}),
-     ({"submittedOnDailyBy": {"user": ["taesiri"]}},
-      {"submittedBy": {"name": 5}, "organization": {"fullname": {}}}),
-     ({"submittedOnDailyBy": {"user": None}}, {"submittedBy": None}),
-     ({"submittedOnDailyBy": {"user": " \u0000 "}}, {})],
+    [
+        ({"submittedOnDailyBy": "taesiri", "organization": ["x"]}, {}),
+        (
+            {"submittedOnDailyBy": {"user": ["taesiri"]}},
+            {"submittedBy": {"name": 5}, "organization": {"fullname": {}}},
+        ),
+        ({"submittedOnDailyBy": {"user": None}}, {"submittedBy": None}),
+        ({"submittedOnDailyBy": {"user": " \u0000 "}}, {}),
+    ],
     ids=["strings-not-objects", "wrong-field-types", "null-user", "blank-user"],
-)  # fmt: skip
+)
 def test_submitter_and_organization_of_the_wrong_type_are_dropped(
     paper_fields: dict[str, Any], item_fields: dict[str, Any]
 ) -> None:
@@ -201,22 +240,38 @@ def test_submitter_and_organization_of_the_wrong_type_are_dropped(
     first = page.signals[0]
     assert page.rejected == []
     assert (first.submitted_by, first.organization_name, first.organization_fullname) == (
-        None, None, None,
-    )  # fmt: skip
+        None,
+        None,
+        None,
+    )
 
 
 @pytest.mark.parametrize(
     ("field", "value", "message"),
-    [("submittedOnDailyBy", {"user": "u" * (MAX_NAME + 1)},
-      f"submittedBy: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}"),
-     ("organization", {"name": "o" * (MAX_NAME + 1)},
-      f"organization name: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}"),
-     ("organization", {"fullname": "f" * (MAX_TEXT + 1)},
-      f"organization fullname: {MAX_TEXT + 1:,} characters, over the limit of {MAX_TEXT:,}"),
-     ("projectPage", "https://x.org/" + "p" * MAX_TEXT,
-      f"projectPage: {MAX_TEXT + 14:,} characters, over the limit of {MAX_TEXT:,}")],
+    [
+        (
+            "submittedOnDailyBy",
+            {"user": "u" * (MAX_NAME + 1)},
+            f"submittedBy: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}",
+        ),
+        (
+            "organization",
+            {"name": "o" * (MAX_NAME + 1)},
+            f"organization name: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}",
+        ),
+        (
+            "organization",
+            {"fullname": "f" * (MAX_TEXT + 1)},
+            f"organization fullname: {MAX_TEXT + 1:,} characters, over the limit of {MAX_TEXT:,}",
+        ),
+        (
+            "projectPage",
+            "https://x.org/" + "p" * MAX_TEXT,
+            f"projectPage: {MAX_TEXT + 14:,} characters, over the limit of {MAX_TEXT:,}",
+        ),
+    ],
     ids=["submitter", "organization-slug", "organization-name", "project-page"],
-)  # fmt: skip
+)
 def test_an_oversized_field_rejects_its_signal_with_the_reason_and_the_rest_are_kept(
     field: str, value: object, message: str
 ) -> None:
@@ -235,10 +290,14 @@ def test_a_count_that_cannot_be_real_is_dropped() -> None:
 
 @pytest.mark.parametrize(
     ("body", "message"),
-    [(b"<html>rate limited</html>", "not JSON"), (b'{"error": "x"}', "expected a list"),
-     (b'[{"paper": {"id": "2510.27', "not JSON"), (b"\xff\xfe[]", "not JSON")],
+    [
+        (b"<html>rate limited</html>", "not JSON"),
+        (b'{"error": "x"}', "expected a list"),
+        (b'[{"paper": {"id": "2510.27', "not JSON"),
+        (b"\xff\xfe[]", "not JSON"),
+    ],
     ids=["html", "object", "truncated", "not-utf8"],
-)  # fmt: skip
+)
 def test_a_response_that_is_not_a_list_of_papers_is_a_clear_error(
     body: bytes, message: str
 ) -> None:

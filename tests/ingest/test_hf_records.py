@@ -27,11 +27,16 @@ def test_the_records_of_a_day_read_field_by_field() -> None:
     signals = {signal.arxiv_id: signal for signal in read.signals}
     seed, think = signals["2510.25602"], signals["2510.27492"]
     assert (seed.daily_date, seed.upvotes, seed.num_comments, seed.github_stars) == (
-        date(2025, 11, 3), 32, 1, 16,
-    )  # fmt: skip
+        date(2025, 11, 3),
+        32,
+        1,
+        16,
+    )
     assert (seed.submitted_by, seed.organization_name, seed.organization_fullname) == (
-        "ChenMnZ", None, "ByteDance Seed",
-    )  # fmt: skip
+        "ChenMnZ",
+        None,
+        "ByteDance Seed",
+    )
     assert (think.project_page, think.submitted_by) == ("https://thinkmorph.github.io/", "taesiri")
     assert think.submitted_on_daily_at == datetime(2025, 11, 3, 0, 17, 1, 674000, tzinfo=UTC)
     assert signals["2510.24411"].ai_keywords[:2] == ("Vision-Language Models", "VLMs")
@@ -47,23 +52,38 @@ def test_a_record_says_what_the_raw_page_of_its_day_says_but_the_organization_sl
 
 @pytest.mark.parametrize(
     ("change", "message"),
-    [({"arxiv_id": None}, "arxiv_id: missing or not a string"),
-     ({"arxiv_id": "2510.256"}, "arxiv_id: "),
-     ({"daily_date": "2025-13-01"}, "daily_date: not a YYYY-MM-DD date: '2025-13-01'"),
-     ({"daily_date": 20251103}, "daily_date: not a YYYY-MM-DD date: '20251103'"),
-     ({"upvotes": "32"}, "upvotes: not a count: '32'"),
-     ({"upvotes": -1}, "upvotes: not a count: '-1'"),
-     ({"upvotes": True}, "upvotes: not a count: 'True'"),
-     ({"upvotes": 2**31}, "upvotes: not a count: '2147483648'"),
-     ({"published_at": "yesterday"}, "bad timestamp 'yesterday'"),
-     ({"ai_keywords": "reasoning"}, "ai_keywords must be a list"),
-     ({"submitted_by": "u" * (MAX_NAME + 1)},
-      f"submitted_by: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}"),
-     ({"organization": "o" * 1_001}, "organization: 1,001 characters, over the limit of 1,000")],
-    ids=["no-id", "bad-id", "bad-date", "number-date", "string-count", "negative-count",
-         "boolean-count", "oversized-count", "bad-time", "keywords-string", "long-submitter",
-         "long-organization"],
-)  # fmt: skip
+    [
+        ({"arxiv_id": None}, "arxiv_id: missing or not a string"),
+        ({"arxiv_id": "2510.256"}, "arxiv_id: "),
+        ({"daily_date": "2025-13-01"}, "daily_date: not a YYYY-MM-DD date: '2025-13-01'"),
+        ({"daily_date": 20251103}, "daily_date: not a YYYY-MM-DD date: '20251103'"),
+        ({"upvotes": "32"}, "upvotes: not a count: '32'"),
+        ({"upvotes": -1}, "upvotes: not a count: '-1'"),
+        ({"upvotes": True}, "upvotes: not a count: 'True'"),
+        ({"upvotes": 2**31}, "upvotes: not a count: '2147483648'"),
+        ({"published_at": "yesterday"}, "bad timestamp 'yesterday'"),
+        ({"ai_keywords": "reasoning"}, "ai_keywords must be a list"),
+        (
+            {"submitted_by": "u" * (MAX_NAME + 1)},
+            f"submitted_by: {MAX_NAME + 1} characters, over the limit of {MAX_NAME}",
+        ),
+        ({"organization": "o" * 1_001}, "organization: 1,001 characters, over the limit of 1,000"),
+    ],
+    ids=[
+        "no-id",
+        "bad-id",
+        "bad-date",
+        "number-date",
+        "string-count",
+        "negative-count",
+        "boolean-count",
+        "oversized-count",
+        "bad-time",
+        "keywords-string",
+        "long-submitter",
+        "long-organization",
+    ],
+)
 def test_a_record_that_cannot_be_a_signal_is_refused_with_the_reason(
     change: dict[str, object], message: str
 ) -> None:
@@ -79,15 +99,25 @@ def test_a_value_that_is_not_an_object_is_refused(raw: object) -> None:
 
 def test_side_fields_of_the_wrong_kind_are_dropped_and_the_counts_kept() -> None:
     signal = parse_record(
-        {**FIRST, "project_page": "javascript:alert(1)", "github_repo": "data:text/html,x",
-         "github_stars": "16", "num_comments": 1.5, "organization": {"name": "ByteDance-Seed"},
-         "submitted_by": ["ChenMnZ"], "ai_keywords": None, "submitted_on_daily_at": 5}
-    )  # fmt: skip
+        {
+            **FIRST,
+            "project_page": "javascript:alert(1)",
+            "github_repo": "data:text/html,x",
+            "github_stars": "16",
+            "num_comments": 1.5,
+            "organization": {"name": "ByteDance-Seed"},
+            "submitted_by": ["ChenMnZ"],
+            "ai_keywords": None,
+            "submitted_on_daily_at": 5,
+        }
+    )
     assert (signal.arxiv_id, signal.upvotes) == ("2510.25602", 32)
     assert (signal.project_page, signal.github_repo, signal.github_stars) == (None, None, None)
     assert (signal.num_comments, signal.organization_fullname, signal.submitted_by) == (
-        None, None, None,
-    )  # fmt: skip
+        None,
+        None,
+        None,
+    )
     assert (signal.ai_keywords, signal.submitted_on_daily_at) == ((), None)
 
 
@@ -100,9 +130,16 @@ def test_bad_lines_are_listed_with_their_numbers_and_the_rest_read(tmp_path: Pat
     good = RECORDS.read_bytes().splitlines()
     path = write_lines(
         tmp_path / "records.jsonl",
-        [good[0], b'{"daily_date": "2025-11-03", "arxiv_id"', b"", b"\xff\xfe{}", b"[1, 2]",
-         json.dumps({**FIRST, "upvotes": None}).encode(), good[1]],
-    )  # fmt: skip
+        [
+            good[0],
+            b'{"daily_date": "2025-11-03", "arxiv_id"',
+            b"",
+            b"\xff\xfe{}",
+            b"[1, 2]",
+            json.dumps({**FIRST, "upvotes": None}).encode(),
+            good[1],
+        ],
+    )
     read = read_signal_file(path)
     assert [signal.arxiv_id for signal in read.signals] == ["2510.27492", "2510.25602"]
     assert [rejection.line for rejection in read.rejected] == [2, 4, 5, 6]

@@ -35,11 +35,14 @@ def test_ingest_from_rss_prints_and_logs_each_category(
     assert "rss cs 2023-10-26: ok (read 3, new 1, cross 1, replaced 1)" in out
     runs = logged(database)
     assert [(run.source, run.category, run.status) for run in runs] == [
-        ("rss", "cs", "ok"), ("rss", "math", "ok"),
-    ]  # fmt: skip
+        ("rss", "cs", "ok"),
+        ("rss", "math", "ok"),
+    ]
     assert (runs[0].announced_on, runs[0].new_count, runs[0].cross_count) == (
-        date(2023, 10, 26), 1, 1,
-    )  # fmt: skip
+        date(2023, 10, 26),
+        1,
+        1,
+    )
 
 
 def test_asking_rss_for_an_old_day_exits_1_and_logs_the_reason(
@@ -75,8 +78,13 @@ def test_backfill_harvests_the_inclusive_range_per_category(
     server: RecordedServer,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    params = {"verb": "ListRecords", "metadataPrefix": "arXiv", "set": "cs",
-              "from": "2015-01-16", "until": "2015-01-18"}  # fmt: skip
+    params = {
+        "verb": "ListRecords",
+        "metadataPrefix": "arXiv",
+        "set": "cs",
+        "from": "2015-01-16",
+        "until": "2015-01-18",
+    }
     server.add("/oai", params, Reply(200, OAI_PAGE, {"Content-Type": "text/xml"}))
     argv = ["backfill", "--from", "2015-01-16", "--until", "2015-01-18", "--categories", "cs"]
     assert main(argv, live_settings) == 0

@@ -12,21 +12,31 @@ from tests.conftest import Database
 
 
 def record(comment: str | None = None, abstract: str = "We study things.") -> PaperRecord:
-    return PaperRecord("1007.2349", None, "A title", abstract, ("A. Author",), ("hep-th",),
-                       comment=comment)  # fmt: skip
+    return PaperRecord(
+        arxiv_id="1007.2349",
+        version=None,
+        title="A title",
+        abstract=abstract,
+        authors=("A. Author",),
+        categories=("hep-th",),
+        comment=comment,
+    )
 
 
 @pytest.mark.parametrize(
     ("comment", "abstract"),
     [
         # The two comments are real (Kaggle snapshot, OAI-PMH); the abstracts follow arXiv wording.
-        ("This paper has been withdrawn by the authors. This paper has been accepted for "
-         "publication in JGR-Space Physics.", "We study things."),
+        (
+            "This paper has been withdrawn by the authors. This paper has been accepted for "
+            "publication in JGR-Space Physics.",
+            "We study things.",
+        ),
         ("This reprint has been withdrawn at the request of the AGU.", "We study things."),
         (None, "This paper has been withdrawn by the author due to a crucial error."),
         (None, "Withdrawn."),
     ],
-)  # fmt: skip
+)
 def test_a_withdrawal_in_the_comment_or_opening_the_abstract_is_recognised(
     comment: str | None, abstract: str
 ) -> None:

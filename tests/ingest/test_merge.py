@@ -6,9 +6,14 @@ from ingest.records import PaperRecord
 
 def record(version: int | None = None, announced_on: date | None = None) -> PaperRecord:
     return PaperRecord(
-        arxiv_id="2503.11731", version=version, title="T", abstract="A", authors=("A B",),
-        categories=("cs.CV",), announced_on=announced_on,
-    )  # fmt: skip
+        arxiv_id="2503.11731",
+        version=version,
+        title="T",
+        abstract="A",
+        authors=("A B",),
+        categories=("cs.CV",),
+        announced_on=announced_on,
+    )
 
 
 def stored(version: int | None, content_hash: str = "h", day: date | None = None) -> StoredState:

@@ -30,8 +30,13 @@ def reply(name: str) -> Reply:
 
 
 def harvest_params(set_spec: str, from_day: str, until_day: str) -> dict[str, str]:
-    return {"verb": "ListRecords", "metadataPrefix": "arXiv", "set": set_spec,
-            "from": from_day, "until": until_day}  # fmt: skip
+    return {
+        "verb": "ListRecords",
+        "metadataPrefix": "arXiv",
+        "set": set_spec,
+        "from": from_day,
+        "until": until_day,
+    }
 
 
 def stored(database: Database) -> dict[str, Paper]:
@@ -42,9 +47,14 @@ def stored(database: Database) -> dict[str, Paper]:
 
 @pytest.mark.parametrize(
     ("category", "set_spec"),
-    [("cs.AI", "cs:cs:AI"), ("cs", "cs"), ("math.AG", "math:math:AG"),
-     ("hep-th", "physics:hep-th"), ("astro-ph.CO", "physics:astro-ph:CO")],
-)  # fmt: skip
+    [
+        ("cs.AI", "cs:cs:AI"),
+        ("cs", "cs"),
+        ("math.AG", "math:math:AG"),
+        ("hep-th", "physics:hep-th"),
+        ("astro-ph.CO", "physics:astro-ph:CO"),
+    ],
+)
 def test_a_category_maps_to_todays_oai_set(category: str, set_spec: str) -> None:
     assert oai.oai_set(category) == set_spec
 
@@ -150,8 +160,13 @@ def test_no_records_match_is_an_empty_result_not_an_error(
 def test_a_resumption_token_is_followed_to_the_next_page(
     context: Context, database: Database, server: RecordedServer
 ) -> None:
-    first = {"verb": "ListRecords", "metadataPrefix": "oai_dc", "set": "cs",
-             "from": "2024-01-25", "until": "2024-01-25"}  # fmt: skip
+    first = {
+        "verb": "ListRecords",
+        "metadataPrefix": "oai_dc",
+        "set": "cs",
+        "from": "2024-01-25",
+        "until": "2024-01-25",
+    }
     server.add("/oai", first, reply("atomiklabs_listrecords_oai_dc_cs_2024-01-25.xml"))
     server.add("/oai", {"verb": "ListRecords", "resumptionToken": "6960524|1001"}, reply(CS_PAGE))
     report = RunReport("oai", "cs")
@@ -165,13 +180,19 @@ def test_a_resumption_token_is_followed_to_the_next_page(
 def test_an_expired_resumption_token_fails_and_keeps_the_pages_before_it(
     context: Context, database: Database, server: RecordedServer
 ) -> None:
-    first = {"verb": "ListRecords", "metadataPrefix": "oai_dc", "set": "cs",
-             "from": "2024-01-25", "until": "2024-01-25"}  # fmt: skip
+    first = {
+        "verb": "ListRecords",
+        "metadataPrefix": "oai_dc",
+        "set": "cs",
+        "from": "2024-01-25",
+        "until": "2024-01-25",
+    }
     server.add("/oai", first, reply("atomiklabs_listrecords_oai_dc_cs_2024-01-25.xml"))
     server.add(
-        "/oai", {"verb": "ListRecords", "resumptionToken": "6960524|1001"},
+        "/oai",
+        {"verb": "ListRecords", "resumptionToken": "6960524|1001"},
         reply("handwritten_bad_resumption_token.xml"),
-    )  # fmt: skip
+    )
     report = RunReport("oai", "cs")
     harvest(context, report, "cs", date(2024, 1, 25), date(2024, 1, 25), "oai_dc")
     assert report.status == "failed"
@@ -186,11 +207,16 @@ def test_a_503_with_retry_after_is_waited_out(
     calls = json.loads((OAI / "paperhive_listrecords_503_then_200.json").read_text())
     replies = [
         Reply(call["status"], call["response"].encode(), {"Retry-After": "10"})
-        if call["status"] == 503 else Reply(200, call["response"].encode(), XML)
+        if call["status"] == 503
+        else Reply(200, call["response"].encode(), XML)
         for call in calls
-    ]  # fmt: skip
-    params = {"verb": "ListRecords", "metadataPrefix": "arXiv",
-              "from": "2015-01-01", "until": "2015-01-03"}  # fmt: skip
+    ]
+    params = {
+        "verb": "ListRecords",
+        "metadataPrefix": "arXiv",
+        "from": "2015-01-01",
+        "until": "2015-01-03",
+    }
     server.add("/oai", params, *replies)
     report = RunReport("oai")
     harvest(context, report, None, date(2015, 1, 1), date(2015, 1, 3))

@@ -9,10 +9,18 @@ import pytest
 from ingest.records import LIMITS, PaperRecord, RecordError, checked
 
 RECORD = PaperRecord(
-    "2503.11731", 1, "A title", "An abstract.", ("Ann Lee", "Bo Li"), ("cs.LG", "cs.AI"),
-    "cs.LG", comment="10 pages", journal_ref="J. Test 1 (2025)", doi="10.1/x",
+    arxiv_id="2503.11731",
+    version=1,
+    title="A title",
+    abstract="An abstract.",
+    authors=("Ann Lee", "Bo Li"),
+    categories=("cs.LG", "cs.AI"),
+    primary_category="cs.LG",
+    comment="10 pages",
+    journal_ref="J. Test 1 (2025)",
+    doi="10.1/x",
     license="http://creativecommons.org/licenses/by/4.0/",
-)  # fmt: skip
+)
 # The largest of the 74,728 papers of the real corpus (shared/data/corpus), field by field.
 REAL_MAXIMA = {"title": 226, "abstract": 3488, "comment": 431, "authors": 3303, "categories": 8}
 
@@ -36,8 +44,10 @@ def test_control_characters_are_removed_from_every_text_field() -> None:
     assert clean.abstract == ("An [31mabstract. Tab here, line there, \u202eright-to-left\u202c.")
     assert clean.authors == ("Ann Lee", "Bo Li")
     assert (clean.comment, clean.journal_ref, clean.doi) == (
-        "10 pages", "J. Test 1 (2025)", "10.1/x"
-    )  # fmt: skip
+        "10 pages",
+        "J. Test 1 (2025)",
+        "10.1/x",
+    )
     assert clean.license == RECORD.license
 
 

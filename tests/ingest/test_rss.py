@@ -93,9 +93,11 @@ def test_an_items_first_category_is_its_primary_one(name: str) -> None:
     # in this cs+math feed), cs.IT that of 2310.16106 (see docs/ingest.md).
     items = parse_listing(valid(recording(name))).items
     assert {item.record.arxiv_id: item.record.primary_category for item in items} == {
-        "2310.16106": "cs.IT", "2310.05646": "astro-ph", "2310.05657": "astro-ph",
+        "2310.16106": "cs.IT",
+        "2310.05646": "astro-ph",
+        "2310.05657": "astro-ph",
         "2310.05645": "astro-ph",
-    }  # fmt: skip
+    }
 
 
 def test_a_first_category_that_is_not_an_arxiv_one_names_no_primary() -> None:
@@ -117,8 +119,10 @@ def test_a_day_is_stored_with_its_new_and_cross_listed_papers(
     assert dict(by_category["cs"].counts) == {"read": 3, "new": 1, "cross": 1, "replaced": 1}
     assert dict(by_category["math"].counts) == {"read": 3, "cross": 2, "replaced": 1}
     assert listing(database, OCT_26, "cs") == {
-        "2310.16106": "new", "2310.05646": "cross", "2310.05645": "replace-cross",
-    }  # fmt: skip
+        "2310.16106": "new",
+        "2310.05646": "cross",
+        "2310.05645": "replace-cross",
+    }
     papers = stored_papers(database)
     assert papers["2310.16106"].announced_on == OCT_26
     assert (papers["2310.16106"].primary_category, papers["2310.16106"].version) == ("cs.IT", 1)

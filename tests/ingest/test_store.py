@@ -33,9 +33,12 @@ def store_records(request: pytest.FixtureRequest) -> Store:
 
 def record(arxiv_id: str, **fields: object) -> PaperRecord:
     values: dict[str, object] = {
-        "version": None, "title": f"Title of {arxiv_id}", "abstract": "An abstract.",
-        "authors": ("Ann Lee", "Bo Chen"), "categories": ("cs.CL",),
-    }  # fmt: skip
+        "version": None,
+        "title": f"Title of {arxiv_id}",
+        "abstract": "An abstract.",
+        "authors": ("Ann Lee", "Bo Chen"),
+        "categories": ("cs.CL",),
+    }
     return PaperRecord(arxiv_id, **{**values, **fields})  # type: ignore[arg-type]
 
 
@@ -61,22 +64,38 @@ def test_a_batch_of_new_papers_stores_every_column_and_link(
 ) -> None:
     submitted = datetime(2025, 3, 17, 14, 5, tzinfo=UTC)
     records = [
-        record("2503.00001", version=2, authors=("José Pérez", "Ann Lee"),
-               categories=("cs.CL", "cs.AI"), primary_category="cs.CL", comment="9 pages",
-               journal_ref="J. 1", doi="10.1/x", license="CC BY", submitted_at=submitted,
-               updated_at=submitted, announced_on=date(2025, 3, 18)),
+        record(
+            "2503.00001",
+            version=2,
+            authors=("José Pérez", "Ann Lee"),
+            categories=("cs.CL", "cs.AI"),
+            primary_category="cs.CL",
+            comment="9 pages",
+            journal_ref="J. 1",
+            doi="10.1/x",
+            license="CC BY",
+            submitted_at=submitted,
+            updated_at=submitted,
+            announced_on=date(2025, 3, 18),
+        ),
         record("2503.00002", announced_on=date(2025, 3, 18)),
-    ]  # fmt: skip
+    ]
     with sessions.begin() as session:
         assert store_records(session, records) == StoreCounts(new=2)
     with sessions() as session:
         first = session.get_one(Paper, "2503.00001")
         assert (first.version, first.primary_category, first.comment, first.journal_ref) == (
-            2, "cs.CL", "9 pages", "J. 1"
-        )  # fmt: skip
+            2,
+            "cs.CL",
+            "9 pages",
+            "J. 1",
+        )
         assert (first.doi, first.license, first.submitted_at, first.announced_on) == (
-            "10.1/x", "CC BY", submitted, date(2025, 3, 18)
-        )  # fmt: skip
+            "10.1/x",
+            "CC BY",
+            submitted,
+            date(2025, 3, 18),
+        )
         assert sorted(session.scalars(select(Author.key))) == ["ann-lee", "bo-chen", "jose-perez"]
     assert stored_links(sessions, "2503.00001") == (
         [(0, "jose-perez", "José Pérez"), (1, "ann-lee", "Ann Lee")],
@@ -104,8 +123,9 @@ def test_a_name_without_letters_gets_no_link_and_the_next_author_keeps_his_posit
     with sessions.begin() as session:
         store_records(session, [record("2503.00004", authors=("Ann Lee", "--", "Bo Chen"))])
     assert stored_links(sessions, "2503.00004")[0] == [
-        (0, "ann-lee", "Ann Lee"), (2, "bo-chen", "Bo Chen")
-    ]  # fmt: skip
+        (0, "ann-lee", "Ann Lee"),
+        (2, "bo-chen", "Bo Chen"),
+    ]
 
 
 def test_a_new_paper_without_authors_still_gets_its_categories(

@@ -35,15 +35,17 @@ def schema_of(engine: Engine) -> dict[str, object]:
     found = inspect(engine)
     tables = {
         name: (
-            [(c["name"], str(c["type"]), c["nullable"], c.get("default"))
-             for c in found.get_columns(name)],
+            [
+                (c["name"], str(c["type"]), c["nullable"], c.get("default"))
+                for c in found.get_columns(name)
+            ],
             found.get_pk_constraint(name),
             sorted(map(repr, found.get_foreign_keys(name))),
             sorted(map(repr, found.get_indexes(name))),
             sorted(map(repr, found.get_unique_constraints(name))),
         )
         for name in sorted(found.get_table_names())
-    }  # fmt: skip
+    }
     return {"tables": tables, "revision": current_revision(engine)}
 
 
@@ -64,8 +66,12 @@ def migrate_killed_before(statement: int, url: str, data_dir: Path) -> int:
     environment = kept | {"PAPERBOY_DATABASE_URL": url, "PAPERBOY_DATA_DIR": str(data_dir)}
     killed = subprocess.run(
         [sys.executable, "-m", "tests.migrations.killed_migrate", str(statement)],
-        cwd=PROJECT_ROOT, env=environment, capture_output=True, timeout=60, check=False,
-    )  # fmt: skip
+        cwd=PROJECT_ROOT,
+        env=environment,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     return killed.returncode
 
 

@@ -51,4 +51,6 @@ class ExplainingScorer:
             Reason("community", UPVOTES, 0.25),
             Reason("author_history", self.authors, 1 / 3),
         )
-        return Score(total, {"prior": total}, self.chances[arxiv_id], reasons)
+        return Score(
+            total=total, components={"prior": total}, chance=self.chances[arxiv_id], reasons=reasons
+        )

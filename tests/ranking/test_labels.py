@@ -45,7 +45,14 @@ def days() -> list[Day]:
         chosen = representatives(matrix, topics, centres)
         labels = label_clusters(texts, chosen, Meaning(encode, centres))
         own = np.array([p["listing_dates"][0] == day for p in window]) & (topics >= 0)
-        result.append(Day(topics[own], matrix[own], labels, label_clusters(texts, chosen)))
+        result.append(
+            Day(
+                topics=topics[own],
+                vectors=matrix[own],
+                labels=labels,
+                counted_labels=label_clusters(texts, chosen),
+            )
+        )
     return result
 
 

@@ -15,7 +15,9 @@ def ballot(
     voter: str, proven_at: datetime | None = LONG_AGO, paper: str = PAPER, minute: int = 0
 ) -> Ballot:
     cast_at = CAST_AT + timedelta(minutes=minute)
-    return Ballot(voter, paper, cast_at.date(), cast_at, proven_at)
+    return Ballot(
+        voter=voter, arxiv_id=paper, voted_on=cast_at.date(), cast_at=cast_at, proven_at=proven_at
+    )
 
 
 def counted(ballots: list[Ballot]) -> float:

@@ -45,20 +45,36 @@ LINK = "https://github.com/ada-lab/moe-router?tab=readme-ov-file#usage"
 QUOTED_LINK = "example.org/o'neil/mesh?v=2#top"
 PAPERS = [
     PaperRecord(
-        "2601.00001", 1, "Sparse mixture of experts routing",
-        f"Experts share the load. Code: {LINK}",
-        ("Ada Lovelace",), ("cs.LG",), "cs.LG", announced_on=date(2026, 1, 5),
+        arxiv_id="2601.00001",
+        version=1,
+        title="Sparse mixture of experts routing",
+        abstract=f"Experts share the load. Code: {LINK}",
+        authors=("Ada Lovelace",),
+        categories=("cs.LG",),
+        primary_category="cs.LG",
+        announced_on=date(2026, 1, 5),
     ),
     PaperRecord(
-        "2601.00002", 1, "Routing packets in mesh networks",
-        f"Wireless mesh routing tables at {QUOTED_LINK}",
-        ("Grace Hopper",), ("cs.NI",), "cs.NI", announced_on=date(2026, 1, 6),
+        arxiv_id="2601.00002",
+        version=1,
+        title="Routing packets in mesh networks",
+        abstract=f"Wireless mesh routing tables at {QUOTED_LINK}",
+        authors=("Grace Hopper",),
+        categories=("cs.NI",),
+        primary_category="cs.NI",
+        announced_on=date(2026, 1, 6),
     ),
     PaperRecord(
-        "2601.00003", 1, "Galaxy rotation curves", "Dark matter halos and rotation.",
-        ("Vera Rubin",), ("astro-ph.GA",), "astro-ph.GA", announced_on=date(2026, 1, 7),
+        arxiv_id="2601.00003",
+        version=1,
+        title="Galaxy rotation curves",
+        abstract="Dark matter halos and rotation.",
+        authors=("Vera Rubin",),
+        categories=("astro-ph.GA",),
+        primary_category="astro-ph.GA",
+        announced_on=date(2026, 1, 7),
     ),
-]  # fmt: skip
+]
 OURS = {paper.arxiv_id for paper in PAPERS}
 # Four dimensions: the first two papers close in meaning, the third far from both.
 VECTORS = np.array([[1, 0.2, 0, 0], [0.9, 0.5, 0, 0], [0, 0, 1, 0.1]], dtype=np.float32)
@@ -132,11 +148,22 @@ def _holding_every_word(sessions: sessionmaker[Session], query: str) -> set[str]
 
 @pytest.mark.parametrize(
     "query",
-    ["routing galaxy rotation curves", "galaxy rotation curves", "routing sparse mixture experts",
-     "routing mesh", "rotation", "wireless mesh routing tables experts", LINK, f"experts {LINK}",
-     "github.com/ada-lab/moe-router?tab=readme-ov-file#usage", "code o'brien \\ routing",
-     "sparse mixture-of-experts routing", QUOTED_LINK, f"mesh {QUOTED_LINK}"],
-)  # fmt: skip
+    [
+        "routing galaxy rotation curves",
+        "galaxy rotation curves",
+        "routing sparse mixture experts",
+        "routing mesh",
+        "rotation",
+        "wireless mesh routing tables experts",
+        LINK,
+        f"experts {LINK}",
+        "github.com/ada-lab/moe-router?tab=readme-ov-file#usage",
+        "code o'brien \\ routing",
+        "sparse mixture-of-experts routing",
+        QUOTED_LINK,
+        f"mesh {QUOTED_LINK}",
+    ],
+)
 @pytest.mark.parametrize("checked_rows", [1000, 0])
 def test_the_word_index_shortcut_finds_what_asking_for_every_word_finds(
     stored: sessionmaker[Session], query: str, checked_rows: int
@@ -230,8 +257,11 @@ def test_every_writer_keeps_the_word_index_current(stored: sessionmaker[Session]
             text("UPDATE paper_authors SET name = 'Henrietta Leavitt' WHERE arxiv_id = :id"),
             {"id": "2601.00003"},
         )
-        session.add(PaperAuthor(arxiv_id="2601.00002", position=1, author_key="ada-lovelace",
-                                name="Ada Lovelace"))  # fmt: skip
+        session.add(
+            PaperAuthor(
+                arxiv_id="2601.00002", position=1, author_key="ada-lovelace", name="Ada Lovelace"
+            )
+        )
     assert _search(stored, "spiral") == ["2601.00003"]
     assert _search(stored, "leavitt") == ["2601.00003"] and _search(stored, "rubin") == []
     assert set(_search(stored, "lovelace")) == {"2601.00001", "2601.00002"}

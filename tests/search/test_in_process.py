@@ -86,7 +86,9 @@ def test_a_running_process_opens_the_embed_steps_new_generation_after_refresh_se
 ) -> None:
     fill(database, records())
     settings, clock = keyword_settings(database), Clock()
-    service = SearchService(settings, database.sessions, query_embedder, clock)
+    service = SearchService(
+        settings=settings, sessions=database.sessions, query_model=query_embedder, clock=clock
+    )
     assert "2501.00007" not in found(service)
     fill(database, records((("2501.00007", "Zebrafish diffusion", "Imaging.", "Eva Lund"),)), 1)
     with database.sessions() as session:  # the embed step's writer, in the job's process

@@ -39,9 +39,17 @@ PAPERS = (
 )
 CATEGORIES = ("cs.LG", "cs.CV", "cs.RO")
 QUERIES = (
-    "naive bayes cafe", "Pérez", "schrodinger bridge", "video diffusion", "the of", "zzqx",
-    "molecules graph", "learning rate", "grasp robots simulation", "Li Wei diffusion",
-)  # fmt: skip
+    "naive bayes cafe",
+    "Pérez",
+    "schrodinger bridge",
+    "video diffusion",
+    "the of",
+    "zzqx",
+    "molecules graph",
+    "learning rate",
+    "grasp robots simulation",
+    "Li Wei diffusion",
+)
 FILTERS = (
     Filters(),
     Filters(category="cs.CV"),
@@ -53,11 +61,17 @@ FILTERS = (
 def records(papers: tuple[tuple[str, str, str, str], ...] = PAPERS) -> list[PaperRecord]:
     return [
         PaperRecord(
-            arxiv_id, 1, title, abstract, (author,), (CATEGORIES[i % 3],), CATEGORIES[i % 3],
+            arxiv_id=arxiv_id,
+            version=1,
+            title=title,
+            abstract=abstract,
+            authors=(author,),
+            categories=(CATEGORIES[i % 3],),
+            primary_category=CATEGORIES[i % 3],
             announced_on=date(2025, 1, 1 + i % 4),
         )
         for i, (arxiv_id, title, abstract, author) in enumerate(papers)
-    ]  # fmt: skip
+    ]
 
 
 def fill(database: Database, papers: list[PaperRecord], seed: int = 0, dimensions: int = 8) -> None:

@@ -49,9 +49,14 @@ def start(args: list[str], environment: dict[str, str], ready: str) -> Run:
                 up.set()
 
     with subprocess.Popen(
-        [sys.executable, *args], env=environment, cwd=environment["PAPERBOY_DATA_DIR"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    ) as process:  # fmt: skip
+        [sys.executable, *args],
+        env=environment,
+        cwd=environment["PAPERBOY_DATA_DIR"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
         assert process.stderr is not None
         reader = threading.Thread(target=read, args=(process.stderr,))
         reader.start()

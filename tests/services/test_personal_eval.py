@@ -25,7 +25,13 @@ def test_the_reciprocal_rank_is_that_of_the_best_placed_relevant_paper() -> None
 
 
 def test_metrics_of_a_ranking_that_puts_the_one_relevant_paper_second() -> None:
-    pair = Pair("someone", author_day()[1].day, [0], list(range(12)), frozenset({5}))
+    pair = Pair(
+        author="someone",
+        day=author_day()[1].day,
+        profile=[0],
+        pool=list(range(12)),
+        relevant=frozenset({5}),
+    )
     scores = np.zeros(12)
     scores[[3, 5]] = [2.0, 1.0]
     metrics = pair_metrics(scores, pair)
@@ -36,8 +42,12 @@ def test_every_method_ranks_the_pool_and_is_summarised_with_an_interval() -> Non
     corpus, pair = author_day()
     results = evaluate(Methods(corpus).all(), [pair], found=1)
     assert set(results["summary"]) == {
-        "asl_svm", "mean_cosine", "max_cosine", "paperboy", "paperboy_corpus_tfidf"
-    }  # fmt: skip
+        "asl_svm",
+        "mean_cosine",
+        "max_cosine",
+        "paperboy",
+        "paperboy_corpus_tfidf",
+    }
     for summary in results["summary"].values():
         assert set(summary) == {"recall@10", "mrr", "ndcg@10"}
         low, high = summary["mrr"]["ci95"]
@@ -55,7 +65,10 @@ def test_with_a_taste_space_the_raw_match_is_measured_beside_it() -> None:
 
 def test_a_sample_is_drawn_once_for_a_seed_and_kept_in_day_order() -> None:
     _, pair = author_day()
-    found = [Pair(f"author-{n}", pair.day, [], [], frozenset()) for n in range(10)]
+    found = [
+        Pair(author=f"author-{n}", day=pair.day, profile=[], pool=[], relevant=frozenset())
+        for n in range(10)
+    ]
     drawn = sample(found, 4, seed=3)
     assert drawn == sample(found, 4, seed=3)
     assert [found.index(p) for p in drawn] == sorted(found.index(p) for p in drawn)
@@ -64,10 +77,14 @@ def test_a_sample_is_drawn_once_for_a_seed_and_kept_in_day_order() -> None:
 
 def test_the_ratio_to_the_anchor_resamples_the_same_pairs_for_both() -> None:
     rows = [
-        {"methods": {"paperboy": dict.fromkeys(("recall@10", "mrr", "ndcg@10"), ours),
-                     "asl_svm": dict.fromkeys(("recall@10", "mrr", "ndcg@10"), theirs)}}
+        {
+            "methods": {
+                "paperboy": dict.fromkeys(("recall@10", "mrr", "ndcg@10"), ours),
+                "asl_svm": dict.fromkeys(("recall@10", "mrr", "ndcg@10"), theirs),
+            }
+        }
         for ours, theirs in [(1.0, 0.5), (0.5, 0.25), (0.0, 0.0), (0.8, 0.4)]
-    ]  # fmt: skip
+    ]
     over = ratio(rows, "paperboy", "asl_svm")
     assert over["recall@10"]["mean"] == 2.0
     assert over["mrr"]["ci95"] == [2.0, 2.0]  # twice as good on every pair: no spread

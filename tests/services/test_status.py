@@ -87,9 +87,13 @@ def test_the_status_page_of_a_failing_job_has_a_red_line_and_answers_503(
 def serve_the_announcement(server: RecordedServer) -> None:
     server.add("/rss/cs+math", {}, feed_reply("2023-10-26_rss__cs+math.xml"))
     query = {
-        "search_query": "", "id_list": FEED_IDS, "sortBy": "relevance",
-        "sortOrder": "descending", "start": "0", "max_results": "100",
-    }  # fmt: skip
+        "search_query": "",
+        "id_list": FEED_IDS,
+        "sortBy": "relevance",
+        "sortOrder": "descending",
+        "start": "0",
+        "max_results": "100",
+    }
     server.add("/api/query", query, Reply(200, EMPTY_API, {"Content-Type": "application/atom+xml"}))
     # A real HF page (of another day): its papers are unknown to the API, so HF is partial.
     server.add("/api/daily_papers", {"date": FEED_DAY}, Reply(200, HF_PAGE))
@@ -128,20 +132,34 @@ TODAY = date(2025, 12, 19)
 
 
 def store_day(session: Session, day: date) -> None:
-    session.add(Paper(
-        arxiv_id=f"{day:%y%m}.{day.day:05d}", title="A paper", abstract="An abstract.",
-        content_hash="0" * 64, announced_on=day,
-    ))  # fmt: skip
-    session.add(Edition(
-        period="day", edition_date=day, version=1, scorer="baseline", scorer_version="1",
-        algorithm_version="1", diversity_rule="none", pool_size=1, published_at=NOW,
-    ))  # fmt: skip
+    session.add(
+        Paper(
+            arxiv_id=f"{day:%y%m}.{day.day:05d}",
+            title="A paper",
+            abstract="An abstract.",
+            content_hash="0" * 64,
+            announced_on=day,
+        )
+    )
+    session.add(
+        Edition(
+            period="day",
+            edition_date=day,
+            version=1,
+            scorer="baseline",
+            scorer_version="1",
+            algorithm_version="1",
+            diversity_rule="none",
+            pool_size=1,
+            published_at=NOW,
+        )
+    )
 
 
 def ran_ok(session: Session, job: str, at: datetime) -> None:
-    session.add(JobRun(
-        job=job, trigger="schedule", started_at=at, finished_at=at, status="ok", exit_code=0
-    ))  # fmt: skip
+    session.add(
+        JobRun(job=job, trigger="schedule", started_at=at, finished_at=at, status="ok", exit_code=0)
+    )
 
 
 def healthy_deployment(database: Database, day: date = TODAY) -> None:
@@ -247,9 +265,11 @@ def test_an_offline_deployment_refuses_to_run_the_daily_job_and_opens_no_inciden
 
 
 def test_an_acknowledged_incident_is_listed_as_such_and_is_not_unhealthy(
-    ops_settings: Settings, database: Database, client: TestClient,
+    ops_settings: Settings,
+    database: Database,
+    client: TestClient,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     healthy_deployment(database)
     with session_scope(database.sessions) as session:
         note_outcome(session, "digests", Outcome.FAILED, "SMTP refused", NOW)

@@ -27,8 +27,10 @@ def test_the_space_learned_on_a_pair_puts_the_authors_paper_closer_than_the_embe
     settings = TrainingSettings(epochs=20, learning_rate=0.01, lexical_dimensions=8)
     space = train_space(corpus, pair.day, pair.day, "the-model", settings)
     assert (space.model, space.trained_from, space.trained_until) == (
-        "the-model", "2025-10-22", "2025-10-22"
-    )  # fmt: skip
+        "the-model",
+        "2025-10-22",
+        "2025-10-22",
+    )
     assert space.settings["pairs"] == 1 and space.settings["epochs"] == 20
     before = _own_probability(corpus.vectors, pair.pool, pair.profile, own)
     mapped = space.apply(corpus.vectors, corpus.texts)

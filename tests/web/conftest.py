@@ -50,18 +50,31 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 def hostile_records() -> list[PaperRecord]:
     return [
         PaperRecord(
-            HOSTILE_ID, 1, HOSTILE_TITLE, HOSTILE_ABSTRACT,
-            ("José Pérez", HOSTILE_AUTHOR, "Jose Perez"), ("cs.LG",), "cs.LG",
+            arxiv_id=HOSTILE_ID,
+            version=1,
+            title=HOSTILE_TITLE,
+            abstract=HOSTILE_ABSTRACT,
+            authors=("José Pérez", HOSTILE_AUTHOR, "Jose Perez"),
+            categories=("cs.LG",),
+            primary_category="cs.LG",
             comment=(
                 "Accepted at NeurIPS; code is available at https://github.com/example/hostile "
                 '(javascript:alert(4) "quoted")'
-            ), announced_on=LAST_DAY, submitted_at=HOSTILE_SUBMITTED_AT,
+            ),
+            announced_on=LAST_DAY,
+            submitted_at=HOSTILE_SUBMITTED_AT,
         ),
         PaperRecord(
-            OLD_STYLE_ID, 2, "Old-style identifiers still work", "A string theory abstract.",
-            ("Ada Lovelace",), ("hep-th",), "hep-th", announced_on=None,
+            arxiv_id=OLD_STYLE_ID,
+            version=2,
+            title="Old-style identifiers still work",
+            abstract="A string theory abstract.",
+            authors=("Ada Lovelace",),
+            categories=("hep-th",),
+            primary_category="hep-th",
+            announced_on=None,
         ),
-    ]  # fmt: skip
+    ]
 
 
 def _settings(engine: Engine, data_dir: Path, **overrides: object) -> Settings:
@@ -86,15 +99,21 @@ def _fill(settings: Settings, engine: Engine) -> None:
 
 def _hf_signal() -> HfDailyPaper:
     return HfDailyPaper(
-        daily_date=date(2025, 12, 18), arxiv_id=HF_PAPER, upvotes=42, num_comments=3,
-        github_repo="https://github.com/example/animamimic", github_stars=10,
+        daily_date=date(2025, 12, 18),
+        arxiv_id=HF_PAPER,
+        upvotes=42,
+        num_comments=3,
+        github_repo="https://github.com/example/animamimic",
+        github_stars=10,
         ai_keywords=["3D animation", "video diffusion"],
         submitted_on_daily_at=datetime(2025, 12, 18, 0, 17, 1, 674000, tzinfo=UTC),
         published_at=datetime(2025, 12, 16, 17, 51, 38, tzinfo=UTC),
-        project_page="https://animamimic.github.io/", submitted_by=HF_SUBMITTER,
-        organization_name="ByteDance-Seed", organization_fullname="ByteDance Seed",
+        project_page="https://animamimic.github.io/",
+        submitted_by=HF_SUBMITTER,
+        organization_name="ByteDance-Seed",
+        organization_fullname="ByteDance Seed",
         fetched_at=datetime(2025, 12, 18, 12, tzinfo=UTC),
-    )  # fmt: skip
+    )
 
 
 @pytest.fixture(scope="package")

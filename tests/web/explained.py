@@ -46,9 +46,11 @@ def explained_site(data_dir: Path, authors: str = AUTHORS) -> Iterator[TestClien
     author reason reads ``authors``."""
     with _database_url(data_dir) as url:
         settings = get_settings(
-            database_url=url, data_dir=data_dir, api_rate_limit_per_minute=0,
+            database_url=url,
+            data_dir=data_dir,
+            api_rate_limit_per_minute=0,
             search_semantic=False,
-        )  # fmt: skip
+        )
         _fill(settings, authors)
         with TestClient(create_app(settings)) as client:
             yield client
@@ -82,13 +84,23 @@ def _fill(settings: Settings, authors: str) -> None:
 
 def _record(arxiv_id: str) -> PaperRecord:
     return PaperRecord(
-        arxiv_id, 1, f"Paper {arxiv_id}", "An abstract.", ("Ada Lovelace",), ("cs.LG",),
-        "cs.LG", announced_on=DAY,
-    )  # fmt: skip
+        arxiv_id=arxiv_id,
+        version=1,
+        title=f"Paper {arxiv_id}",
+        abstract="An abstract.",
+        authors=("Ada Lovelace",),
+        categories=("cs.LG",),
+        primary_category="cs.LG",
+        announced_on=DAY,
+    )
 
 
 def _upvotes(arxiv_id: str, upvotes: int, stars: int) -> HfDailyPaper:
     return HfDailyPaper(
-        daily_date=DAY, arxiv_id=arxiv_id, upvotes=upvotes, github_stars=stars, ai_keywords=[],
+        daily_date=DAY,
+        arxiv_id=arxiv_id,
+        upvotes=upvotes,
+        github_stars=stars,
+        ai_keywords=[],
         fetched_at=datetime(2025, 12, 19, 12, tzinfo=UTC),
-    )  # fmt: skip
+    )

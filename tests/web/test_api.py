@@ -20,9 +20,18 @@ def test_daily_papers_come_in_hugging_faces_shape_with_paperboys_score(
     ]
     first = items[0]
     assert set(first["paper"]) >= {
-        "id", "title", "summary", "authors", "publishedAt", "upvotes", "ai_keywords",
-        "paperboyVotes", "primaryCategory", "version", "announcedOn",
-    }  # fmt: skip
+        "id",
+        "title",
+        "summary",
+        "authors",
+        "publishedAt",
+        "upvotes",
+        "ai_keywords",
+        "paperboyVotes",
+        "primaryCategory",
+        "version",
+        "announcedOn",
+    }
     assert set(first) >= {"publishedAt", "title", "summary", "numComments", "score", "topic"}
     assert all("name" in author for author in first["paper"]["authors"])
     assert first["score"] == pytest.approx(sum(first["score_components"].values()), abs=1e-6)
@@ -57,16 +66,20 @@ def test_hugging_face_fields_are_filled_from_its_signals(client: TestClient) -> 
         "type": "user",
     }
     assert item["submittedBy"] == paper["submittedOnDailyBy"]
-    assert paper["organization"] == item["organization"] == {
-        "name": "ByteDance-Seed", "fullname": "ByteDance Seed"
-    }  # fmt: skip
+    assert (
+        paper["organization"]
+        == item["organization"]
+        == {"name": "ByteDance-Seed", "fullname": "ByteDance Seed"}
+    )
     # Hugging Face's publishedAt is arXiv's submission time, which its signal carries.
     assert paper["publishedAt"] == item["publishedAt"] == "2025-12-16T17:51:38.000Z"
     assert paper["paperboyVotes"] == 0
     detail = client.get(f"/api/papers/{HF_PAPER}").json()
     assert {key: detail[key] for key in ("upvotes", "githubStars", "projectPage")} == {
-        "upvotes": 42, "githubStars": 10, "projectPage": "https://animamimic.github.io/"
-    }  # fmt: skip
+        "upvotes": 42,
+        "githubStars": 10,
+        "projectPage": "https://animamimic.github.io/",
+    }
     assert detail["numComments"] == 3
 
 

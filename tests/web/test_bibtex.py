@@ -35,9 +35,17 @@ def _paper(
     arxiv_id: str, title: str, authors: tuple[str, ...], doi: str | None = None
 ) -> PaperFacts:
     return PaperFacts(
-        arxiv_id, title, "An abstract.", authors, ("cs.LG",), "cs.LG", None, date(2025, 12, 19), 1,
+        arxiv_id=arxiv_id,
+        title=title,
+        abstract="An abstract.",
+        authors=authors,
+        categories=("cs.LG",),
+        primary_category="cs.LG",
+        comment=None,
+        announced_on=date(2025, 12, 19),
+        version=1,
         doi=doi,
-    )  # fmt: skip
+    )
 
 
 def tex_text(value: str) -> str:

@@ -202,9 +202,13 @@ def test_a_confirmation_link_pressed_fifty_times_at_once_subscribes_once(
     now = datetime.now(UTC)
     with _session(site_settings) as session:
         pending = request_subscription(
-            session, site_settings, parse_address(address), parse_preferences({}, []),
-            "burst-test", now,
-        )  # fmt: skip
+            session,
+            site_settings,
+            parse_address(address),
+            parse_preferences({}, []),
+            "burst-test",
+            now,
+        )
         assert pending is not None
         token = _token(links.confirm_url(site_settings, pending, now))
     fields, cookie = _button_form(base_url, "/subscribe/confirm", token)

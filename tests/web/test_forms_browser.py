@@ -38,9 +38,10 @@ CONTROLS = (
 def _open(browser: Any, size: tuple[int, int], *, script: bool = True) -> tuple[Any, list[str]]:
     """A page in Tokyo's time zone; the console's errors (a refused script among them) kept."""
     context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, timezone_id="Asia/Tokyo",
+        viewport={"width": size[0], "height": size[1]},
+        timezone_id="Asia/Tokyo",
         java_script_enabled=script,
-    )  # fmt: skip
+    )
     page = context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)

@@ -43,11 +43,37 @@ COOKIES = ("paperboy_session", "paperboy_csrf")
 # The pages' handlers read their forms themselves, so no signature lists these: every name a
 # form, a link or the API reads.
 FIELDS = (
-    "token", "csrf", "value", "email", "action", "q", "since", "until", "category", "date",
-    "week", "month", "period", "topic", "p", "limit", "sort", "delivery_hour", "frequency",
-    "weekday", "time_zone", "max_items", "send_empty", "interests", "exclusions", "categories",
-    "followed_authors", "followed_topics", "muted_authors", "muted_topics",
-)  # fmt: skip
+    "token",
+    "csrf",
+    "value",
+    "email",
+    "action",
+    "q",
+    "since",
+    "until",
+    "category",
+    "date",
+    "week",
+    "month",
+    "period",
+    "topic",
+    "p",
+    "limit",
+    "sort",
+    "delivery_hour",
+    "frequency",
+    "weekday",
+    "time_zone",
+    "max_items",
+    "send_empty",
+    "interests",
+    "exclusions",
+    "categories",
+    "followed_authors",
+    "followed_topics",
+    "muted_authors",
+    "muted_topics",
+)
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Their 503 is their answer ("something needs the operator"), which uptime checkers watch for.
 HEALTH_REPORTS = frozenset({"/readyz", "/status", "/status.json"})
@@ -131,7 +157,15 @@ def walk(site_settings: Settings, client: TestClient, migrated_engine: Engine) -
     known += [*reader.values(), session]
     routes = every_route(lenient.app)  # type: ignore[arg-type]
     csrf, site = csrf_pair(lenient), site_settings.public_base_url
-    yield Walk(lenient, routes, known, reader, session, csrf, site)
+    yield Walk(
+        client=lenient,
+        routes=routes,
+        real_values=known,
+        reader=reader,
+        session=session,
+        csrf=csrf,
+        site=site,
+    )
     with migrated_engine.begin() as connection:
         for name in reversed(names):  # children before their parents
             if name in untouched:
@@ -210,7 +244,13 @@ def calls(draw: st.DrawFn, walk: Walk) -> Call:
         chosen = draw(st.dictionaries(st.sampled_from(["origin", "sec-fetch-site"]), values))
         headers = dict(chosen)
     headers["cookie"] = "; ".join(f"{name}={value}" for name, value in cookies.items())
-    return Call(method, url, query, form, {k.encode(): _header_safe(v) for k, v in headers.items()})
+    return Call(
+        method=method,
+        url=url,
+        query=query,
+        form=form,
+        headers={k.encode(): _header_safe(v) for k, v in headers.items()},
+    )
 
 
 @given(data=st.data())

@@ -13,9 +13,13 @@ from tests.web.conftest import HF_PAPER, LAST_DAY
 
 # A value for each path parameter of the route table, so that most routes find something.
 PARAMETERS = {
-    "arxiv_id": HF_PAPER, "topic_id": "1", "key": "jose-perez", "category": "cs.LG",
-    "fmt": "rss", "token": "not-a-token",
-}  # fmt: skip
+    "arxiv_id": HF_PAPER,
+    "topic_id": "1",
+    "key": "jose-perez",
+    "category": "cs.LG",
+    "fmt": "rss",
+    "token": "not-a-token",
+}
 
 
 def get_paths(settings: Settings) -> list[str]:

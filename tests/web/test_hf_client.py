@@ -34,8 +34,12 @@ def answers(site_settings: Settings) -> dict[str, Any]:
     with served(create_app(site_settings)) as url:
         done = subprocess.run(
             [sys.executable, str(CALLS), url, HF_PAPER, HF_SUBMITTER],
-            capture_output=True, text=True, env=env, timeout=120, check=False,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
     assert done.returncode == 0, done.stderr[-3000:]
     parsed: dict[str, Any] = json.loads(done.stdout)
     return parsed

@@ -236,8 +236,11 @@ def test_whatever_the_shipped_scorer_fills_each_card_says_its_chance_and_reasons
 
 
 SUMMARY = re.compile(r'<div class="summary math">\s*<p>(.*?)</p>(.*?)</div>', re.S)
-MORE = re.compile(r'<details class="more">\s*<summary>more<span class="visually-hidden"> of the '
-                  r"abstract</span></summary>\s*<p>(.*?)</p>", re.S)  # fmt: skip
+MORE = re.compile(
+    r'<details class="more">\s*<summary>more<span class="visually-hidden"> of the '
+    r"abstract</span></summary>\s*<p>(.*?)</p>",
+    re.S,
+)
 
 
 def test_a_card_shows_the_abstracts_opening_and_keeps_the_rest_behind_more(

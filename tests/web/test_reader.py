@@ -29,6 +29,7 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import (
     DigestFeedback,
     EditionKey,
+    Frequency,
     Paper,
     PaperAuthor,
     PaperTopic,
@@ -352,7 +353,16 @@ def test_a_web_reader_who_subscribes_keeps_what_they_followed(
 ) -> None:
     topic = _topic_of_a_low_ranked_paper(site_settings)
     _post(client, ada, f"/topics/{topic}/follow")
-    preferences = Preferences([], "", "", "daily", 0, 7, "UTC", 10)  # type: ignore[arg-type]
+    preferences = Preferences(
+        categories=[],
+        interests="",
+        exclusions="",
+        frequency=Frequency.DAILY,
+        weekday=0,
+        delivery_hour=7,
+        time_zone="UTC",
+        max_items=10,
+    )
     address = parse_address(ada.address)
     with _session(site_settings) as session:
         # Signed in as the address (a stranger's request changes nothing: test_subscribe_again).

@@ -71,12 +71,27 @@ def test_semantic_search_finds_papers_by_meaning_with_the_real_model(
 # Random letters and everyday words that no paper of the sample is about (nor names: "banana"
 # is not here, as "Nano Banana" is a model the sample's papers evaluate).
 NONSENSE = (
-    "xqzvbnm plokij", "qwrtzp", "zzkv fffgh", "mnbvcx lkjhgf", "ppqrst uvwyx", "jjjkkk lll",
-    "hgfdsa poiuyt", "wxqv brrmph", "kitchen sofa", "grandmother birthday", "teapot slippers",
-    "umbrella raincoat", "lemonade picnic", "toaster ketchup", "laundry bathtub",
-    "doorbell mailbox", "pancake breakfast", "shoelace hairbrush", "cousin sunday puppy",
+    "xqzvbnm plokij",
+    "qwrtzp",
+    "zzkv fffgh",
+    "mnbvcx lkjhgf",
+    "ppqrst uvwyx",
+    "jjjkkk lll",
+    "hgfdsa poiuyt",
+    "wxqv brrmph",
+    "kitchen sofa",
+    "grandmother birthday",
+    "teapot slippers",
+    "umbrella raincoat",
+    "lemonade picnic",
+    "toaster ketchup",
+    "laundry bathtub",
+    "doorbell mailbox",
+    "pancake breakfast",
+    "shoelace hairbrush",
+    "cousin sunday puppy",
     "carpet pillow sandwich",
-)  # fmt: skip
+)
 MOE_QUERY = "mixture of experts sparsity"
 MOE_SPARSITY = ["2512.13996", "2512.16248"]  # mixture-of-experts papers about sparsity
 MOE_ONLY = ["2512.14757", "2512.16494"]  # SocialNav-MoE, PoseMoE: no word of sparsity

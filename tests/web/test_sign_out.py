@@ -112,9 +112,12 @@ def _kept(settings: Settings, address: str) -> tuple[object, ...]:
         assert row is not None
         votes = session.scalars(select(Vote.arxiv_id).where(Vote.voter == address)).all()
         return (
-            row.status, reader.saved_ids(session, row.id), reader.feedback_of(session, row.id),
-            row.followed_authors, votes,
-        )  # fmt: skip
+            row.status,
+            reader.saved_ids(session, row.id),
+            reader.feedback_of(session, row.id),
+            row.followed_authors,
+            votes,
+        )
 
 
 def test_signing_out_everywhere_ends_every_session_and_sign_in_link_and_keeps_the_data(

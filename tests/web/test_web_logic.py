@@ -38,9 +38,16 @@ def test_weeks_and_months_name_their_first_day() -> None:
 
 def test_the_code_link_is_hugging_faces_or_the_first_repository_in_the_text() -> None:
     paper = PaperFacts(
-        "2501.00001", "T", "See https://github.com/a/b. Also https://gitlab.com/c/d",
-        (), (), None, None, None, None,
-    )  # fmt: skip
+        arxiv_id="2501.00001",
+        title="T",
+        abstract="See https://github.com/a/b. Also https://gitlab.com/c/d",
+        authors=(),
+        categories=(),
+        primary_category=None,
+        comment=None,
+        announced_on=None,
+        version=None,
+    )
     assert code_url(paper, Signals()) == "https://github.com/a/b"
     assert (
         code_url(paper, Signals(github_repo="https://github.com/x/y")) == "https://github.com/x/y"
@@ -50,7 +57,17 @@ def test_the_code_link_is_hugging_faces_or_the_first_repository_in_the_text() ->
 
 def test_the_project_page_is_named_in_the_comment_or_abstract_else_none() -> None:
     def paper(abstract: str, comment: str | None = None) -> PaperFacts:
-        return PaperFacts("2501.00001", "T", abstract, (), (), None, comment, None, None)
+        return PaperFacts(
+            arxiv_id="2501.00001",
+            title="T",
+            abstract=abstract,
+            authors=(),
+            categories=(),
+            primary_category=None,
+            comment=comment,
+            announced_on=None,
+            version=None,
+        )
 
     named = paper("We release code.", comment="Project page: https://example.org/p.")
     assert project_page(named, Signals()) == "https://example.org/p"

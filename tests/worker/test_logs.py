@@ -50,8 +50,11 @@ def test_a_job_s_report_is_a_json_line_like_the_rest(database: Database, tmp_pat
     done = subprocess.run(
         [sys.executable, "-m", "app.cli.main", "jobs", "run", "digests"],
         env=json_environment(database.settings.database_url, tmp_path),
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
     entries = json_lines(done.stderr)
@@ -72,9 +75,13 @@ raise LookupError("the edition of /unsubscribe?token=secret-value went missing")
 
 def test_a_crash_nothing_caught_is_one_json_line_with_its_traceback(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", CRASH], env=json_environment("", tmp_path),
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        [sys.executable, "-c", CRASH],
+        env=json_environment("", tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 1
     [crash] = json_lines(done.stderr)
     assert crash["level"] == "critical"

@@ -59,13 +59,16 @@ def listing_feed(papers: Iterable[Paper], day: date, archives: Sequence[str]) ->
     channel = ElementTree.SubElement(rss, "channel")
     name = "+".join(archives)
     published = format_datetime(datetime.combine(day, time(), EASTERN))
-    _texts(channel, [
-        ("title", f"{', '.join(archives)} updates on arXiv.org"),
-        ("link", f"http://rss.arxiv.org/rss/{name}"),
-        ("description", f"{', '.join(archives)} updates on the arXiv.org e-print archive."),
-        ("language", "en-us"),
-        ("pubDate", published),
-    ])  # fmt: skip
+    _texts(
+        channel,
+        [
+            ("title", f"{', '.join(archives)} updates on arXiv.org"),
+            ("link", f"http://rss.arxiv.org/rss/{name}"),
+            ("description", f"{', '.join(archives)} updates on the arXiv.org e-print archive."),
+            ("language", "en-us"),
+            ("pubDate", published),
+        ],
+    )
     for paper in papers:
         kind = _announce_type(paper, day, archives)
         if kind is not None:
@@ -90,16 +93,22 @@ def _archive(category: str) -> str:
 def _item(channel: ElementTree.Element, paper: Paper, kind: str, published: str) -> None:
     item = ElementTree.SubElement(channel, "item")
     arxiv_id = paper["id"]
-    _texts(item, [
-        ("title", paper["title"]),
-        ("link", f"https://arxiv.org/abs/{arxiv_id}"),
-        ("description", f"arXiv:{arxiv_id} Announce Type: {kind} \nAbstract: {paper['summary']}"),
-        ("guid", f"oai:arXiv.org:{arxiv_id}"),
-        *(("category", category) for category in paper["categories"]),
-        ("pubDate", published),
-        (f"{{{_NAMESPACES['arxiv']}}}announce_type", kind),
-        (f"{{{_NAMESPACES['dc']}}}creator", ", ".join(paper["authors"])),
-    ])  # fmt: skip
+    _texts(
+        item,
+        [
+            ("title", paper["title"]),
+            ("link", f"https://arxiv.org/abs/{arxiv_id}"),
+            (
+                "description",
+                f"arXiv:{arxiv_id} Announce Type: {kind} \nAbstract: {paper['summary']}",
+            ),
+            ("guid", f"oai:arXiv.org:{arxiv_id}"),
+            *(("category", category) for category in paper["categories"]),
+            ("pubDate", published),
+            (f"{{{_NAMESPACES['arxiv']}}}announce_type", kind),
+            (f"{{{_NAMESPACES['dc']}}}creator", ", ".join(paper["authors"])),
+        ],
+    )
     item.find("guid").set("isPermaLink", "false")  # type: ignore[union-attr]
 
 

@@ -81,7 +81,15 @@ def _spec(
 ) -> FeedSpec:
     site = context.settings.public_base_url.rstrip("/")
     description = f"{title}: the trending arXiv papers picked by Paperboy, with why."
-    return FeedSpec(title, description, site, page, feed, when, cards)
+    return FeedSpec(
+        title=title,
+        description=description,
+        site_url=site,
+        page_path=page,
+        feed_path=feed,
+        updated=when,
+        cards=cards,
+    )
 
 
 def _edition_feed(

@@ -125,9 +125,14 @@ def private_feed(
     site = context.settings.public_base_url.rstrip("/")
     when = datetime.combine(edition.edition_date, datetime.min.time(), UTC) if edition else None
     spec = FeedSpec(
-        "Paperboy: for you", "The trending arXiv papers your digest picks, with why.", site,
-        "/for-you", f"/for-you/feed.{fmt}", when or context.clock(), cards,
-    )  # fmt: skip
+        title="Paperboy: for you",
+        description="The trending arXiv papers your digest picks, with why.",
+        site_url=site,
+        page_path="/for-you",
+        feed_path=f"/for-you/feed.{fmt}",
+        updated=when or context.clock(),
+        cards=cards,
+    )
     return Response(RENDERERS[fmt](spec), media_type=MEDIA_TYPES[fmt], headers=PRIVATE)
 
 
@@ -324,8 +329,11 @@ def _plain_paper(context: WebContext, card: reader_views.ReaderCard) -> dict[str
     paper = card.paper
     site = context.settings.public_base_url.rstrip("/")
     return {
-        "arxiv_id": paper.arxiv_id, "title": paper.title, "authors": list(paper.authors),
+        "arxiv_id": paper.arxiv_id,
+        "title": paper.title,
+        "authors": list(paper.authors),
         "categories": list(paper.categories),
         "announced_on": paper.announced_on.isoformat() if paper.announced_on else None,
-        "url": f"{site}/papers/{paper.arxiv_id}", "thumb": card.thumb,
-    }  # fmt: skip
+        "url": f"{site}/papers/{paper.arxiv_id}",
+        "thumb": card.thumb,
+    }

@@ -72,28 +72,58 @@ def prometheus_text(status: Status) -> str:
     has no last-success sample (a 0 would read as 1970): ``job_never_succeeded`` says so."""
     jobs = status.jobs
     metrics: list[tuple[str, str, list[tuple[str, float]]]] = [
-        ("items", "Stored items by kind.",
-         [(_label("kind", name), value) for name, value in status.counts.items()]),
-        ("job_last_success_timestamp_seconds", "Unix time of each job's last ok run.",
-         [(_label("job", j.name), j.last_success.timestamp()) for j in jobs if j.last_success]),
-        ("job_never_succeeded", "1 if the job has no ok run yet.",
-         [(_label("job", j.name), int(j.last_success is None)) for j in jobs]),
-        ("job_overdue", "1 if the job never succeeded although it was due.",
-         [(_label("job", j.name), int(j.overdue)) for j in jobs]),
-        ("open_incidents", "Open incidents nobody acknowledged.",
-         [("", len(status.unacknowledged))]),
-        ("acknowledged_incidents", "Open incidents an operator acknowledged.",
-         [("", len(status.acknowledged))]),
-        ("edition_published", "1 if the newest announcement day's edition is published.",
-         [("", int(status.edition_published))]),
-        ("data_stale", "1 if the newest stored day is older than arXiv's calendar allows.",
-         [("", int(status.stale_before is not None))]),
+        (
+            "items",
+            "Stored items by kind.",
+            [(_label("kind", name), value) for name, value in status.counts.items()],
+        ),
+        (
+            "job_last_success_timestamp_seconds",
+            "Unix time of each job's last ok run.",
+            [(_label("job", j.name), j.last_success.timestamp()) for j in jobs if j.last_success],
+        ),
+        (
+            "job_never_succeeded",
+            "1 if the job has no ok run yet.",
+            [(_label("job", j.name), int(j.last_success is None)) for j in jobs],
+        ),
+        (
+            "job_overdue",
+            "1 if the job never succeeded although it was due.",
+            [(_label("job", j.name), int(j.overdue)) for j in jobs],
+        ),
+        (
+            "open_incidents",
+            "Open incidents nobody acknowledged.",
+            [("", len(status.unacknowledged))],
+        ),
+        (
+            "acknowledged_incidents",
+            "Open incidents an operator acknowledged.",
+            [("", len(status.acknowledged))],
+        ),
+        (
+            "edition_published",
+            "1 if the newest announcement day's edition is published.",
+            [("", int(status.edition_published))],
+        ),
+        (
+            "data_stale",
+            "1 if the newest stored day is older than arXiv's calendar allows.",
+            [("", int(status.stale_before is not None))],
+        ),
         ("healthy", "1 if the status page has no red line.", [("", int(status.healthy))]),
-        ("search_in_database", "1 if PostgreSQL answers searches (pgvector).",
-         [("", int(status.search is SearchPlace.DATABASE))]),
-        ("search_fallback", "1 if PostgreSQL lacks pgvector: each web process searches itself.",
-         [("", int(status.search is SearchPlace.FALLBACK))]),
-    ]  # fmt: skip
+        (
+            "search_in_database",
+            "1 if PostgreSQL answers searches (pgvector).",
+            [("", int(status.search is SearchPlace.DATABASE))],
+        ),
+        (
+            "search_fallback",
+            "1 if PostgreSQL lacks pgvector: each web process searches itself.",
+            [("", int(status.search is SearchPlace.FALLBACK))],
+        ),
+    ]
     lines = [line for metric in metrics for line in _metric_lines(*metric)]
     return "\n".join(lines) + "\n"
 
@@ -120,13 +150,20 @@ def _as_json(status: Status) -> dict[str, Any]:
         "counts": status.counts,
         "search": status.search.value,
         "incidents": [
-            {"job": i.key, "opened_at": i.opened_at.isoformat(), "failures": i.failures,
-             "last_error": i.last_error, "acknowledged": i.acknowledged_at is not None}
+            {
+                "job": i.key,
+                "opened_at": i.opened_at.isoformat(),
+                "failures": i.failures,
+                "last_error": i.last_error,
+                "acknowledged": i.acknowledged_at is not None,
+            }
             for i in status.incidents
         ],
-    }  # fmt: skip
+    }
 
 
 def _plain(values: dict[str, Any]) -> dict[str, Any]:
-    return {key: value.isoformat() if hasattr(value, "isoformat") else value
-            for key, value in values.items()}  # fmt: skip
+    return {
+        key: value.isoformat() if hasattr(value, "isoformat") else value
+        for key, value in values.items()
+    }

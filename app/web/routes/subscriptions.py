@@ -131,10 +131,14 @@ async def _subscribe_page(
 async def confirm_page(request: Request, context: ContextDep, token: str = "") -> Response:
     await run_in_threadpool(accounts.check_confirmation, context, token)
     return answers.action_page(
-        request, context, title="Confirm your subscription",
+        request,
+        context,
+        title="Confirm your subscription",
         text="One more step: confirm that you want Paperboy's digest.",
-        button="Confirm my subscription", action="/subscribe/confirm", token=token,
-    )  # fmt: skip
+        button="Confirm my subscription",
+        action="/subscribe/confirm",
+        token=token,
+    )
 
 
 @router.post("/subscribe/confirm")
@@ -213,7 +217,12 @@ async def feedback_page(request: Request, context: ContextDep, token: str = "") 
         )
         return answers.message(request, context, "This link has expired", text, 400)
     nonce = browser_nonce(request)
-    view = FeedbackPage(token, csrf_field(context.settings, nonce), target.arxiv_id, target.title)
+    view = FeedbackPage(
+        token=token,
+        csrf=csrf_field(context.settings, nonce),
+        arxiv_id=target.arxiv_id,
+        title=target.title,
+    )
     return answers.form_page(request, context, "feedback", view, nonce)
 
 

@@ -59,10 +59,14 @@ async def confirm_page(request: Request, context: ContextDep, token: str = "") -
     """A mailed sign-in link opens this page; its button signs in (a scanner's GET doesn't)."""
     await run_in_threadpool(accounts.check_signin_link, context, token)
     return answers.action_page(
-        request, context, title="Sign in to Paperboy",
-        text="Sign in on this browser to vote for papers.", button="Sign in",
-        action="/signin/confirm", token=token,
-    )  # fmt: skip
+        request,
+        context,
+        title="Sign in to Paperboy",
+        text="Sign in on this browser to vote for papers.",
+        button="Sign in",
+        action="/signin/confirm",
+        token=token,
+    )
 
 
 @router.post("/signin/confirm")
@@ -73,9 +77,13 @@ async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
     text = f"You can vote now as {signed_in.voter}."
     response = answers.message(request, context, "Signed in", text)
     response.set_cookie(
-        SESSION_COOKIE, signed_in.cookie, max_age=_session_seconds(context.settings),
-        httponly=True, samesite="strict", secure=context.secure_cookies,
-    )  # fmt: skip
+        SESSION_COOKIE,
+        signed_in.cookie,
+        max_age=_session_seconds(context.settings),
+        httponly=True,
+        samesite="strict",
+        secure=context.secure_cookies,
+    )
     return response
 
 

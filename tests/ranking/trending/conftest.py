@@ -43,6 +43,10 @@ def embeddings() -> dict[str, NDArray[np.float32]]:
 def input_arguments(tmp: Path) -> list[str]:
     """The file arguments both commands take, pointing at the fixtures."""
     return [
-        "--corpus", str(CORPUS_PATH), "--labels", str(LABELS_PATH),
-        "--embeddings", str(EMBEDDINGS_PATH),
-    ]  # fmt: skip
+        "--corpus",
+        str(CORPUS_PATH),
+        "--labels",
+        str(LABELS_PATH),
+        "--embeddings",
+        str(EMBEDDINGS_PATH),
+    ]

@@ -28,9 +28,15 @@ def _train(tmp_path: Path, *extra: str) -> Path:
     tmp_path.mkdir(exist_ok=True)
     out = tmp_path / "model.json"
     status = _paperboy(
-        tmp_path, "train-ranker", *input_arguments(tmp_path), "--until", "2025-10-23",
-        "--out", str(out), *extra,
-    )  # fmt: skip
+        tmp_path,
+        "train-ranker",
+        *input_arguments(tmp_path),
+        "--until",
+        "2025-10-23",
+        "--out",
+        str(out),
+        *extra,
+    )
     assert status == 0
     return out
 
@@ -41,9 +47,15 @@ def test_train_then_eval_writes_results_in_the_published_shape(
     model = _train(tmp_path)
     out = tmp_path / "results.json"
     status = _paperboy(
-        tmp_path, "eval-trending", *input_arguments(tmp_path), *EVAL_WINDOW,
-        "--model", str(model), "--out", str(out),
-    )  # fmt: skip
+        tmp_path,
+        "eval-trending",
+        *input_arguments(tmp_path),
+        *EVAL_WINDOW,
+        "--model",
+        str(model),
+        "--out",
+        str(out),
+    )
     assert status == 0
     results = json.loads(out.read_text())
     assert results["window"] == {"from": "2025-10-23", "to": "2025-10-24"}
@@ -64,9 +76,18 @@ def test_days_with_small_pools_are_skipped_and_listed(tmp_path: Path) -> None:
     corpus.write_text("".join(json.dumps(record) + "\n" for record in records[:-5]))
     out = tmp_path / "results.json"
     status = _paperboy(
-        tmp_path, "eval-trending", "--corpus", str(corpus), "--labels", str(LABELS_PATH),
-        "--embeddings", input_arguments(tmp_path)[-1], *EVAL_WINDOW, "--out", str(out),
-    )  # fmt: skip
+        tmp_path,
+        "eval-trending",
+        "--corpus",
+        str(corpus),
+        "--labels",
+        str(LABELS_PATH),
+        "--embeddings",
+        input_arguments(tmp_path)[-1],
+        *EVAL_WINDOW,
+        "--out",
+        str(out),
+    )
     assert status == 0
     results = json.loads(out.read_text())
     assert [day["date"] for day in results["days"]] == ["2025-10-23"]
@@ -122,9 +143,15 @@ def test_a_model_file_that_is_not_an_artifact_is_refused(
     model.write_text(json.dumps({"model_id": "x", "weights": [1.0]}))
     out = tmp_path / "results.json"
     status = _paperboy(
-        tmp_path, "eval-trending", *input_arguments(tmp_path), *EVAL_WINDOW,
-        "--model", str(model), "--out", str(out),
-    )  # fmt: skip
+        tmp_path,
+        "eval-trending",
+        *input_arguments(tmp_path),
+        *EVAL_WINDOW,
+        "--model",
+        str(model),
+        "--out",
+        str(out),
+    )
     assert status == 1
     assert "not a trending model artifact" in capsys.readouterr().err
     assert not out.exists()
@@ -135,9 +162,16 @@ def test_a_window_that_ends_before_it_starts_is_refused(
 ) -> None:
     out = tmp_path / "results.json"
     status = _paperboy(
-        tmp_path, "eval-trending", *input_arguments(tmp_path),
-        "--from", "2025-10-24", "--to", "2025-10-23", "--out", str(out),
-    )  # fmt: skip
+        tmp_path,
+        "eval-trending",
+        *input_arguments(tmp_path),
+        "--from",
+        "2025-10-24",
+        "--to",
+        "2025-10-23",
+        "--out",
+        str(out),
+    )
     assert status == 1
     assert "--to is before --from" in capsys.readouterr().err
 

@@ -63,9 +63,11 @@ def test_community_signals_move_the_score_not_the_chance_and_an_unchanged_day_is
     last = min(range(len(papers)), key=lambda i: quiet[i].total)
     upvoted = papers[last].arxiv_id
     signals = (
-        Signal(upvoted, "hf_upvotes", 42, DAY),
-        Signal(upvoted, "paperboy_votes", 3, DAY),
-        Signal(upvoted, "hf_upvotes", 1000, date(2025, 10, 24)),  # after the day: unseen
+        Signal(arxiv_id=upvoted, source="hf_upvotes", value=42, observed_on=DAY),
+        Signal(arxiv_id=upvoted, source="paperboy_votes", value=3, observed_on=DAY),
+        Signal(
+            arxiv_id=upvoted, source="hf_upvotes", value=1000, observed_on=date(2025, 10, 24)
+        ),  # after the day: unseen
     )
     live = scorer.score(papers, replace(context, signals=signals))
     lift = live[last].total - quiet[last].total
@@ -79,8 +81,18 @@ def test_community_signals_move_the_score_not_the_chance_and_an_unchanged_day_is
 
 def test_a_team_is_two_shared_authors_not_one_shared_name() -> None:
     earlier = [
-        LabelRecord("2501.00001", date(2025, 1, 10), 30, ("Wei Wang", "Ada Lovelace")),
-        LabelRecord("2501.00002", date(2025, 1, 11), 5, ("Wei Wang", "Someone Else")),
+        LabelRecord(
+            arxiv_id="2501.00001",
+            featured_on=date(2025, 1, 10),
+            upvotes=30,
+            authors=("Wei Wang", "Ada Lovelace"),
+        ),
+        LabelRecord(
+            arxiv_id="2501.00002",
+            featured_on=date(2025, 1, 11),
+            upvotes=5,
+            authors=("Wei Wang", "Someone Else"),
+        ),
     ]
     papers = [
         Published("2501.00001", ("Wei Wang", "Ada Lovelace"), date(2025, 1, 9)),
@@ -88,13 +100,25 @@ def test_a_team_is_two_shared_authors_not_one_shared_name() -> None:
     ]
     history = AuthorHistory(earlier, papers)
     same_team = Candidate(
-        "2502.00003", "t", "a", ("Ada Lovelace", "Wei Wang", "New Person"), ("cs.LG",), None,
-        None, date(2025, 2, 1),
-    )  # fmt: skip
+        arxiv_id="2502.00003",
+        title="t",
+        abstract="a",
+        authors=("Ada Lovelace", "Wei Wang", "New Person"),
+        categories=("cs.LG",),
+        primary_category=None,
+        comment=None,
+        announced_on=date(2025, 2, 1),
+    )
     namesake = Candidate(
-        "2502.00004", "t", "a", ("Wei Wang", "Unrelated Author"), ("cs.LG",), None, None,
-        date(2025, 2, 1),
-    )  # fmt: skip
+        arxiv_id="2502.00004",
+        title="t",
+        abstract="a",
+        authors=("Wei Wang", "Unrelated Author"),
+        categories=("cs.LG",),
+        primary_category=None,
+        comment=None,
+        announced_on=date(2025, 2, 1),
+    )
     team = history.stats(same_team, date(2025, 2, 1))
     assert (team.team_featured, team.team_papers, team.team_upvotes_max) == (1, 1, 30)
     assert team.team_rate > history.stats(namesake, date(2025, 2, 1)).team_rate

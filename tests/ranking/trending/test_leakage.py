@@ -21,7 +21,12 @@ DAY = date(2025, 10, 23)
 def _future_labels(corpus: list[Candidate], upvotes: int) -> list[LabelRecord]:
     """Every paper of the corpus featured on the ranked day or later, with many upvotes."""
     return [
-        LabelRecord(paper.arxiv_id, DAY + timedelta(days=offset % 3), upvotes, paper.authors)
+        LabelRecord(
+            arxiv_id=paper.arxiv_id,
+            featured_on=DAY + timedelta(days=offset % 3),
+            upvotes=upvotes,
+            authors=paper.authors,
+        )
         for offset, paper in enumerate(corpus)
     ]
 
@@ -47,7 +52,12 @@ def test_a_paper_featured_before_its_listing_day_does_not_feed_its_own_history(
     corpus: list[Candidate],
 ) -> None:
     paper = replace(corpus[0], authors=("Ada Newcomer",))
-    early = LabelRecord(paper.arxiv_id, DAY - timedelta(days=3), 250, paper.authors)
+    early = LabelRecord(
+        arxiv_id=paper.arxiv_id,
+        featured_on=DAY - timedelta(days=3),
+        upvotes=250,
+        authors=paper.authors,
+    )
     history = AuthorHistory([early], [paper])
     assert history.stats(paper, DAY).featured_max == 0
     coauthored = replace(corpus[1], authors=("Ada Newcomer", "Someone Else"))
@@ -57,9 +67,19 @@ def test_a_paper_featured_before_its_listing_day_does_not_feed_its_own_history(
 def test_history_counts_only_records_strictly_before_the_day(corpus: list[Candidate]) -> None:
     paper = replace(corpus[0], authors=("Grace Prior",))
     records = [
-        LabelRecord("2501.00001", DAY - timedelta(days=1), 10, ("Grace Prior",)),
-        LabelRecord("2501.00002", DAY, 99, ("Grace Prior",)),
-        LabelRecord("2501.00003", DAY + timedelta(days=1), 99, ("Grace Prior",)),
+        LabelRecord(
+            arxiv_id="2501.00001",
+            featured_on=DAY - timedelta(days=1),
+            upvotes=10,
+            authors=("Grace Prior",),
+        ),
+        LabelRecord(arxiv_id="2501.00002", featured_on=DAY, upvotes=99, authors=("Grace Prior",)),
+        LabelRecord(
+            arxiv_id="2501.00003",
+            featured_on=DAY + timedelta(days=1),
+            upvotes=99,
+            authors=("Grace Prior",),
+        ),
     ]
     stats = AuthorHistory(records).stats(paper, DAY)
     assert (stats.featured_max, stats.upvotes_max) == (1, 10)
@@ -72,8 +92,10 @@ def test_a_common_name_with_few_featured_papers_gets_a_low_rate(corpus: list[Can
     common = [replace(paper, announced_on=early) for paper in common]
     rare = [replace(paper, announced_on=early) for paper in rare]
     labels = [
-        LabelRecord(common[0].arxiv_id, early, 5, ("Wei Wang",)),
-        LabelRecord(rare[0].arxiv_id, early, 5, ("Ada Rare",)),
+        LabelRecord(
+            arxiv_id=common[0].arxiv_id, featured_on=early, upvotes=5, authors=("Wei Wang",)
+        ),
+        LabelRecord(arxiv_id=rare[0].arxiv_id, featured_on=early, upvotes=5, authors=("Ada Rare",)),
     ]
     history = AuthorHistory(labels, [*common, *rare])
     newcomer = replace(corpus[50], authors=("Nobody Known",))

@@ -54,7 +54,7 @@ def test_upvotes_raise_a_paper_and_fade_with_age(
     scorer, target = TrendingScorer(load_model()), papers[3].arxiv_id
 
     def community(observed_on: date) -> float:
-        signal = Signal(target, "hf_upvotes", 40, observed_on)
+        signal = Signal(arxiv_id=target, source="hf_upvotes", value=40, observed_on=observed_on)
         context = ScoringContext(DAY + timedelta(days=1), vectors, signals=[signal])
         return scorer.score(papers, context)[3].components["community"]
 

@@ -32,8 +32,11 @@ def test_no_daily_run_on_thanksgiving_or_friday_and_saturday() -> None:
     start, end = eastern(date(2026, 11, 22)), eastern(date(2026, 11, 29))
     fired = fire_times(announcement_trigger(settings), start, end)
     assert [moment.astimezone(EASTERN).strftime("%a") for moment in fired] == [
-        "Sun", "Mon", "Tue", "Wed",
-    ]  # fmt: skip
+        "Sun",
+        "Mon",
+        "Tue",
+        "Wed",
+    ]
 
 
 def test_every_job_fires_as_scheduled_through_the_dst_week() -> None:
@@ -45,8 +48,12 @@ def test_every_job_fires_as_scheduled_through_the_dst_week() -> None:
     assert all(moment.minute == 5 for moment in fired["digests"])
     assert len(fired["signals"]) == 4 * 7
     assert [m.astimezone(EASTERN).strftime("%a %H:%M") for m in fired["daily"]] == [
-        "Thu 20:45", "Sun 20:45", "Mon 20:45", "Tue 20:45", "Wed 20:45",
-    ]  # fmt: skip
+        "Thu 20:45",
+        "Sun 20:45",
+        "Mon 20:45",
+        "Tue 20:45",
+        "Wed 20:45",
+    ]
 
 
 def test_a_scheduler_asked_mid_evening_waits_for_the_next_announcement() -> None:
@@ -70,12 +77,14 @@ def test_the_expected_listing_days_are_the_mornings_after_the_last_fetched_annou
     closed, margin = shipped_holidays(), timedelta(minutes=30)
     friday_noon = eastern(date(2025, 12, 19), 12)
     assert expected_listing_days(friday_noon, closed, margin, 2) == [
-        date(2025, 12, 19), date(2025, 12, 18),
-    ]  # fmt: skip
+        date(2025, 12, 19),
+        date(2025, 12, 18),
+    ]
     monday_noon = eastern(date(2025, 12, 22), 12)
     assert expected_listing_days(monday_noon, closed, margin, 2) == [
-        date(2025, 12, 22), date(2025, 12, 19),
-    ]  # fmt: skip
+        date(2025, 12, 22),
+        date(2025, 12, 19),
+    ]
 
 
 def test_no_listing_is_expected_the_morning_after_a_holiday() -> None:

@@ -1,0 +1,61 @@
+"""House rules a formatter cannot hold: a constructor given more than three values names them,
+and the formatter lays every statement out (migrations, frozen as written, aside)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE = ("app", "ingest", "ranking", "digest", "search", "benchmarks", "tests")
+MOST_POSITIONAL = 3
+
+
+def python_files() -> Iterator[Path]:
+    for folder in CODE:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def called_name(call: ast.Call) -> str | None:
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def positional_constructor_calls(source: str) -> Iterator[tuple[int, str]]:
+    """Calls of a class (a capitalised name) with more than three values by position."""
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = called_name(node)
+        starred = any(isinstance(argument, ast.Starred) for argument in node.args)
+        if name and name[0].isupper() and len(node.args) > MOST_POSITIONAL and not starred:
+            yield node.lineno, name
+
+
+def test_the_check_finds_a_constructor_given_four_values_by_position() -> None:
+    assert list(positional_constructor_calls("Span(a, b, c, d)\nSpan(a, b, c, last=d)\n")) == [
+        (1, "Span")
+    ]
+
+
+def test_a_constructor_given_more_than_three_values_names_them() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for path in python_files()
+        for line, name in positional_constructor_calls(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_formatter_lays_out_every_statement() -> None:
+    skipped = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in python_files()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.rstrip().endswith("# fmt: " + "skip")
+    ]
+    assert skipped == []
