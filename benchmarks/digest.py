@@ -56,9 +56,9 @@ from digest.compose import digest_message
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.profile_match import paper_text
+from digest.run_inputs import edition_view
 from digest.selection import EditionPaper, EditionView, Pick, Taste
 from digest.selection import select as select_digest
-from digest.store import edition_view
 from digest.taste_space import space_for
 from ranking.pipeline import default_scorer, rank_day
 from ranking.scoring import Candidate

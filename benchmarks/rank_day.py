@@ -32,10 +32,10 @@ from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Paper
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database
+from ranking.day_topics import load_window
 from ranking.editions import publish
 from ranking.labels import label_clusters, representatives
 from ranking.pipeline import default_scorer, rank_day
-from ranking.topic_store import load_window
 from ranking.topics import TopicParams, centroids, cluster
 
 LARGEST_DAY = date(2026, 6, 2)

@@ -5,7 +5,7 @@
         [--work /tmp/scale] [--seconds 20] [--reuse] [--out scale.json]
 
 For each size and store: build the store from ``synthetic_corpus`` (the real corpus first,
-then synthetic papers; ``scale_store`` times the raw load and each index build apart), measure
+then synthetic papers; ``scale_load`` times the raw load and each index build apart), measure
 its size, start a real web process (uvicorn, ``app.web.app:create_app --factory``, the store
 named by PAPERBOY_* variables), time it until it answers ``/healthz`` and then until its first
 search is answered, drive ``/api/papers/search`` (JSON; the query embedding is computed by the
@@ -52,7 +52,7 @@ from app.core.models import Paper
 from app.core.schema import upgrade_to_head
 from app.core.vectors import Matrix
 from benchmarks import synthetic_corpus
-from benchmarks.scale_store import GIN_INDEX, halfvec_texts, load_postgresql, load_sqlite
+from benchmarks.scale_load import GIN_INDEX, halfvec_texts, load_postgresql, load_sqlite
 from benchmarks.search_eval import HF
 from ranking.embedder import make_embedder, query_embedder
 from search.database_indexes import DEFAULT_DIMENSIONS, index_name

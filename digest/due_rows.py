@@ -18,9 +18,9 @@ from app.core.config import Settings
 from app.core.editions import latest_edition
 from app.core.models import DeliveryStatus, EditionKey, Subscriber, SubscriberStatus
 from app.core.periods import Period, span
+from digest.run_inputs import edition_view
 from digest.schedule import due
 from digest.selection import EditionView
-from digest.store import edition_view
 
 Views = dict[EditionKey, EditionView]
 logger = logging.getLogger("paperboy.digest")

@@ -50,9 +50,9 @@ from digest.ledger import Reader
 from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
 from digest.mail.messages import OutgoingMail, make_message_id
 from digest.picks import reader_picks
+from digest.run_inputs import Encode
 from digest.schedule import edition_for
 from digest.selection import EditionView
-from digest.store import Encode
 from digest.tastes import Tastes
 
 # A run's outcomes besides the ledger's statuses: a delivery left pending for the next run, and

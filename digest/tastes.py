@@ -26,8 +26,8 @@ from app.core.vectors import Matrix, pack, unpack
 from digest.accounts.preferences import phrases
 from digest.ledger import Reader
 from digest.profile_match import paper_text
+from digest.run_inputs import Encode
 from digest.selection import Liked, Taste
-from digest.store import Encode
 
 
 class Tastes:

@@ -12,7 +12,7 @@ from datetime import date
 
 from app.core.db import session_scope
 from app.core.models import IngestRunStatus
-from ingest import live_store, oai
+from ingest import live_writes, oai
 from ingest.live import FAILURES, MAX_LOGGED_REJECTIONS, Context
 from ingest.run_log import RunReport
 
@@ -79,7 +79,7 @@ def cross_check(context: Context, categories: tuple[str, ...], day: date) -> lis
         report = RunReport("oai", category, day, detail=f"set {set_spec}, {day}..{day}")
         seen = harvest(context, report, set_spec, day, day)
         with session_scope(context.sessions) as session:
-            listed = set(live_store.listed_ids(session, day, [category]))
+            listed = set(live_writes.listed_ids(session, day, [category]))
         if listed:
             found = len(listed & seen)
             report.detail = f"{report.detail}; {found} of {len(listed)} listed papers harvested"
@@ -89,7 +89,7 @@ def cross_check(context: Context, categories: tuple[str, ...], day: date) -> lis
 
 def _store_page(context: Context, page: oai.OaiPage, report: RunReport) -> None:
     with session_scope(context.sessions) as session:
-        counts = live_store.store_papers(session, page.records)
+        counts = live_writes.store_papers(session, page.records)
     report.counts.update(
         read=len(page.records),
         new=counts.new,

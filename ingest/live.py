@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.config import Settings
 from app.core.db import make_session_factory, session_scope
 from app.core.models import IngestRunStatus
-from ingest import arxiv_api, hf_daily, live_store
+from ingest import arxiv_api, hf_daily, live_writes
 from ingest.errors import SourceError
 from ingest.gate import Gate
 from ingest.http import PoliteSession
@@ -81,7 +81,7 @@ def _ingest_feed(
 ) -> None:
     with session_scope(context.sessions) as session:
         # A run for a named day must see the feed's day, so it never asks conditionally.
-        validators = (None, None) if day else live_store.feed_validators(session, url)
+        validators = (None, None) if day else live_writes.feed_validators(session, url)
     fetched = fetch_feed(context.arxiv, url, *validators)
     if fetched is None:
         for report in reports.values():
@@ -91,7 +91,7 @@ def _ingest_feed(
     _require_day(listing, day)
     with session_scope(context.sessions) as session:
         _store_listing(session, listing, reports)
-        live_store.save_feed_validators(session, url, fetched.etag, fetched.last_modified)
+        live_writes.save_feed_validators(session, url, fetched.etag, fetched.last_modified)
 
 
 def _require_day(listing: Listing, day: date | None) -> None:
@@ -105,8 +105,8 @@ def _require_day(listing: Listing, day: date | None) -> None:
 
 
 def _store_listing(session: Session, listing: Listing, reports: dict[str, RunReport]) -> None:
-    live_store.store_papers(session, [item.record for item in listing.items])
-    stored_latest = live_store.latest_listing_day(session)
+    live_writes.store_papers(session, [item.record for item in listing.items])
+    stored_latest = live_writes.latest_listing_day(session)
     newest = max([item.listed_on for item in listing.items] + [stored_latest or date.min])
     for category, report in reports.items():
         items = [item for item in listing.items if in_category(item, category)]
@@ -136,7 +136,7 @@ def _store_category(
     kinds = {item.record.arxiv_id: item.announce_type for item in items if item.listed_on == day}
     for kind in kinds.values():
         report.counts["replaced" if kind in REPLACED_TYPES else kind] += 1
-    before = live_store.add_listing(session, day, str(report.category), kinds)
+    before = live_writes.add_listing(session, day, str(report.category), kinds)
     if len(kinds) < before:
         report.escalate(
             IngestRunStatus.SMALLER, f"the feed lists {len(kinds)} papers; {before} stay stored"
@@ -151,7 +151,7 @@ def enrich_day(context: Context, day: date, categories: tuple[str, ...]) -> list
     """Fetch full metadata from the API for every paper in the day's listing."""
     report = RunReport("api", None, day, detail=",".join(categories))
     with session_scope(context.sessions) as session:
-        arxiv_ids = live_store.listed_ids(session, day, categories)
+        arxiv_ids = live_writes.listed_ids(session, day, categories)
     report.counts["read"] = len(arxiv_ids)
     if not arxiv_ids:
         report.escalate(
@@ -170,7 +170,7 @@ def enrich(context: Context, arxiv_ids: Sequence[str], report: RunReport) -> Non
     client = arxiv_api.make_client(context.settings, context.api, arxiv_api.ID_BATCH_SIZE)
     fetched = arxiv_api.fetch_by_ids(client, arxiv_ids)
     with session_scope(context.sessions) as session:
-        counts = live_store.store_papers(session, fetched.records)
+        counts = live_writes.store_papers(session, fetched.records)
     report.counts.update(enriched=len(fetched.records), new=counts.new, updated=counts.updated)
     report.counts["unchanged"] += counts.unchanged
     report.counts["rejected"] += len(fetched.rejected)
@@ -199,7 +199,7 @@ def ingest_hf(context: Context, day: date) -> list[RunReport]:
         )
         with session_scope(context.sessions) as session:
             hf_daily.store_signals(session, page.signals)
-            missing = live_store.missing_papers(session, [s.arxiv_id for s in page.signals])
+            missing = live_writes.missing_papers(session, [s.arxiv_id for s in page.signals])
         report.counts.update(read=len(page.signals), rejected=len(page.rejected))
         if page.rejected:
             report.escalate(

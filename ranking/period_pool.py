@@ -20,10 +20,10 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings
 from app.core.periods import Span
 from app.core.vectors import Matrix
+from ranking.day_topics import known_topics, topic_params
 from ranking.period_scores import community_term, period_scores
 from ranking.scoring import Candidate, Reason, Score, Scorer, ScoringContext
 from ranking.signals import load_signals
-from ranking.topic_store import known_topics, topic_params
 from ranking.topics import UNASSIGNED, centroids, cluster, nearest
 from ranking.trending.reasons import MIN_LIFT, community_words
 from ranking.trending.scorer import community_counts

@@ -14,10 +14,10 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings
 from app.core.editions import latest_edition
 from ranking.baseline import BaselineScorer
+from ranking.day_topics import TopicsSummary, build_topics
 from ranking.editions import Publication, publish
 from ranking.labels import Encode
 from ranking.scoring import Scorer
-from ranking.topic_store import TopicsSummary, build_topics
 from ranking.trending.live import LiveTrendingScorer
 from ranking.trending.model import load_model
 

@@ -39,9 +39,9 @@ from digest.accounts.subscriptions import (
 )
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
+from digest.run_inputs import edition_view
 from digest.schedule import edition_for
 from digest.sending import build_digest, resend
-from digest.store import edition_view
 from digest.tastes import Tastes
 
 

@@ -25,7 +25,7 @@ from app.services import editions
 from app.services.editions import EditionsReport, EmbedReport, Progress, RankReport, no_progress
 from app.services.ingest import IngestReport, ingest
 from app.services.reports import Failure, Outcome, worst
-from ingest.live_store import latest_listing_day
+from ingest.live_writes import latest_listing_day
 from ranking.days import announcement_days, closing_days, unranked_days
 from ranking.errors import RankingInputError
 

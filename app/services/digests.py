@@ -21,8 +21,8 @@ from app.core.editions import latest_edition
 from app.core.vectors import Matrix
 from app.services.reports import Failure, Outcome
 from digest.accounts.subscriptions import purge_unconfirmed
+from digest.run_inputs import Encode
 from digest.sending import RunSummary, send_digests
-from digest.store import Encode
 
 NOTHING_PUBLISHED = "send-digests: no edition published yet; nothing to send"
 

@@ -25,6 +25,7 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.vectors import Matrix
 from app.services.reports import Completed
+from ranking.day_topics import TopicsSummary
 from ranking.editions import Publication
 from ranking.embedder import make_embedder
 from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, embed_papers
@@ -34,7 +35,6 @@ from ranking.onnx_encoder import prepare_query_model
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
-from ranking.topic_store import TopicsSummary
 from search.database_indexes import has_vector_column
 from search.index_files import Written, index_directory, refresh_search_index
 

@@ -3,7 +3,7 @@
 The web page and the private feed call :func:`picks_for`, which runs the digest's own
 selection (``digest.picks.reader_picks``) on the edition the digest would send the reader
 (the day's, or the week's for a weekly reader), read the way a digest run reads it
-(``digest.store``). A reader with no subscriber row yet is selected for with the digest's
+(``digest.run_inputs``). A reader with no subscriber row yet is selected for with the digest's
 defaults.
 
 The page does not load the embedding model: an interest phrase no digest run has embedded yet
@@ -24,9 +24,9 @@ from app.core.models import EditionKey, Frequency, Subscriber
 from app.services.digests import latest_day_edition
 from digest.ledger import Reader
 from digest.picks import reader_picks
+from digest.run_inputs import Encode, edition_view
 from digest.schedule import edition_for
 from digest.selection import EditionView, Pick
-from digest.store import Encode, edition_view
 from digest.tastes import Tastes
 
 # How a caller keeps edition views between requests: given the key and how to build it.

@@ -19,7 +19,7 @@ from app.services import editions
 from app.services.editions import EditionsReport
 from app.services.ingest import IngestReport, Source, ingest
 from app.services.reports import Failure, Outcome, worst
-from ingest.live_store import latest_listing_day
+from ingest.live_writes import latest_listing_day
 from ranking.errors import RankingInputError
 
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from app.core.explanations import Explanation
 from app.web import api_models as api
-from app.web.views import (
+from app.web.view_models import (
     Appearance,
     Card,
     PaperFacts,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from app.web.views import PaperFacts
+from app.web.view_models import PaperFacts
 
 _SPECIALS = {
     "\\": r"{\textbackslash}",

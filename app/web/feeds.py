@@ -21,7 +21,7 @@ from email.utils import format_datetime
 from typing import Any
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from app.web.views import Card
+from app.web.view_models import Card
 
 ATOM = "http://www.w3.org/2005/Atom"
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"

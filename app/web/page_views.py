@@ -17,7 +17,7 @@ from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
 from app.services.status import JobStatus, SourceStatus, Status
 from app.web.params import key_label
-from app.web.views import Appearance, AuthorLink, Card, TopicChip
+from app.web.view_models import Appearance, AuthorLink, Card, TopicChip
 
 FAILED_RESULTS = frozenset({RunStatus.FAILED, RunStatus.WARNING})
 TITLES: dict[Period, str] = {"day": "today", "week": "this week", "month": "this month"}

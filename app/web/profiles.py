@@ -20,7 +20,7 @@ from app.core.vectors import unpack
 from app.web import api_models as api
 from app.web import queries
 from app.web.api_shape import paper_model
-from app.web.views import (
+from app.web.view_models import (
     Card,
     Coauthor,
     Collaborator,

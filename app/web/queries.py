@@ -29,7 +29,7 @@ from app.core.models import (
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
 from app.web.params import key_label, parse_period
-from app.web.views import (
+from app.web.view_models import (
     Appearance,
     Card,
     PaperFacts,

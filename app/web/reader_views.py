@@ -18,7 +18,7 @@ from app.services.accounts import export_of
 from app.services.personal_feed import PersonalPicks, picks_for
 from app.web import queries
 from app.web.context import WebContext
-from app.web.views import Card
+from app.web.view_models import Card
 from digest.accounts import reader, signin
 from digest.selection import EditionView
 

@@ -4,9 +4,9 @@ A first import spends about as long decompressing and parsing as storing, so a r
 does the first half while the importing process stores: it decompresses the file, parses each
 line and sends back chunks of prepared records through a queue of at most ``CHUNKS_IN_FLIGHT``
 chunks, so memory stays constant. Records cross column by column
-(:class:`ingest.bulk.store.PreparedBatch`): a few tuples of plain values pickle far faster than an
-object per record. The reader pickles each chunk itself, straight into memory shared with the
-importer (:class:`_Slots`), and only the slot's number goes through the queue.
+(:class:`ingest.bulk.batch_writer.PreparedBatch`): a few tuples of plain values pickle far
+faster than an object per record. The reader pickles each chunk itself, straight into memory
+shared with the importer (:class:`_Slots`), and only the slot's number goes through the queue.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
-from ingest.bulk.store import PreparedBatch, prepare_batch
+from ingest.bulk.batch_writer import PreparedBatch, prepare_batch
 from ingest.jsonl import TruncatedFileError, decode_line, open_lines
 from ingest.records import PaperRecord, RecordError
 from ingest.snapshot import parse_snapshot_record

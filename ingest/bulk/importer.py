@@ -8,8 +8,8 @@ Parsing and storing each take about half of a first import, so a reader process
 (:mod:`ingest.bulk.chunk_reader`) decompresses and parses the next chunks while this one stores.
 A first import (no papers stored yet) also builds the secondary indexes of the tables it fills
 once at the end (:mod:`ingest.bulk.deferred`) and writes through a connection set for loading
-(:mod:`ingest.bulk.connection`); chunks are stored by :mod:`ingest.bulk.store`, which gives
-the rows live ingest's plain :mod:`ingest.store` gives.
+(:mod:`ingest.bulk.connection`); chunks are stored by :mod:`ingest.bulk.batch_writer`, which gives
+the rows live ingest's plain :mod:`ingest.paper_writer` gives.
 """
 
 from __future__ import annotations
@@ -30,12 +30,12 @@ from tqdm import tqdm
 from app.core.db import session_scope
 from app.core.db_faults import describe_database_error
 from app.core.models import IngestRun, IngestRunStatus, Paper
+from ingest.bulk.batch_writer import store_batch
 from ingest.bulk.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
 from ingest.bulk.connection import bulk_load_sessions
 from ingest.bulk.deferred import constraints_restored_at_end, restore_missing_constraints
-from ingest.bulk.store import store_batch
 from ingest.jsonl import TruncatedFileError
-from ingest.store import StoreCounts
+from ingest.paper_writer import StoreCounts
 
 CHUNK_SIZE = 10_000
 SOURCE = "import"

@@ -18,8 +18,8 @@ import httpx
 
 from app.core.db import session_scope
 from app.core.models import HfDailyPaper
+from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
-from ingest.store import store_records
 from tests.app.test_main import wait_for
 from tests.app.test_redaction import PRODUCTION, PUBLIC_HOST, TOKEN
 from tests.conftest import Database

@@ -6,8 +6,8 @@ import pytest
 
 from app.core.vectors import normalise
 from digest.latex import readable
+from digest.run_inputs import phrase_vectors
 from digest.selection import EditionPaper, EditionView, Liked, Taste, select
-from digest.store import phrase_vectors
 from digest.taste_space import load_space
 from tests.conftest import Database
 from tests.services.personal import author_day

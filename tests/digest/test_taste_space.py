@@ -19,7 +19,7 @@ from app.core.vectors import normalise, pack
 from app.services.personal_eval import pair_metrics
 from app.services.taste_training import TrainingSettings, train_space
 from digest.profile_match import PoolIndex, paper_text
-from digest.store import edition_view
+from digest.run_inputs import edition_view
 from digest.taste_space import (
     LEXICAL_TERMS,
     TasteSpace,

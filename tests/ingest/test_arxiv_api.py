@@ -11,16 +11,16 @@ import pytest
 from sqlalchemy import select
 
 from app.core.models import Paper
-from ingest import arxiv_api, live_store
+from ingest import arxiv_api, live_writes
 from ingest.arxiv_api import ApiQueryError
 from ingest.errors import FeedFormatError, FetchError, UnsafeXmlError
 from ingest.live import Context, enrich_day
+from ingest.paper_writer import store_records
 from ingest.records import LIMITS
-from ingest.store import store_records
 from tests.conftest import FIXTURES, Database
 from tests.ingest.hostile_xml import ENTITY_BOMB
 from tests.ingest.recorded_server import RecordedServer, Reply
-from tests.ingest.test_store import record
+from tests.ingest.test_paper_writer import record
 
 API = FIXTURES / "arxiv_api"
 ATOM = {"Content-Type": "application/atom+xml; charset=utf-8"}
@@ -127,7 +127,7 @@ def test_enriching_a_day_fills_in_the_listed_papers_and_names_the_missing_ones(
 ) -> None:
     day = date(2017, 7, 28)
     with database.sessions.begin() as session:
-        live_store.add_listing(session, day, "cs.IT", {"1707.08567": "new", "0808.05394": "cross"})
+        live_writes.add_listing(session, day, "cs.IT", {"1707.08567": "new", "0808.05394": "cross"})
     serve(
         server,
         id_query("0808.05394,1707.08567"),
@@ -150,7 +150,7 @@ def test_enriching_fills_what_a_listing_only_paper_lacks_and_keeps_its_announcem
     listed = record("1707.08567", authors=(), categories=("cs.IT",), announced_on=day)
     with database.sessions.begin() as session:
         store_records(session, [listed])
-        live_store.add_listing(session, day, "cs.IT", {"1707.08567": "new"})
+        live_writes.add_listing(session, day, "cs.IT", {"1707.08567": "new"})
     serve(server, id_query("1707.08567"), "id_1707.08567_s0_m100_6a1afebfc6a3.xml")
     (report,) = enrich_day(context, day, ("cs.IT",))
     assert (report.status, report.counts["updated"]) == ("ok", 1)
@@ -193,7 +193,7 @@ def test_enriching_a_day_reports_an_oversized_entry_as_rejected_not_missing(
 ) -> None:
     day = date(2017, 7, 28)
     with database.sessions.begin() as session:
-        live_store.add_listing(session, day, "cs.IT", {"1707.08567": "new", "0808.05394": "cross"})
+        live_writes.add_listing(session, day, "cs.IT", {"1707.08567": "new", "0808.05394": "cross"})
     body = (API / "id_0808.05394_1707.08567_s0_m100_42e5aa0ec3af.xml").read_text()
     body = body.replace("<summary>The 10th", "<summary>" + "The " * 3000 + "10th")
     server.add("/api/query", id_query("0808.05394,1707.08567"), Reply(200, body.encode(), ATOM))

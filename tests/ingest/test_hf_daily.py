@@ -14,8 +14,8 @@ from app.core.models import HfDailyPaper
 from ingest.errors import FeedFormatError
 from ingest.hf_daily import MAX_KEYWORDS, MAX_NAME, MAX_TEXT, DailyPage, parse_daily_page
 from ingest.live import Context, ingest_hf
+from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
-from ingest.store import store_records
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
 

@@ -10,15 +10,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from app.core.models import Paper
-from ingest import live_store, oai
+from ingest import live_writes, oai
 from ingest.backfill import backfill, cross_check, harvest
 from ingest.live import Context
+from ingest.paper_writer import store_records
 from ingest.records import LIMITS
 from ingest.run_log import RunReport, exit_code
-from ingest.store import store_records
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
-from tests.ingest.test_store import record
+from tests.ingest.test_paper_writer import record
 
 OAI = FIXTURES / "arxiv_oai"
 XML = {"Content-Type": "text/xml"}
@@ -263,7 +263,7 @@ def test_a_days_harvest_is_cross_checked_against_its_stored_listing(
     day = date(2015, 1, 16)
     with database.sessions.begin() as session:
         listed = {"1101.4388": "new", "1111.1546": "new", "1501.09999": "new"}
-        live_store.add_listing(session, day, "cs", listed)
+        live_writes.add_listing(session, day, "cs", listed)
     # The recorded page (datestamps 2015-01-16..18) stands in for the harvest of one day.
     server.add("/oai", harvest_params("cs", "2015-01-16", "2015-01-16"), reply(CS_PAGE))
     (report,) = cross_check(context, ("cs",), day)

@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
 from app.core.models import Paper, PaperAuthor
+from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
-from ingest.store import store_records
 from ranking.embedder import query_embedder
 from ranking.embeddings import import_matrix
 from search.database_indexes import DOCUMENT, MISSING_LINE, complete, has_vector_column

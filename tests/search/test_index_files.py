@@ -11,8 +11,8 @@ import pytest
 
 from app.core.db import session_scope
 from app.services import editions
+from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
-from ingest.store import store_records
 from ranking.embeddings import import_matrix
 from search.database_indexes import has_vector_column
 from search.in_process import keyword_scores, matches

@@ -23,8 +23,8 @@ from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, session_scope
 from app.core.models import Base, HfDailyPaper
 from app.web.app import create_app
+from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
-from ingest.store import store_records
 from ranking.embeddings import import_matrix
 from tests.conftest import SAMPLE_PATH
 from tests.ranking.conftest import SAMPLE_IDS, SAMPLE_MATRIX, sample_vectors

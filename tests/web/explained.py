@@ -22,8 +22,8 @@ from app.core.models import HfDailyPaper
 from app.core.schema import upgrade_to_head
 from app.web.app import create_app
 from digest.accounts import votes
+from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
-from ingest.store import store_records
 from ranking.editions import publish
 from ranking.embeddings import import_matrix
 from tests.conftest import TEST_DATABASE_ENV

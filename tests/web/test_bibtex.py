@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pybtex.database import BibliographyData, Entry, Person, parse_string
 
 from app.web.bibtex import bibliography, escape, key
-from app.web.views import PaperFacts
+from app.web.view_models import PaperFacts
 
 # What LaTeX sets for each command an export may hold (the kernel's text symbols).
 TEXT_SYMBOLS = {

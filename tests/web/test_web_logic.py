@@ -6,7 +6,7 @@ import pytest
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.params import BadInputError, edition_key, key_label, parse_week
-from app.web.views import Coauthor, PaperFacts, Signals, code_url, collaborators, project_page
+from app.web.view_models import Coauthor, PaperFacts, Signals, code_url, collaborators, project_page
 from search.relevance import best_rows
 
 

@@ -31,7 +31,7 @@ from app.web.context import ContextDep, SessionDep
 from app.web.forms import client_host
 from app.web.params import BadInputError, TopicId, edition_key, key_label
 from app.web.routes.search import PageNumber, SortOrder, last_page, run_search
-from app.web.views import Card, Signals
+from app.web.view_models import Card, Signals
 from search.relevance import SearchSort
 
 router = APIRouter(prefix="/api", tags=["api"])

@@ -24,7 +24,7 @@ from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.params import TopicId
 from app.web.routes.api import answers
 from app.web.routes.pages import CATEGORY
-from app.web.views import Card
+from app.web.view_models import Card
 
 FEED_CONTENT = {
     "application/rss+xml": {"schema": {"type": "string", "description": "RSS 2.0"}},

@@ -24,7 +24,7 @@ from app.web.params import (
     parse_period,
 )
 from app.web.routes.voting import SESSION_COOKIE
-from app.web.views import Signals, author_links, card
+from app.web.view_models import Signals, author_links, card
 
 router = APIRouter(include_in_schema=False)
 CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")

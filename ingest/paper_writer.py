@@ -4,7 +4,7 @@ The decision is :mod:`ingest.merge`'s; this module reads the stored state of a b
 query, plans the batch record by record (:func:`plan_batch`) and writes the plan with plain
 SQLAlchemy Core statements. Every source stores papers through :func:`store_records` (the RSS
 listing, the arXiv API, OAI-PMH, Hugging Face's missing papers). A bulk import stores through
-:mod:`ingest.bulk.store`, which shares the plan and the update statements and writes new rows
+:mod:`ingest.bulk.batch_writer`, which shares the plan and the update statements and writes new rows
 faster; both give the same rows.
 """
 

@@ -1,6 +1,6 @@
 """What live ingest writes besides papers: day listings, feed validators, withdrawn flags.
 
-Papers themselves go through :func:`ingest.store.store_records`, which decides new, updated
+Papers themselves go through :func:`ingest.paper_writer.store_records`, which decides new, updated
 or unchanged and writes them with plain statements; this module adds what only live sources
 know.
 """
@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from app.core.db import insert_plain_rows
 from app.core.models import AnnouncementEntry, Base, FeedState, Paper
+from ingest.paper_writer import StoreCounts, store_records
 from ingest.records import PaperRecord
-from ingest.store import StoreCounts, store_records
 
 entries = Base.metadata.tables[AnnouncementEntry.__tablename__]
 papers = Base.metadata.tables[Paper.__tablename__]
@@ -40,7 +40,7 @@ def is_withdrawn(record: PaperRecord) -> bool:
 
 
 def store_papers(session: Session, records: Sequence[PaperRecord]) -> StoreCounts:
-    """Store the records (see :mod:`ingest.store`) and flag the withdrawn ones."""
+    """Store the records (see :mod:`ingest.paper_writer`) and flag the withdrawn ones."""
     counts = store_records(session, records)
     withdrawn = [record.arxiv_id for record in records if is_withdrawn(record)]
     if withdrawn:

@@ -1,7 +1,7 @@
 """Storing batches of records: the rows each table gets for new papers and papers already
 stored. Each test runs on both ways of storing: live ingest's plain one
-(:func:`ingest.store.store_records`) and a bulk import's (:func:`ingest.bulk.store.store_batch`),
-which must give the same rows."""
+(:func:`ingest.paper_writer.store_records`) and a bulk import's
+(:func:`ingest.bulk.batch_writer.store_batch`), which must give the same rows."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.models import Author, Paper, PaperAuthor, PaperCategory
-from ingest.bulk.store import prepare_batch, store_batch
+from ingest.bulk.batch_writer import prepare_batch, store_batch
+from ingest.paper_writer import StoreCounts
+from ingest.paper_writer import store_records as store_plainly
 from ingest.records import PaperRecord
-from ingest.store import StoreCounts
-from ingest.store import store_records as store_plainly
 
 Store = Callable[[Session, Sequence[PaperRecord]], StoreCounts]
 

@@ -1,10 +1,11 @@
-"""A bulk import's way of storing a batch: the same rows as :mod:`ingest.store`, written faster.
+"""A bulk import's way of storing a batch: the same rows as :mod:`ingest.paper_writer`,
+written faster.
 
 A first import stores tens of thousands of papers a minute. The batch is held column by column
 (:class:`PreparedBatch`), so that it crosses from the reader process with no object per record
 and each table's rows are zipped from its columns in C; they are written with
 :mod:`ingest.bulk.rows`. A batch of papers none of which is stored skips the record-by-record
-plan. Everything else (the merge decisions, the update statements) is :mod:`ingest.store`'s.
+plan. Everything else (the merge decisions, the update statements) is :mod:`ingest.paper_writer`'s.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from sqlalchemy.orm import Session
 from app.core.names import author_keys
 from ingest.bulk.rows import insert_columns, insert_rows
 from ingest.merge import StoredState
-from ingest.records import PaperRecord
-from ingest.store import (
+from ingest.paper_writer import (
     PAPER_FIELDS,
     PreparedRecord,
     StoreCounts,
@@ -36,6 +36,7 @@ from ingest.store import (
     with_primary,
     write_updates,
 )
+from ingest.records import PaperRecord
 
 _FIELD = {name: index for index, name in enumerate(PaperRecord._fields)}
 # Author keys a loader remembers having stored, at most (about 80 bytes each).
@@ -91,7 +92,7 @@ def _columns(records: Sequence[PaperRecord]) -> tuple[tuple[Any, ...], ...]:
 def store_batch(
     session: Session, batch: PreparedBatch, authors_stored: set[str] | None = None
 ) -> StoreCounts:
-    """Store one prepared batch, as :func:`ingest.store.store_records` would.
+    """Store one prepared batch, as :func:`ingest.paper_writer.store_records` would.
 
     ``authors_stored``, for a loader that stores many batches, holds the author keys its earlier
     batches stored; this batch adds its own, and skips them rather than asking the database

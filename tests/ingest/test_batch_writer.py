@@ -1,6 +1,6 @@
-"""A bulk import's way of storing batches (:mod:`ingest.bulk.store`): the same rows as live
+"""A bulk import's way of storing batches (:mod:`ingest.bulk.batch_writer`): the same rows as live
 ingest's plain way, and what only a bulk loader needs (a batch that crosses a pickle, authors
-remembered across batches). ``tests/ingest/test_store.py`` runs its cases on both ways."""
+remembered across batches). ``tests/ingest/test_paper_writer.py`` runs its cases on both ways."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from sqlalchemy import Row, Table, delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.models import Author, Paper
-from ingest.bulk.store import prepare_batch, store_batch
-from ingest.records import PaperRecord
-from ingest.store import (
+from ingest.bulk.batch_writer import prepare_batch, store_batch
+from ingest.paper_writer import (
     StoreCounts,
     authors,
     paper_authors,
@@ -22,7 +21,8 @@ from ingest.store import (
     papers,
     store_records,
 )
-from tests.ingest.test_store import record, stored_links
+from ingest.records import PaperRecord
+from tests.ingest.test_paper_writer import record, stored_links
 
 SUBMITTED = datetime(2025, 3, 17, 14, 5, tzinfo=UTC)
 # Three batches, stored in order, that take every path: a first batch of new papers only; then

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from ingest import live_store
+from ingest import live_writes
 from ingest.records import PaperRecord
 from tests.conftest import Database
 
@@ -40,20 +40,20 @@ def record(comment: str | None = None, abstract: str = "We study things.") -> Pa
 def test_a_withdrawal_in_the_comment_or_opening_the_abstract_is_recognised(
     comment: str | None, abstract: str
 ) -> None:
-    assert live_store.is_withdrawn(record(comment, abstract))
+    assert live_writes.is_withdrawn(record(comment, abstract))
 
 
 def test_withdrawn_as_ordinary_prose_in_an_abstract_is_not_a_withdrawal() -> None:
     abstract = "A sample of blood is withdrawn from each patient and analysed."
-    assert not live_store.is_withdrawn(record("12 pages", abstract))
+    assert not live_writes.is_withdrawn(record("12 pages", abstract))
 
 
 def test_a_listing_only_grows(database: Database) -> None:
     day = date(2023, 10, 26)
     with database.sessions.begin() as session:
-        assert live_store.add_listing(session, day, "cs", {"2310.16106": "new"}) == 0
-        assert live_store.add_listing(session, day, "cs", {"2310.05646": "cross"}) == 1
-        assert live_store.add_listing(session, day, "cs", {"2310.16106": "replace"}) == 2
+        assert live_writes.add_listing(session, day, "cs", {"2310.16106": "new"}) == 0
+        assert live_writes.add_listing(session, day, "cs", {"2310.05646": "cross"}) == 1
+        assert live_writes.add_listing(session, day, "cs", {"2310.16106": "replace"}) == 2
     with database.sessions() as session:
-        assert live_store.listed_ids(session, day, ["cs"]) == ["2310.05646", "2310.16106"]
-        assert live_store.latest_listing_day(session) == day
+        assert live_writes.listed_ids(session, day, ["cs"]) == ["2310.05646", "2310.16106"]
+        assert live_writes.latest_listing_day(session) == day
