@@ -11,10 +11,12 @@ import ipaddress
 import math
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from cachetools import LRUCache
 
 MAX_CLIENTS = 10_000
 # A host is given a whole IPv6 /64 (SLAAC, RFC 7421) and may take any of its addresses.
@@ -46,8 +48,11 @@ class RateLimiter:
     per_minute: int
     burst: int
     clock: Callable[[], float] = time.monotonic
-    # (tokens, last seen), least recently seen client first.
-    _buckets: OrderedDict[str, tuple[float, float]] = field(default_factory=OrderedDict)
+    # (tokens, last seen) per client; past MAX_CLIENTS the client seen longest ago, whose
+    # bucket has refilled most, is forgotten, which bounds memory.
+    _buckets: LRUCache[str, tuple[float, float]] = field(
+        default_factory=lambda: LRUCache(MAX_CLIENTS)
+    )
 
     def retry_after(self, client: str) -> int | None:
         """Take a token for ``client``; None if allowed, else whole seconds to wait."""
@@ -57,17 +62,10 @@ class RateLimiter:
         tokens, last = self._buckets.get(client, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - last) * rate)
         if tokens < 1.0:
-            self._remember(client, (tokens, now))
+            self._buckets[client] = (tokens, now)
             return max(1, math.ceil((1.0 - tokens) / rate))
-        self._remember(client, (tokens - 1.0, now))
+        self._buckets[client] = (tokens - 1.0, now)
         return None
-
-    def _remember(self, client: str, state: tuple[float, float]) -> None:
-        self._buckets[client] = state
-        self._buckets.move_to_end(client)
-        if len(self._buckets) > MAX_CLIENTS:
-            # Bound memory: forget the client seen longest ago, whose bucket has refilled most.
-            self._buckets.popitem(last=False)
 
 
 class TooManyAtOnceError(Exception):
