@@ -8,6 +8,7 @@ server for the session and runs every test there instead (``.ci/run`` does both)
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,3 +78,22 @@ def database(migrated_engine: Engine, tmp_path: Path) -> Iterator[Database]:
 @pytest.fixture
 def sessions(database: Database) -> sessionmaker[Session]:
     return database.sessions
+
+
+@pytest.fixture(scope="session")
+def int8_query_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The int8 query model production searches with, built once a session (with torch, as the
+    embed step builds it)."""
+    from ranking.embedder import resolve_model_path
+    from ranking.onnx_model import cached_model_path
+
+    source = Path(resolve_model_path(get_settings().embedding_model))
+    return cached_model_path(source, tmp_path_factory.mktemp("onnx") / "models")
+
+
+def with_int8_query_model(settings: Settings, model: Path, data_dir: Path) -> Settings:
+    """``settings`` searching with the int8 model, placed in ``data_dir`` as the embed step
+    leaves it (so no test builds it again)."""
+    (data_dir / "models").mkdir(parents=True, exist_ok=True)
+    shutil.copy(model, data_dir / "models" / model.name)
+    return settings.model_copy(update={"data_dir": data_dir, "search_query_backend": "onnx-int8"})

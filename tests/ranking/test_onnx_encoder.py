@@ -45,11 +45,9 @@ def texts() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The int8 model built once for this module (with torch, as the embed step builds it)."""
-    from ranking.onnx_model import cached_model_path
-
-    return cached_model_path(SOURCE, tmp_path_factory.mktemp("onnx") / "models")
+def built(int8_query_model: Path) -> Path:
+    """The int8 model, built once a session (tests/conftest.py)."""
+    return int8_query_model
 
 
 def test_the_tokens_are_autotokenizers(texts: list[str]) -> None:

@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.web.app import create_app
+from tests.conftest import with_int8_query_model
 from tests.web.conftest import HF_PAPER, HOSTILE_ID, OLD_STYLE_ID
 from tests.web.test_pages import listed
 
@@ -57,15 +58,11 @@ def test_search_filters_by_category_and_date_range(client: TestClient) -> None:
 
 @pytest.mark.model
 def test_semantic_search_finds_papers_by_meaning_with_the_real_model(
-    site_settings: Settings,
+    semantic: TestClient,
 ) -> None:
-    semantic = site_settings.model_copy(update={"search_semantic": True})
-    with TestClient(create_app(semantic)) as client:
-        # No title or abstract holds these words; the meaning is AnimaMimic's.
-        query = "bring a still 3D character model to life using motion from generated clips"
-        answer = client.get("/api/papers/search", params={"q": query}).json()
-        found = [item["paper"]["id"] for item in answer]
-    assert HF_PAPER in found[:5]
+    # No title or abstract holds these words; the meaning is AnimaMimic's.
+    query = "bring a still 3D character model to life using motion from generated clips"
+    assert HF_PAPER in [item["paper"]["id"] for item in found(semantic, query)][:5]
 
 
 # Random letters and everyday words that no paper of the sample is about (nor names: "banana"
@@ -99,10 +96,19 @@ SHAPE_PAPER = "2512.16213"
 MOE_WORDS = re.compile(r"\bexperts?\b|\bMoE\b", re.I)
 
 
-@pytest.fixture(scope="module")
-def semantic(site_settings: Settings) -> Iterator[TestClient]:
-    """The site with the real embedding model: search by meaning as served."""
-    with TestClient(create_app(site_settings.model_copy(update={"search_semantic": True}))) as c:
+@pytest.fixture(scope="module", params=["torch", "onnx-int8"])
+def semantic(
+    request: pytest.FixtureRequest,
+    site_settings: Settings,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[TestClient]:
+    """The site with the real embedding model: search by meaning as served, with each query
+    backend (production's int8 model, and torch's)."""
+    settings = site_settings.model_copy(update={"search_semantic": True})
+    if request.param == "onnx-int8":
+        model = request.getfixturevalue("int8_query_model")
+        settings = with_int8_query_model(settings, model, tmp_path_factory.mktemp("int8"))
+    with TestClient(create_app(settings)) as c:
         yield c
 
 
