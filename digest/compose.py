@@ -14,6 +14,7 @@ from digest.latex import readable
 from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message
 from digest.mail.render import render_email
+from digest.sections import Section, Sectioned
 from digest.selection import Pick
 
 MAX_AUTHORS_SHOWN = 4
@@ -25,17 +26,20 @@ def digest_message(
     settings: Settings,
     subscriber: Reader,
     edition: EditionKey,
-    picks: list[Pick],
+    picks: Sectioned | list[Pick],
     now: datetime,
     message_id: str | None = None,
 ) -> OutgoingMail:
     """The digest as a message; ``message_id`` is an earlier try's, which it carries again."""
+    chosen = picks if isinstance(picks, Sectioned) else Sectioned(picks)
     unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
         "email": subscriber.email,
         "period_name": edition.period,
         "edition_date": edition.edition_date.isoformat(),
-        "items": [_item(settings, subscriber, pick, now) for pick in picks],
+        "items": _items(settings, subscriber, edition, chosen.picks, now),
+        "followed_left_out": chosen.followed_left_out,
+        "for_you_url": f"{settings.public_base_url.rstrip('/')}/for-you",
         "preferences_url": links.preferences_url(settings, subscriber, now),
         "unsubscribe_url": unsubscribe.https,
         "privacy_url": f"{settings.public_base_url.rstrip('/')}/privacy",
@@ -49,6 +53,29 @@ def digest_message(
         message_id=message_id,
     )
     return build_message(envelope, render_email("digest", context))
+
+
+def section_heading(section: str, period: str) -> str:
+    """The words that open a section of a digest or of the "For you" page."""
+    if section == Section.FOLLOWED:
+        return "From authors and topics you follow"
+    if section == Section.TRENDING:
+        return f"Trending this {period}" if period != "day" else "Trending today"
+    return "Picked for you"
+
+
+def _items(
+    settings: Settings, subscriber: Reader, edition: EditionKey, picks: list[Pick], now: datetime
+) -> list[DigestItem]:
+    """The items, the first of each section carrying the section's heading (none when there
+    is only one section)."""
+    items = []
+    several = len({pick.section for pick in picks}) > 1
+    for index, pick in enumerate(picks):
+        opens = several and (index == 0 or picks[index - 1].section != pick.section)
+        heading = section_heading(pick.section, edition.period) if opens else None
+        items.append(_item(settings, subscriber, pick, now, heading))
+    return items
 
 
 # An object rather than a dict: Jinja looks an attribute up before an item, and a dict's
@@ -65,6 +92,7 @@ class DigestItem:
     url: str  # the paper's page on Paperboy
     arxiv_url: str
     feedback_url: str  # a page offering "more like this" and "less like this"
+    heading: str | None = None  # the section this item opens, if it opens one
 
 
 def paper_url(settings: Settings, arxiv_id: str) -> str:
@@ -72,7 +100,9 @@ def paper_url(settings: Settings, arxiv_id: str) -> str:
     return f"{settings.public_base_url.rstrip('/')}/papers/{arxiv_id}"
 
 
-def _item(settings: Settings, subscriber: Reader, pick: Pick, now: datetime) -> DigestItem:
+def _item(
+    settings: Settings, subscriber: Reader, pick: Pick, now: datetime, heading: str | None = None
+) -> DigestItem:
     paper = pick.paper
     authors = ", ".join(paper.authors[:MAX_AUTHORS_SHOWN])
     if len(paper.authors) > MAX_AUTHORS_SHOWN:
@@ -86,4 +116,5 @@ def _item(settings: Settings, subscriber: Reader, pick: Pick, now: datetime) -> 
         url=paper_url(settings, paper.arxiv_id),
         arxiv_url=f"https://arxiv.org/abs/{paper.arxiv_id}",
         feedback_url=links.feedback_url(settings, subscriber, paper.arxiv_id, now),
+        heading=heading,
     )

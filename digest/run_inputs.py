@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, selectinload
 from app.core.config import PACKAGED_MODEL_DIMENSIONS
 from app.core.explanations import helped, load_reasons
 from app.core.models import (
+    DayScore,
     Edition,
     EditionItem,
     Paper,
@@ -28,7 +29,13 @@ Encode = Callable[[Sequence[str]], Matrix]
 
 
 def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
-    ids = [item.arxiv_id for item in edition.items]
+    """The edition as the selection reads it: its papers in order and, for a day edition, then
+    every other paper announced that day, best scored first (``day_scores``)."""
+    scored: list[EditionItem | DayScore] = list(edition.items)
+    if edition.period == "day":
+        shown = {item.arxiv_id for item in edition.items}
+        scored += [row for row in _day_scores(session, edition.id) if row.arxiv_id not in shown]
+    ids = [row.arxiv_id for row in scored]
     papers = {
         paper.arxiv_id: paper
         for paper in session.scalars(
@@ -37,12 +44,24 @@ def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
             .options(selectinload(Paper.authors), selectinload(Paper.categories))
         )
     }
-    labels = topic_labels(session, [i.topic_id for i in edition.items if i.topic_id is not None])
-    view = [_edition_paper(papers[item.arxiv_id], item, labels) for item in edition.items]
-    return EditionView(view, _vectors(session, ids, model), space_for(model))
+    labels = topic_labels(session, [row.topic_id for row in scored if row.topic_id is not None])
+    view = [_edition_paper(papers[row.arxiv_id], row, labels) for row in scored]
+    return EditionView(
+        view, _vectors(session, ids, model), space_for(model), edition_size=len(edition.items)
+    )
 
 
-def _edition_paper(paper: Paper, item: EditionItem, labels: dict[int, str]) -> EditionPaper:
+def _day_scores(session: Session, edition_id: int) -> list[DayScore]:
+    return list(
+        session.scalars(
+            select(DayScore).where(DayScore.edition_id == edition_id).order_by(DayScore.rank)
+        )
+    )
+
+
+def _edition_paper(
+    paper: Paper, item: EditionItem | DayScore, labels: dict[int, str]
+) -> EditionPaper:
     topic = item.topic_id
     return EditionPaper(
         arxiv_id=paper.arxiv_id,

@@ -66,18 +66,26 @@ class EditionView:
     vectors: Matrix
     # Where the thumbs-up match compares embeddings (digest.taste_space; None: as they are).
     space: TasteSpace | None = None
+    # How many of the papers, from the first, are the edition itself; those after are the rest
+    # of the day, best first, which gain nothing from trending (None: all are the edition).
+    edition_size: int | None = None
     trending: np.ndarray = field(init=False, repr=False, compare=False)
     in_category: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
+    _positions: dict[str, int] = field(init=False, repr=False, compare=False)
     _index: PoolIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         count = len(self.papers)
-        object.__setattr__(self, "trending", 1.0 - np.arange(count) / max(count, 1))
+        size = max(count if self.edition_size is None else self.edition_size, 1)
+        trending = np.maximum(1.0 - np.arange(count) / size, 0.0)
+        object.__setattr__(self, "trending", trending)
         members: dict[str, np.ndarray] = {}
         for index, paper in enumerate(self.papers):
             for category in paper.categories:
                 members.setdefault(category, np.zeros(count, dtype=bool))[index] = True
         object.__setattr__(self, "in_category", members)
+        positions = {paper.arxiv_id: index for index, paper in enumerate(self.papers)}
+        object.__setattr__(self, "_positions", positions)
 
     def index(self) -> PoolIndex:
         """The edition's profile-match index, built by the first reader with thumbs up."""
@@ -86,6 +94,15 @@ class EditionView:
             object.__setattr__(self, "_index", PoolIndex(texts, self.vectors, self.space))
         assert self._index is not None
         return self._index
+
+    def position(self, arxiv_id: str) -> int:
+        """The paper's index in :attr:`papers`."""
+        return self._positions[arxiv_id]
+
+    @property
+    def shown_size(self) -> int:
+        """How many of the papers are the edition's own."""
+        return len(self.papers) if self.edition_size is None else self.edition_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,16 +137,26 @@ class Taste:
 class Pick:
     paper: EditionPaper
     reason: str
+    # Which part of a digest holds it (digest.sections.Section).
+    section: str = "for-you"
 
 
 def select(
-    edition: EditionView, taste: Taste, *, max_per_topic: int, exclusion_cosine: float
+    edition: EditionView,
+    taste: Taste,
+    *,
+    max_per_topic: int,
+    exclusion_cosine: float,
+    skip: frozenset[int] = frozenset(),
 ) -> list[Pick]:
-    """The subscriber's digest: at most ``taste.max_items`` picks, best first."""
+    """The subscriber's digest: at most ``taste.max_items`` picks, best first, none of the
+    papers at the indices in ``skip`` (taken by another section)."""
     count = len(edition.papers)
     if count == 0:
         return []
-    kept = _eligible(edition, taste, exclusion_cosine)
+    kept = eligible(edition, taste, exclusion_cosine)
+    if skip:
+        kept[list(skip)] = False
     interest = _best_similarity(edition.vectors, taste.interest_vectors)
     liked = _liked_match(edition, taste)
     unliked = edition.trending + INTEREST_WEIGHT * interest.max
@@ -137,7 +164,7 @@ def select(
     # together), not one author's kind of paper.
     unliked -= FEEDBACK_WEIGHT * (_mean_similarity(edition.vectors, taste.disliked))
     if taste.followed_topics or taste.followed_authors:
-        unliked += FOLLOW_BONUS * np.array([_follows(p, taste) for p in edition.papers])
+        unliked += FOLLOW_BONUS * np.array([follows(p, taste) for p in edition.papers])
     chosen = _chosen(edition, kept, unliked + LIKED_WEIGHT * liked.score, max_per_topic, taste)
     # The picks the liked papers brought in: the selection without them lacks these.
     raised: frozenset[int] = frozenset()
@@ -203,10 +230,13 @@ def _liked_match(edition: EditionView, taste: Taste) -> _LikedMatch:
     return _LikedMatch(fuse(vectors, terms), vectors + terms)
 
 
-def _eligible(edition: EditionView, taste: Taste, exclusion_cosine: float) -> np.ndarray:
-    """Which papers the subscriber may get: in their categories, not muted, not excluded."""
+def eligible(
+    edition: EditionView, taste: Taste, exclusion_cosine: float, *, by_category: bool = True
+) -> np.ndarray:
+    """Which papers the subscriber may get: in their categories (unless not ``by_category``),
+    not muted, not excluded."""
     kept = np.ones(len(edition.papers), dtype=bool)
-    if taste.categories:
+    if taste.categories and by_category:
         kept = np.zeros(len(edition.papers), dtype=bool)
         for category in taste.categories & edition.in_category.keys():
             kept |= edition.in_category[category]
@@ -223,7 +253,7 @@ def _muted(paper: EditionPaper, taste: Taste) -> bool:
     return bool(taste.muted_authors.intersection(paper.author_keys))
 
 
-def _follows(paper: EditionPaper, taste: Taste) -> bool:
+def follows(paper: EditionPaper, taste: Taste) -> bool:
     topic = paper.topic_id is not None and paper.topic_id in taste.followed_topics
     return topic or bool(taste.followed_authors.intersection(paper.author_keys))
 
@@ -256,20 +286,13 @@ class _Why:
 
     def reason(self, paper: EditionPaper, index: int) -> str:
         taste = self.taste
-        followed = [
-            name
-            for name, key in zip(paper.authors, paper.author_keys, strict=False)
-            if key in taste.followed_authors
-        ]
-        if followed:
-            return f"by {followed[0]}, whom you follow"
-        if paper.topic_id is not None and paper.topic_id in taste.followed_topics:
-            return f"in the topic you follow: {paper.topic_label or paper.topic_id}"
+        if (followed := follow_reason(paper, taste)) is not None:
+            return followed
         if taste.interests and self.interest.max[index] >= INTEREST_REASON_COSINE:
             return f"matches your interest “{taste.interests[int(self.interest.best[index])]}”"
         if index in self.raised:
             return self._close_to_liked(paper, index)
-        return f"#{index + 1} trending{_trending_why(paper)}"
+        return trending_reason(paper, index)
 
     def _close_to_liked(self, paper: EditionPaper, index: int) -> str:
         """Names the closest liked paper, when the taste carries their titles; a pick the
@@ -282,6 +305,25 @@ class _Why:
             return f"you {itself[0].how} it"
         closest = named[int(np.argmax(self.liked.pairs[index]))]
         return f"close to “{_quoted(readable(closest.title))}” that you {closest.how}"
+
+
+def follow_reason(paper: EditionPaper, taste: Taste) -> str | None:
+    """ "by Jane Doe, whom you follow" or the followed topic; None if the reader follows
+    neither."""
+    followed = [
+        name
+        for name, key in zip(paper.authors, paper.author_keys, strict=False)
+        if key in taste.followed_authors
+    ]
+    if followed:
+        return f"by {followed[0]}, whom you follow"
+    if paper.topic_id is not None and paper.topic_id in taste.followed_topics:
+        return f"in the topic you follow: {paper.topic_label or paper.topic_id}"
+    return None
+
+
+def trending_reason(paper: EditionPaper, index: int) -> str:
+    return f"#{index + 1} trending{_trending_why(paper)}"
 
 
 def _quoted(title: str) -> str:

@@ -37,6 +37,7 @@ from app.core.models import (
 )
 from app.core.periods import Period, Span, last_day, span
 from app.core.vectors import Matrix
+from ranking.day_scores import forget_day_scores, has_day_scores, store_day_scores
 from ranking.diversity import DiversityRule, diversify
 from ranking.embeddings import load_vectors
 from ranking.errors import RankingInputError
@@ -112,13 +113,20 @@ def compose(
     candidates: Sequence[Candidate], scores: Sequence[Score], rule: DiversityRule, limit: int
 ) -> list[Item]:
     """The edition's items, best first, under the diversity rule."""
-    if len(scores) != len(candidates):
-        raise ValueError(f"the scorer returned {len(scores)} scores for {len(candidates)} papers")
-    ranked = sorted(
-        range(len(candidates)), key=lambda i: (-scores[i].total, candidates[i].arxiv_id)
-    )
+    ranked = _ranked(candidates, scores)
     topics = [candidates[i].topic_id for i in ranked]
     return [_item(candidates[ranked[i]], scores[ranked[i]]) for i in diversify(topics, rule, limit)]
+
+
+def rank_all(candidates: Sequence[Candidate], scores: Sequence[Score]) -> list[Item]:
+    """Every candidate as an item, best first (ties by arXiv id), before any diversity rule."""
+    return [_item(candidates[i], scores[i]) for i in _ranked(candidates, scores)]
+
+
+def _ranked(candidates: Sequence[Candidate], scores: Sequence[Score]) -> list[int]:
+    if len(scores) != len(candidates):
+        raise ValueError(f"the scorer returned {len(scores)} scores for {len(candidates)} papers")
+    return sorted(range(len(candidates)), key=lambda i: (-scores[i].total, candidates[i].arxiv_id))
 
 
 def _item(candidate: Candidate, score: Score) -> Item:
@@ -149,12 +157,17 @@ def publish(
     """Build the edition of ``period`` holding ``day``; store it if it is new or changed (and
     holds no fewer papers than the published one)."""
     bounds = pool_span(session, period, day)
-    header, items = _build(session, bounds, scorer, settings)
+    header, items, day_ranking = _build(session, bounds, scorer, settings)
     latest = latest_edition(session, period, bounds.key)
     if latest is not None and (kept := _kept(latest, bounds, header, items)) is not None:
+        if kept.refused_pool is None and not has_day_scores(session, latest.id):
+            store_day_scores(session, latest.id, day_ranking)  # published before they were kept
         return kept
     version = 1 if latest is None else latest.version + 1
     edition = _store(session, bounds, version, header, items)
+    if latest is not None:
+        forget_day_scores(session, latest.id)
+    store_day_scores(session, edition.id, day_ranking)
     return Publication(
         edition_id=edition.id,
         period=period,
@@ -184,11 +197,11 @@ def pool_span(session: Session, period: Period, day: date) -> Span:
 
 def _build(
     session: Session, bounds: Span, scorer: Scorer, settings: Settings
-) -> tuple[Header, list[Item]]:
-    """The edition's items: a day's scored as of the day; a week's or month's by their own
-    ranking (:mod:`ranking.period_pool`: topics over the period, each paper standing in its
-    own day, no chance, which is estimated per announcement day; docs/ranking.md, "Week and
-    month editions")."""
+) -> tuple[Header, list[Item], list[Item]]:
+    """The edition's items, and for a day every paper of it ranked: a day's scored as of the
+    day; a week's or month's by their own ranking (:mod:`ranking.period_pool`: topics over the
+    period, each paper standing in its own day, no chance, which is estimated per announcement
+    day; docs/ranking.md, "Week and month editions"), with no ranking of the whole kept."""
     candidates, vectors = load_pool(session, bounds, settings.embedding_model)
     if bounds.period == "day":
         signals = load_signals(session, [c.arxiv_id for c in candidates], bounds.last)
@@ -209,7 +222,8 @@ def _build(
         diversity_rule=rule.describe(),
         pool_size=len(candidates),
     )
-    return header, compose(candidates, scores, rule, settings.edition_size)
+    day_ranking = rank_all(candidates, scores) if bounds.period == "day" else []
+    return header, compose(candidates, scores, rule, settings.edition_size), day_ranking
 
 
 def _kept(latest: Edition, bounds: Span, header: Header, items: list[Item]) -> Publication | None:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from app.core.explanations import load_reasons
 from app.core.models import (
     Author,
+    DayScore,
     Edition,
     EditionItem,
     HfDailyPaper,
@@ -167,6 +168,30 @@ def edition_cards(session: Session, edition: Edition) -> list[Card]:
     ).all()
     # A week's topics are labelled as of its last day, not its Monday (its key).
     return cards_for(session, items, last_day(parse_period(edition.period), edition.edition_date))
+
+
+# The same columns of a paper of the day that its edition leaves out: its rank in the whole
+# day stands where an edition item's position does.
+_DAY_SCORE_COLUMNS = (
+    DayScore.rank.label("position"),
+    DayScore.arxiv_id,
+    DayScore.topic_id,
+    DayScore.score,
+    DayScore.components,
+    DayScore.chance,
+    DayScore.reasons,
+)
+
+
+def day_cards(session: Session, edition: Edition, ids: Sequence[str]) -> list[Card]:
+    """Cards of papers of a day edition's day by their ``day_scores`` rows (papers that the
+    edition itself leaves out), in the day's rank order."""
+    rows = session.execute(
+        select(*_DAY_SCORE_COLUMNS)
+        .where(DayScore.edition_id == edition.id, DayScore.arxiv_id.in_(ids))
+        .order_by(DayScore.rank)
+    ).all()
+    return cards_for(session, rows, edition.edition_date)
 
 
 def cards_for(session: Session, items: Sequence[Any], until: date) -> list[Card]:

@@ -173,6 +173,9 @@ def _reader_cards(
     if edition is None:
         return []
     by_id = {card.paper.arxiv_id: card for card in queries.edition_cards(session, edition)}
+    beyond = [pick.paper.arxiv_id for pick in picked.picks if pick.paper.arxiv_id not in by_id]
+    if beyond:  # papers of the day that the edition leaves out
+        by_id |= {card.paper.arxiv_id: card for card in queries.day_cards(session, edition, beyond)}
     saved = set(reader.saved_ids(session, found.id))
     thumbs = reader.feedback_of(session, found.id)
     chosen = [(pick.paper.arxiv_id, pick.reason) for pick in picked.picks]

@@ -64,7 +64,8 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
         listed = client.get("/api/daily_papers", params={"date": "2025-12-19"}).json()
         kling = next(item["paper"] for item in listed if item["paper"]["id"] == "2512.16776")
         assert kling["upvotes"] == 79  # its Hugging Face count, from the bundled signals
-        assert len(mailed) == 11  # a feedback link for each of the 10 picks, preferences
+        # A feedback link for each of the 10 picks and the 3 trending ones, then preferences.
+        assert len(mailed) == 14
         for link in mailed:
             opened = client.get(link)
             assert opened.status_code == 200 and "This link does not work" not in opened.text

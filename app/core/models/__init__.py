@@ -21,6 +21,7 @@ from app.core.models.papers import (
     PaperCategory,
 )
 from app.core.models.ranking import (
+    DayScore,
     Edition,
     EditionItem,
     EditionKey,
@@ -49,6 +50,7 @@ __all__ = [
     "AnnouncementEntry",
     "Author",
     "Base",
+    "DayScore",
     "Delivery",
     "DeliveryStatus",
     "DigestFeedback",

@@ -143,3 +143,23 @@ class EditionItem(Base):
     # (``app.core.explanations``); null for scorers that give neither.
     chance: Mapped[float | None] = mapped_column(Float)
     reasons: Mapped[str | None] = mapped_column(Text)
+
+
+class DayScore(Base):
+    """Every paper announced on a day edition's day, as that edition's scorer ranked it: the
+    edition itself shows the first ``edition_size`` (diversified); personal digests, alerts
+    and pages read the whole day here."""
+
+    __tablename__ = "day_scores"
+
+    edition_id: Mapped[int] = mapped_column(
+        ForeignKey("editions.id", ondelete="CASCADE"), primary_key=True
+    )
+    arxiv_id: Mapped[str] = mapped_column(ForeignKey("papers.arxiv_id"), primary_key=True)
+    # 1 for the day's best score (ties by arXiv id), before the edition's diversity rule.
+    rank: Mapped[int]
+    score: Mapped[float] = mapped_column(Float)
+    components: Mapped[str] = mapped_column(Text)
+    topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))
+    chance: Mapped[float | None] = mapped_column(Float)
+    reasons: Mapped[str | None] = mapped_column(Text)

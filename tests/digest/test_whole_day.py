@@ -1,0 +1,166 @@
+"""A digest chooses from every paper announced that day, not only the day's edition: the
+sample's 2025-12-19 is ranked for real (`paperboy rank`), and the digests travel through a real
+SMTP server (`paperboy send-digests`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+
+import numpy as np
+import pytest
+from sqlalchemy import func, select
+
+from app.cli.main import main
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.models import DayScore, Edition, EditionItem, Paper, PaperAuthor
+from ingest.bulk.importer import import_file
+from ranking.embeddings import check_matrix, import_matrix
+from tests.conftest import SAMPLE_PATH, Database
+from tests.digest.conftest import Smtp
+from tests.digest.editions import add_subscriber
+from tests.ranking.conftest import SAMPLE_IDS, SAMPLE_MATRIX
+
+DAY = date(2025, 12, 19)
+
+
+@dataclass(frozen=True)
+class RankedDay:
+    settings: Settings
+    database: Database
+
+
+@pytest.fixture
+def ranked_day(database: Database, mail_settings: Settings) -> Iterator[RankedDay]:
+    settings = mail_settings.model_copy(update={"topic_labels_by_meaning": False})
+    import_file(SAMPLE_PATH, database.sessions)
+    vectors, ids = check_matrix(np.load(SAMPLE_MATRIX), json.loads(SAMPLE_IDS.read_text()))
+    with session_scope(database.sessions) as session:
+        import_matrix(session, vectors, ids, settings.embedding_model)
+    assert main(["rank", "--date", DAY.isoformat(), "--quiet"], settings) == 0
+    yield RankedDay(settings, database)
+
+
+def day_edition(ranked: RankedDay) -> Edition:
+    with ranked.database.sessions() as session:
+        edition = session.scalars(
+            select(Edition).where(Edition.period == "day", Edition.edition_date == DAY)
+        ).one()
+        session.expunge(edition)
+        return edition
+
+
+def an_author_outside_the_edition(ranked: RankedDay) -> tuple[str, str, str]:
+    """(author key, author name, title) of a paper of the day that the edition leaves out and
+    whose authors have no paper in it."""
+    edition = day_edition(ranked)
+    with ranked.database.sessions() as session:
+        shown = set(
+            session.scalars(
+                select(EditionItem.arxiv_id).where(EditionItem.edition_id == edition.id)
+            )
+        )
+        shown_authors = set(
+            session.scalars(select(PaperAuthor.author_key).where(PaperAuthor.arxiv_id.in_(shown)))
+        )
+        ranked_rows = session.execute(
+            select(DayScore.arxiv_id, Paper.title)
+            .join(Paper, Paper.arxiv_id == DayScore.arxiv_id)
+            .where(DayScore.edition_id == edition.id)
+            .order_by(DayScore.rank.desc())
+        ).all()
+        for arxiv_id, title in ranked_rows:
+            if arxiv_id in shown:
+                continue
+            authors = session.execute(
+                select(PaperAuthor.author_key, PaperAuthor.name).where(
+                    PaperAuthor.arxiv_id == arxiv_id
+                )
+            ).all()
+            alone = [(key, name) for key, name in authors if key not in shown_authors]
+            if alone:
+                return alone[0][0], alone[0][1], title
+    raise AssertionError("every paper of the day is in its edition")
+
+
+def test_every_paper_announced_that_day_is_scored_and_ranked(ranked_day: RankedDay) -> None:
+    edition = day_edition(ranked_day)
+    with ranked_day.database.sessions() as session:
+        announced = session.scalar(
+            select(func.count()).select_from(Paper).where(Paper.announced_on == DAY)
+        )
+        ranks = list(
+            session.scalars(
+                select(DayScore.rank)
+                .where(DayScore.edition_id == edition.id)
+                .order_by(DayScore.rank)
+            )
+        )
+        scores = list(
+            session.scalars(
+                select(DayScore.score)
+                .where(DayScore.edition_id == edition.id)
+                .order_by(DayScore.rank)
+            )
+        )
+        items = session.scalar(select(func.count()).where(EditionItem.edition_id == edition.id))
+    assert announced == edition.pool_size == len(ranks) > (items or 0)
+    assert ranks == list(range(1, len(ranks) + 1))
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_ranking_the_day_again_keeps_one_whole_day_per_edition(ranked_day: RankedDay) -> None:
+    assert main(["rank", "--date", DAY.isoformat(), "--quiet"], ranked_day.settings) == 0
+    with ranked_day.database.sessions() as session:
+        per_edition = session.execute(
+            select(DayScore.edition_id, func.count()).group_by(DayScore.edition_id)
+        ).all()
+    assert len(per_edition) == 1 and per_edition[0][1] == day_edition(ranked_day).pool_size
+
+
+def test_a_followed_authors_paper_outside_the_edition_is_mailed_in_its_own_section(
+    ranked_day: RankedDay, smtp: Smtp
+) -> None:
+    key, name, title = an_author_outside_the_edition(ranked_day)
+    reader = "follower@example.org"
+    add_subscriber(
+        ranked_day.database.sessions,
+        reader,
+        followed_authors=[key],
+        categories=["q-bio.NC"],  # a field the followed paper is not in: a follow is by name
+        delivery_hour=0,
+        max_items=5,
+    )
+    assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
+    [mail] = smtp.handler.to(reader)
+    text = mail.get_body(("plain",))
+    assert text is not None
+    body = " ".join(str(text.get_content()).split())
+    heading = "== From authors and topics you follow =="
+    assert heading in body
+    followed_part = body[body.index(heading) :]
+    assert " ".join(title.split())[:60] in followed_part
+    assert f"Why: by {name}, whom you follow" in followed_part
+
+
+def test_the_trending_section_repeats_no_paper_of_the_others(
+    ranked_day: RankedDay, smtp: Smtp
+) -> None:
+    reader = "reader@example.org"
+    add_subscriber(
+        ranked_day.database.sessions, reader, interests="protein folding", delivery_hour=0
+    )
+    assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
+    [mail] = smtp.handler.to(reader)
+    part = mail.get_body(("plain",))
+    assert part is not None
+    links = [
+        line.split("arXiv: ", 1)[1]
+        for line in str(part.get_content()).splitlines()
+        if "arXiv: https://arxiv.org/abs/" in line
+    ]
+    assert len(links) == len(set(links)) > 0
+    assert "== Trending today ==" in str(part.get_content())
