@@ -57,6 +57,7 @@ from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.profile_match import paper_text
 from digest.run_inputs import edition_view
+from digest.sections import Sectioned
 from digest.selection import EditionPaper, EditionView, Pick, Taste
 from digest.selection import select as select_digest
 from digest.taste_space import space_for
@@ -300,7 +301,7 @@ def _pre_rendered(settings: Settings, n: int) -> list[OutgoingMail]:
         view = edition_view(session, edition, settings.embedding_model)
         subscriber = session.scalars(select(Subscriber)).first()
         assert subscriber is not None
-        picks = [Pick(paper, "#1 trending") for paper in view.papers[:12]]
+        picks = Sectioned([Pick(paper, "#1 trending") for paper in view.papers[:12]])
         template = digest_message(
             settings, Reader.of(subscriber), EditionKey("day", DAY), picks, now
         )

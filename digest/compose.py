@@ -14,8 +14,8 @@ from digest.latex import readable
 from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message
 from digest.mail.render import render_email
-from digest.sections import Section, Sectioned
-from digest.selection import Pick
+from digest.sections import Sectioned
+from digest.selection import Pick, Section
 
 MAX_AUTHORS_SHOWN = 4
 # An abstract's first sentence, cut at a word beyond this (a mail item stays a few lines).
@@ -26,19 +26,18 @@ def digest_message(
     settings: Settings,
     subscriber: Reader,
     edition: EditionKey,
-    picks: Sectioned | list[Pick],
+    picks: Sectioned,
     now: datetime,
     message_id: str | None = None,
 ) -> OutgoingMail:
     """The digest as a message; ``message_id`` is an earlier try's, which it carries again."""
-    chosen = picks if isinstance(picks, Sectioned) else Sectioned(picks)
     unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
         "email": subscriber.email,
         "period_name": edition.period,
         "edition_date": edition.edition_date.isoformat(),
-        "items": _items(settings, subscriber, edition, chosen.picks, now),
-        "followed_left_out": chosen.followed_left_out,
+        "items": _items(settings, subscriber, edition, picks.picks, now),
+        "followed_left_out": picks.followed_left_out,
         "for_you_url": f"{settings.public_base_url.rstrip('/')}/for-you",
         "preferences_url": links.preferences_url(settings, subscriber, now),
         "unsubscribe_url": unsubscribe.https,
@@ -55,7 +54,7 @@ def digest_message(
     return build_message(envelope, render_email("digest", context))
 
 
-def section_heading(section: str, period: str) -> str:
+def section_heading(section: Section, period: str) -> str:
     """The words that open a section of a digest or of the "For you" page."""
     if section == Section.FOLLOWED:
         return "From authors and topics you follow"

@@ -15,13 +15,13 @@ the last two.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 import numpy as np
 
 from digest.selection import (
     EditionView,
     Pick,
+    Section,
     Taste,
     eligible,
     follow_reason,
@@ -33,12 +33,6 @@ from digest.selection import (
 # Enough for a prolific group's day; past it the mail says how many more there were.
 FOLLOWED_SHOWN = 20
 TRENDING_SHOWN = 3
-
-
-class Section(StrEnum):
-    FOLLOWED = "followed"
-    FOR_YOU = "for-you"
-    TRENDING = "trending"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +64,7 @@ def sectioned_picks(
         exclusion_cosine=exclusion_cosine,
         skip=frozenset(shown),
     )
-    taken = set(shown) | {_index_of(view, pick) for pick in personal}
+    taken = {view.papers[i].arxiv_id for i in shown} | {pick.paper.arxiv_id for pick in personal}
     trending = [
         Pick(view.papers[i], trending_reason(view.papers[i], i), Section.TRENDING)
         for i in _trending(view, taste, exclusion_cosine, taken)
@@ -89,12 +83,8 @@ def _followed(view: EditionView, taste: Taste, exclusion_cosine: float) -> list[
 
 
 def _trending(
-    view: EditionView, taste: Taste, exclusion_cosine: float, taken: set[int]
+    view: EditionView, taste: Taste, exclusion_cosine: float, taken: set[str]
 ) -> list[int]:
     allowed = eligible(view, taste, exclusion_cosine)[: view.shown_size]
-    free = [i for i in np.flatnonzero(allowed).tolist() if i not in taken]
+    free = [i for i in np.flatnonzero(allowed).tolist() if view.papers[i].arxiv_id not in taken]
     return free[:TRENDING_SHOWN]
-
-
-def _index_of(view: EditionView, pick: Pick) -> int:
-    return view.position(pick.paper.arxiv_id)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
@@ -71,7 +72,6 @@ class EditionView:
     edition_size: int | None = None
     trending: np.ndarray = field(init=False, repr=False, compare=False)
     in_category: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
-    _positions: dict[str, int] = field(init=False, repr=False, compare=False)
     _index: PoolIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -84,8 +84,6 @@ class EditionView:
             for category in paper.categories:
                 members.setdefault(category, np.zeros(count, dtype=bool))[index] = True
         object.__setattr__(self, "in_category", members)
-        positions = {paper.arxiv_id: index for index, paper in enumerate(self.papers)}
-        object.__setattr__(self, "_positions", positions)
 
     def index(self) -> PoolIndex:
         """The edition's profile-match index, built by the first reader with thumbs up."""
@@ -94,10 +92,6 @@ class EditionView:
             object.__setattr__(self, "_index", PoolIndex(texts, self.vectors, self.space))
         assert self._index is not None
         return self._index
-
-    def position(self, arxiv_id: str) -> int:
-        """The paper's index in :attr:`papers`."""
-        return self._positions[arxiv_id]
 
     @property
     def shown_size(self) -> int:
@@ -133,12 +127,19 @@ class Taste:
     disliked: Matrix | None = None
 
 
+class Section(StrEnum):
+    """The parts of a digest (digest.sections), in the order a digest shows them."""
+
+    FOLLOWED = "followed"
+    FOR_YOU = "for-you"
+    TRENDING = "trending"
+
+
 @dataclass(frozen=True, slots=True)
 class Pick:
     paper: EditionPaper
     reason: str
-    # Which part of a digest holds it (digest.sections.Section).
-    section: str = "for-you"
+    section: Section = Section.FOR_YOU
 
 
 def select(

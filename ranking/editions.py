@@ -123,6 +123,11 @@ def rank_all(candidates: Sequence[Candidate], scores: Sequence[Score]) -> list[I
     return [_item(candidates[i], scores[i]) for i in _ranked(candidates, scores)]
 
 
+def edition_of(ranking: Sequence[Item], rule: DiversityRule, limit: int) -> list[Item]:
+    """The edition's items from a whole ranking (:func:`rank_all`), as :func:`compose`."""
+    return [ranking[i] for i in diversify([item.topic_id for item in ranking], rule, limit)]
+
+
 def _ranked(candidates: Sequence[Candidate], scores: Sequence[Score]) -> list[int]:
     if len(scores) != len(candidates):
         raise ValueError(f"the scorer returned {len(scores)} scores for {len(candidates)} papers")
@@ -160,14 +165,15 @@ def publish(
     header, items, day_ranking = _build(session, bounds, scorer, settings)
     latest = latest_edition(session, period, bounds.key)
     if latest is not None and (kept := _kept(latest, bounds, header, items)) is not None:
-        if kept.refused_pool is None and not has_day_scores(session, latest.id):
+        if day_ranking and kept.refused_pool is None and not has_day_scores(session, latest.id):
             store_day_scores(session, latest.id, day_ranking)  # published before they were kept
         return kept
     version = 1 if latest is None else latest.version + 1
     edition = _store(session, bounds, version, header, items)
-    if latest is not None:
-        forget_day_scores(session, latest.id)
-    store_day_scores(session, edition.id, day_ranking)
+    if day_ranking:
+        if latest is not None:
+            forget_day_scores(session, latest.id)
+        store_day_scores(session, edition.id, day_ranking)
     return Publication(
         edition_id=edition.id,
         period=period,
@@ -222,8 +228,10 @@ def _build(
         diversity_rule=rule.describe(),
         pool_size=len(candidates),
     )
-    day_ranking = rank_all(candidates, scores) if bounds.period == "day" else []
-    return header, compose(candidates, scores, rule, settings.edition_size), day_ranking
+    if bounds.period != "day":
+        return header, compose(candidates, scores, rule, settings.edition_size), []
+    day_ranking = rank_all(candidates, scores)
+    return header, edition_of(day_ranking, rule, settings.edition_size), day_ranking
 
 
 def _kept(latest: Edition, bounds: Span, header: Header, items: list[Item]) -> Publication | None:

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from digest.sections import FOLLOWED_SHOWN, TRENDING_SHOWN, Section, sectioned_picks
-from digest.selection import EditionPaper, EditionView, Taste
+from digest.sections import FOLLOWED_SHOWN, TRENDING_SHOWN, sectioned_picks
+from digest.selection import EditionPaper, EditionView, Section, Taste
 from tests.digest.test_selection import paper
 
 
