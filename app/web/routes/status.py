@@ -70,8 +70,17 @@ def metrics(context: ContextDep, session: SessionDep) -> PlainTextResponse:
 def prometheus_text(status: Status) -> str:
     """Prometheus text format, every metric with its HELP and TYPE. A job that never succeeded
     has no last-success sample (a 0 would read as 1970): ``job_never_succeeded`` says so."""
+    metrics = _stored_and_job_metrics(status) + _state_metrics(status)
+    lines = [line for metric in metrics for line in _metric_lines(*metric)]
+    return "\n".join(lines) + "\n"
+
+
+Metric = tuple[str, str, list[tuple[str, float]]]
+
+
+def _stored_and_job_metrics(status: Status) -> list[Metric]:
     jobs = status.jobs
-    metrics: list[tuple[str, str, list[tuple[str, float]]]] = [
+    return [
         (
             "items",
             "Stored items by kind.",
@@ -92,6 +101,11 @@ def prometheus_text(status: Status) -> str:
             "1 if the job never succeeded although it was due.",
             [(_label("job", j.name), int(j.overdue)) for j in jobs],
         ),
+    ]
+
+
+def _state_metrics(status: Status) -> list[Metric]:
+    return [
         (
             "open_incidents",
             "Open incidents nobody acknowledged.",
@@ -124,8 +138,6 @@ def prometheus_text(status: Status) -> str:
             [("", int(status.search is SearchPlace.FALLBACK))],
         ),
     ]
-    lines = [line for metric in metrics for line in _metric_lines(*metric)]
-    return "\n".join(lines) + "\n"
 
 
 def _label(name: str, value: str) -> str:
