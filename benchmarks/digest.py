@@ -19,10 +19,10 @@ receives:
   aiosmtplib connection.
 
 With ``--selection``, only the choice of each digest is timed, in this process and with no
-database: ``digest.selection.select`` over the same day's papers for that many readers who
-each gave 5 to 30 thumbs up (a random earlier paper and its nearest earlier papers, as a reader
-with one or two subjects would), so that the profile match (embeddings and the edition's
-tf-idf, digest/profile_match.py) does real work. Milliseconds per reader; the edition's tf-idf
+database: ``digest.sections.sectioned_picks`` over every paper of the same day (its first 100
+the edition) for that many readers who each gave 5 to 30 thumbs up (a random earlier paper and
+its nearest earlier papers, as a reader with one or two subjects would), so that the profile
+match (embeddings and the day's tf-idf, digest/profile_match.py) does real work. Milliseconds per reader; the edition's tf-idf
 is built once, by the first reader, and timed apart.
 """
 
@@ -57,15 +57,16 @@ from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.profile_match import paper_text
 from digest.run_inputs import edition_view
-from digest.sections import Sectioned
+from digest.sections import Sectioned, sectioned_picks
 from digest.selection import EditionPaper, EditionView, Pick, Taste
-from digest.selection import select as select_digest
 from digest.taste_space import space_for
 from ranking.pipeline import default_scorer, rank_day
 from ranking.scoring import Candidate
 from ranking.trending.data import load_corpus
 
 DAY = date(2026, 6, 2)
+# As PAPERBOY_EDITION_SIZE's default: the day's papers past it come in by the reader alone.
+EDITION_SIZE = 100
 CATEGORIES = ["cs.AI", "cs.CL", "cs.CV", "cs.LG", "cs.RO", "stat.ML"]
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +77,7 @@ def main() -> None:
     parser.add_argument("--matrix", type=Path, default=MATRIX)
     parser.add_argument("--subscribers", type=int, default=10_000)
     parser.add_argument(
-        "--selection", action="store_true", help="time select() alone, readers with thumbs up"
+        "--selection", action="store_true", help="time the selection alone, readers with thumbs up"
     )
     parser.add_argument(
         "--keep", type=Path, help="prepare the database in this folder, or reuse the one there"
@@ -107,20 +108,22 @@ def _time_selection(corpus: Path, matrix: Path, readers: int) -> None:
     # The corpus matrix is the packaged model's: a run compares in its taste space; the same
     # readers without it are the peer of the same run.
     for name, space in (("taste space", space_for(PACKAGED_MODEL_NAME)), ("raw", None)):
-        view = EditionView(papers_today, vectors, space)
+        # The edition is the day's first 100; the selection reads the whole day, in sections.
+        view = EditionView(papers_today, vectors, space, edition_size=EDITION_SIZE)
         started = time.perf_counter()
         view.index()
         first = time.perf_counter() - started
         started = time.perf_counter()
         for taste in tastes:
-            select_digest(view, taste, max_per_topic=3, exclusion_cosine=0.5)
+            sectioned_picks(view, taste, max_per_topic=3, exclusion_cosine=0.5)
         seconds = time.perf_counter() - started
         print(
             f"[{name}] edition of {DAY}: {len(today)} papers; its index built in "
             f"{first * 1000:.0f} ms"
         )
         print(
-            f"[{name}] select() for {readers} readers with 5-30 thumbs up: {seconds:.1f} s = "
+            f"[{name}] sectioned_picks() for {readers} readers with 5-30 thumbs up: "
+            f"{seconds:.1f} s = "
             f"{seconds / readers * 1000:.2f} ms per reader"
         )
 

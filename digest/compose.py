@@ -38,7 +38,6 @@ def digest_message(
         "edition_date": edition.edition_date.isoformat(),
         "items": _items(settings, subscriber, edition, picks.picks, now),
         "followed_left_out": picks.followed_left_out,
-        "for_you_url": f"{settings.public_base_url.rstrip('/')}/for-you",
         "preferences_url": links.preferences_url(settings, subscriber, now),
         "unsubscribe_url": unsubscribe.https,
         "privacy_url": f"{settings.public_base_url.rstrip('/')}/privacy",

@@ -2,7 +2,7 @@
 
 1. **Followed**: every paper of the day by an author the reader follows or in a topic they
    follow, whatever its trending rank and their categories (a follow is asked for by name),
-   best ranked first, up to :data:`FOLLOWED_SHOWN`; how many more there were is said.
+   best ranked first, up to :data:`FOLLOWED_SHOWN`; how many of them no section holds is said.
 2. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
    first, then every other paper announced that day), up to the reader's number of items.
 3. **Trending**: the edition's best papers the two sections above left out, a few, so that a
@@ -37,8 +37,8 @@ TRENDING_SHOWN = 3
 
 @dataclass(frozen=True, slots=True)
 class Sectioned:
-    """The picks in section order (followed, for you, trending) and the followed papers past
-    :data:`FOLLOWED_SHOWN` that were left out."""
+    """The picks in section order (followed, for you, trending) and how many followed papers
+    past :data:`FOLLOWED_SHOWN` no section holds."""
 
     picks: list[Pick]
     followed_left_out: int = 0
@@ -71,7 +71,7 @@ def sectioned_picks(
     ]
     return Sectioned(
         followed_picks + [replace(pick, section=Section.FOR_YOU) for pick in personal] + trending,
-        followed_left_out=len(followed) - len(shown),
+        followed_left_out=sum(view.papers[i].arxiv_id not in taken for i in followed),
     )
 
 

@@ -38,8 +38,6 @@ class PersonalPicks:
     # None when nothing is published yet.
     edition: EditionKey | None
     picks: list[Pick]
-    # Papers by followed authors and topics past the followed section's length.
-    followed_left_out: int = 0
 
 
 def target_edition(session: Session, frequency: Frequency, day: date | None) -> EditionKey | None:
@@ -77,4 +75,4 @@ def picks_for(
     # One reader's page reads that reader's thumbs only, however many readers there are.
     tastes = Tastes(session, settings.embedding_model, encode, only=subscriber.id)
     chosen = reader_picks(settings, session, Reader.of(subscriber), view, tastes)
-    return PersonalPicks(key, chosen.picks, chosen.followed_left_out)
+    return PersonalPicks(key, chosen.picks)

@@ -1,10 +1,23 @@
-"""A digest's sections over a whole day: followed, for you, trending (pure)."""
+"""A digest's sections over a whole day: followed, for you, trending; and how a mail shows
+them."""
+
+import email
+import re
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.policy import default
 
 import numpy as np
 
-from digest.sections import FOLLOWED_SHOWN, TRENDING_SHOWN, sectioned_picks
-from digest.selection import EditionPaper, EditionView, Section, Taste
+from app.core.config import Settings
+from app.core.models import EditionKey, SubscriberStatus
+from digest.compose import digest_message
+from digest.ledger import Reader
+from digest.sections import FOLLOWED_SHOWN, TRENDING_SHOWN, Sectioned, sectioned_picks
+from digest.selection import EditionPaper, EditionView, Pick, Section, Taste
+from tests.digest.editions import DAY
 from tests.digest.test_selection import paper
+from tests.digest.test_sending import body
 
 
 def day(papers: list[EditionPaper], edition_size: int) -> EditionView:
@@ -55,9 +68,10 @@ def test_past_its_length_the_followed_section_says_how_many_more_there_were() ->
     taste = Taste(max_items=3, followed_authors=frozenset({"prolific"}))
     chosen = sectioned_picks(day(papers, 10), taste, max_per_topic=50, exclusion_cosine=0.5)
     followed = [pick for pick in chosen.picks if pick.section == Section.FOLLOWED]
-    assert len(followed) == FOLLOWED_SHOWN and chosen.followed_left_out == 5
-    # The five left out are still the reader's: the next section takes them first.
+    assert len(followed) == FOLLOWED_SHOWN
+    # Five more were followed: the next section takes three of them first, two are left out.
     assert [p.section for p in chosen.picks[FOLLOWED_SHOWN:]] == [Section.FOR_YOU] * 3
+    assert chosen.followed_left_out == 2
 
 
 def test_no_paper_is_in_two_sections_and_trending_comes_from_the_edition_only() -> None:
@@ -75,3 +89,47 @@ def test_papers_past_the_edition_gain_nothing_from_trending() -> None:
     view = day([paper(n) for n in range(1, 21)], edition_size=10)
     assert view.trending[:10].tolist() == [1.0 - i / 10 for i in range(10)]
     assert view.trending[10:].tolist() == [0.0] * 10
+
+
+def test_a_mail_heads_each_section_and_says_how_many_followed_papers_it_left_out(
+    mail_settings: Settings,
+) -> None:
+    reader = Reader(
+        id=1,
+        email="ada@example.org",
+        link_key="k",
+        status=SubscriberStatus.ACTIVE,
+        categories=[],
+        interests="",
+        exclusions="",
+        followed_topics=[],
+        muted_topics=[],
+        followed_authors=["jane-doe"],
+        muted_authors=[],
+        max_items=1,
+        send_empty=False,
+        failure_count=0,
+    )
+    picks = [
+        Pick(paper(1, author="jane-doe"), "by Jane-Doe, whom you follow", Section.FOLLOWED),
+        Pick(paper(2), "#2 trending", Section.FOR_YOU),
+        Pick(paper(3), "#3 trending", Section.TRENDING),
+    ]
+    message = digest_message(
+        mail_settings, reader, EditionKey("day", DAY), Sectioned(picks, 2), datetime.now(UTC)
+    )
+    mail = email.message_from_bytes(message.raw, policy=default)
+    assert isinstance(mail, EmailMessage)
+    text = body(mail, "plain")
+    headings = re.findall(r"^== (.+) ==$", text, re.M)
+    assert headings == ["From authors and topics you follow", "Picked for you", "Trending today"]
+    said = "2 more papers by authors and topics you follow were left out to keep this mail short."
+    assert said in " ".join(text.split())
+    assert said in " ".join(body(mail, "html").split())
+    alone = digest_message(
+        mail_settings, reader, EditionKey("day", DAY), Sectioned(picks[1:2]), datetime.now(UTC)
+    )
+    one = email.message_from_bytes(alone.raw, policy=default)
+    assert isinstance(one, EmailMessage)
+    only = body(one, "plain")
+    assert "== " not in only and "left out" not in only  # one section: no heading
