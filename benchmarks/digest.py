@@ -22,8 +22,8 @@ With ``--selection``, only the choice of each digest is timed, in this process a
 database: ``digest.sections.sectioned_picks`` over every paper of the same day (its first 100
 the edition) for that many readers who each gave 5 to 30 thumbs up (a random earlier paper and
 its nearest earlier papers, as a reader with one or two subjects would), so that the profile
-match (embeddings and the day's tf-idf, digest/profile_match.py) does real work. Milliseconds per reader; the edition's tf-idf
-is built once, by the first reader, and timed apart.
+match (embeddings and the day's tf-idf, digest/profile_match.py) does real work. Milliseconds
+per reader; the day's tf-idf is built once, by the first reader, and timed apart.
 """
 
 from __future__ import annotations
