@@ -36,6 +36,7 @@ from app.core.models import (
 )
 from app.core.models.subscriptions import new_link_key
 from digest.accounts.preferences import Preferences
+from digest.accounts.votes import UnknownPaperError
 
 FEED = "feed"
 T = TypeVar("T")
@@ -56,10 +57,6 @@ WEB_DEFAULTS = {
     "time_zone": "UTC",
     "max_items": 10,
 }
-
-
-class UnknownPaperError(LookupError):
-    """A paper Paperboy does not hold."""
 
 
 class Stance(StrEnum):

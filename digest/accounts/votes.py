@@ -16,7 +16,7 @@ from app.core.models import Paper, Vote
 
 
 class UnknownPaperError(LookupError):
-    """A vote for a paper Paperboy does not hold."""
+    """A vote, a save or a note for a paper Paperboy does not hold."""
 
 
 def cast(session: Session, voter: str, arxiv_id: str, now: datetime) -> int:
