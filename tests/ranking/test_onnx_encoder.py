@@ -68,6 +68,8 @@ def test_the_tokens_are_autotokenizers(texts: list[str]) -> None:
 def test_the_vectors_are_those_of_the_autotokenizer_path(built: Path, texts: list[str]) -> None:
     from transformers import AutoTokenizer
 
+    # Every fourth text: the path is the same for each, and some are still past the limit.
+    texts = texts[::4]
     encoder = OnnxEncoder.open(built, SOURCE, threads=1)
     # One text a batch on both sides: int8 activations are scaled per batch, padding included.
     ours = encoder.encode(texts, batch_size=1)
