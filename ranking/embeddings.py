@@ -19,7 +19,15 @@ from app.core.models import Paper, PaperEmbedding
 from app.core.vectors import BadVectorsError, Matrix, normalise, pack, stack
 from ranking.embedder import Embedder
 from ranking.text import embedding_text, text_hash
-from search.database_indexes import has_vector_column, store_vectors
+from search.database_indexes import (
+    EmbeddingRow,
+    build_vector_index,
+    copy_embeddings,
+    drop_vector_index,
+    has_vector_column,
+    holds_vectors,
+    store_vectors,
+)
 
 PAGE_SIZE = 1_000
 Progress = Callable[[int], None]
@@ -96,27 +104,31 @@ def _stored_hashes(session: Session, arxiv_ids: Sequence[str], model: str) -> di
     return {row.arxiv_id: row.text_hash for row in session.execute(query)}
 
 
-def _store(session: Session, model: str, keys: list[tuple[str, str]], vectors: Matrix) -> None:
+def _store(
+    session: Session,
+    model: str,
+    keys: list[tuple[str, str]],
+    vectors: Matrix,
+    *,
+    bulk: bool = False,
+) -> None:
+    """Replace these papers' vectors; ``bulk``: append to a store that holds none of them."""
+    now = datetime.now(UTC)
+    rows = [
+        EmbeddingRow(arxiv_id, model, hash_, int(vector.shape[0]), pack(vector), now)
+        for (arxiv_id, hash_), vector in zip(keys, vectors, strict=True)
+    ]
+    connection = session.connection()
+    if bulk:
+        copy_embeddings(connection, rows)
+        return
     ids = [arxiv_id for arxiv_id, _ in keys]
     session.execute(
         delete(PaperEmbedding).where(
             PaperEmbedding.model == model, PaperEmbedding.arxiv_id.in_(ids)
         )
     )
-    now = datetime.now(UTC)
-    rows = [
-        {
-            "arxiv_id": arxiv_id,
-            "model": model,
-            "text_hash": hash_,
-            "dimensions": int(vector.shape[0]),
-            "vector": pack(vector),
-            "computed_at": now,
-        }
-        for (arxiv_id, hash_), vector in zip(keys, vectors, strict=True)
-    ]
-    session.execute(insert(PaperEmbedding), rows)
-    connection = session.connection()
+    session.execute(insert(PaperEmbedding), [row._asdict() for row in rows])
     if has_vector_column(connection.engine):
         store_vectors(connection, model, list(zip(ids, vectors, strict=True)))
 
@@ -126,11 +138,14 @@ class MatrixImportSummary:
     stored: int
     unchanged: int
     unknown: int
+    # Copied into an empty PostgreSQL store, its vector index built once at the end.
+    bulk: bool = False
 
     def line(self) -> str:
-        return (
+        counts = (
             f"stored {self.stored}, unchanged {self.unchanged}, unknown ids skipped {self.unknown}"
         )
+        return f"{counts}; loaded in bulk, vector index built once" if self.bulk else counts
 
 
 def check_matrix(matrix: np.ndarray, ids: object) -> tuple[Matrix, list[str]]:
@@ -154,12 +169,22 @@ def import_matrix(
     model: str,
     progress: Progress = lambda _: None,
 ) -> MatrixImportSummary:
-    """Store precomputed vectors for known papers, hashed with each paper's current text."""
+    """Store precomputed vectors for known papers, hashed with each paper's current text.
+
+    Into a PostgreSQL store holding no vector of this width, the rows are copied in bulk and
+    the HNSW index is built once at the end: indexing each row as it comes costs far more.
+    The whole import is one transaction, the dropped index included.
+    """
+    connection = session.connection()
+    width = int(vectors.shape[1])
+    bulk = has_vector_column(connection.engine) and not holds_vectors(connection, width)
+    if bulk:
+        drop_vector_index(connection, width)
     stored = unchanged = unknown = 0
     for start in range(0, len(ids), PAGE_SIZE):
         page = ids[start : start + PAGE_SIZE]
         current = _current_hashes(session, page)
-        kept = _stored_hashes(session, list(current), model)
+        kept = {} if bulk else _stored_hashes(session, list(current), model)
         take = [
             i
             for i, arxiv_id in enumerate(page)
@@ -167,11 +192,13 @@ def import_matrix(
         ]
         keys = [(page[i], current[page[i]]) for i in take]
         if take:
-            _store(session, model, keys, vectors[start : start + PAGE_SIZE][take])
+            _store(session, model, keys, vectors[start : start + PAGE_SIZE][take], bulk=bulk)
         stored, unknown = stored + len(take), unknown + len(page) - len(current)
         unchanged += len(current) - len(take)
         progress(len(page))
-    return MatrixImportSummary(stored, unchanged, unknown)
+    if bulk:
+        build_vector_index(connection, width)
+    return MatrixImportSummary(stored, unchanged, unknown, bulk=bulk)
 
 
 def _current_hashes(session: Session, arxiv_ids: Sequence[str]) -> dict[str, str]:

@@ -15,11 +15,13 @@ Without the extension the word index is still made, and search stays in the proc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 import numpy as np
+import psycopg
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.dialects.postgresql import base as postgresql
 from sqlalchemy.exc import DBAPIError
@@ -32,11 +34,24 @@ SEARCH_TABLE = "paper_search"
 # The dimension of the default model (all-MiniLM-L6-v2): indexed when the column is made.
 DEFAULT_DIMENSIONS = 384
 BACKFILL_PAGE = 1_000
+# What an HNSW build may use: enough to hold the graph of a large corpus in memory.
+BUILD_MEMORY = "1GB"
 MISSING_LINE = (
     "pgvector (the PostgreSQL extension `vector`) is not installed: search and similar papers "
     "fall back to the in-process index; install it and run `paperboy migrate` again to search "
     "in the database"
 )
+
+
+class EmbeddingRow(NamedTuple):
+    """One row of ``paper_embeddings`` as stored (the vector packed as float32)."""
+
+    arxiv_id: str
+    model: str
+    text_hash: str
+    dimensions: int
+    vector: bytes
+    computed_at: datetime
 
 
 class SearchPlace(StrEnum):
@@ -138,6 +153,41 @@ def store_vectors(connection: Connection, model: str, rows: Sequence[tuple[str, 
             ensure_vector_index(connection, dimensions)
         indexed.add(dimensions)
     _update(connection, model, list(rows))
+
+
+def holds_vectors(connection: Connection, dimensions: int) -> bool:
+    """Whether any embedding of this width is stored (an empty store loads in bulk)."""
+    query = text("SELECT EXISTS (SELECT 1 FROM paper_embeddings WHERE dimensions = :size)")
+    return bool(connection.execute(query, {"size": int(dimensions)}).scalar_one())
+
+
+def drop_vector_index(connection: Connection, dimensions: int) -> None:
+    """Drop the HNSW index of one width, to build it once after a bulk load."""
+    connection.execute(text(f"DROP INDEX IF EXISTS {index_name(int(dimensions))}"))
+
+
+def build_vector_index(connection: Connection, dimensions: int) -> None:
+    """Build the HNSW index of one width over what is stored, in this transaction.
+
+    HNSW builds far faster when its graph fits in ``maintenance_work_mem``; the server's
+    default is sized for small indexes, so the build raises it for this transaction only.
+    """
+    connection.execute(text(f"SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'"))
+    ensure_vector_index(connection, dimensions)
+
+
+def copy_embeddings(connection: Connection, rows: Sequence[EmbeddingRow]) -> None:
+    """Append embeddings with their ``halfvec`` copies in one COPY (a store without them)."""
+    raw = connection.connection.driver_connection
+    if not isinstance(raw, psycopg.Connection):
+        raise TypeError("a bulk load needs PostgreSQL through psycopg")
+    statement = (
+        "COPY paper_embeddings (arxiv_id, model, text_hash, dimensions, vector, computed_at, "
+        f"{VECTOR_COLUMN}) FROM STDIN"
+    )
+    with raw.cursor() as cursor, cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row((*row, halfvec_text(unpack(row.vector))))
 
 
 def ensure_vector_index(connection: Connection, dimensions: int) -> None:

@@ -33,18 +33,42 @@ from ranking.errors import RankingInputError
 
 @contextmanager
 def progress_bar(total: int, unit: str, quiet: bool) -> Iterator[Advance]:
-    show = not quiet and sys.stderr.isatty()
-    with tqdm(total=total, unit=unit, disable=not show, file=sys.stderr) as bar:
+    """A bar on a terminal; elsewhere (a log file, a unit's journal) a line at every tenth."""
+    if quiet or not sys.stderr.isatty():
+        with progress_lines(total, unit, quiet) as advance:
+            yield advance
+        return
+    with tqdm(total=total, unit=unit, file=sys.stderr) as bar:
 
-        def advance(done: int) -> None:
+        def update(done: int) -> None:
             bar.update(done)
 
-        yield advance
+        yield update
 
 
-def progress_of(unit: str, quiet: bool) -> Progress:
+@contextmanager
+def progress_lines(total: int, unit: str, quiet: bool) -> Iterator[Advance]:
+    done = 0
+
+    def advance(step: int) -> None:
+        nonlocal done
+        before, done = done, done + step
+        if not quiet and tenths(before, total) < tenths(done, total):
+            print(f"{unit}s: {done:,} of {total:,} ({done * 100 // total} %)", file=sys.stderr)
+
+    yield advance
+
+
+def tenths(done: int, total: int) -> int:
+    """How many tenths of ``total`` are done (a line is printed as each is reached)."""
+    return done * 10 // total if total else 10
+
+
+def progress_of(unit: str, quiet: bool, settings: Settings) -> Progress:
+    """Progress on standard error, unless quiet or logging JSON (where a line must be JSON)."""
+
     def start(total: int) -> AbstractContextManager[Advance]:
-        return progress_bar(total, unit, quiet)
+        return progress_bar(total, unit, quiet or settings.log_json)
 
     return start
 
@@ -57,7 +81,7 @@ def add_embed_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_embed(args: argparse.Namespace, settings: Settings) -> int:
-    day, progress = None if args.all else args.date, progress_of("paper", args.quiet)
+    day, progress = None if args.all else args.date, progress_of("paper", args.quiet, settings)
     with command_sessions(settings) as sessions:
         return print_report(editions.embed(settings, sessions, day, progress))
 
@@ -83,7 +107,7 @@ def import_embeddings(
         vectors, ids = check_matrix(_read_matrix(matrix), _read_ids(ids_file))
     except (BadVectorsError, OSError) as error:
         return print_error("import-embeddings", error)
-    progress = progress_of("vector", quiet)
+    progress = progress_of("vector", quiet, settings)
     with command_sessions(settings) as sessions:
         return print_report(
             editions.import_embeddings(settings, sessions, vectors, ids, model, progress)
@@ -143,9 +167,8 @@ def run_rank(args: argparse.Namespace, settings: Settings) -> int:
         day = args.date
         return _step("rank", settings, lambda sessions: editions.rank(settings, sessions, day))
     with command_sessions(settings) as sessions:
-        report = run_range(
-            settings, sessions, args.first, args.last, progress_of("paper", args.quiet), embed=False
-        )
+        progress = progress_of("paper", args.quiet, settings)
+        report = run_range(settings, sessions, args.first, args.last, progress, embed=False)
     return print_daily(report, "rank")
 
 
@@ -179,7 +202,7 @@ def run_daily(args: argparse.Namespace, settings: Settings) -> int:
         return print_error("run-daily", problem)
     if args.first is not None and not args.skip_ingest:
         return print_error("run-daily", "a range ranks what is stored: add --skip-ingest")
-    progress = progress_of("paper", args.quiet)
+    progress = progress_of("paper", args.quiet, settings)
     with command_sessions(settings, "worker") as sessions:
         if args.first is not None:
             return print_daily(run_range(settings, sessions, args.first, args.last, progress))

@@ -51,6 +51,25 @@ def test_importing_the_precomputed_matrix_stores_one_vector_per_known_paper(
     assert np.linalg.norm(vectors["2512.14594"]) == pytest.approx(1.0, abs=1e-5)
 
 
+def test_import_embeddings_off_a_terminal_says_how_far_it_got_then_what_it_did(
+    sample_db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["import-embeddings", "--matrix", str(SAMPLE_MATRIX), "--ids", str(SAMPLE_IDS)]
+    assert main(args, sample_db.settings) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[-1] == "vectors: 491 of 491 (100 %)"
+    assert "stored 491" in captured.out
+
+
+def test_with_json_logs_no_plain_progress_line_is_printed(
+    sample_db: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = sample_db.settings.model_copy(update={"log_json": True})
+    args = ["import-embeddings", "--matrix", str(SAMPLE_MATRIX), "--ids", str(SAMPLE_IDS)]
+    assert main(args, settings) == 0
+    assert "vectors:" not in capsys.readouterr().err
+
+
 def test_ids_the_database_does_not_know_are_skipped_and_counted(
     sample_db: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

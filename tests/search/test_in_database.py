@@ -7,6 +7,7 @@ site's own search tests (tests/web/test_search.py) run through the same searcher
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import date
 
@@ -21,7 +22,13 @@ from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
 from ranking.embedder import query_embedder
 from ranking.embeddings import import_matrix
-from search.database_indexes import DOCUMENT, MISSING_LINE, complete, has_vector_column
+from search.database_indexes import (
+    DOCUMENT,
+    MISSING_LINE,
+    complete,
+    has_vector_column,
+    index_name,
+)
 from search.in_database import (
     CHECKED_ROWS,
     EF_SEARCH,
@@ -290,6 +297,37 @@ def test_a_new_dimension_gets_its_own_vector_index(stored: sessionmaker[Session]
         assert {"ix_paper_embeddings_embedding_384", "ix_paper_embeddings_embedding_4"} <= set(
             names
         )
+
+
+def test_an_empty_store_loads_in_bulk_then_later_imports_go_row_by_row(
+    pgvector: Database,
+) -> None:
+    width = 5  # a width no other test stores, so the store is empty of it
+    raw = np.array([[1, 0.2, 0, 0, 0], [0.8, 0.6, 0, 0, 0], [0, 0, 1, 0, 0]], dtype=np.float32)
+    vectors = raw / np.linalg.norm(raw, axis=1, keepdims=True)
+    ids = [paper.arxiv_id for paper in PAPERS]
+    with session_scope(pgvector.sessions) as session:
+        store_records(session, PAPERS)
+        session.flush()
+        first = import_matrix(session, vectors, ids, "wide-model")
+    assert (first.stored, first.bulk) == (3, True)
+    assert "loaded in bulk, vector index built once" in first.line()
+    with pgvector.sessions() as session:
+        assert session.execute(text("SELECT to_regclass(:name)"), {"name": index_name(width)})
+        rows = session.execute(
+            text(
+                "SELECT arxiv_id, embedding::text FROM paper_embeddings WHERE model = 'wide-model' "
+                "ORDER BY arxiv_id"
+            )
+        ).all()
+        nearest = nearest_papers(session, "2601.00002", "wide-model", limit=3)
+    assert [arxiv_id for arxiv_id, _ in rows] == sorted(ids)
+    copied = np.array([json.loads(row[1]) for row in rows], dtype=np.float32)
+    assert np.allclose(copied, vectors, atol=1e-3)  # halfvec keeps about three digits
+    assert nearest == ["2601.00001"]  # by the built index; the third is orthogonal
+    with session_scope(pgvector.sessions) as session:
+        again = import_matrix(session, vectors, ids, "wide-model")
+    assert (again.stored, again.unchanged, again.bulk) == (0, 3, False)
 
 
 def test_the_site_searches_in_the_database_where_pgvector_keeps_vectors(
