@@ -67,3 +67,19 @@ def test_the_readme_shows_import_embeddings_with_its_real_arguments() -> None:
     for arguments in commands:
         parsed = build_parser("import-embeddings").parse_args(arguments)
         assert parsed.matrix.suffix == ".npy" and str(parsed.ids).endswith(".ids.json")
+
+
+def test_the_debian_walkthrough_sets_real_settings_and_runs_real_commands() -> None:
+    from app.core.config import Settings
+
+    deploy = _read("docs/deploy.md")
+    settings_file = deploy.split("<<ENV\n", 1)[1].split("\nENV\n", 1)[0]
+    names = [line.split("=", 1)[0] for line in settings_file.splitlines()]
+    assert "PAPERBOY_DATABASE_URL" in names and "PAPERBOY_SECRET_KEY" in names
+    for name in names:
+        assert name.removeprefix("PAPERBOY_").lower() in Settings.model_fields, name
+    steps = re.findall(r"^as_paperboy (.+?)(?:\s+#.*)?$", deploy, flags=re.MULTILINE)
+    assert len(steps) >= 2
+    for step in steps:
+        arguments = shlex.split(step)
+        build_parser(arguments[0]).parse_args(arguments)
