@@ -7,6 +7,7 @@ is bounded by the page and the batch, never by the corpus.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -138,14 +139,20 @@ class MatrixImportSummary:
     stored: int
     unchanged: int
     unknown: int
-    # Copied into an empty PostgreSQL store, its vector index built once at the end.
-    bulk: bool = False
+    # Copied into an empty PostgreSQL store: how long building its vector index then took.
+    index_seconds: float | None = None
+
+    @property
+    def bulk(self) -> bool:
+        return self.index_seconds is not None
 
     def line(self) -> str:
         counts = (
             f"stored {self.stored}, unchanged {self.unchanged}, unknown ids skipped {self.unknown}"
         )
-        return f"{counts}; loaded in bulk, vector index built once" if self.bulk else counts
+        if self.index_seconds is None:
+            return counts
+        return f"{counts}; loaded in bulk, vector index built once in {self.index_seconds:.0f} s"
 
 
 def check_matrix(matrix: np.ndarray, ids: object) -> tuple[Matrix, list[str]]:
@@ -196,9 +203,12 @@ def import_matrix(
         stored, unknown = stored + len(take), unknown + len(page) - len(current)
         unchanged += len(current) - len(take)
         progress(len(page))
+    index_seconds = None
     if bulk:
+        started = time.perf_counter()
         build_vector_index(connection, width)
-    return MatrixImportSummary(stored, unchanged, unknown, bulk=bulk)
+        index_seconds = time.perf_counter() - started
+    return MatrixImportSummary(stored, unchanged, unknown, index_seconds)
 
 
 def _current_hashes(session: Session, arxiv_ids: Sequence[str]) -> dict[str, str]:
