@@ -14,8 +14,9 @@ Without the extension the word index is still made, and search stays in the proc
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
@@ -36,6 +37,9 @@ DEFAULT_DIMENSIONS = 384
 BACKFILL_PAGE = 1_000
 # What an HNSW build may use: enough to hold the graph of a large corpus in memory.
 BUILD_MEMORY = "1GB"
+# Binary COPY: its signature, no flags, no header extension; times count from this instant.
+COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
+POSTGRES_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 MISSING_LINE = (
     "pgvector (the PostgreSQL extension `vector`) is not installed: search and similar papers "
     "fall back to the in-process index; install it and run `paperboy migrate` again to search "
@@ -177,17 +181,45 @@ def build_vector_index(connection: Connection, dimensions: int) -> None:
 
 
 def copy_embeddings(connection: Connection, rows: Sequence[EmbeddingRow]) -> None:
-    """Append embeddings with their ``halfvec`` copies in one COPY (a store without them)."""
+    """Append embeddings with their ``halfvec`` copies in one binary COPY (a store without
+    them): no vector is written out as text and parsed back."""
     raw = connection.connection.driver_connection
     if not isinstance(raw, psycopg.Connection):
         raise TypeError("a bulk load needs PostgreSQL through psycopg")
     statement = (
         "COPY paper_embeddings (arxiv_id, model, text_hash, dimensions, vector, computed_at, "
-        f"{VECTOR_COLUMN}) FROM STDIN"
+        f"{VECTOR_COLUMN}) FROM STDIN (FORMAT BINARY)"
     )
     with raw.cursor() as cursor, cursor.copy(statement) as copy:
-        for row in rows:
-            copy.write_row((*row, halfvec_text(unpack(row.vector))))
+        copy.write(copy_stream(rows))
+
+
+def copy_stream(rows: Sequence[EmbeddingRow]) -> bytes:
+    """PostgreSQL's binary COPY format of these rows (header, tuples, trailer)."""
+    tuples = b"".join(_copy_tuple(row) for row in rows)
+    return COPY_HEADER + tuples + struct.pack("!h", -1)
+
+
+def _copy_tuple(row: EmbeddingRow) -> bytes:
+    micros = (row.computed_at - POSTGRES_EPOCH) // timedelta(microseconds=1)
+    fields = (
+        row.arxiv_id.encode(),
+        row.model.encode(),
+        row.text_hash.encode(),
+        struct.pack("!i", row.dimensions),
+        row.vector,
+        struct.pack("!q", micros),
+        halfvec_binary(unpack(row.vector)),
+    )
+    return struct.pack("!h", len(fields)) + b"".join(
+        struct.pack("!i", len(field)) + field for field in fields
+    )
+
+
+def halfvec_binary(vector: Matrix) -> bytes:
+    """pgvector's binary form of a ``halfvec``: its width, a zero, then big-endian halves."""
+    values = np.asarray(vector, dtype=">f2")
+    return struct.pack("!hh", len(values), 0) + values.tobytes()
 
 
 def ensure_vector_index(connection: Connection, dimensions: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
-from app.core.models import Paper, PaperAuthor
+from app.core.models import Paper, PaperAuthor, PaperEmbedding
 from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
 from ranking.embedder import query_embedder
@@ -321,6 +321,10 @@ def test_an_empty_store_loads_in_bulk_then_later_imports_go_row_by_row(
             )
         ).all()
         nearest = nearest_papers(session, "2601.00002", "wide-model", limit=3)
+        stored = session.get(PaperEmbedding, ("2601.00001", "wide-model"))
+    assert stored is not None and stored.dimensions == width
+    assert abs(stored.computed_at - datetime.now(UTC)) < timedelta(minutes=1)
+    assert np.array_equal(np.frombuffer(stored.vector, dtype="<f4"), vectors[0])
     assert [arxiv_id for arxiv_id, _ in rows] == sorted(ids)
     copied = np.array([json.loads(row[1]) for row in rows], dtype=np.float32)
     assert np.allclose(copied, vectors, atol=1e-3)  # halfvec keeps about three digits
