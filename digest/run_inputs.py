@@ -1,16 +1,19 @@
-"""What a digest run reads: an edition as the selection sees it, and each subscriber's taste."""
+"""What a digest run reads: an edition and the rest of its days as the selection sees them,
+and each subscriber's taste."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from app.core.config import PACKAGED_MODEL_DIMENSIONS
+from app.core.editions import latest_edition
 from app.core.explanations import helped, load_reasons
 from app.core.models import (
     DayScore,
@@ -29,12 +32,12 @@ Encode = Callable[[Sequence[str]], Matrix]
 
 
 def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
-    """The edition as the selection reads it: its papers in order and, for a day edition, then
-    every other paper announced that day, best scored first (``day_scores``)."""
+    """The edition as the selection reads it: its papers in order, then every other paper
+    announced in its days, best scored first (``day_scores``): a day edition's own day, or
+    each day of a week edition's week, as that day's newest edition scored it."""
     scored: list[EditionItem | DayScore] = list(edition.items)
-    if edition.period == "day":
-        shown = {item.arxiv_id for item in edition.items}
-        scored += [row for row in _day_scores(session, edition.id) if row.arxiv_id not in shown]
+    shown = {item.arxiv_id for item in edition.items}
+    scored += [row for row in _rest_of_days(session, edition) if row.arxiv_id not in shown]
     ids = [row.arxiv_id for row in scored]
     papers = {
         paper.arxiv_id: paper
@@ -51,12 +54,24 @@ def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
     )
 
 
-def _day_scores(session: Session, edition_id: int) -> list[DayScore]:
-    return list(
-        session.scalars(
-            select(DayScore).where(DayScore.edition_id == edition_id).order_by(DayScore.rank)
-        )
-    )
+def _rest_of_days(session: Session, edition: Edition) -> list[DayScore]:
+    if edition.period == "day":
+        return _day_scores(session, [edition.id])
+    if edition.period != "week":
+        return []
+    days = [edition.edition_date + timedelta(days=offset) for offset in range(7)]
+    newest = [latest_edition(session, "day", day) for day in days]
+    rows = _day_scores(session, [found.id for found in newest if found is not None])
+    # Best first across the week; a paper scored on two days keeps its better score.
+    best: dict[str, DayScore] = {}
+    for row in sorted(rows, key=lambda row: row.score, reverse=True):
+        best.setdefault(row.arxiv_id, row)
+    return list(best.values())
+
+
+def _day_scores(session: Session, edition_ids: list[int]) -> list[DayScore]:
+    query = select(DayScore).where(DayScore.edition_id.in_(edition_ids))
+    return list(session.scalars(query.order_by(DayScore.edition_id, DayScore.rank)))
 
 
 def _edition_paper(

@@ -14,9 +14,10 @@ import pytest
 from sqlalchemy import func, select
 
 from app.cli.main import main
+from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import DayScore, Edition, EditionItem, Paper, PaperAuthor
+from app.core.models import DayScore, Edition, EditionItem, Frequency, Paper, PaperAuthor
 from ingest.bulk.importer import import_file
 from ranking.embeddings import check_matrix, import_matrix
 from tests.conftest import SAMPLE_PATH, Database
@@ -44,19 +45,26 @@ def ranked_day(database: Database, mail_settings: Settings) -> Iterator[RankedDa
     yield RankedDay(settings, database)
 
 
-def day_edition(ranked: RankedDay) -> Edition:
+def day_edition(ranked: RankedDay, day: date = DAY) -> Edition:
+    return _edition(ranked, "day", day)
+
+
+def _edition(ranked: RankedDay, period: str, key: date) -> Edition:
     with ranked.database.sessions() as session:
         edition = session.scalars(
-            select(Edition).where(Edition.period == "day", Edition.edition_date == DAY)
+            select(Edition).where(Edition.period == period, Edition.edition_date == key)
         ).one()
         session.expunge(edition)
         return edition
 
 
-def an_author_outside_the_edition(ranked: RankedDay) -> tuple[str, str, str]:
-    """(author key, author name, title) of a paper of the day that the edition leaves out and
-    whose authors have no paper in it."""
-    edition = day_edition(ranked)
+def an_author_outside_the_edition(
+    ranked: RankedDay, edition: Edition | None = None, days: tuple[date, ...] = (DAY,)
+) -> tuple[str, str, str]:
+    """(author key, author name, title) of a paper of ``days`` that the edition (the day's by
+    default) leaves out and whose authors have no paper in it."""
+    edition = edition or day_edition(ranked)
+    scored_in = [day_edition(ranked, day).id for day in days]
     with ranked.database.sessions() as session:
         shown = set(
             session.scalars(
@@ -69,7 +77,7 @@ def an_author_outside_the_edition(ranked: RankedDay) -> tuple[str, str, str]:
         ranked_rows = session.execute(
             select(DayScore.arxiv_id, Paper.title)
             .join(Paper, Paper.arxiv_id == DayScore.arxiv_id)
-            .where(DayScore.edition_id == edition.id)
+            .where(DayScore.edition_id.in_(scored_in))
             .order_by(DayScore.rank.desc())
         ).all()
         for arxiv_id, title in ranked_rows:
@@ -164,3 +172,35 @@ def test_the_trending_section_repeats_no_paper_of_the_others(
     ]
     assert len(links) == len(set(links)) > 0
     assert "== Trending today ==" in str(part.get_content())
+
+
+WEEK = (date(2025, 12, 17), date(2025, 12, 18), DAY)
+
+
+def test_a_weekly_digest_chooses_from_every_paper_of_the_week(
+    ranked_day: RankedDay, smtp: Smtp
+) -> None:
+    for day in WEEK[:-1]:
+        assert main(["rank", "--date", day.isoformat(), "--quiet"], ranked_day.settings) == 0
+    assert main(["publish", "--date", DAY.isoformat()], ranked_day.settings) == 0
+    week = _edition(ranked_day, "week", date(2025, 12, 15))
+    key, name, title = an_author_outside_the_edition(ranked_day, week, WEEK)
+    reader = "weekly@example.org"
+    add_subscriber(
+        ranked_day.database.sessions,
+        reader,
+        followed_authors=[key],
+        frequency=Frequency.WEEKLY,
+        weekday=utc_now().weekday(),
+        delivery_hour=0,
+        max_items=5,
+    )
+    assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
+    [mail] = smtp.handler.to(reader)
+    text = mail.get_body(("plain",))
+    assert text is not None
+    body = " ".join(str(text.get_content()).split())
+    followed_part = body[body.index("== From authors and topics you follow ==") :]
+    assert " ".join(title.split())[:60] in followed_part
+    assert f"Why: by {name}, whom you follow" in followed_part
+    assert "== Trending this week ==" in body
