@@ -101,7 +101,9 @@ def _headers(envelope: Envelope, email: RenderedEmail, message_id: str) -> list[
     if envelope.unsubscribe:
         links = envelope.unsubscribe
         headers.append(("List-Unsubscribe", f"<{links.https}>, <{links.mailto}>"))
-        headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))
+        # RFC 8058: a mail client unsubscribes in one click only through an https link.
+        if links.https.startswith("https://"):
+            headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))
     return headers
 
 

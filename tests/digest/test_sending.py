@@ -35,6 +35,18 @@ EXPECTED_TEXT_START = """Paperboy: trending papers, day of 2026-03-02
    More or less like this: https://paperboy.test/subscriptions/feedback?token="""
 
 
+def test_without_an_https_site_the_mail_offers_no_one_click_unsubscribe(
+    database: Database, mail_settings: Settings, smtp: Smtp
+) -> None:
+    settings = mail_settings.model_copy(update={"public_base_url": "http://localhost:8000"})
+    store_edition(database.sessions)
+    add_subscriber(database.sessions, "ada@example.org")
+    assert send_digests(settings, database.sessions, DAY, NOW).counts["sent"] == 1
+    [mail] = smtp.handler.to("ada@example.org")
+    assert mail["List-Unsubscribe"].startswith("<http://localhost:8000/unsubscribe?token=")
+    assert mail["List-Unsubscribe-Post"] is None
+
+
 def test_a_digest_arrives_with_list_headers_and_the_exact_text_body(
     database: Database, mail_settings: Settings, smtp: Smtp
 ) -> None:
