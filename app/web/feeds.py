@@ -53,8 +53,18 @@ def paper_url(spec: FeedSpec, card: Card) -> str:
 
 
 def published(card: Card, fallback: datetime) -> datetime:
+    """When arXiv announced the paper (the feed's own time when unknown)."""
     day: date | None = card.paper.announced_on
     return fallback if day is None else datetime.combine(day, time(0), UTC)
+
+
+def first_published(card: Card, fallback: datetime) -> datetime:
+    """When the paper first appeared: its v1 submission where known, else its announcement."""
+    announced = published(card, fallback)
+    submitted = card.paper.submitted_at
+    if submitted is None:
+        return announced
+    return min(submitted if submitted.tzinfo else submitted.replace(tzinfo=UTC), announced)
 
 
 def paragraphs(card: Card) -> list[str]:
@@ -138,6 +148,7 @@ def atom(spec: FeedSpec) -> bytes:
         _sub(entry, "title", card.paper.title)
         _sub(entry, "id", paper_url(spec, card))
         _sub(entry, "link", href=paper_url(spec, card), rel="alternate")
+        _sub(entry, "published", first_published(card, spec.updated).isoformat())
         _sub(entry, "updated", published(card, spec.updated).isoformat())
         for name in card.paper.authors or ("Unknown",):
             _sub(_sub(entry, "author"), "name", name)

@@ -1,7 +1,7 @@
 import html
 import json
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, datetime
 from html.parser import HTMLParser
 
 import feedparser
@@ -48,6 +48,19 @@ def test_the_daily_feed_is_valid_and_holds_the_edition_in_order(
     assert all(
         entry.get("published_parsed") or entry.get("updated_parsed") for entry in parsed.entries
     )
+
+
+def test_every_atom_entry_has_its_own_rfc_3339_published_and_updated(client: TestClient) -> None:
+    feed = fromstring(client.get("/feeds/daily.atom").content)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    entries = list(feed.iterfind("a:entry", ns))
+    assert entries
+    for entry in entries:
+        published = datetime.fromisoformat(entry.findtext("a:published", "", ns))
+        updated = datetime.fromisoformat(entry.findtext("a:updated", "", ns))
+        assert published.tzinfo is not None and updated.tzinfo is not None
+        assert published <= updated
+        assert updated.date() == LAST_DAY  # the day arXiv announced it, not the feed's time
 
 
 def test_the_json_feed_follows_the_json_feed_1_1_schema(
