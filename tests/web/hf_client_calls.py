@@ -54,6 +54,7 @@ def calls(endpoint: str, paper_id: str, submitter: str) -> dict[str, Any]:
         "latest": [i.id for i in listing()],
         "paper": parsed(api.paper_info(paper_id)),
         "search": [parsed(i) for i in api.list_papers(query="video diffusion", limit=5)],
+        "listed": [i.id for i in api.list_papers(limit=100)],
     }
 
 

@@ -107,3 +107,9 @@ def test_search_through_list_papers_parses_hugging_faces_item_shape(
     assert all(info["id"] and info["title"] and info["authors"] for info in found)
     assert any("video" in (info["title"] or "").lower() for info in found)
     assert all(info["ai_keywords"] is None and info["github_repo"] is None for info in found)
+
+
+def test_list_papers_without_a_query_answers_the_newest_day_in_trending_order(
+    answers: dict[str, Any], site_settings: Settings
+) -> None:
+    assert answers["listed"] == edition_ids(site_settings, "day", LAST_DAY)[:100]

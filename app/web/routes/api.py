@@ -12,8 +12,10 @@ from importlib.metadata import version as package_version
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.editions import latest_edition
 from app.core.models import Edition
 from app.web import api_models as api
 from app.web import profiles, queries
@@ -191,7 +193,7 @@ TOTAL_HEADERS = {
 def search_papers(
     request: Request,
     context: ContextDep,
-    q: Annotated[str, Query(min_length=1, max_length=1000)],
+    q: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
     since: Annotated[str | None, _day_query("Announced on or after, YYYY-MM-DD")] = None,
     until: Annotated[str | None, _day_query("Announced on or before, YYYY-MM-DD")] = None,
     category: Annotated[str | None, Query(max_length=40, description="e.g. cs.LG")] = None,
@@ -202,19 +204,38 @@ def search_papers(
     """Hybrid (keyword and semantic) search over every stored paper, best match first.
 
     Only papers that match are answered: none when nothing does. ``X-Total-Count`` says how
-    many match in all; ``page`` and ``limit`` walk through them."""
-    found = run_search(context, client_host(request), q, since, until, category)
-    with context.sessions() as lookup:  # short: see the search page
-        cards = queries.plain_cards(lookup, found.page(sort, page, limit))
+    many match in all; ``page`` and ``limit`` walk through them. Without ``q`` (as
+    ``huggingface_hub``'s ``list_papers()`` asks) the newest day edition's papers are
+    answered in trending order, in ``category`` if given."""
     offset = (page - 1) * limit
+    if q is None:
+        with context.sessions() as lookup:
+            ids = _newest_day(lookup, category)
+            cards = queries.plain_cards(lookup, ids[offset : offset + limit])
+        total = len(ids)
+    else:
+        found = run_search(context, client_host(request), q, since, until, category)
+        with context.sessions() as lookup:  # short: see the search page
+            cards = queries.plain_cards(lookup, found.page(sort, page, limit))
+        total = len(found.matches)
     body = [search_result(c).model_copy(update={"rank": offset + c.rank}) for c in cards]
-    total = len(found.matches)
     links = _page_links(context.settings.public_base_url, request, page, limit, total)
     response = cached_json(request, body)
     response.headers["X-Total-Count"] = str(total)
     if links:
         response.headers["Link"] = links
     return response
+
+
+def _newest_day(session: Session, category: str | None) -> list[str]:
+    edition = latest_edition(session, "day", None, with_items=True)
+    if edition is None:
+        return []
+    ids = [item.arxiv_id for item in edition.items]
+    if category is None:
+        return ids
+    stored = queries.papers(session, ids)
+    return [i for i in ids if i in stored and category in stored[i].categories]
 
 
 def _page_links(site: str, request: Request, page: int, limit: int, total: int) -> str:
