@@ -18,6 +18,7 @@ from email.message import EmailMessage
 from email.policy import default
 from itertools import count
 
+import feedparser
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -297,6 +298,16 @@ def test_the_private_feed_works_until_revoked(
     assert feed.status_code == 200 and feed.headers["content-type"].startswith("application/atom")
     assert "For you: #1 trending" in feed.text
     assert client.get(url.replace("atom", "json")).json()["title"] == "Paperboy: for you"
+    # A feed reader may keep it privately and ask again: 304 while nothing changed.
+    assert feed.headers["Cache-Control"] == "private, no-cache"
+    again = client.get(url, headers={"If-None-Match": feed.headers["ETag"]})
+    assert again.status_code == 304 and not again.content
+    since = client.get(url, headers={"If-Modified-Since": feed.headers["Last-Modified"]})
+    assert since.status_code == 304
+    # Its self link opens the feed again.
+    entries = feedparser.parse(feed.content)
+    self_link = next(link.href for link in entries.feed.links if link.rel == "self")
+    assert client.get(self_link.removeprefix(site_settings.public_base_url)).text == feed.text
     _post(client, ada, "/for-you/feed/revoke")
     assert client.get(url).status_code == 403
     assert client.get("/for-you/feed.rss?token=forged.token").status_code == 403

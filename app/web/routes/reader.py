@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Annotated, Literal
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, HTTPException, Path, Request
 from fastapi.concurrency import run_in_threadpool
@@ -27,6 +28,7 @@ from app.core.tokens import TokenError
 from app.services import accounts, readers
 from app.web import answers, reader_views
 from app.web.bibtex import bibliography
+from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.forms import browser_nonce, csrf_field, read_form, require_this_site
@@ -129,11 +131,16 @@ def private_feed(
         description="The trending arXiv papers your digest picks, with why.",
         site_url=site,
         page_path="/for-you",
-        feed_path=f"/for-you/feed.{fmt}",
+        # Its own URL, token included, so the feed's self link opens it again.
+        feed_path=f"/for-you/feed.{fmt}?{urlencode({'token': token})}",
         updated=when or context.clock(),
         cards=cards,
     )
-    return Response(RENDERERS[fmt](spec), media_type=MEDIA_TYPES[fmt], headers=PRIVATE)
+    # A feed reader may keep it (privately) and ask again with its ETag: the body changes with
+    # the edition and with the reader's own choices, which the ETag follows.
+    response = cached(request, RENDERERS[fmt](spec), MEDIA_TYPES[fmt], spec.updated)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @router.get("/for-you/data.json")
