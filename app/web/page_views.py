@@ -16,7 +16,6 @@ from markupsafe import Markup
 from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
 from app.services.status import JobStatus, SourceStatus, Status
-from app.web.params import key_label
 from app.web.view_models import Appearance, AuthorLink, Card, TopicChip
 
 FAILED_RESULTS = frozenset({RunStatus.FAILED, RunStatus.WARNING})
@@ -54,6 +53,8 @@ class TrendingPage:
     last_date: date | None
     shown_day: date | None  # the picker's value: the edition's newest ranked day
     tabs: list[Tab]
+    # The edition asked for when none is stored, so the nearest is shown instead (its label).
+    missed: str | None = None
 
 
 def trending_page(
@@ -63,8 +64,11 @@ def trending_page(
     dates: Mapping[Period, list[date]],
     category: str | None,
     topic: int | None,
+    missed: date | None = None,
 ) -> TrendingPage:
-    """The page for ``edition`` (with its ``cards``); ``dates`` are each period's editions."""
+    """The page for ``edition`` (with its ``cards``); ``dates`` are each period's editions;
+    ``missed``, the key asked for when no edition of it is stored and ``edition`` is the
+    nearest."""
     chosen = None if edition is None else edition.edition_date
     mine, days = dates.get(period, []), dates.get("day", [])
     shown = None if chosen is None else _newest_day(period, chosen, days)
@@ -72,7 +76,7 @@ def trending_page(
         period=period,
         title=TITLES[period],
         key=chosen,
-        label=None if chosen is None else key_label(period, chosen),
+        label=None if chosen is None else human_label(period, chosen),
         edition=edition,
         cards=filter_cards(cards, category, topic),
         category=category,
@@ -85,7 +89,22 @@ def trending_page(
         last_date=max(days, default=None),
         shown_day=shown,
         tabs=tabs(period, shown, dates),
+        missed=None if missed is None else human_label(period, missed),
     )
+
+
+def human_label(period: Period, key: date) -> str:
+    """An edition's name as a reader says it: 19 Dec 2025, Week of 15 Dec 2025, December 2025."""
+    if period == "week":
+        return f"Week of {key.day} {key:%b %Y}"
+    if period == "month":
+        return f"{key:%B %Y}"
+    return f"{key.day} {key:%b %Y}"
+
+
+def nearest_date(dates: list[date], wanted: date) -> date | None:
+    """The stored edition date closest to ``wanted`` (the earlier of two as close)."""
+    return min(dates, key=lambda day: (abs((day - wanted).days), day), default=None)
 
 
 def tabs(period: Period, shown: date | None, dates: Mapping[Period, list[date]]) -> list[Tab]:

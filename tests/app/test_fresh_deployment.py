@@ -49,3 +49,8 @@ def test_every_page_of_an_empty_site_answers_without_a_server_error(
 def test_a_nul_in_a_url_is_a_400_not_a_database_error(empty_site: TestClient, url: str) -> None:
     answer = empty_site.get(url)
     assert answer.status_code == 400 and "NUL" in answer.text
+
+
+def test_without_any_edition_a_date_is_not_found(empty_site: TestClient) -> None:
+    missing = empty_site.get("/?date=2024-01-02")
+    assert missing.status_code == 404 and "no day edition for 2024-01-02" in missing.text

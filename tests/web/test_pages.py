@@ -81,9 +81,10 @@ def test_week_and_month_tabs_show_their_own_editions(
 ) -> None:
     week = client.get("/?period=week").text
     assert listed(week) == edition_ids(site_settings, "week", date(2025, 12, 15))
-    assert "2025-W51" in week
+    assert "Week of 15 Dec 2025" in week
     month = client.get("/?period=month&date=2025-12-19").text
     assert listed(month) == edition_ids(site_settings, "month", date(2025, 12, 1))
+    assert "December 2025" in month
 
 
 def test_day_navigation_links_the_previous_and_next_announcement_days(client: TestClient) -> None:
@@ -109,15 +110,24 @@ def test_a_topic_filter_keeps_only_papers_of_that_topic(
     assert ids and set(ids) <= set(members)
 
 
-def test_bad_page_parameters_are_explained_and_unknown_days_are_not_found(
-    client: TestClient,
-) -> None:
+def test_bad_page_parameters_are_explained(client: TestClient) -> None:
     bad = client.get("/?date=2025-13-45")
     assert bad.status_code == 400 and "YYYY-MM-DD" in bad.text
     assert client.get("/?period=year").status_code == 400
     assert client.get("/?category=<x>").status_code == 400
-    missing = client.get("/?date=2024-01-02")
-    assert missing.status_code == 404 and "no day edition for 2024-01-02" in missing.text
+
+
+def test_a_day_without_an_edition_opens_the_nearest_and_says_so(
+    client: TestClient, site_settings: Settings
+) -> None:
+    weekend = client.get("/?date=2025-12-21")  # a Sunday after the last ranked day
+    assert weekend.status_code == 200
+    assert "No day edition for 21 Dec 2025: this is the nearest, 19 Dec 2025." in weekend.text
+    assert listed(weekend.text) == listed(client.get("/?date=2025-12-19").text)
+    long_before = client.get("/?date=2024-01-02")
+    assert long_before.status_code == 200 and "No day edition for 2 Jan 2024" in long_before.text
+    week = client.get("/?period=week&date=2025-12-19")
+    assert 'Trending papers <span class="muted">· Week of 15 Dec 2025</span>' in week.text
 
 
 def test_a_paper_page_shows_its_abstract_authors_categories_and_edition_scores(

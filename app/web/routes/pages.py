@@ -14,7 +14,7 @@ from app.core.periods import PERIODS, Period, span
 from app.web import queries, reader_views
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
-from app.web.page_views import PaperPage, trending_page
+from app.web.page_views import PaperPage, nearest_date, trending_page
 from app.web.params import (
     MAX_ID,
     BadInputError,
@@ -74,16 +74,22 @@ def trending(
     except BadInputError as error:
         raise bad_request(error) from None
     edition = context.edition(session, chosen, key)
+    missed = None
     if key is not None and edition is None:
-        raise HTTPException(404, f"no {chosen} edition for {key_label(chosen, key)}")
+        # A day without an edition (a weekend, a holiday): the nearest one, saying so.
+        nearest = nearest_date(queries.edition_dates(session, chosen), key)
+        if nearest is None:
+            raise HTTPException(404, f"no {chosen} edition for {key_label(chosen, key)}")
+        edition, missed = context.edition(session, chosen, nearest), key
 
     def build() -> Rendered:
         cards = [] if edition is None else queries.edition_cards(session, edition)
         dates = {name: queries.edition_dates(session, name) for name in PERIODS}
-        page = trending_page(chosen, edition, cards, dates, wanted, topic)
+        page = trending_page(chosen, edition, cards, dates, wanted, topic, missed)
         return rendered(context.render("pages/trending.html", page))
 
-    memo_key = ("trending", chosen, None if edition is None else edition.id, wanted, topic)
+    edition_id = None if edition is None else edition.id
+    memo_key = ("trending", chosen, edition_id, wanted, topic, missed)
     body = context.memo.get(memo_key, build)
     return cached(request, body, HTML, None if edition is None else edition.published_at)
 
