@@ -42,6 +42,7 @@ from app.core.settings_check import (
 from app.core.tokens import TokenError
 from app.services.artifacts import Artifact, refuse_broken_artifacts
 from app.web import answers
+from app.web.compression import CompressionMiddleware
 from app.web.context import STATIC_DIR, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, server_error, validation_error
@@ -167,6 +168,8 @@ def _uses(settings: Settings) -> list[Artifact]:
 
 
 def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:
+    # Innermost: it reads the answer's final Cache-Control to know whether it may compress.
+    app.add_middleware(CompressionMiddleware)
     app.add_middleware(SecurityMiddleware, limiter=limiter, settings=settings)
     # Outside the rate limit, so that even a 429 carries CORS headers a browser client can read.
     app.add_middleware(

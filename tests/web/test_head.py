@@ -54,6 +54,12 @@ def test_head_answers_like_get_on_every_get_route_with_no_body(
 
 def test_head_of_a_page_keeps_the_length_of_its_get(client: TestClient) -> None:
     url = f"/?date={LAST_DAY.isoformat()}"
-    got, head = client.get(url), client.head(url)
+    plain = {"Accept-Encoding": "identity"}
+    got, head = client.get(url, headers=plain), client.head(url, headers=plain)
     assert head.status_code == 200
     assert head.headers["content-length"] == str(len(got.content))
+    # Compressed, a HEAD names the length of the compressed GET.
+    packed = {"Accept-Encoding": "br"}
+    got, head = client.get(url, headers=packed), client.head(url, headers=packed)
+    assert head.headers["content-encoding"] == got.headers["content-encoding"] == "br"
+    assert head.headers["content-length"] == got.headers["content-length"]
