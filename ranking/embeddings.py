@@ -116,7 +116,14 @@ def _store(
     """Replace these papers' vectors; ``bulk``: append to a store that holds none of them."""
     now = datetime.now(UTC)
     rows = [
-        EmbeddingRow(arxiv_id, model, hash_, int(vector.shape[0]), pack(vector), now)
+        EmbeddingRow(
+            arxiv_id=arxiv_id,
+            model=model,
+            text_hash=hash_,
+            dimensions=int(vector.shape[0]),
+            vector=pack(vector),
+            computed_at=now,
+        )
         for (arxiv_id, hash_), vector in zip(keys, vectors, strict=True)
     ]
     connection = session.connection()
@@ -208,7 +215,9 @@ def import_matrix(
         started = time.perf_counter()
         build_vector_index(connection, width)
         index_seconds = time.perf_counter() - started
-    return MatrixImportSummary(stored, unchanged, unknown, index_seconds)
+    return MatrixImportSummary(
+        stored=stored, unchanged=unchanged, unknown=unknown, index_seconds=index_seconds
+    )
 
 
 def _current_hashes(session: Session, arxiv_ids: Sequence[str]) -> dict[str, str]:
