@@ -90,8 +90,10 @@ class CompressionMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        encoding = chosen_encoding(Headers(scope=scope).get("accept-encoding", ""))
-        scope = {**scope, "headers": plain_tags(scope["headers"])}
+        asked = Headers(scope=scope)
+        encoding = chosen_encoding(asked.get("accept-encoding", ""))
+        if "if-none-match" in asked:
+            scope = {**scope, "headers": plain_tags(scope["headers"])}
         started: Message | None = None
         chunks: list[bytes] = []
 
@@ -101,8 +103,12 @@ class CompressionMiddleware:
                 headers = Headers(raw=message["headers"])
                 if message["status"] != 200 or not eligible(scope["path"], headers):
                     await send(message)
-                    return
-                started = message
+                elif encoding is None:  # sent as it is, but a cache must know it could vary
+                    vary = MutableHeaders(raw=list(message["headers"]))
+                    vary.add_vary_header("Accept-Encoding")
+                    await send({**message, "headers": vary.raw})
+                else:
+                    started = message
                 return
             if started is None:
                 await send(message)

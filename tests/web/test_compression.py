@@ -22,6 +22,7 @@ def test_a_public_answer_is_compressed_and_decodes_to_the_same_bytes(
 ) -> None:
     plain = client.get(path, headers=NONE)
     assert plain.status_code == 200 and "content-encoding" not in plain.headers
+    assert "Accept-Encoding" in plain.headers["Vary"]  # a cache keeps one copy per encoding
     for asked, encoding in ((BR, "br"), (GZIP, "gzip")):
         packed = client.get(path, headers=asked)
         assert packed.headers["Content-Encoding"] == encoding
