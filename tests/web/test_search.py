@@ -189,3 +189,15 @@ def test_newest_first_orders_matches_by_announcement(client: TestClient) -> None
     page = client.get("/search", params={"q": "model", "sort": "newest"}).text
     assert "newest first" in page and '<option value="newest" selected>' in page
     assert client.get("/api/papers/search", params={"q": "x", "sort": "oldest"}).status_code == 400
+
+
+def test_without_a_query_the_newest_day_is_listed_and_its_filters_still_checked(
+    client: TestClient,
+) -> None:
+    listed = client.get("/api/papers/search", params={"limit": 5})
+    assert listed.status_code == 200 and len(listed.json()) == 5
+    assert int(listed.headers["X-Total-Count"]) > 5
+    bad = client.get("/api/papers/search", params={"until": "\u0084"})
+    assert bad.status_code == 400 and "until" in bad.text
+    before = client.get("/api/papers/search", params={"until": "2000-01-01"})
+    assert before.status_code == 200 and before.json() == []

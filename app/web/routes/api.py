@@ -32,8 +32,15 @@ from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import client_host
 from app.web.params import BadInputError, TopicId, edition_key, key_label
-from app.web.routes.search import PageNumber, SortOrder, last_page, run_search
+from app.web.routes.search import (
+    PageNumber,
+    SortOrder,
+    last_page,
+    run_search,
+    search_filters,
+)
 from app.web.view_models import Card, Signals
+from search.query import Filters
 from search.relevance import SearchSort
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -209,8 +216,9 @@ def search_papers(
     answered in trending order, in ``category`` if given."""
     offset = (page - 1) * limit
     if q is None:
+        filters = search_filters(since, until, category)
         with context.sessions() as lookup:
-            ids = _newest_day(lookup, category)
+            ids = _newest_day(lookup, filters)
             cards = queries.plain_cards(lookup, ids[offset : offset + limit])
         total = len(ids)
     else:
@@ -227,15 +235,18 @@ def search_papers(
     return response
 
 
-def _newest_day(session: Session, category: str | None) -> list[str]:
+def _newest_day(session: Session, filters: Filters) -> list[str]:
     edition = latest_edition(session, "day", None, with_items=True)
     if edition is None:
         return []
+    day = edition.edition_date
+    if not (filters.since or day) <= day <= (filters.until or day):
+        return []
     ids = [item.arxiv_id for item in edition.items]
-    if category is None:
+    if filters.category is None:
         return ids
     stored = queries.papers(session, ids)
-    return [i for i in ids if i in stored and category in stored[i].categories]
+    return [i for i in ids if i in stored and filters.category in stored[i].categories]
 
 
 def _page_links(site: str, request: Request, page: int, limit: int, total: int) -> str:

@@ -37,6 +37,18 @@ PageNumber = Annotated[
 SortOrder = Annotated[SearchSort, Query(description=SORT_HELP)]
 
 
+def search_filters(since: str | None, until: str | None, category: str | None) -> Filters:
+    """The filters of a search, or a 400 naming the one that is malformed."""
+    try:
+        return Filters(
+            parse_day(since, "since") if since else None,
+            parse_day(until, "until") if until else None,
+            category or None,
+        )
+    except BadInputError as error:
+        raise HTTPException(400, str(error)) from None
+
+
 def run_search(
     context: WebContext,
     client: str,
@@ -52,14 +64,7 @@ def run_search(
         raise HTTPException(
             400, f"the query is longer than {context.settings.search_max_query_length} characters"
         )
-    try:
-        filters = Filters(
-            parse_day(since, "since") if since else None,
-            parse_day(until, "until") if until else None,
-            category or None,
-        )
-    except BadInputError as error:
-        raise HTTPException(400, str(error)) from None
+    filters = search_filters(since, until, category)
     if not query:
         return Found([], {})
     try:
