@@ -128,7 +128,7 @@ def _store(
     ]
     connection = session.connection()
     if bulk:
-        copy_embeddings(connection, rows)
+        copy_embeddings(connection, rows, vectors)
         return
     ids = [arxiv_id for arxiv_id, _ in keys]
     session.execute(
@@ -197,18 +197,12 @@ def import_matrix(
     stored = unchanged = unknown = 0
     for start in range(0, len(ids), PAGE_SIZE):
         page = ids[start : start + PAGE_SIZE]
-        current = _current_hashes(session, page)
-        kept = {} if bulk else _stored_hashes(session, list(current), model)
-        take = [
-            i
-            for i, arxiv_id in enumerate(page)
-            if arxiv_id in current and kept.get(arxiv_id) != current[arxiv_id]
-        ]
-        keys = [(page[i], current[page[i]]) for i in take]
-        if take:
-            _store(session, model, keys, vectors[start : start + PAGE_SIZE][take], bulk=bulk)
-        stored, unknown = stored + len(take), unknown + len(page) - len(current)
-        unchanged += len(current) - len(take)
+        taken, known = _import_page(session, page, vectors[start : start + PAGE_SIZE], model, bulk)
+        stored, unchanged, unknown = (
+            stored + taken,
+            unchanged + known - taken,
+            unknown + len(page) - known,
+        )
         progress(len(page))
     index_seconds = None
     if bulk:
@@ -218,6 +212,24 @@ def import_matrix(
     return MatrixImportSummary(
         stored=stored, unchanged=unchanged, unknown=unknown, index_seconds=index_seconds
     )
+
+
+def _import_page(
+    session: Session, page: list[str], vectors: Matrix, model: str, bulk: bool
+) -> tuple[int, int]:
+    """Store the page's vectors whose paper is known and whose text changed; returns how many
+    were stored and how many of the page's papers are known."""
+    current = _current_hashes(session, page)
+    kept = {} if bulk else _stored_hashes(session, list(current), model)
+    take = [
+        i
+        for i, arxiv_id in enumerate(page)
+        if arxiv_id in current and kept.get(arxiv_id) != current[arxiv_id]
+    ]
+    if take:
+        keys = [(page[i], current[page[i]]) for i in take]
+        _store(session, model, keys, vectors[take], bulk=bulk)
+    return len(take), len(current)
 
 
 def _current_hashes(session: Session, arxiv_ids: Sequence[str]) -> dict[str, str]:

@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 import numpy as np
-import psycopg
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.dialects.postgresql import base as postgresql
 from sqlalchemy.exc import DBAPIError
@@ -180,9 +179,13 @@ def build_vector_index(connection: Connection, dimensions: int) -> None:
     ensure_vector_index(connection, dimensions)
 
 
-def copy_embeddings(connection: Connection, rows: Sequence[EmbeddingRow]) -> None:
+def copy_embeddings(connection: Connection, rows: Sequence[EmbeddingRow], vectors: Matrix) -> None:
     """Append embeddings with their ``halfvec`` copies in one binary COPY (a store without
     them): no vector is written out as text and parsed back."""
+    # Imported here: only a bulk load needs the driver's own COPY, and the web app, which
+    # imports this module on SQLite too, should not load a driver it never uses.
+    import psycopg
+
     raw = connection.connection.driver_connection
     if not isinstance(raw, psycopg.Connection):
         raise TypeError("a bulk load needs PostgreSQL through psycopg")
@@ -191,16 +194,17 @@ def copy_embeddings(connection: Connection, rows: Sequence[EmbeddingRow]) -> Non
         f"{VECTOR_COLUMN}) FROM STDIN (FORMAT BINARY)"
     )
     with raw.cursor() as cursor, cursor.copy(statement) as copy:
-        copy.write(copy_stream(rows))
+        copy.write(copy_stream(rows, vectors))
 
 
-def copy_stream(rows: Sequence[EmbeddingRow]) -> bytes:
-    """PostgreSQL's binary COPY format of these rows (header, tuples, trailer)."""
-    tuples = b"".join(_copy_tuple(row) for row in rows)
+def copy_stream(rows: Sequence[EmbeddingRow], vectors: Matrix) -> bytes:
+    """PostgreSQL's binary COPY format of these rows (header, tuples, trailer); ``vectors``
+    are the rows' vectors unpacked, one per row, for their ``halfvec`` copies."""
+    tuples = b"".join(_copy_tuple(row, vector) for row, vector in zip(rows, vectors, strict=True))
     return COPY_HEADER + tuples + struct.pack("!h", -1)
 
 
-def _copy_tuple(row: EmbeddingRow) -> bytes:
+def _copy_tuple(row: EmbeddingRow, vector: Matrix) -> bytes:
     micros = (row.computed_at - POSTGRES_EPOCH) // timedelta(microseconds=1)
     fields = (
         row.arxiv_id.encode(),
@@ -209,7 +213,7 @@ def _copy_tuple(row: EmbeddingRow) -> bytes:
         struct.pack("!i", row.dimensions),
         row.vector,
         struct.pack("!q", micros),
-        halfvec_binary(unpack(row.vector)),
+        halfvec_binary(vector),
     )
     return struct.pack("!h", len(fields)) + b"".join(
         struct.pack("!i", len(field)) + field for field in fields

@@ -94,6 +94,21 @@ def an_author_outside_the_edition(
     raise AssertionError("every paper of the day is in its edition")
 
 
+def assert_followed_paper_mailed(smtp: Smtp, reader: str, name: str, title: str) -> str:
+    """The reader's one mail holds ``title`` in its followed section, with why; its plain
+    text, whitespace collapsed, is returned."""
+    [mail] = smtp.handler.to(reader)
+    text = mail.get_body(("plain",))
+    assert text is not None
+    body = " ".join(str(text.get_content()).split())
+    heading = "== From authors and topics you follow =="
+    assert heading in body
+    followed_part = body[body.index(heading) :]
+    assert " ".join(title.split())[:60] in followed_part
+    assert f"Why: by {name}, whom you follow" in followed_part
+    return body
+
+
 def test_every_paper_announced_that_day_is_scored_and_ranked(ranked_day: RankedDay) -> None:
     edition = day_edition(ranked_day)
     with ranked_day.database.sessions() as session:
@@ -143,15 +158,7 @@ def test_a_followed_authors_paper_outside_the_edition_is_mailed_in_its_own_secti
         max_items=5,
     )
     assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
-    [mail] = smtp.handler.to(reader)
-    text = mail.get_body(("plain",))
-    assert text is not None
-    body = " ".join(str(text.get_content()).split())
-    heading = "== From authors and topics you follow =="
-    assert heading in body
-    followed_part = body[body.index(heading) :]
-    assert " ".join(title.split())[:60] in followed_part
-    assert f"Why: by {name}, whom you follow" in followed_part
+    assert_followed_paper_mailed(smtp, reader, name, title)
 
 
 def test_the_trending_section_repeats_no_paper_of_the_others(
@@ -196,11 +203,5 @@ def test_a_weekly_digest_chooses_from_every_paper_of_the_week(
         max_items=5,
     )
     assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
-    [mail] = smtp.handler.to(reader)
-    text = mail.get_body(("plain",))
-    assert text is not None
-    body = " ".join(str(text.get_content()).split())
-    followed_part = body[body.index("== From authors and topics you follow ==") :]
-    assert " ".join(title.split())[:60] in followed_part
-    assert f"Why: by {name}, whom you follow" in followed_part
+    body = assert_followed_paper_mailed(smtp, reader, name, title)
     assert "== Trending this week ==" in body
