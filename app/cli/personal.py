@@ -15,7 +15,8 @@ from pathlib import Path
 from app.cli.common import parse_day, print_error, warn_if_trained_on_window
 from app.cli.trending import EXPECTED_ERRORS, corpus_embeddings, write_results
 from app.core.config import Settings
-from app.services.personal_pairs import corpus_of, pairs, sample
+from app.services.personal_days import DayViews
+from app.services.personal_pairs import Corpus, corpus_of, pairs, sample
 from app.services.taste_training import (
     EPOCHS,
     NothingToLearnError,
@@ -23,7 +24,12 @@ from app.services.taste_training import (
     train_space,
 )
 from digest.taste_space import TasteSpace, TasteSpaceError, load_space, save_space, space_for
-from ranking.trending.data import load_corpus
+from ranking.day_topics import topic_params
+from ranking.editions import diversity_rule
+from ranking.trending.data import load_corpus, load_labels
+from ranking.trending.model import load_model
+from ranking.trending.replay import Replay
+from ranking.trending.scorer import TrendingScorer
 
 
 def _add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +68,19 @@ def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="taste-space file for paperboy's match (default: the one shipped for the model)",
     )
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        action="append",
+        help="Hugging Face Daily Papers JSON lines (repeatable): adds the method digest, "
+        "which ranks each day as a digest run would, after the trending model's edition",
+    )
+    parser.add_argument(
+        "--trending-model",
+        type=Path,
+        default=None,
+        help="trending model of the digest method (default: the one shipped)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="results JSON file")
 
 
@@ -76,6 +95,7 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
         papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= args.end]
         corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
         space = _taste_space(settings.embedding_model, args.taste_space)
+        days = _day_views(args, settings, corpus, space)
     except (*EXPECTED_ERRORS, TasteSpaceError) as error:
         return print_error("eval-personal", error)
     if space is not None:  # trained_until: the last day it learned from
@@ -83,7 +103,7 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
         warn_if_trained_on_window("eval-personal", "the taste space", saw_before, args.start)
     found = pairs(corpus, args.start, args.end)
     chosen = sample(found, args.pairs or None, args.seed)
-    methods = Methods(corpus, tuple(args.asl_c or [ASL_C]), space)
+    methods = Methods(corpus, tuple(args.asl_c or [ASL_C]), space, days)
     results = evaluate(methods.all(), chosen, len(found))
     results = {
         "window": {"from": args.start.isoformat(), "to": args.end.isoformat()},
@@ -92,6 +112,8 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
             "seed": args.seed,
             "asl_c": methods.asl_c,
             "taste_space": None if space is None else _described(space),
+            "trending_model": None if days is None else days.scorer.version,
+            "edition_size": settings.edition_size,
         },
     } | results
     write_results(args.out, results, markdown_table(results))
@@ -100,6 +122,29 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
     )
     return 0
+
+
+def _day_views(
+    args: argparse.Namespace, settings: Settings, corpus: Corpus, space: TasteSpace | None
+) -> DayViews | None:
+    """The days as a digest run sees them, when labels let the trending model replay them."""
+    if not args.labels:
+        return None
+    model = load_model(args.trending_model)
+    saw_before = date.fromisoformat(model.trained_until)
+    warn_if_trained_on_window("eval-personal", "the trending model", saw_before, args.start)
+    vectors = {
+        paper.arxiv_id: row for paper, row in zip(corpus.papers, corpus.vectors, strict=True)
+    }
+    return DayViews(
+        corpus=corpus,
+        replay=Replay(corpus.papers, vectors, load_labels(args.labels)),
+        scorer=TrendingScorer(model),
+        topics=topic_params(settings),
+        rule=diversity_rule(settings),
+        edition_size=settings.edition_size,
+        space=space,
+    )
 
 
 def _taste_space(model: str, path: Path | None) -> TasteSpace | None:

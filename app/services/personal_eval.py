@@ -13,7 +13,11 @@ The methods (see docs/ranking.md, "Personal ranking"):
   taste space (digest.taste_space) as in the digest;
 - ``paperboy_corpus_tfidf``: the same fusion with the corpus-fitted tf-idf, for comparison;
 - ``paperboy_raw_embeddings`` (where there is a taste space): the same fusion with the
-  embeddings as the model gives them, what the digest did before the taste space.
+  embeddings as the model gives them, what the digest did before the taste space;
+- ``digest`` (where labels replay the trending model): :func:`digest.selection.personal_scores`,
+  the score the digest and "For you" pick by, for a reader whose only profile is thumbs up on
+  the profile papers, over the day as a digest run sees it (app.services.personal_days): the
+  trending edition first, then the rest of the day.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from app.services.personal_days import DayViews
 from app.services.personal_pairs import Corpus, Pair
 from digest.profile_match import PoolIndex, Scores, fuse
+from digest.selection import Taste, personal_scores
 from digest.taste_space import TasteSpace
 from ranking.trending.metrics import BOOTSTRAP_SAMPLES, ndcg_at, recall_at, summarise
 
@@ -58,17 +64,23 @@ SMALL_CORPUS = 1000
 SMALL_CUTS = {"max_df": 1.0, "min_df": 1}
 
 Method = Callable[[Pair], Scores]
+# The digest's default number of picks; the ``digest`` method's scores do not depend on it.
+READER_ITEMS = 10
 
 
 class Methods:
     """Every method over one corpus; the corpus tf-idf is fitted once, each pool indexed once."""
 
     def __init__(
-        self, corpus: Corpus, asl_c: tuple[float, ...] = (ASL_C,), space: TasteSpace | None = None
+        self,
+        corpus: Corpus,
+        asl_c: tuple[float, ...] = (ASL_C,),
+        space: TasteSpace | None = None,
+        days: DayViews | None = None,
     ) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        self.corpus, self.asl_c, self.space = corpus, asl_c, space
+        self.corpus, self.asl_c, self.space, self.days = corpus, asl_c, space, days
         settings = ASL_TFIDF if len(corpus.texts) >= SMALL_CORPUS else ASL_TFIDF | SMALL_CUTS
         self.terms = TfidfVectorizer(**settings).fit_transform(corpus.texts).astype(np.float32)
         self._pool: tuple[date, PoolIndex] | None = None
@@ -87,6 +99,8 @@ class Methods:
         }
         if self.space is not None:
             methods["paperboy_raw_embeddings"] = self.paperboy_raw
+        if self.days is not None:
+            methods["digest"] = self.digest
         return methods
 
     def mean_cosine(self, pair: Pair) -> Scores:
@@ -112,6 +126,17 @@ class Methods:
         index = self._pool_index(pair)
         vectors = index.vector_similarities(self.corpus.vectors[pair.profile], texts)
         return fuse(vectors, terms)
+
+    def digest(self, pair: Pair) -> Scores:
+        """What the digest ranks the day by, for a reader who gave the profile thumbs up."""
+        assert self.days is not None
+        day = self.days.of(pair.day)
+        taste = Taste(
+            max_items=READER_ITEMS,
+            liked=self.corpus.vectors[pair.profile],
+            liked_texts=tuple(self.corpus.texts[row] for row in pair.profile),
+        )
+        return day.in_pool_order(personal_scores(day.view, taste), pair.pool)
 
     def asl_svm(self, pair: Pair, c: float) -> Scores:
         from sklearn.svm import LinearSVC

@@ -164,3 +164,35 @@ def test_a_space_that_cannot_be_written_is_a_clear_error(
     assert _train(tmp_path, "--from", DAY, "--until", "2025-10-23", "--out", str(folder)) == 1
     assert f"cannot write {folder}" in capsys.readouterr().err
     assert folder.is_dir() and not any(folder.iterdir())
+
+
+LABELS = Path(__file__).resolve().parent.parent / "fixtures/trending/hf_daily_sample.jsonl"
+
+
+def _with_labels(tmp_path: Path, *argv: str) -> tuple[int, Path]:
+    out = tmp_path / "results.json"
+    labelled = ("--from", DAY, "--to", DAY, "--labels", str(LABELS), "--out", str(out))
+    return _eval_personal(tmp_path, *labelled, *argv), out
+
+
+def test_with_labels_the_digest_method_ranks_each_day_after_the_trending_edition(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _with_labels(tmp_path)
+    assert code == 0
+    results = json.loads(out.read_text())
+    assert set(results["summary"]) == METHODS | {"digest"}
+    assert results["settings"]["trending_model"].startswith("trending-")
+    assert results["settings"]["edition_size"] == 100
+    printed = capsys.readouterr()
+    assert "| digest |" in printed.out
+    assert "the trending model saw data until 2026-01-01, after --from 2025-10-22" in printed.err
+
+
+def test_a_missing_trending_model_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _with_labels(tmp_path, "--trending-model", str(tmp_path / "none.json"))
+    assert code == 1
+    assert "no such model file" in capsys.readouterr().err
+    assert not out.exists()
