@@ -56,10 +56,11 @@ def cached(
     body: bytes | Rendered,
     media_type: str,
     modified: datetime | None = None,
+    cache_control: str = CACHE_CONTROL,
 ) -> Response:
     done = body if isinstance(body, Rendered) else rendered(body)
     body, tag = done.body, done.tag
-    headers = {"ETag": tag, "Cache-Control": CACHE_CONTROL}
+    headers = {"ETag": tag, "Cache-Control": cache_control}
     if modified is not None:
         headers["Last-Modified"] = format_datetime(modified, usegmt=True)
     if not_modified(request, tag, modified):

@@ -182,6 +182,8 @@ class SearchPage:
     sort: str
     previous_url: str | None
     next_url: str | None
+    # The query and filters as the search's feeds take them (``/search/feed.rss?...``).
+    feed_query: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,16 @@ def edition_dates(session: Session, period: str) -> list[date]:
     return sorted(session.scalars(query))
 
 
+def paper_texts(session: Session, arxiv_ids: Sequence[str]) -> dict[str, str]:
+    """Each stored paper's title and abstract, as one text, by id."""
+    rows = session.execute(
+        select(Paper.arxiv_id, Paper.title, Paper.abstract).where(
+            Paper.arxiv_id.in_(list(arxiv_ids))
+        )
+    )
+    return {row.arxiv_id: f"{row.title}\n{row.abstract}" for row in rows}
+
+
 def papers(session: Session, arxiv_ids: Sequence[str]) -> dict[str, PaperFacts]:
     """Stored papers by id, read as plain rows (three queries, no ORM objects: pages are hot)."""
     if not arxiv_ids:

@@ -22,6 +22,7 @@ from app.web.forms import client_host
 from app.web.page_views import SearchPage
 from app.web.params import BadInputError, TopicId, parse_day
 from app.web.search_turns import SearchBusyError, SearchRefusedError
+from search.excluded_words import TooManyExcludedError, mentions, split_query
 from search.query import Filters, Found
 from search.relevance import MAX_MATCHES, SearchSort
 from search.snippets import query_words, snippet
@@ -65,16 +66,31 @@ def run_search(
             400, f"the query is longer than {context.settings.search_max_query_length} characters"
         )
     filters = search_filters(since, until, category)
-    if not query:
+    try:
+        asked = split_query(query)
+    except TooManyExcludedError as error:
+        raise HTTPException(400, str(error)) from None
+    if not asked.words:
         return Found([], {})
     try:
         with context.search_turns.turn(client):
-            return context.search.search(query, filters)
+            found = context.search.search(asked.words, filters)
     except SearchRefusedError as refused:
         retry = {"Retry-After": str(refused.retry_after)}
         raise HTTPException(429, str(refused), headers=retry) from None
     except SearchBusyError as error:
         raise HTTPException(503, str(error), headers={"Retry-After": "2"}) from None
+    return _without(context, found, asked.without) if asked.without else found
+
+
+def _without(context: WebContext, found: Found, words: tuple[str, ...]) -> Found:
+    """The matches whose title and abstract hold none of ``words``."""
+    with context.sessions() as lookup:
+        texts = queries.paper_texts(lookup, list(found.ids.values()))
+    kept = [
+        match for match in found.matches if not mentions(texts.get(found.ids[match.row], ""), words)
+    ]
+    return Found(kept, found.ids)
 
 
 def direct_target(session: Session, query: str) -> str | None:
@@ -142,6 +158,9 @@ def search_view(
         sort=sort.value,
         previous_url=page_url(asked, min(page - 1, last_page(total))) if page > 1 else None,
         next_url=page_url(asked, page + 1) if page * PER_PAGE < total else None,
+        feed_query=urlencode(
+            {name: value for name, value in asked.items() if value and name != "sort"}
+        ),
     )
 
 
