@@ -38,6 +38,7 @@ def digest_message(
         "edition_date": edition.edition_date.isoformat(),
         "items": _items(settings, subscriber, edition, picks.picks, now),
         "followed_left_out": picks.followed_left_out,
+        "searched_left_out": picks.searched_left_out,
         "preferences_url": links.preferences_url(settings, subscriber, now),
         "unsubscribe_url": unsubscribe.https,
         "privacy_url": f"{settings.public_base_url.rstrip('/')}/privacy",
@@ -53,27 +54,41 @@ def digest_message(
     return build_message(envelope, render_email("digest", context))
 
 
-def section_heading(section: Section, period: str) -> str:
-    """The words that open a section of a digest or of the "For you" page."""
-    if section == Section.FOLLOWED:
+def section_heading(pick: Pick, period: str) -> str:
+    """The words that open the section of a digest or of the "For you" page ``pick`` is in."""
+    if pick.section == Section.FOLLOWED:
         return "From authors and topics you follow"
-    if section == Section.TRENDING:
+    if pick.section == Section.SEARCH:
+        return f"New for “{pick.group}”"
+    if pick.section == Section.TRENDING:
         return f"Trending this {period}" if period != "day" else "Trending today"
     return "Picked for you"
+
+
+def headings(picks: list[Pick], period: str) -> list[str | None]:
+    """For each pick, the heading of the section it opens: the first of each section opens
+    it, unless there is only one section (then none is headed)."""
+    several = len({(pick.section, pick.group) for pick in picks}) > 1
+    return [
+        section_heading(pick, period)
+        if several and (index == 0 or _part(picks[index - 1]) != _part(pick))
+        else None
+        for index, pick in enumerate(picks)
+    ]
+
+
+def _part(pick: Pick) -> tuple[Section, str]:
+    return pick.section, pick.group
 
 
 def _items(
     settings: Settings, subscriber: Reader, edition: EditionKey, picks: list[Pick], now: datetime
 ) -> list[DigestItem]:
-    """The items, the first of each section carrying the section's heading (none when there
-    is only one section)."""
-    items = []
-    several = len({pick.section for pick in picks}) > 1
-    for index, pick in enumerate(picks):
-        opens = several and (index == 0 or picks[index - 1].section != pick.section)
-        heading = section_heading(pick.section, edition.period) if opens else None
-        items.append(_item(settings, subscriber, pick, now, heading))
-    return items
+    """The items, each with the heading of the section it opens."""
+    return [
+        _item(settings, subscriber, pick, now, heading)
+        for pick, heading in zip(picks, headings(picks, edition.period), strict=True)
+    ]
 
 
 # An object rather than a dict: Jinja looks an attribute up before an item, and a dict's

@@ -21,6 +21,7 @@ from app.core.periods import Period, span
 from digest.run_inputs import edition_view
 from digest.schedule import due
 from digest.selection import EditionView
+from search.searcher import Searcher
 
 Views = dict[EditionKey, EditionView]
 logger = logging.getLogger("paperboy.digest")
@@ -46,14 +47,17 @@ class DueRows(NamedTuple):
     unschedulable: int
 
 
-def edition_views(session: Session, settings: Settings, day: date) -> Views:
-    """The day's and its week's latest editions, ready for selection."""
+def edition_views(
+    session: Session, settings: Settings, day: date, search: Searcher | None = None
+) -> Views:
+    """The day's and its week's latest editions, ready for selection (``search``: runs the
+    readers' saved searches)."""
     keys = (EditionKey("day", day), EditionKey("week", span("week", day).key))
     views: Views = {}
     for key in keys:
         edition = latest_edition(session, key.period, key.edition_date, with_items=True)
         if edition is not None:
-            views[key] = edition_view(session, edition, settings.embedding_model)
+            views[key] = edition_view(session, edition, settings.embedding_model, search)
     return views
 
 

@@ -23,18 +23,24 @@ from app.core.models import (
     PaperEmbedding,
     PhraseEmbedding,
 )
+from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
 from app.core.vectors import Matrix, pack, stack, unpack
+from digest.search_matches import SearchMatches
 from digest.selection import EditionPaper, EditionView
 from digest.taste_space import space_for
+from search.searcher import Searcher
 
 Encode = Callable[[Sequence[str]], Matrix]
 
 
-def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
+def edition_view(
+    session: Session, edition: Edition, model: str, search: Searcher | None = None
+) -> EditionView:
     """The edition as the selection reads it: its papers in order, then every other paper
     announced in its days, best scored first (``day_scores``): a day edition's own day, or
-    each day of a week edition's week, as that day's newest edition scored it."""
+    each day of a week edition's week, as that day's newest edition scored it. With
+    ``search``, saved searches run over the edition's days."""
     scored: list[EditionItem | DayScore] = list(edition.items)
     shown = {item.arxiv_id for item in edition.items}
     scored += [row for row in _rest_of_days(session, edition) if row.arxiv_id not in shown]
@@ -49,8 +55,16 @@ def edition_view(session: Session, edition: Edition, model: str) -> EditionView:
     }
     labels = topic_labels(session, [row.topic_id for row in scored if row.topic_id is not None])
     view = [_edition_paper(papers[row.arxiv_id], row, labels) for row in scored]
+    matcher = None
+    if search is not None:
+        last = last_day(edition.period, edition.edition_date)
+        matcher = SearchMatches(search, edition.edition_date, last)
     return EditionView(
-        view, _vectors(session, ids, model), space_for(model), edition_size=len(edition.items)
+        view,
+        _vectors(session, ids, model),
+        space_for(model),
+        edition_size=len(edition.items),
+        matcher=matcher,
     )
 
 

@@ -3,13 +3,19 @@
 1. **Followed**: every paper of the day by an author the reader follows or in a topic they
    follow, whatever its trending rank and their categories (a follow is asked for by name),
    best ranked first, up to :data:`FOLLOWED_SHOWN`; how many of them no section holds is said.
-2. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
+2. **Searches**: for each search the reader saved (:mod:`digest.accounts.saved_searches`),
+   oldest first, what it finds among the edition's papers (:mod:`digest.search_matches`), best
+   match first, up to :data:`SEARCH_SHOWN` each and :data:`SEARCHES_SHOWN` in all, with
+   its ``-word`` exclusions; one section per search, "New for …".
+3. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
    first, then every other paper announced that day), up to the reader's number of items.
-3. **Trending**: the edition's best papers the two sections above left out, a few, so that a
+4. **Trending**: the edition's best papers the sections above left out, a few, so that a
    reader also sees what the crowd reads.
 
-No paper is in two sections; mutes and excluded phrases hold in every section, categories in
-the last two.
+So a digest holds at most ``FOLLOWED_SHOWN + SEARCHES_SHOWN + max_items + TRENDING_SHOWN``
+papers, and says how many followed or searched papers it left out. No paper is in two
+sections; mutes and excluded phrases hold in every section, categories in the last two (a
+follow or a saved search is asked for by name).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from digest.selection import (
+    EditionPaper,
     EditionView,
     Pick,
     Section,
@@ -29,9 +36,13 @@ from digest.selection import (
     select,
     trending_reason,
 )
+from search.excluded_words import mentions, split_query
 
 # Enough for a prolific group's day; past it the mail says how many more there were.
 FOLLOWED_SHOWN = 20
+# Per saved search, and for all of a reader's searches together.
+SEARCH_SHOWN = 5
+SEARCHES_SHOWN = 15
 TRENDING_SHOWN = 3
 
 
@@ -42,6 +53,7 @@ class Sectioned:
 
     picks: list[Pick]
     followed_left_out: int = 0
+    searched_left_out: int = 0
 
     def __len__(self) -> int:
         return len(self.picks)
@@ -57,22 +69,66 @@ def sectioned_picks(
         Pick(view.papers[i], follow_reason(view.papers[i], taste) or "", Section.FOLLOWED)
         for i in shown
     ]
+    searched = _searched(view, taste, exclusion_cosine, frozenset(shown))
     personal = select(
         view,
         taste,
         max_per_topic=max_per_topic,
         exclusion_cosine=exclusion_cosine,
-        skip=frozenset(shown),
+        skip=frozenset(shown) | searched.shown,
     )
-    taken = {view.papers[i].arxiv_id for i in shown} | {pick.paper.arxiv_id for pick in personal}
+    taken = {view.papers[i].arxiv_id for i in [*shown, *searched.shown]}
+    taken |= {pick.paper.arxiv_id for pick in personal}
     trending = [
         Pick(view.papers[i], trending_reason(view.papers[i], i), Section.TRENDING)
         for i in _trending(view, taste, exclusion_cosine, taken)
     ]
+    chosen = [replace(pick, section=Section.FOR_YOU) for pick in personal]
     return Sectioned(
-        followed_picks + [replace(pick, section=Section.FOR_YOU) for pick in personal] + trending,
+        followed_picks + searched.picks + chosen + trending,
         followed_left_out=sum(view.papers[i].arxiv_id not in taken for i in followed),
+        searched_left_out=len(searched.found - {view.papers[i].arxiv_id for i in searched.shown}),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Searched:
+    picks: list[Pick]
+    shown: frozenset[int]  # the view's indices of the picks
+    found: frozenset[str]  # every paper the searches found and the reader may get
+
+
+def _searched(
+    view: EditionView, taste: Taste, exclusion_cosine: float, taken: frozenset[int]
+) -> _Searched:
+    """Each saved search's section, in the order the reader saved them."""
+    if not taste.searches or view.matcher is None:
+        return _Searched([], frozenset(), frozenset())
+    allowed = eligible(view, taste, exclusion_cosine, by_category=False)
+    position = {paper.arxiv_id: index for index, paper in enumerate(view.papers)}
+    picks: list[Pick] = []
+    shown, found = set(taken), set[str]()
+    for saved in taste.searches:
+        without = split_query(saved.query).without
+        matched = [
+            position[arxiv_id]
+            for arxiv_id in view.matcher(saved)
+            if arxiv_id in position and allowed[position[arxiv_id]]
+        ]
+        matched = [i for i in matched if not mentions(_text(view.papers[i]), without)]
+        found.update(view.papers[i].arxiv_id for i in matched)
+        room = min(SEARCH_SHOWN, SEARCHES_SHOWN - len(picks))
+        fresh = [i for i in matched if i not in shown][: max(room, 0)]
+        shown.update(fresh)
+        reason = f"matches your search “{saved.label}”"
+        picks += [
+            Pick(view.papers[i], reason, section=Section.SEARCH, group=saved.label) for i in fresh
+        ]
+    return _Searched(picks, frozenset(shown - taken), frozenset(found))
+
+
+def _text(paper: EditionPaper) -> str:
+    return f"{paper.title}\n{paper.abstract}"
 
 
 def _followed(view: EditionView, taste: Taste, exclusion_cosine: float) -> list[int]:

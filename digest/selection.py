@@ -11,13 +11,14 @@ to), else its trending rank and the scorer's first reasons in words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
 
 from app.core.vectors import Matrix
+from digest.accounts.saved_searches import SavedQuery
 from digest.latex import readable
 from digest.profile_match import PoolIndex, fuse, paper_text
 from digest.taste_space import TasteSpace
@@ -75,6 +76,9 @@ class EditionView:
     # How many of the papers, from the first, are the edition itself; those after are the rest
     # of the day, best first, which gain nothing from trending (None: all are the edition).
     edition_size: int | None = None
+    # What a saved search finds in the edition's days, best first (digest.search_matches;
+    # None: no search runs, and saved searches find nothing).
+    matcher: Callable[[SavedQuery], list[str]] | None = None
     trending: np.ndarray = field(init=False, repr=False, compare=False)
     in_category: dict[str, np.ndarray] = field(init=False, repr=False, compare=False)
     _index: PoolIndex | None = field(default=None, init=False, repr=False, compare=False)
@@ -130,12 +134,14 @@ class Taste:
     # Each liked paper for the reasons, row for row with ``liked`` (none: not named).
     liked_papers: tuple[Liked, ...] = ()
     disliked: Matrix | None = None
+    searches: tuple[SavedQuery, ...] = ()
 
 
 class Section(StrEnum):
     """The parts of a digest (digest.sections), in the order a digest shows them."""
 
     FOLLOWED = "followed"
+    SEARCH = "search"
     FOR_YOU = "for-you"
     TRENDING = "trending"
 
@@ -145,6 +151,8 @@ class Pick:
     paper: EditionPaper
     reason: str
     section: Section = Section.FOR_YOU
+    # Which of the section's kind it is in: a saved search's words (one section each).
+    group: str = ""
 
 
 def select(

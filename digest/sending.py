@@ -54,6 +54,7 @@ from digest.run_inputs import Encode
 from digest.schedule import edition_for
 from digest.selection import EditionView
 from digest.tastes import Tastes
+from search.searcher import Searcher
 
 # A run's outcomes besides the ledger's statuses: a delivery left pending for the next run, and
 # a subscriber whose schedule cannot be read (an unknown time zone).
@@ -92,11 +93,13 @@ def send_digests(
     now: datetime,
     encode: Encode | None = None,
     clock: Clock = utc_now,
+    search: Searcher | None = None,
 ) -> RunSummary:
     """Send edition ``day``'s digest to everyone due at ``now`` who has not had it (``clock``
-    says when each delivery goes in flight, and whose lease is out)."""
+    says when each delivery goes in flight, and whose lease is out; ``search`` runs saved
+    searches)."""
     summary = RunSummary(day)
-    views = _plan(settings, sessions, day, now, summary, wall=clock())
+    views = _plan(settings, sessions, day, now, summary, wall=clock(), search=search)
     tastes = _tastes(settings, sessions, encode)
     run = _Run.of(settings, sessions, views, tastes, now=now, clock=clock, only=None)
     return asyncio.run(_deliver(run, summary))
@@ -110,10 +113,11 @@ def resend(
     now: datetime,
     encode: Encode | None = None,
     clock: Clock = utc_now,
+    search: Searcher | None = None,
 ) -> RunSummary:
     """Send one subscriber edition ``day``'s digest again, now (an operator's decision)."""
     with session_scope(sessions) as session:
-        views = edition_views(session, settings, day)
+        views = edition_views(session, settings, day, search)
         subscriber = session.get_one(Subscriber, subscriber_id)
         target = edition_for(subscriber.frequency, day)
         if target not in views:
@@ -221,11 +225,12 @@ def _plan(
     summary: RunSummary,
     *,
     wall: datetime,
+    search: Searcher | None = None,
 ) -> Views:
     """Load the editions of ``day``, put a pending ledger row for everyone now due, and expire
     the deliveries nobody holds (``wall``: the clock's time) that a newer edition replaced."""
     with session_scope(sessions) as session:
-        views = edition_views(session, settings, day)
+        views = edition_views(session, settings, day, search)
         due = due_rows(session, views, day, now)
         insert_plain_rows(
             session,

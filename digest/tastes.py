@@ -24,6 +24,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from app.core.models import DigestFeedback, Paper, PaperEmbedding, PhraseEmbedding, SavedPaper
 from app.core.vectors import Matrix, pack, unpack
 from digest.accounts.preferences import phrases
+from digest.accounts.saved_searches import all_searches
 from digest.ledger import Reader
 from digest.profile_match import paper_text
 from digest.run_inputs import Encode
@@ -49,6 +50,7 @@ class Tastes:
             ).all()
         )
         self._feedback = _feedback(session, model, only)
+        self._searches = all_searches(session, only)
 
     def of(self, session: Session, subscriber: Reader) -> Taste:
         interests = phrases(subscriber.interests)
@@ -67,6 +69,7 @@ class Tastes:
             liked_texts=tuple(feedback.liked_texts),
             liked_papers=tuple(feedback.liked_papers),
             disliked=_stacked(feedback.disliked),
+            searches=tuple(self._searches.get(subscriber.id, ())),
         )
 
     def _vectors(self, session: Session, texts: list[str]) -> Matrix | None:

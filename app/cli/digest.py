@@ -27,6 +27,7 @@ from app.services.digests import (
     delivery_failure,
     latest_day_edition,
     lazy_encoder,
+    run_searcher,
     send_due_digests,
 )
 from digest.accounts.inbound import MAX_MESSAGE_BYTES, InboundMailError, unsubscribe_token
@@ -43,6 +44,7 @@ from digest.run_inputs import edition_view
 from digest.schedule import edition_for
 from digest.sending import build_digest, resend
 from digest.tastes import Tastes
+from search.searcher import Searcher
 
 
 def add_send_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,14 +65,15 @@ def add_preview_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_preview_digest(args: argparse.Namespace, settings: Settings) -> int:
     now = utc_now()
-    with job_session(settings) as session:
+    with command_sessions(settings) as sessions, session_scope(sessions) as session:
         subscriber = _subscriber(session, args.email)
         day = args.date or latest_day_edition(session)
         if subscriber is None or day is None:
             what = "no such subscriber" if subscriber is None else "no edition published yet"
             print(f"preview-digest: {what}", file=sys.stderr)
             return 1
-        message = _preview(settings, session, subscriber, day, now)
+        search = run_searcher(settings, sessions)
+        message = _preview(settings, session, subscriber, day, now, search)
     if message is None:
         print(f"preview-digest: nothing for {args.email} in the {day} edition", file=sys.stderr)
         return 1
@@ -82,13 +85,18 @@ def run_preview_digest(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _preview(
-    settings: Settings, session: Session, subscriber: Subscriber, day: date, now: datetime
+    settings: Settings,
+    session: Session,
+    subscriber: Subscriber,
+    day: date,
+    now: datetime,
+    search: Searcher,
 ) -> OutgoingMail | None:
     target = edition_for(subscriber.frequency, day)
     edition = latest_edition(session, target.period, target.edition_date, with_items=True)
     if edition is None:
         return None
-    view = edition_view(session, edition, settings.embedding_model)
+    view = edition_view(session, edition, settings.embedding_model, search)
     # Previewing claims no ledger row: it sends nothing and records nothing.
     tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
     reader = Reader.of(subscriber)
@@ -201,6 +209,9 @@ def _resend(args: argparse.Namespace, settings: Settings) -> int:
         if subscriber_id is None or day is None:
             print("subscribers resend: no such subscriber or no edition", file=sys.stderr)
             return 1
-        summary = resend(settings, sessions, subscriber_id, day, now, lazy_encoder(settings))
+        search = run_searcher(settings, sessions)
+        summary = resend(
+            settings, sessions, subscriber_id, day, now, lazy_encoder(settings), search=search
+        )
     print(summary.line())
     return 1 if delivery_failure(summary) else 0

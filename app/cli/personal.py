@@ -103,7 +103,7 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
         warn_if_trained_on_window("eval-personal", "the taste space", saw_before, args.start)
     found = pairs(corpus, args.start, args.end)
     chosen = sample(found, args.pairs or None, args.seed)
-    methods = Methods(corpus, tuple(args.asl_c or [ASL_C]), space, days)
+    methods = Methods(corpus, asl_c=tuple(args.asl_c or [ASL_C]), space=space, days=days)
     results = evaluate(methods.all(), chosen, len(found))
     results = {
         "window": {"from": args.start.isoformat(), "to": args.end.isoformat()},

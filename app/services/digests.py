@@ -23,6 +23,8 @@ from app.services.reports import Failure, Outcome
 from digest.accounts.subscriptions import purge_unconfirmed
 from digest.run_inputs import Encode
 from digest.sending import RunSummary, send_digests
+from ranking.embedder import query_embedder
+from search.searcher import Searcher, make_searcher
 
 NOTHING_PUBLISHED = "send-digests: no edition published yet; nothing to send"
 
@@ -65,7 +67,14 @@ def send_due_digests(
     # fight over: one thread is several times faster than OpenBLAS's default on two cores
     # (docs/benchmarks.md, "Email digest delivery").
     with threadpool_limits(limits=1, user_api="blas"):
-        sent = send_digests(settings, sessions, day, now, lazy_encoder(settings))
+        sent = send_digests(
+            settings,
+            sessions,
+            day,
+            now,
+            lazy_encoder(settings),
+            search=run_searcher(settings, sessions),
+        )
     return DigestsReport(purged, sent)
 
 
@@ -73,6 +82,11 @@ def latest_day_edition(session: Session) -> date | None:
     """The newest day a day edition is published for (``ranking.editions`` answers which)."""
     edition = latest_edition(session, "day", None)
     return None if edition is None else edition.edition_date
+
+
+def run_searcher(settings: Settings, sessions: sessionmaker[Session]) -> Searcher:
+    """The deployment's search, for the readers' saved searches (loaded on the first one)."""
+    return make_searcher(settings, sessions, query_embedder)
 
 
 def lazy_encoder(settings: Settings) -> Encode:

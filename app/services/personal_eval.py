@@ -202,6 +202,7 @@ def evaluate(methods: dict[str, Method], chosen: list[Pair], found: int) -> dict
         "pairs": rows,
         "summary": {name: summarise([row["methods"][name] for row in rows]) for name in methods},
         "paperboy_over_asl_svm": ratio(rows, "paperboy", "asl_svm"),
+        "digest_over_asl_svm": ratio(rows, "digest", "asl_svm"),
         "ms_per_pair": {name: 1000 * s / max(len(rows), 1) for name, s in seconds.items()},
     }
 
@@ -242,11 +243,13 @@ def markdown_table(results: dict[str, Any]) -> str:
         cells = [_cell(summary[metric]) for metric in METRICS] if summary else ["-"] * 3
         ms = results["ms_per_pair"][name]
         lines.append(f"| {name} | {' | '.join(cells)} | {ms:.1f} |")
-    if results.get("paperboy_over_asl_svm"):
-        over = results["paperboy_over_asl_svm"]
-        cells = [f"{metric} {_cell(over[metric])}" for metric in METRICS]
-        lines += ["", f"paperboy / asl_svm, paired: {', '.join(cells)}"]
-    return "\n".join(lines)
+    lines.append("")
+    for method in ("paperboy", "digest"):
+        over = results.get(f"{method}_over_asl_svm")
+        if over:
+            cells = [f"{metric} {_cell(over[metric])}" for metric in METRICS]
+            lines.append(f"{method} / asl_svm, paired: {', '.join(cells)}")
+    return "\n".join(lines).rstrip()
 
 
 def _cell(value: dict[str, Any]) -> str:

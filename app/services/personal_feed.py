@@ -28,6 +28,7 @@ from digest.run_inputs import Encode, edition_view
 from digest.schedule import edition_for
 from digest.selection import EditionView, Pick
 from digest.tastes import Tastes
+from search.searcher import Searcher
 
 # How a caller keeps edition views between requests: given the key and how to build it.
 ViewCache = Callable[[EditionKey, Callable[[], EditionView | None]], EditionView | None]
@@ -38,6 +39,8 @@ class PersonalPicks:
     # None when nothing is published yet.
     edition: EditionKey | None
     picks: list[Pick]
+    followed_left_out: int = 0
+    searched_left_out: int = 0
 
 
 def target_edition(session: Session, frequency: Frequency, day: date | None) -> EditionKey | None:
@@ -46,10 +49,15 @@ def target_edition(session: Session, frequency: Frequency, day: date | None) -> 
     return None if day is None else edition_for(frequency, day)
 
 
-def view_of(session: Session, settings: Settings, key: EditionKey) -> EditionView | None:
-    """The newest version of edition ``key`` as the selection reads it; None if unpublished."""
+def view_of(
+    session: Session, settings: Settings, key: EditionKey, search: Searcher | None = None
+) -> EditionView | None:
+    """The newest version of edition ``key`` as the selection reads it; None if unpublished
+    (``search``: runs saved searches over its days)."""
     edition = latest_edition(session, key.period, key.edition_date, with_items=True)
-    return None if edition is None else edition_view(session, edition, settings.embedding_model)
+    if edition is None:
+        return None
+    return edition_view(session, edition, settings.embedding_model, search)
 
 
 def picks_for(
@@ -60,6 +68,7 @@ def picks_for(
     *,
     encode: Encode | None = None,
     views: ViewCache | None = None,
+    search: Searcher | None = None,
 ) -> PersonalPicks:
     """The reader's picks of edition ``day`` (None: the latest), as their digest holds them."""
     key = target_edition(session, subscriber.frequency, day)
@@ -67,7 +76,7 @@ def picks_for(
         return PersonalPicks(None, [])
 
     def build() -> EditionView | None:
-        return view_of(session, settings, key)
+        return view_of(session, settings, key, search)
 
     view = build() if views is None else views(key, build)
     if view is None:
@@ -75,4 +84,9 @@ def picks_for(
     # One reader's page reads that reader's thumbs only, however many readers there are.
     tastes = Tastes(session, settings.embedding_model, encode, only=subscriber.id)
     chosen = reader_picks(settings, session, Reader.of(subscriber), view, tastes)
-    return PersonalPicks(key, chosen.picks)
+    return PersonalPicks(
+        edition=key,
+        picks=chosen.picks,
+        followed_left_out=chosen.followed_left_out,
+        searched_left_out=chosen.searched_left_out,
+    )

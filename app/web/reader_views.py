@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from urllib.parse import urlencode
 
 from sqlalchemy.orm import Session
 
@@ -20,6 +21,8 @@ from app.web import queries
 from app.web.context import WebContext
 from app.web.view_models import Card
 from digest.accounts import reader, signin
+from digest.accounts.saved_searches import MAX_SAVED, saved_rows
+from digest.compose import headings
 from digest.selection import EditionView
 
 # Above any scorer's contribution: the reader's own reason comes first in a feed's "Why".
@@ -33,6 +36,7 @@ class ReaderCard(Card):
     saved: bool = False
     thumb: int = 0  # 1 up, -1 down, 0 neither
     why: str | None = None
+    heading: str | None = None  # the section of the reader's picks this card opens
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,31 @@ class ForYouPage:
     claimed_author: str | None = None
     follows: Follows = field(default_factory=Follows)
     csrf: str = ""  # the sign-out forms' field, for the cookie the page sets
+    searches: list[SavedSearchView] = field(default_factory=list)
+    followed_left_out: int = 0
+    searched_left_out: int = 0
+    max_searches: int = MAX_SAVED
+    # The cards in their sections, each with its heading (None: the only section).
+    sections: list[tuple[str | None, list[ReaderCard]]] = field(default_factory=list)
+
+
+def in_sections(cards: list[ReaderCard]) -> list[tuple[str | None, list[ReaderCard]]]:
+    """The cards grouped by the section each heading opens."""
+    parts: list[tuple[str | None, list[ReaderCard]]] = []
+    for card in cards:
+        if card.heading is not None or not parts:
+            parts.append((card.heading, []))
+        parts[-1][1].append(card)
+    return parts
+
+
+@dataclass(frozen=True, slots=True)
+class SavedSearchView:
+    """A search the reader follows, as their page lists it."""
+
+    id: int
+    label: str
+    query: str  # the search page's and the feeds' parameters, URL-encoded
 
 
 @dataclass(frozen=True)
@@ -82,11 +111,30 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
         reader=email_key,
         edition=picked.edition,
         cards=cards,
+        sections=in_sections(cards),
         feed_token=token,
         subscribed=found.status not in (SubscriberStatus.WEB, SubscriberStatus.UNSUBSCRIBED),
         claimed_author=found.claimed_author,
         follows=_follows(session, found),
+        searches=_searches(session, found),
+        followed_left_out=picked.followed_left_out,
+        searched_left_out=picked.searched_left_out,
     )
+
+
+def _searches(session: Session, found: Subscriber) -> list[SavedSearchView]:
+    if not found.id:
+        return []
+    return [
+        SavedSearchView(
+            id=ident,
+            label=saved.label,
+            query=urlencode(
+                {"q": saved.query} | ({"category": saved.category} if saved.category else {})
+            ),
+        )
+        for ident, saved in saved_rows(session, found.id)
+    ]
 
 
 def private_feed(
@@ -160,7 +208,7 @@ def _picks(context: WebContext, session: Session, found: Subscriber) -> Personal
     def views(key: EditionKey, build: Callable[[], EditionView | None]) -> EditionView | None:
         return context.memo.get(("reader-view", key), build)
 
-    return picks_for(context.settings, session, found, views=views)
+    return picks_for(context.settings, session, found, views=views, search=context.search)
 
 
 def _reader_cards(
@@ -178,11 +226,17 @@ def _reader_cards(
         by_id |= {card.paper.arxiv_id: card for card in queries.day_cards(session, edition, beyond)}
     saved = set(reader.saved_ids(session, found.id))
     thumbs = reader.feedback_of(session, found.id)
-    chosen = [(pick.paper.arxiv_id, pick.reason) for pick in picked.picks]
+    opened = headings(picked.picks, key.period)
     return [
-        _reader_card(by_id[i], saved=i in saved, thumb=thumbs.get(i, 0), why=why)
-        for i, why in chosen
-        if i in by_id
+        _reader_card(
+            by_id[pick.paper.arxiv_id],
+            saved=pick.paper.arxiv_id in saved,
+            thumb=thumbs.get(pick.paper.arxiv_id, 0),
+            why=pick.reason,
+            heading=heading,
+        )
+        for pick, heading in zip(picked.picks, opened, strict=True)
+        if pick.paper.arxiv_id in by_id
     ]
 
 

@@ -17,7 +17,16 @@ from app.cli.main import main
 from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.models import DayScore, Edition, EditionItem, Frequency, Paper, PaperAuthor
+from app.core.models import (
+    DayScore,
+    Edition,
+    EditionItem,
+    Frequency,
+    Paper,
+    PaperAuthor,
+    Subscriber,
+)
+from digest.accounts.saved_searches import save_search
 from ingest.bulk.importer import import_file
 from ranking.embeddings import check_matrix, import_matrix
 from tests.conftest import SAMPLE_PATH, Database
@@ -205,3 +214,34 @@ def test_a_weekly_digest_chooses_from_every_paper_of_the_week(
     assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
     body = assert_followed_paper_mailed(smtp, reader, name, title)
     assert "== Trending this week ==" in body
+
+
+def test_a_saved_search_mails_what_it_finds_that_day_in_its_own_section(
+    ranked_day: RankedDay, smtp: Smtp
+) -> None:
+    _key, _name, title = an_author_outside_the_edition(ranked_day)
+    words = " ".join(title.split()[:4])
+    without = f"{words} -{title.split()[0]}"  # the same search, the title's first word out
+    for reader, query in (("searcher@example.org", words), ("picky@example.org", without)):
+        subscriber = add_subscriber(
+            ranked_day.database.sessions, reader, categories=["q-bio.NC"], delivery_hour=0
+        )
+        with session_scope(ranked_day.database.sessions) as session:
+            save_search(session, session.get_one(Subscriber, subscriber), query, "", utc_now())
+    # Keyword search alone: the query model is not loaded for this test.
+    settings = ranked_day.settings.model_copy(update={"search_semantic": False})
+    assert main(["send-digests", "--date", DAY.isoformat()], settings) == 0
+    body = _plain_text(smtp, "searcher@example.org")
+    heading = f"== New for “{words}” =="
+    assert heading in body
+    section = body[body.index(heading) + len(heading) :].split(" == ")[0]
+    assert " ".join(title.split())[:60] in section
+    assert f"Why: matches your search “{words}”" in section
+    assert " ".join(title.split())[:60] not in _plain_text(smtp, "picky@example.org")
+
+
+def _plain_text(smtp: Smtp, reader: str) -> str:
+    [mail] = smtp.handler.to(reader)
+    text = mail.get_body(("plain",))
+    assert text is not None
+    return " ".join(str(text.get_content()).split())

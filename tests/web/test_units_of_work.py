@@ -17,6 +17,8 @@ NAMED_EXCEPTIONS = {
     ("context.py", "get_session"),
     ("routes/search.py", "search_page"),
     ("routes/search.py", "search_view"),
+    ("routes/search.py", "_without"),
+    ("routes/search_feeds.py", "search_feed"),
     ("routes/api.py", "search_papers"),
 }
 

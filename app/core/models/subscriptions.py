@@ -221,6 +221,22 @@ class SavedPaper(Base):
     saved_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class SavedSearch(Base):
+    """A search a reader follows: what it finds in a day makes a section of their digest;
+    deleted with the reader. ``category`` is empty for every category."""
+
+    __tablename__ = "saved_searches"
+    __table_args__ = (UniqueConstraint("subscriber_id", "query", "category"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), index=True
+    )
+    query: Mapped[str] = mapped_column(String(200))
+    category: Mapped[str] = mapped_column(String(40), default="")
+    saved_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class Vote(Base):
     """An upvote by a signed-in person (an email address) on a paper, once per paper.
 

@@ -35,8 +35,9 @@ from app.web.forms import browser_nonce, csrf_field, read_form, require_this_sit
 from app.web.origin import own_path
 from app.web.params import TopicId
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import reader
+from digest.accounts import reader, saved_searches
 from digest.accounts.reader import Stance
+from digest.accounts.saved_searches import SavedSearchRefusedError
 
 router = APIRouter(include_in_schema=False)
 Format = Literal["rss", "atom", "json"]
@@ -83,6 +84,8 @@ async def _post(
         await run_in_threadpool(readers.act, context, email_key, action)
     except LookupError as missing:
         raise HTTPException(404, f"not stored here: {missing}") from missing
+    except SavedSearchRefusedError as refused:
+        raise HTTPException(400, str(refused)) from None
     if _wants_json(request):
         return JSONResponse(done)
     return RedirectResponse(_back(request, fallback), status_code=303)
@@ -293,6 +296,29 @@ async def topic_stance(
     act = partial(_topic_stance, topic_id, stance)
     done = {"topic": topic_id, "stance": stance}
     return await _post(request, context, act, done, f"/topics/{topic_id}")
+
+
+@router.post("/searches/save")
+async def save_search(request: Request, context: ContextDep) -> Response:
+    """Follow the search in the form (``q``, ``category``): a section of the digest."""
+    form = await read_form(request)
+    query, category = form.get("q", ""), form.get("category", "")
+
+    def keep(session: Session, found: Subscriber, now: datetime) -> None:
+        saved_searches.save_search(session, found, query, category, now)
+
+    done: dict[str, object] = {"saved_search": query, "category": category}
+    return await _post(request, context, keep, done, "/for-you#searches")
+
+
+@router.post("/searches/{search_id}/delete")
+async def forget_search(
+    request: Request, context: ContextDep, search_id: Annotated[int, Path(ge=1, le=2**62)]
+) -> Response:
+    def forget(session: Session, found: Subscriber, now: datetime) -> None:
+        saved_searches.forget_search(session, found, search_id)
+
+    return await _post(request, context, forget, {"deleted": search_id}, "/for-you#searches")
 
 
 def _reading_list(
