@@ -135,6 +135,8 @@ class Taste:
     liked_papers: tuple[Liked, ...] = ()
     disliked: Matrix | None = None
     searches: tuple[SavedQuery, ...] = ()
+    # Papers the reader said they are not interested in: in no section.
+    hidden: frozenset[str] = frozenset()
 
 
 class Section(StrEnum):
@@ -282,7 +284,7 @@ def eligible(
     edition: EditionView, taste: Taste, exclusion_cosine: float, *, by_category: bool = True
 ) -> np.ndarray:
     """Which papers the subscriber may get: in their categories (unless not ``by_category``),
-    not muted, not excluded."""
+    not muted, not excluded, not hidden."""
     kept = np.ones(len(edition.papers), dtype=bool)
     if taste.categories and by_category:
         kept = np.zeros(len(edition.papers), dtype=bool)
@@ -292,6 +294,8 @@ def eligible(
         kept &= ~((edition.vectors @ taste.exclusion_vectors.T).max(axis=1) >= exclusion_cosine)
     if taste.muted_topics or taste.muted_authors:
         kept &= np.array([not _muted(paper, taste) for paper in edition.papers], dtype=bool)
+    if taste.hidden:
+        kept &= np.array([paper.arxiv_id not in taste.hidden for paper in edition.papers])
     return kept
 
 

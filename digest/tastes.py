@@ -51,6 +51,7 @@ class Tastes:
         )
         self._feedback = _feedback(session, model, only)
         self._searches = all_searches(session, only)
+        self._hidden = _hidden(session, only)
 
     def of(self, session: Session, subscriber: Reader) -> Taste:
         interests = phrases(subscriber.interests)
@@ -70,6 +71,7 @@ class Tastes:
             liked_papers=tuple(feedback.liked_papers),
             disliked=_stacked(feedback.disliked),
             searches=tuple(self._searches.get(subscriber.id, ())),
+            hidden=frozenset(self._hidden.get(subscriber.id, ())),
         )
 
     def _vectors(self, session: Session, texts: list[str]) -> Matrix | None:
@@ -116,6 +118,19 @@ def _feedback(session: Session, model: str, only: int | None) -> dict[int, _Feed
         if (row.subscriber_id, row.arxiv_id) not in judged:
             feedback[row.subscriber_id].like(row, "saved")
     return dict(feedback)
+
+
+def _hidden(session: Session, only: int | None) -> dict[int, set[str]]:
+    """The papers each reader said they are not interested in (one reader's when ``only``)."""
+    query = select(DigestFeedback.subscriber_id, DigestFeedback.arxiv_id).where(
+        DigestFeedback.hidden.is_(True)
+    )
+    if only is not None:
+        query = query.where(DigestFeedback.subscriber_id == only)
+    hidden: dict[int, set[str]] = defaultdict(set)
+    for subscriber_id, arxiv_id in session.execute(query):
+        hidden[subscriber_id].add(arxiv_id)
+    return dict(hidden)
 
 
 def _with_paper(

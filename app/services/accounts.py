@@ -24,7 +24,10 @@ from app.core.models import DigestFeedback, Paper, SignInKey, Subscriber, Subscr
 from app.services.deployment import Deployment
 from digest.accounts import links, reader, signin, subscriptions, votes
 from digest.accounts.addresses import Address
+from digest.accounts.library import reader_lists
+from digest.accounts.library import saved_rows as library_rows
 from digest.accounts.preferences import Preferences
+from digest.accounts.saved_searches import searches_of
 from digest.mail.confirmation import (
     confirmation_message,
     known_address_message,
@@ -154,7 +157,8 @@ def export(site: Deployment, token: str) -> dict[str, object]:
 
 
 def export_of(session: Session, found: Subscriber) -> dict[str, object]:
-    """A subscriber's row, thumbs, reading list and first sign-in, as plain JSON values."""
+    """A subscriber's row, thumbs, reading list, lists, notes, saved searches and first
+    sign-in, as plain JSON values."""
     columns = Subscriber.__table__.columns.keys()
     data = {name: _plain(getattr(found, name)) for name in columns}
     signed_in = select(SignInKey.signed_in_at).where(SignInKey.email_key == found.email_key)
@@ -162,8 +166,25 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
     feedback = session.scalars(
         select(DigestFeedback).where(DigestFeedback.subscriber_id == found.id)
     )
-    data["feedback"] = [{"arxiv_id": row.arxiv_id, "value": row.value} for row in feedback]
+    data["feedback"] = [
+        {"arxiv_id": row.arxiv_id, "value": row.value, "not_interested": row.hidden}
+        for row in feedback
+    ]
     data["saved_papers"] = reader.saved_ids(session, found.id)
+    data["reading_lists"] = [{"id": i, "name": name} for i, name in reader_lists(session, found.id)]
+    data["library"] = [
+        {
+            "arxiv_id": row.arxiv_id,
+            "list_id": row.list_id,
+            "read_at": _plain(row.read_at),
+            "note": row.note,
+        }
+        for row in library_rows(session, found.id)
+    ]
+    data["saved_searches"] = [
+        {"query": saved.query, "category": saved.category}
+        for saved in searches_of(session, found.id)
+    ]
     return data
 
 

@@ -20,7 +20,8 @@ from app.services.personal_feed import PersonalPicks, picks_for
 from app.web import queries
 from app.web.context import WebContext
 from app.web.view_models import Card
-from digest.accounts import reader, signin
+from digest.accounts import library, reader, signin
+from digest.accounts.library import MAX_LIST_NAME, MAX_NOTE
 from digest.accounts.saved_searches import MAX_SAVED, saved_rows
 from digest.compose import headings
 from digest.selection import EditionView
@@ -37,6 +38,17 @@ class ReaderCard(Card):
     thumb: int = 0  # 1 up, -1 down, 0 neither
     why: str | None = None
     heading: str | None = None  # the section of the reader's picks this card opens
+    library: Filed | None = None  # on the reading list: its list, read state and note
+
+
+@dataclass(frozen=True, slots=True)
+class Filed:
+    """A saved paper as the reader filed it, with the lists it may be filed under."""
+
+    list_id: int | None
+    read: bool
+    note: str
+    lists: list[tuple[int, str]]
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,20 @@ class SavedSearchView:
 class ReadingList:
     reader: str
     cards: list[ReaderCard]
+    lists: list[tuple[int, str]] = field(default_factory=list)
+    shown: int | None = None  # the list shown (None: every saved paper)
+    shown_name: str = "Reading list"
+    max_list_name: int = MAX_LIST_NAME
+    max_note: int = MAX_NOTE
+
+    @property
+    def query(self) -> str:
+        """The exports' query string for the list shown."""
+        return "" if self.shown is None else f"?list={self.shown}"
+
+
+class UnknownReadingListError(LookupError):
+    """A list id that is not one of the reader's (answered 404)."""
 
 
 def signed_in(context: WebContext, session: Session, cookie: str) -> str | None:
@@ -148,15 +174,34 @@ def private_feed(
     ]
 
 
-def reading_list(session: Session, email_key: str) -> ReadingList:
+def reading_list(session: Session, email_key: str, list_id: int | None = None) -> ReadingList:
+    """The reader's saved papers, newest first: all of them, or those of list ``list_id``
+    (:class:`UnknownReadingListError` when it is not theirs)."""
     found = reader.find(session, email_key)
-    ids = reader.saved_ids(session, found.id) if found else []
+    lists = library.reader_lists(session, found.id) if found else []
+    names = dict(lists)
+    if list_id is not None and list_id not in names:
+        raise UnknownReadingListError(f"list {list_id}")
+    rows = {row.arxiv_id: row for row in library.saved_rows(session, found.id)} if found else {}
+    ids = [i for i, row in rows.items() if list_id is None or row.list_id == list_id]
     thumbs = reader.feedback_of(session, found.id) if found else {}
     cards = [
-        _reader_card(card, saved=True, thumb=thumbs.get(card.paper.arxiv_id, 0))
+        _reader_card(
+            card,
+            saved=True,
+            thumb=thumbs.get(card.paper.arxiv_id, 0),
+            library=_filed(rows[card.paper.arxiv_id], lists),
+        )
         for card in queries.plain_cards(session, ids)
     ]
-    return ReadingList(email_key, cards)
+    name = "Reading list" if list_id is None else names[list_id]
+    return ReadingList(email_key, cards, lists, shown=list_id, shown_name=name)
+
+
+def _filed(row: SavedPaper, lists: list[tuple[int, str]]) -> Filed:
+    return Filed(
+        list_id=row.list_id, read=row.read_at is not None, note=row.note or "", lists=lists
+    )
 
 
 def state(session: Session, email_key: str) -> dict[str, object]:

@@ -158,7 +158,8 @@ def put_feedback(
     if row is None:
         row = DigestFeedback(subscriber_id=subscriber_id, arxiv_id=arxiv_id, given_at=now)
         session.add(row)
-    row.value, row.given_at = value, now
+    # A thumbs given again takes back an earlier "not interested" (digest.accounts.library).
+    row.value, row.given_at, row.hidden = value, now, False
     session.flush()
 
 

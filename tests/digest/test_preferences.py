@@ -317,7 +317,7 @@ def test_a_subscriber_downloads_their_data_and_deletes_it_for_good(
     data = json.loads(exported.text)
     assert exported.headers["cache-control"] == "private, no-store"
     assert data["email"] == "ada@example.org" and data["interests"] == "proteins"
-    assert data["feedback"] == [{"arxiv_id": "2603.00002", "value": 1}]
+    assert data["feedback"] == [{"arxiv_id": "2603.00002", "value": 1, "not_interested": False}]
     assert client.post("/subscriptions/delete", data={"token": token}).status_code == 200
     with database.sessions() as session:
         assert session.scalars(select(Subscriber)).all() == []

@@ -406,7 +406,7 @@ def test_a_web_reader_downloads_their_data_and_deletes_it_from_for_you(
     _post(client, ada, f"/papers/{paper}/feedback", value="up")
     data = client.get("/for-you/data.json", headers=ada.headers).json()
     assert (data["status"], data["saved_papers"]) == ("web", [paper])
-    assert data["feedback"] == [{"arxiv_id": paper, "value": 1}]
+    assert data["feedback"] == [{"arxiv_id": paper, "value": 1, "not_interested": False}]
     deleted = client.post("/for-you/delete", headers=ada.headers)
     assert deleted.status_code == 200 and "is deleted" in deleted.text
     assert ada.row() is None

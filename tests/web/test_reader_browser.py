@@ -151,11 +151,15 @@ def test_a_reader_follows_a_topic_and_sees_it_on_for_you(
     if script:
         sync_api.expect(follow).to_have_attribute("aria-pressed", "true")
     page = visit.go("/for-you")
-    sync_api.expect(page.get_by_role("heading", name="Topics you follow")).to_be_visible()
-    assert "in the topic you follow" in page.locator("ol.papers").inner_text()
+    sync_api.expect(
+        page.get_by_role("heading", name="Topics you follow", exact=True)
+    ).to_be_visible()
+    assert "in the topic you follow" in page.locator("ol.papers").first.inner_text()
     page.get_by_role("button", name="Unfollow").click()
     page.wait_for_url(f"{base_url}/for-you")
-    sync_api.expect(page.get_by_role("heading", name="Topics you follow")).to_have_count(0)
+    sync_api.expect(
+        page.get_by_role("heading", name="Topics you follow", exact=True)
+    ).to_have_count(0)
     assert visit.problems == []
     visit.context.close()
 

@@ -205,10 +205,27 @@ class DigestFeedback(Base):
     )
     value: Mapped[int]
     given_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # "Not interested": a thumbs down that also hides the paper from the reader's picks.
+    hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+class ReadingList(Base):
+    """A reader's named list of saved papers; deleted with the reader (its papers stay saved)."""
+
+    __tablename__ = "reading_lists"
+    __table_args__ = (UniqueConstraint("subscriber_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class SavedPaper(Base):
-    """A paper on a reader's reading list; deleted with the reader."""
+    """A paper on a reader's reading list, filed under one of their lists or none, read or
+    not, with their private note; deleted with the reader."""
 
     __tablename__ = "saved_papers"
 
@@ -219,6 +236,11 @@ class SavedPaper(Base):
         ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
     )
     saved_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    list_id: Mapped[int | None] = mapped_column(
+        ForeignKey("reading_lists.id", ondelete="SET NULL"), index=True
+    )
+    read_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    note: Mapped[str | None] = mapped_column(Text)
 
 
 class SavedSearch(Base):

@@ -11,7 +11,7 @@ revoking it draws a new key, and every URL given before stops working.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
@@ -27,7 +27,6 @@ from app.core.models import Author, Subscriber, Topic
 from app.core.tokens import TokenError
 from app.services import accounts, readers
 from app.web import answers, reader_views
-from app.web.bibtex import bibliography
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
@@ -36,6 +35,7 @@ from app.web.origin import own_path
 from app.web.params import TopicId
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import reader, saved_searches
+from digest.accounts.library import LibraryRefusedError
 from digest.accounts.reader import Stance
 from digest.accounts.saved_searches import SavedSearchRefusedError
 
@@ -62,43 +62,43 @@ def _back(request: Request, fallback: str) -> str:
     return own_path(request.headers.get("referer", ""), request.url.netloc) or fallback
 
 
-def _to_sign_in(request: Request) -> Response:
+def to_sign_in(request: Request) -> Response:
     if _wants_json(request):
         return JSONResponse({"detail": "sign in first: /signin"}, status_code=401)
     return RedirectResponse("/signin", status_code=303)
 
 
-async def _post(
+async def post_action(
     request: Request,
     context: WebContext,
     action: readers.Action,
-    done: dict[str, object],
+    done: Mapping[str, object],
     fallback: str,
 ) -> Response:
     """Check a button's POST, run its action as the signed-in reader, answer back."""
     require_this_site(request, context.settings)
     email_key = await _signed_in(request, context)
     if email_key is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     try:
         await run_in_threadpool(readers.act, context, email_key, action)
     except LookupError as missing:
         raise HTTPException(404, f"not stored here: {missing}") from missing
-    except SavedSearchRefusedError as refused:
+    except (SavedSearchRefusedError, LibraryRefusedError) as refused:
         raise HTTPException(400, str(refused)) from None
     if _wants_json(request):
-        return JSONResponse(done)
+        return JSONResponse(dict(done))
     return RedirectResponse(_back(request, fallback), status_code=303)
 
 
-def _signed_in_reading(request: Request, context: WebContext, session: Session) -> str | None:
+def signed_in_reading(request: Request, context: WebContext, session: Session) -> str | None:
     """Who is signed in, read with the request's own session (for the pages that read)."""
     return reader_views.signed_in(context, session, request.cookies.get(SESSION_COOKIE, ""))
 
 
 @router.get("/for-you", response_class=HTMLResponse)
 def for_you(request: Request, context: ContextDep, session: SessionDep) -> Response:
-    email_key = _signed_in_reading(request, context, session)
+    email_key = signed_in_reading(request, context, session)
     if email_key is None:
         page = reader_views.ForYouPage(None)
         return context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
@@ -112,7 +112,7 @@ def for_you(request: Request, context: ContextDep, session: SessionDep) -> Respo
 @router.get("/for-you/state.json")
 def state(request: Request, context: ContextDep, session: SessionDep) -> JSONResponse:
     """What the signed-in reader did, for the script that marks the buttons of shared pages."""
-    email_key = _signed_in_reading(request, context, session)
+    email_key = signed_in_reading(request, context, session)
     if email_key is None:
         return JSONResponse({"signed_in": False}, headers=PRIVATE)
     found = reader_views.state(session, email_key)
@@ -149,9 +149,9 @@ def private_feed(
 @router.get("/for-you/data.json")
 def data(request: Request, context: ContextDep, session: SessionDep) -> Response:
     """Everything Paperboy holds about the signed-in reader (the subscription's export)."""
-    email_key = _signed_in_reading(request, context, session)
+    email_key = signed_in_reading(request, context, session)
     if email_key is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     found = reader_views.data_of(session, email_key)
     headers = PRIVATE | {"Content-Disposition": 'attachment; filename="paperboy-data.json"'}
     return JSONResponse(found, headers=headers)
@@ -163,7 +163,7 @@ async def forget(request: Request, context: ContextDep) -> Response:
     require_this_site(request, context.settings)
     email_key = await _signed_in(request, context)
     if email_key is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     await run_in_threadpool(readers.forget, context, email_key)
     text = "Everything Paperboy held about you is deleted, and you are signed out."
     response = answers.message(request, context, "Deleted", text)
@@ -182,12 +182,12 @@ def _revoke_feed(session: Session, found: Subscriber, now: datetime) -> None:
 
 @router.post("/for-you/feed")
 async def make_feed(request: Request, context: ContextDep) -> Response:
-    return await _post(request, context, _make_feed, {"feed": True}, "/for-you")
+    return await post_action(request, context, _make_feed, {"feed": True}, "/for-you")
 
 
 @router.post("/for-you/feed/revoke")
 async def revoke_feed(request: Request, context: ContextDep) -> Response:
-    return await _post(request, context, _revoke_feed, {"revoked": True}, "/for-you")
+    return await post_action(request, context, _revoke_feed, {"revoked": True}, "/for-you")
 
 
 def _card(arxiv_id: str) -> str:
@@ -197,7 +197,7 @@ def _card(arxiv_id: str) -> str:
 @router.post("/papers/{arxiv_id:path}/save")
 async def save(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     act = partial(_saving, arxiv_id, True)
-    return await _post(
+    return await post_action(
         request, context, act, {"arxiv_id": arxiv_id, "saved": True}, _card(arxiv_id)
     )
 
@@ -205,7 +205,7 @@ async def save(request: Request, context: ContextDep, arxiv_id: str) -> Response
 @router.post("/papers/{arxiv_id:path}/unsave")
 async def unsave(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     act = partial(_saving, arxiv_id, False)
-    return await _post(
+    return await post_action(
         request, context, act, {"arxiv_id": arxiv_id, "saved": False}, _card(arxiv_id)
     )
 
@@ -227,7 +227,7 @@ async def feedback(request: Request, context: ContextDep, arxiv_id: str) -> Resp
         reader.give_feedback(session, found, arxiv_id, value, now)
 
     done = {"arxiv_id": arxiv_id, "thumb": value}
-    return await _post(request, context, give, done, _card(arxiv_id))
+    return await post_action(request, context, give, done, _card(arxiv_id))
 
 
 async def _stance(request: Request, on: Stance) -> Stance:
@@ -269,13 +269,13 @@ def _unclaiming(key: str, session: Session, found: Subscriber, now: datetime) ->
 @router.post("/authors/{key}/claim")
 async def claim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
     act = partial(_claiming, key)
-    return await _post(request, context, act, {"claimed": key}, f"/authors/{key}")
+    return await post_action(request, context, act, {"claimed": key}, f"/authors/{key}")
 
 
 @router.post("/authors/{key}/unclaim")
 async def unclaim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
     act = partial(_unclaiming, key)
-    return await _post(request, context, act, {"claimed": None}, f"/authors/{key}")
+    return await post_action(request, context, act, {"claimed": None}, f"/authors/{key}")
 
 
 # After claim and unclaim: their paths would match these too.
@@ -285,7 +285,9 @@ async def author_stance(
 ) -> Response:
     stance = await _stance(request, VERBS[verb])
     act = partial(_author_stance, key, stance)
-    return await _post(request, context, act, {"author": key, "stance": stance}, f"/authors/{key}")
+    return await post_action(
+        request, context, act, {"author": key, "stance": stance}, f"/authors/{key}"
+    )
 
 
 @router.post("/topics/{topic_id}/{verb}")
@@ -295,7 +297,7 @@ async def topic_stance(
     stance = await _stance(request, VERBS[verb])
     act = partial(_topic_stance, topic_id, stance)
     done = {"topic": topic_id, "stance": stance}
-    return await _post(request, context, act, done, f"/topics/{topic_id}")
+    return await post_action(request, context, act, done, f"/topics/{topic_id}")
 
 
 @router.post("/searches/save")
@@ -308,7 +310,7 @@ async def save_search(request: Request, context: ContextDep) -> Response:
         saved_searches.save_search(session, found, query, category, now)
 
     done: dict[str, object] = {"saved_search": query, "category": category}
-    return await _post(request, context, keep, done, "/for-you#searches")
+    return await post_action(request, context, keep, done, "/for-you#searches")
 
 
 @router.post("/searches/{search_id}/delete")
@@ -318,55 +320,4 @@ async def forget_search(
     def forget(session: Session, found: Subscriber, now: datetime) -> None:
         saved_searches.forget_search(session, found, search_id)
 
-    return await _post(request, context, forget, {"deleted": search_id}, "/for-you#searches")
-
-
-def _reading_list(
-    request: Request, context: WebContext, session: Session
-) -> reader_views.ReadingList | None:
-    email_key = _signed_in_reading(request, context, session)
-    if email_key is None:
-        return None
-    return reader_views.reading_list(session, email_key)
-
-
-@router.get("/reading-list", response_class=HTMLResponse)
-def reading_list(request: Request, context: ContextDep, session: SessionDep) -> Response:
-    found = _reading_list(request, context, session)
-    if found is None:
-        return RedirectResponse("/for-you", status_code=303)
-    return context.respond(request, "pages/reading_list.html", found, headers=PRIVATE)
-
-
-@router.get("/reading-list.bib")
-def reading_list_bibtex(request: Request, context: ContextDep, session: SessionDep) -> Response:
-    found = _reading_list(request, context, session)
-    if found is None:
-        return _to_sign_in(request)
-    body = bibliography(card.paper for card in found.cards)
-    headers = PRIVATE | {"Content-Disposition": 'attachment; filename="reading-list.bib"'}
-    return Response(body, media_type="application/x-bibtex; charset=utf-8", headers=headers)
-
-
-@router.get("/reading-list.json")
-def reading_list_json(request: Request, context: ContextDep, session: SessionDep) -> Response:
-    found = _reading_list(request, context, session)
-    if found is None:
-        return _to_sign_in(request)
-    papers = [_plain_paper(context, card) for card in found.cards]
-    body = json.dumps({"reading_list": papers}, ensure_ascii=False, indent=1)
-    return Response(body, media_type="application/json", headers=PRIVATE)
-
-
-def _plain_paper(context: WebContext, card: reader_views.ReaderCard) -> dict[str, object]:
-    paper = card.paper
-    site = context.settings.public_base_url.rstrip("/")
-    return {
-        "arxiv_id": paper.arxiv_id,
-        "title": paper.title,
-        "authors": list(paper.authors),
-        "categories": list(paper.categories),
-        "announced_on": paper.announced_on.isoformat() if paper.announced_on else None,
-        "url": f"{site}/papers/{paper.arxiv_id}",
-        "thumb": card.thumb,
-    }
+    return await post_action(request, context, forget, {"deleted": search_id}, "/for-you#searches")

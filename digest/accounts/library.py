@@ -1,0 +1,161 @@
+"""A reader's library: the saved papers' named lists, read state and private notes, and "not
+interested".
+
+Every saved paper is on the reading list; a reader may also file it under one named list of
+theirs (at most :data:`MAX_LISTS`, names up to :data:`MAX_LIST_NAME` characters, no two alike
+but for case). Deleting a list files its papers back under the reading list alone: nothing
+saved is lost. A saved paper may carry a private note of up to :data:`MAX_NOTE` characters,
+and be marked read. "Not interested" is a thumbs down that also hides the paper from the
+reader's digest and "For you", and takes it off the reading list. Whatever is refused is
+said in words (:class:`LibraryRefusedError`) and changes nothing stored.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.core.models import DigestFeedback, ReadingList, SavedPaper, Subscriber
+from app.core.names import collapse_whitespace
+from digest.accounts.reader import give_feedback, save, unsave
+
+MAX_LISTS = 50
+MAX_LIST_NAME = 80
+MAX_NOTE = 2000
+
+
+class LibraryRefusedError(ValueError):
+    """A list, note or filing that cannot be kept, said in words a reader can act on."""
+
+
+class UnknownListError(LookupError):
+    """A list id that is not one of the reader's lists (answered 404)."""
+
+
+def _no_control(text: str, what: str, allowed: str = "") -> None:
+    if any(unicodedata.category(c) == "Cc" and c not in allowed for c in text):
+        raise LibraryRefusedError(f"{what} holds no control characters")
+
+
+def list_name(name: str) -> str:
+    """The list's name as kept, or :class:`LibraryRefusedError` saying what is wrong."""
+    _no_control(name, "a list's name")
+    kept = collapse_whitespace(name)
+    if not kept:
+        raise LibraryRefusedError("a list needs a name")
+    if len(kept) > MAX_LIST_NAME:
+        raise LibraryRefusedError(
+            f"a list's name has at most {MAX_LIST_NAME} characters; this one has {len(kept)}"
+        )
+    return kept
+
+
+def create_list(session: Session, subscriber: Subscriber, name: str, now: datetime) -> int:
+    """A new list of the reader's; its id."""
+    kept = list_name(name)
+    lists = reader_lists(session, subscriber.id)
+    for _, other in lists:
+        if other.casefold() == kept.casefold():
+            raise LibraryRefusedError(f"you have a list named “{other}” already")
+    if len(lists) >= MAX_LISTS:
+        raise LibraryRefusedError(f"you have {len(lists)} lists, the most a reader may")
+    row = ReadingList(subscriber_id=subscriber.id, name=kept, created_at=now)
+    session.add(row)
+    session.flush()
+    return row.id
+
+
+def delete_list(session: Session, subscriber: Subscriber, list_id: int) -> None:
+    """Delete one of the reader's lists; its papers stay on the reading list."""
+    found = _own_list(session, subscriber, list_id)
+    session.execute(
+        update(SavedPaper)
+        .where(SavedPaper.subscriber_id == subscriber.id, SavedPaper.list_id == list_id)
+        .values(list_id=None)
+    )
+    session.delete(found)
+
+
+def file_under(
+    session: Session, subscriber: Subscriber, arxiv_id: str, list_id: int | None, now: datetime
+) -> None:
+    """File a paper under one of the reader's lists (None: the reading list alone), saving it
+    first if it is not saved."""
+    if list_id is not None:
+        _own_list(session, subscriber, list_id)
+    saved = _saved(session, subscriber, arxiv_id, now)
+    saved.list_id = list_id
+
+
+def mark_read(
+    session: Session, subscriber: Subscriber, arxiv_id: str, read: bool, now: datetime
+) -> None:
+    """Mark a saved paper read (saving it first if need be) or unread."""
+    saved = _saved(session, subscriber, arxiv_id, now)
+    saved.read_at = now if read else None
+
+
+def set_note(
+    session: Session, subscriber: Subscriber, arxiv_id: str, note: str, now: datetime
+) -> None:
+    """The reader's private note on a saved paper (saving it first); empty: no note."""
+    _no_control(note, "a note", allowed="\n\r\t")
+    text = note.replace("\r\n", "\n").strip()
+    if len(text) > MAX_NOTE:
+        raise LibraryRefusedError(
+            f"a note has at most {MAX_NOTE} characters; this one has {len(text)}"
+        )
+    saved = _saved(session, subscriber, arxiv_id, now)
+    saved.note = text or None
+
+
+def not_interested(session: Session, subscriber: Subscriber, arxiv_id: str, now: datetime) -> None:
+    """A thumbs down that also hides the paper from the reader's picks, off the reading list."""
+    give_feedback(session, subscriber, arxiv_id, -1, now)
+    feedback = session.get_one(DigestFeedback, (subscriber.id, arxiv_id))
+    feedback.hidden = True
+    unsave(session, subscriber, arxiv_id)
+
+
+def hidden_ids(session: Session, subscriber_id: int) -> set[str]:
+    """The papers the reader said they are not interested in."""
+    query = select(DigestFeedback.arxiv_id).where(
+        DigestFeedback.subscriber_id == subscriber_id, DigestFeedback.hidden.is_(True)
+    )
+    return set(session.scalars(query))
+
+
+def reader_lists(session: Session, subscriber_id: int) -> list[tuple[int, str]]:
+    """The reader's lists (id, name), by name."""
+    rows = session.execute(
+        select(ReadingList.id, ReadingList.name)
+        .where(ReadingList.subscriber_id == subscriber_id)
+        .order_by(func.lower(ReadingList.name), ReadingList.id)
+    )
+    return [(row.id, row.name) for row in rows]
+
+
+def saved_rows(session: Session, subscriber_id: int) -> list[SavedPaper]:
+    """The reader's saved papers, newest save first."""
+    return list(
+        session.scalars(
+            select(SavedPaper)
+            .where(SavedPaper.subscriber_id == subscriber_id)
+            .order_by(SavedPaper.saved_at.desc(), SavedPaper.arxiv_id)
+        )
+    )
+
+
+def _own_list(session: Session, subscriber: Subscriber, list_id: int) -> ReadingList:
+    found = session.get(ReadingList, list_id)
+    if found is None or found.subscriber_id != subscriber.id:
+        raise UnknownListError(f"list {list_id}")
+    return found
+
+
+def _saved(session: Session, subscriber: Subscriber, arxiv_id: str, now: datetime) -> SavedPaper:
+    save(session, subscriber, arxiv_id, now)
+    return session.get_one(SavedPaper, (subscriber.id, arxiv_id))

@@ -1,0 +1,168 @@
+"""A reader's library over HTTP: named lists, read state, private notes, "not interested", and
+each list exported as RIS and CSL-JSON read back by real parsers, hostile titles included."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import rispy
+from fastapi.testclient import TestClient
+from jsonschema import Draft7Validator
+
+from app.core.config import Settings
+from digest.accounts import links
+from digest.accounts.library import MAX_NOTE
+from tests.conftest import FIXTURES
+from tests.web.conftest import HOSTILE_AUTHOR, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
+from tests.web.helpers import edition_ids
+from tests.web.test_reader import SignedIn, _for_you, _now, _order, _post, ada
+
+__all__ = ["ada"]  # the signed-in reader fixture, used by name below
+
+CSL_SCHEMA = json.loads((FIXTURES / "web" / "csl-data.schema.json").read_text())
+
+
+def _page(client: TestClient, who: SignedIn, query: str = "") -> str:
+    response = client.get(f"/reading-list{query}", headers=who.headers)
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == "private, no-store"
+    return response.text
+
+
+def _lists(page: str) -> dict[str, int]:
+    found = re.findall(r'<a href="/reading-list\?list=(\d+)" class="bidi">([^<]+)</a>', page)
+    return {html.unescape(name): int(ident) for ident, name in found}
+
+
+def _refused(client: TestClient, who: SignedIn, path: str, **form: str) -> str:
+    answer = client.post(path, data=form, headers=who.headers, follow_redirects=False)
+    assert answer.status_code == 400, answer.text
+    return answer.text
+
+
+def test_papers_are_filed_under_named_lists_and_a_deleted_list_loses_no_paper(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    first, second = edition_ids(site_settings, "day", LAST_DAY)[:2]
+    _post(client, ada, "/reading-list/lists", name="  To   read ")
+    _post(client, ada, "/reading-list/lists", name="<b>Group</b> & co")
+    lists = _lists(_page(client, ada))
+    assert set(lists) == {"To read", "<b>Group</b> & co"}
+    assert "<b>Group</b>" not in _page(client, ada)  # a name is text, never markup
+    _post(client, ada, f"/papers/{first}/file", list=str(lists["To read"]))  # saves it too
+    _post(client, ada, f"/papers/{second}/save")
+    assert _order(_page(client, ada, f"?list={lists['To read']}")) == [first]
+    assert _order(_page(client, ada)) == [second, first]
+    _post(client, ada, f"/reading-list/lists/{lists['To read']}/delete")
+    assert set(_lists(_page(client, ada))) == {"<b>Group</b> & co"}
+    assert _order(_page(client, ada)) == [second, first]
+
+
+def test_a_list_name_that_cannot_be_kept_is_refused_in_words_and_changes_nothing(
+    client: TestClient, ada: SignedIn
+) -> None:
+    _post(client, ada, "/reading-list/lists", name="Reading group")
+    assert "a list named “Reading group” already" in html.unescape(
+        _refused(client, ada, "/reading-list/lists", name="reading GROUP")
+    )
+    assert "at most 80 characters; this one has 81" in _refused(
+        client, ada, "/reading-list/lists", name="x" * 81
+    )
+    assert "needs a name" in _refused(client, ada, "/reading-list/lists", name="   ")
+    assert list(_lists(_page(client, ada))) == ["Reading group"]
+
+
+def test_another_readers_list_is_not_found(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    other = SignedIn(site_settings, f"other-{ada.address}")
+    _post(client, other, "/reading-list/lists", name="Theirs")
+    [theirs] = _lists(_page(client, other)).values()
+    paper = edition_ids(site_settings, "day", LAST_DAY)[0]
+    assert client.get(f"/reading-list?list={theirs}", headers=ada.headers).status_code == 404
+    filed = client.post(f"/papers/{paper}/file", data={"list": str(theirs)}, headers=ada.headers)
+    assert filed.status_code == 404
+    gone = client.post(f"/reading-list/lists/{theirs}/delete", headers=ada.headers)
+    assert gone.status_code == 404
+    assert list(_lists(_page(client, other))) == ["Theirs"]
+
+
+def test_read_state_and_a_private_note_stay_with_a_saved_paper(
+    client: TestClient, ada: SignedIn
+) -> None:
+    note = 'Read §3 first.\n<script>alert("note")</script>'
+    _post(client, ada, f"/papers/{HOSTILE_ID}/note", note=note)
+    _post(client, ada, f"/papers/{HOSTILE_ID}/read", value="read")
+    page = _page(client, ada)
+    assert _order(page) == [HOSTILE_ID]  # a note saves the paper
+    assert '<script>alert("note")</script>' not in page
+    assert note in html.unescape(page)
+    assert "Read ✓" in page
+    too_long = _refused(client, ada, f"/papers/{HOSTILE_ID}/note", note="n" * (MAX_NOTE + 1))
+    assert f"at most {MAX_NOTE} characters" in too_long
+    _post(client, ada, f"/papers/{HOSTILE_ID}/read", value="unread")
+    page = _page(client, ada)
+    assert "Mark read" in page and note in html.unescape(page)  # the note is kept
+    exported = client.get("/reading-list.json", headers=ada.headers).json()["reading_list"]
+    assert (exported[0]["note"], exported[0]["read"]) == (note, False)
+
+
+def test_not_interested_hides_a_pick_counts_as_a_thumbs_down_and_can_be_taken_back(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    first = _order(_for_you(client, ada))[0]
+    _post(client, ada, f"/papers/{first}/save")
+    _post(client, ada, f"/papers/{first}/not-interested")
+    assert first not in _order(_for_you(client, ada))
+    assert first not in _order(_page(client, ada))
+    found = ada.row()
+    assert found is not None
+    token = links.subscriber_token(site_settings, links.PREFERENCES, found, _now())
+    exported = client.get("/subscriptions/export", params={"token": token}).json()
+    assert {"arxiv_id": first, "value": -1, "not_interested": True} in exported["feedback"]
+    _post(client, ada, f"/papers/{first}/feedback", value="up")
+    assert first in _order(_for_you(client, ada))
+
+
+def test_each_list_exports_as_ris_and_csl_json_that_real_parsers_read_back(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    other = edition_ids(site_settings, "day", LAST_DAY)[2]
+    _post(client, ada, "/reading-list/lists", name="Hostile")
+    [hostile] = _lists(_page(client, ada)).values()
+    _post(client, ada, f"/papers/{HOSTILE_ID}/file", list=str(hostile))
+    _post(client, ada, f"/papers/{HOSTILE_ID}/note", note="line one\nER  - injected")
+    _post(client, ada, f"/papers/{other}/save")
+    every = client.get("/api/papers/" + other).json()
+
+    ris = client.get(f"/reading-list.ris?list={hostile}", headers=ada.headers)
+    assert ris.headers["content-type"].startswith("application/x-research-info-systems")
+    [entry] = rispy.loads(ris.text)
+    assert entry["title"] == HOSTILE_TITLE
+    assert HOSTILE_AUTHOR in entry["authors"]
+    assert entry["id"] == HOSTILE_ID and entry["notes"] == ["line one ER - injected"]
+    assert [
+        e["id"] for e in rispy.loads(client.get("/reading-list.ris", headers=ada.headers).text)
+    ] == [
+        other,
+        HOSTILE_ID,
+    ]
+
+    items = client.get("/reading-list.csl.json", headers=ada.headers).json()
+    Draft7Validator(CSL_SCHEMA).validate(items)
+    by_id = {item["id"]: item for item in items}
+    assert by_id[HOSTILE_ID]["title"] == HOSTILE_TITLE
+    assert {"literal": HOSTILE_AUTHOR} in by_id[HOSTILE_ID]["author"]
+    assert by_id[other]["title"] == every["title"]
+    assert [a["literal"] for a in by_id[other]["author"]] == [a["name"] for a in every["authors"]]
+    only = client.get(f"/reading-list.csl.json?list={hostile}", headers=ada.headers).json()
+    assert [item["id"] for item in only] == [HOSTILE_ID]
+
+
+def test_the_library_needs_a_signed_in_reader(client: TestClient) -> None:
+    for path in ("/reading-list.ris", "/reading-list.csl.json"):
+        assert client.get(path, follow_redirects=False).headers["location"] == "/signin"
+    created = client.post("/reading-list/lists", data={"name": "x"}, follow_redirects=False)
+    assert created.headers["location"] == "/signin"
