@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from app.core.config import Settings
 from app.core.excerpts import first_sentence
@@ -22,6 +22,23 @@ MAX_AUTHORS_SHOWN = 4
 LEAD_LIMIT = 250
 
 
+@dataclass(frozen=True, slots=True)
+class Away:
+    """A catch-up's days and what changed in them, in words (digest.catch_up)."""
+
+    first: date
+    last: date
+    changes: list[str]
+
+    @property
+    def span(self) -> str:
+        return f"{human_day(self.first)} to {human_day(self.last)}"
+
+
+def human_day(day: date) -> str:
+    return f"{day.day} {day:%b %Y}"
+
+
 def digest_message(
     settings: Settings,
     subscriber: Reader,
@@ -29,10 +46,13 @@ def digest_message(
     picks: Sectioned,
     now: datetime,
     message_id: str | None = None,
+    away: Away | None = None,
 ) -> OutgoingMail:
-    """The digest as a message; ``message_id`` is an earlier try's, which it carries again."""
+    """The digest as a message; ``message_id`` is an earlier try's, which it carries again;
+    ``away``: the digest is a catch-up of those days."""
     unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
+        "away": away,
         "email": subscriber.email,
         "period_name": edition.period,
         "edition_date": edition.edition_date.isoformat(),
@@ -62,7 +82,7 @@ def section_heading(pick: Pick, period: str) -> str:
         return f"New for “{pick.group}”"
     if pick.section == Section.TRENDING:
         return f"Trending this {period}" if period != "day" else "Trending today"
-    return "Picked for you"
+    return f"Picked for you: {pick.group}" if pick.group else "Picked for you"
 
 
 def headings(picks: list[Pick], period: str) -> list[str | None]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from datetime import timedelta
+from datetime import date, timedelta
 
 import numpy as np
 from sqlalchemy import select
@@ -44,6 +44,44 @@ def edition_view(
     scored: list[EditionItem | DayScore] = list(edition.items)
     shown = {item.arxiv_id for item in edition.items}
     scored += [row for row in _rest_of_days(session, edition) if row.arxiv_id not in shown]
+    last = last_day(edition.period, edition.edition_date)
+    matcher = None if search is None else SearchMatches(search, edition.edition_date, last)
+    return _view(session, scored, model, len(edition.items), matcher)
+
+
+def days_view(
+    session: Session,
+    first: date,
+    last: date,
+    model: str,
+    *,
+    shown: int,
+    search: Searcher | None = None,
+) -> EditionView:
+    """Every paper announced from ``first`` to ``last`` as the selection reads it, each once,
+    best scored first as its day's newest edition scored it, the first ``shown`` taken as the
+    edition (a catch-up's days, digest.catch_up)."""
+    days = [first + timedelta(days=offset) for offset in range((last - first).days + 1)]
+    newest = [found for day in days if (found := latest_edition(session, "day", day))]
+    rows: list[EditionItem | DayScore] = list(
+        _best_of(_day_scores(session, [e.id for e in newest]))
+    )
+    scored = {row.arxiv_id for row in rows}
+    for edition in newest:  # editions ranked before day_scores existed: their items
+        rows += [item for item in edition.items if item.arxiv_id not in scored]
+        scored |= {item.arxiv_id for item in edition.items}
+    rows.sort(key=lambda row: row.score, reverse=True)
+    matcher = None if search is None else SearchMatches(search, first, last)
+    return _view(session, rows, model, min(shown, len(rows)), matcher)
+
+
+def _view(
+    session: Session,
+    scored: Sequence[EditionItem | DayScore],
+    model: str,
+    edition_size: int,
+    matcher: SearchMatches | None,
+) -> EditionView:
     ids = [row.arxiv_id for row in scored]
     papers = {
         paper.arxiv_id: paper
@@ -55,17 +93,21 @@ def edition_view(
     }
     labels = topic_labels(session, [row.topic_id for row in scored if row.topic_id is not None])
     view = [_edition_paper(papers[row.arxiv_id], row, labels) for row in scored]
-    matcher = None
-    if search is not None:
-        last = last_day(edition.period, edition.edition_date)
-        matcher = SearchMatches(search, edition.edition_date, last)
     return EditionView(
         view,
         _vectors(session, ids, model),
         space_for(model),
-        edition_size=len(edition.items),
+        edition_size=edition_size,
         matcher=matcher,
     )
+
+
+def _best_of(rows: list[DayScore]) -> list[DayScore]:
+    """Best first; a paper scored on two days keeps its better score."""
+    best: dict[str, DayScore] = {}
+    for row in sorted(rows, key=lambda row: row.score, reverse=True):
+        best.setdefault(row.arxiv_id, row)
+    return list(best.values())
 
 
 def _rest_of_days(session: Session, edition: Edition) -> list[DayScore]:
@@ -76,11 +118,7 @@ def _rest_of_days(session: Session, edition: Edition) -> list[DayScore]:
     days = [edition.edition_date + timedelta(days=offset) for offset in range(7)]
     newest = [latest_edition(session, "day", day) for day in days]
     rows = _day_scores(session, [found.id for found in newest if found is not None])
-    # Best first across the week; a paper scored on two days keeps its better score.
-    best: dict[str, DayScore] = {}
-    for row in sorted(rows, key=lambda row: row.score, reverse=True):
-        best.setdefault(row.arxiv_id, row)
-    return list(best.values())
+    return _best_of(rows)  # best first across the week
 
 
 def _day_scores(session: Session, edition_ids: list[int]) -> list[DayScore]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import NamedTuple
 
@@ -44,13 +44,14 @@ from app.core.models import (
     SubscriberStatus,
 )
 from digest import ledger
-from digest.compose import digest_message
+from digest.catch_up import MAX_PAPERS, Gap, changes, gap_of, gathered
+from digest.compose import Away, digest_message
 from digest.due_rows import LEDGER_COLUMNS, Views, due_rows, edition_views
 from digest.ledger import Reader
 from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
 from digest.mail.messages import OutgoingMail, make_message_id
 from digest.picks import reader_picks
-from digest.run_inputs import Encode
+from digest.run_inputs import Encode, days_view
 from digest.schedule import edition_for
 from digest.selection import EditionView
 from digest.tastes import Tastes
@@ -102,6 +103,7 @@ def send_digests(
     views = _plan(settings, sessions, day, now, summary, wall=clock(), search=search)
     tastes = _tastes(settings, sessions, encode)
     run = _Run.of(settings, sessions, views, tastes, now=now, clock=clock, only=None)
+    run = replace(run, search=search)
     return asyncio.run(_deliver(run, summary))
 
 
@@ -125,6 +127,7 @@ def resend(
         ledger.reopen(session, subscriber_id, target, now)
     tastes = _tastes(settings, sessions, encode)
     run = _Run.of(settings, sessions, views, tastes, now=now, clock=clock, only=subscriber_id)
+    run = replace(run, search=search)
     return asyncio.run(_deliver(run, RunSummary(day)))
 
 
@@ -141,6 +144,21 @@ class _Run:
     # The claims of the next delivery: of this run's editions, and only one subscriber's for a
     # resend (built once: their construction costs more than running them).
     claimers: ledger.Claimers | None
+    search: Searcher | None = None
+    # Catch-ups' views by their first day: readers back on the same day share one.
+    gaps: dict[date, EditionView] = field(default_factory=dict)
+
+    def gap_view(self, session: Session, gap: Gap) -> EditionView:
+        if gap.first not in self.gaps:
+            self.gaps[gap.first] = days_view(
+                session,
+                gap.first,
+                gap.last,
+                self.settings.embedding_model,
+                shown=self.settings.edition_size,
+                search=self.search,
+            )
+        return self.gaps[gap.first]
 
     @classmethod
     def of(
@@ -261,13 +279,21 @@ def build_digest(
     now: datetime,
     tastes: Tastes,
     message_id: str | None = None,
+    gap: Gap | None = None,
 ) -> BuiltDigest | None:
     """The reader's digest and its size, or None when it would be empty and unwanted
-    (``message_id``: an earlier try's, which it carries again)."""
-    picks = reader_picks(settings, session, reader, view, tastes)
+    (``message_id``: an earlier try's, which it carries again; ``gap``: the days a catch-up
+    covers, ``view`` being theirs)."""
+    if gap is None:
+        picks = reader_picks(settings, session, reader, view, tastes)
+        away = None
+    else:
+        wider = replace(reader, max_items=MAX_PAPERS)
+        picks = gathered(reader_picks(settings, session, wider, view, tastes))
+        away = Away(gap.first, gap.last, changes(session, gap))
     if not picks and not reader.send_empty:
         return None
-    message = digest_message(settings, reader, edition, picks, now, message_id)
+    message = digest_message(settings, reader, edition, picks, now, message_id, away)
     return BuiltDigest(message, len(picks))
 
 
@@ -338,7 +364,8 @@ async def _begin(
     send, a refused recipient)."""
     built = None
     if claim.reader.status == SubscriberStatus.ACTIVE:
-        view = run.editions[claim.edition]
+        gap = gap_of(session, claim.reader.id, claim.edition)
+        view = run.editions[claim.edition] if gap is None else run.gap_view(session, gap)
         built = build_digest(
             run.settings,
             session,
@@ -348,6 +375,7 @@ async def _begin(
             run.now,
             run.tastes,
             message_id=claim.message_id,
+            gap=gap,
         )
     if built is None:
         ledger.mark_skipped(session, claim)

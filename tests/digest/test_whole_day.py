@@ -5,6 +5,7 @@ SMTP server (`paperboy send-digests`)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -32,6 +33,7 @@ from ranking.embeddings import check_matrix, import_matrix
 from tests.conftest import SAMPLE_PATH, Database
 from tests.digest.conftest import Smtp
 from tests.digest.editions import add_subscriber
+from tests.digest.test_catch_up import sent_before
 from tests.ranking.conftest import SAMPLE_IDS, SAMPLE_MATRIX
 
 DAY = date(2025, 12, 19)
@@ -245,3 +247,28 @@ def _plain_text(smtp: Smtp, reader: str) -> str:
     text = mail.get_body(("plain",))
     assert text is not None
     return " ".join(str(text.get_content()).split())
+
+
+def test_a_reader_back_after_missed_days_gets_one_catch_up_of_the_gap(
+    ranked_day: RankedDay, smtp: Smtp
+) -> None:
+    for day in WEEK[:-1]:
+        assert main(["rank", "--date", day.isoformat(), "--quiet"], ranked_day.settings) == 0
+    back = add_subscriber(ranked_day.database.sessions, "back@example.org", delivery_hour=0)
+    # Sent on 16 Dec, then paused: 17 and 18 Dec missed.
+    sent_before(ranked_day.database.sessions, back, date(2025, 12, 16))
+    steady = add_subscriber(ranked_day.database.sessions, "steady@example.org", delivery_hour=0)
+    sent_before(ranked_day.database.sessions, steady, WEEK[1])
+    assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
+    [mail] = smtp.handler.to("back@example.org")
+    assert mail["Subject"] == "Paperboy: while you were away, 17 Dec 2025 to 19 Dec 2025"
+    body = _plain_text(smtp, "back@example.org")
+    assert "While you were away, 17 Dec 2025 to 19 Dec 2025: this one digest gathers" in body
+    links = re.findall(r"arXiv: https://arxiv.org/abs/(\S+)", body)
+    assert 10 < len(links) <= 30 and len(links) == len(set(links))
+    with ranked_day.database.sessions() as session:
+        days = set(session.scalars(select(Paper.announced_on).where(Paper.arxiv_id.in_(links))))
+    assert days - {DAY}, "the catch-up holds papers of the missed days"
+    assert "== Picked for you: " in body  # grouped by topic
+    [usual] = smtp.handler.to("steady@example.org")
+    assert "while you were away" not in usual["Subject"]
