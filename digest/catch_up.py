@@ -30,6 +30,24 @@ CHANGE_GROWTH = 1.5
 CHANGES_NAMED = 3
 
 
+class AwayRefusedError(ValueError):
+    """An "I was away since" day that cannot be taken, said in words."""
+
+
+def away_since(asked: str, today: date) -> date | None:
+    """The day a reader says they left (empty: they are not away), one of the last
+    :data:`MAX_DAYS` days, or :class:`AwayRefusedError`."""
+    if not asked.strip():
+        return None
+    try:
+        since = date.fromisoformat(asked.strip())
+    except ValueError:
+        raise AwayRefusedError("the day you left is a date, YYYY-MM-DD") from None
+    if not today - timedelta(days=MAX_DAYS - 1) <= since <= today:
+        raise AwayRefusedError(f"the day you left is one of the last {MAX_DAYS} days")
+    return since
+
+
 @dataclass(frozen=True, slots=True)
 class Gap:
     """The announcement days a catch-up covers, ``first`` to ``last`` (the edition's day)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, fields
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -77,6 +77,7 @@ class Reader:
     max_items: int
     send_empty: bool
     failure_count: int
+    away_since: date | None = None
 
     @classmethod
     def of(cls, subscriber: Subscriber) -> Reader:
@@ -319,3 +320,10 @@ def count(sessions: sessionmaker[Session], status: DeliveryStatus) -> int:
             select(func.count()).select_from(Delivery).where(Delivery.status == status)
         )
         return int(found or 0)
+
+
+def mark_back(session: Session, subscriber_id: int) -> None:
+    """The reader had their catch-up: an "I was away since" is answered."""
+    session.execute(
+        update(Subscriber).where(Subscriber.id == subscriber_id).values(away_since=None)
+    )

@@ -268,6 +268,7 @@ def _plan(
 class BuiltDigest(NamedTuple):
     message: OutgoingMail
     item_count: int
+    catch_up: bool = False  # a catch-up of missed days: sent, the reader is back
 
 
 def build_digest(
@@ -294,7 +295,7 @@ def build_digest(
     if not picks and not reader.send_empty:
         return None
     message = digest_message(settings, reader, edition, picks, now, message_id, away)
-    return BuiltDigest(message, len(picks))
+    return BuiltDigest(message, len(picks), catch_up=gap is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,7 +365,7 @@ async def _begin(
     send, a refused recipient)."""
     built = None
     if claim.reader.status == SubscriberStatus.ACTIVE:
-        gap = gap_of(session, claim.reader.id, claim.edition)
+        gap = gap_of(session, claim.reader.id, claim.edition, claim.reader.away_since)
         view = run.editions[claim.edition] if gap is None else run.gap_view(session, gap)
         built = build_digest(
             run.settings,
@@ -396,6 +397,8 @@ async def _finish(run: _Run, mailer: Mailer, claim: ledger.Claim, built: BuiltDi
             return _unsent(run, session, claim, error)
     with session_scope(run.sessions) as session:
         ledger.mark_sent(session, claim, run.now, built.item_count, built.message.message_id)
+        if built.catch_up:
+            ledger.mark_back(session, claim.reader.id)
     return DeliveryStatus.SENT
 
 

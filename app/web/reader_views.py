@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from datetime import date
 from urllib.parse import urlencode
 
 from sqlalchemy.orm import Session
@@ -73,6 +74,7 @@ class ForYouPage:
     follows: Follows = field(default_factory=Follows)
     csrf: str = ""  # the sign-out forms' field, for the cookie the page sets
     searches: list[SavedSearchView] = field(default_factory=list)
+    away_since: date | None = None  # "I was away since", until the catch-up is sent
     followed_left_out: int = 0
     searched_left_out: int = 0
     max_searches: int = MAX_SAVED
@@ -143,6 +145,7 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
         claimed_author=found.claimed_author,
         follows=_follows(session, found),
         searches=_searches(session, found),
+        away_since=found.away_since,
         followed_left_out=picked.followed_left_out,
         searched_left_out=picked.searched_left_out,
     )

@@ -3,6 +3,7 @@
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
@@ -15,7 +16,16 @@ from app.core.models import (
     TopicDay,
     TopicStatus,
 )
-from digest.catch_up import MAX_DAYS, MAX_PAPERS, Gap, changes, gap_of, gathered
+from digest.catch_up import (
+    MAX_DAYS,
+    MAX_PAPERS,
+    AwayRefusedError,
+    Gap,
+    away_since,
+    changes,
+    gap_of,
+    gathered,
+)
 from digest.sections import Sectioned
 from digest.selection import Pick, Section
 from tests.conftest import Database
@@ -148,3 +158,15 @@ def test_picks_for_the_reader_are_grouped_by_topic_and_the_whole_is_capped() -> 
     ]
     many = [pick(n, "a") for n in range(MAX_PAPERS + 5)]
     assert len(gathered(Sectioned(many)).picks) == MAX_PAPERS
+
+
+def test_the_day_a_reader_left_is_one_of_the_last_thirty_days() -> None:
+    assert away_since("", DAY) is None
+    assert away_since(" 2025-12-01 ", DAY) == date(2025, 12, 1)
+    for asked, said in (
+        ("last week", "is a date, YYYY-MM-DD"),
+        ("2025-11-19", f"one of the last {MAX_DAYS} days"),
+        ("2025-12-20", f"one of the last {MAX_DAYS} days"),
+    ):
+        with pytest.raises(AwayRefusedError, match=said):
+            away_since(asked, DAY)

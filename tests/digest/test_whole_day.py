@@ -272,3 +272,19 @@ def test_a_reader_back_after_missed_days_gets_one_catch_up_of_the_gap(
     assert "== Picked for you: " in body  # grouped by topic
     [usual] = smtp.handler.to("steady@example.org")
     assert "while you were away" not in usual["Subject"]
+
+
+def test_a_reader_who_says_they_were_away_gets_one_catch_up_and_then_the_usual(
+    ranked_day: RankedDay, smtp: Smtp
+) -> None:
+    for day in WEEK[:-1]:
+        assert main(["rank", "--date", day.isoformat(), "--quiet"], ranked_day.settings) == 0
+    reader = add_subscriber(
+        ranked_day.database.sessions, "away@example.org", delivery_hour=0, away_since=WEEK[0]
+    )
+    sent_before(ranked_day.database.sessions, reader, WEEK[1])  # mailed, but they were away
+    assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
+    [mail] = smtp.handler.to("away@example.org")
+    assert mail["Subject"] == "Paperboy: while you were away, 17 Dec 2025 to 19 Dec 2025"
+    with ranked_day.database.sessions() as session:
+        assert session.get_one(Subscriber, reader).away_since is None  # answered

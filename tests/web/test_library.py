@@ -6,18 +6,20 @@ from __future__ import annotations
 import html
 import json
 import re
+from datetime import timedelta
 
 import rispy
 from fastapi.testclient import TestClient
 from jsonschema import Draft7Validator
 
 from app.core.config import Settings
-from digest.accounts import links
+from app.core.models import SubscriberStatus
+from digest.accounts import links, reader
 from digest.accounts.library import MAX_NOTE
 from tests.conftest import FIXTURES
 from tests.web.conftest import HOSTILE_AUTHOR, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
 from tests.web.helpers import edition_ids
-from tests.web.test_reader import SignedIn, _for_you, _now, _order, _post, ada
+from tests.web.test_reader import SignedIn, _for_you, _now, _order, _post, _session, ada
 
 __all__ = ["ada"]  # the signed-in reader fixture, used by name below
 
@@ -166,3 +168,27 @@ def test_the_library_needs_a_signed_in_reader(client: TestClient) -> None:
         assert client.get(path, follow_redirects=False).headers["location"] == "/signin"
     created = client.post("/reading-list/lists", data={"name": "x"}, follow_redirects=False)
     assert created.headers["location"] == "/signin"
+
+
+def test_a_subscriber_says_they_were_away_on_for_you_and_a_bad_day_is_refused(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    _post(client, ada, f"/papers/{HOSTILE_ID}/save")  # a row of their own
+    with _session(site_settings) as session:
+        found = reader.find(session, ada.address)
+        assert found is not None
+        found.status = SubscriberStatus.ACTIVE
+    assert 'action="/for-you/away"' in _for_you(client, ada)
+    left = (_now() - timedelta(days=3)).date()
+    _post(client, ada, "/for-you/away", since=left.isoformat())
+    row = ada.row()
+    assert row is not None and row.away_since == left
+    assert f"every day since {left.isoformat()}" in _for_you(client, ada)
+    for asked in ("soon", (_now() - timedelta(days=40)).date().isoformat()):
+        refused = client.post(
+            "/for-you/away", data={"since": asked}, headers=ada.headers, follow_redirects=False
+        )
+        assert refused.status_code == 400
+    _post(client, ada, "/for-you/away", since="")
+    row = ada.row()
+    assert row is not None and row.away_since is None

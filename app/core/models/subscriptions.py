@@ -94,6 +94,8 @@ class Subscriber(Base):
     time_zone: Mapped[str] = mapped_column(String(64))
     max_items: Mapped[int]
     send_empty: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # "I was away since": the next day digest is a catch-up from this day (digest.catch_up).
+    away_since: Mapped[date | None]
     # Permanent delivery failures in a row; reaching the limit pauses the subscriber.
     failure_count: Mapped[int] = mapped_column(default=0)
     last_failure: Mapped[str | None] = mapped_column(Text)

@@ -34,6 +34,7 @@ from app.web.forms import browser_nonce, csrf_field, read_form, require_this_sit
 from app.web.origin import own_path
 from app.web.params import TopicId
 from app.web.routes.voting import SESSION_COOKIE
+from digest import catch_up
 from digest.accounts import reader, saved_searches
 from digest.accounts.library import LibraryRefusedError
 from digest.accounts.reader import Stance
@@ -178,6 +179,23 @@ def _make_feed(session: Session, found: Subscriber, now: datetime) -> None:
 
 def _revoke_feed(session: Session, found: Subscriber, now: datetime) -> None:
     reader.revoke_feed(found)
+
+
+@router.post("/for-you/away")
+async def away(request: Request, context: ContextDep) -> Response:
+    """ "I was away since" (``since``, a day; empty: not away): the next day digest is a
+    catch-up of the days since then."""
+    asked = (await read_form(request)).get("since", "")
+    try:
+        since = catch_up.away_since(asked, context.clock().date())
+    except catch_up.AwayRefusedError as refused:
+        raise HTTPException(400, str(refused)) from None
+
+    def mark(session: Session, found: Subscriber, now: datetime) -> None:
+        found.away_since = since
+
+    done = {"away_since": since.isoformat() if since else None}
+    return await post_action(request, context, mark, done, "/for-you#away")
 
 
 @router.post("/for-you/feed")
