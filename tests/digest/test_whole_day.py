@@ -288,3 +288,20 @@ def test_a_reader_who_says_they_were_away_gets_one_catch_up_and_then_the_usual(
     assert mail["Subject"] == "Paperboy: while you were away, 17 Dec 2025 to 19 Dec 2025"
     with ranked_day.database.sessions() as session:
         assert session.get_one(Subscriber, reader).away_since is None  # answered
+
+
+def test_a_followed_author_or_topic_no_longer_stored_leaves_the_digest_whole(
+    ranked_day: RankedDay, smtp: Smtp
+) -> None:
+    reader = "faithful@example.org"
+    add_subscriber(
+        ranked_day.database.sessions,
+        reader,
+        followed_authors=["no-longer-here"],
+        followed_topics=[2**31 - 1],
+        delivery_hour=0,
+        max_items=3,
+    )
+    assert main(["send-digests", "--date", DAY.isoformat()], ranked_day.settings) == 0
+    body = _plain_text(smtp, reader)
+    assert "== Picked for you ==" in body and "whom you follow" not in body

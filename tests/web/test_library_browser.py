@@ -50,3 +50,29 @@ def test_a_reader_files_marks_and_notes_a_saved_paper(
         assert [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found] == []
     assert visit.problems == []
     visit.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_a_reader_follows_a_search_from_its_page_and_finds_it_on_for_you(
+    base_url: str, browser: Any, axe: Any, site_settings: Settings, address: str, script: bool
+) -> None:
+    visit = _visit(browser, base_url, site_settings, address, script=script)
+    visit.page.set_default_timeout(10_000)
+    page = visit.go("/search?q=video+diffusion")
+    page.get_by_role("button", name="Follow in my digest").click()
+    page.wait_for_url(f"{base_url}/search?q=video+diffusion")  # back where it was pressed
+    page = visit.go("/for-you")
+    searches = page.locator("#saved-searches")
+    sync_api.expect(searches.get_by_role("link", name="video diffusion")).to_be_visible()
+    sync_api.expect(searches.get_by_role("link", name="RSS")).to_have_attribute(
+        "href", "/search/feed.rss?q=video+diffusion"
+    )
+    if script:
+        found = axe.run(page, SAMPLE, {"resultTypes": ["violations"]}).response["violations"]
+        assert [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found] == []
+    searches.get_by_role("button", name="Stop following").click()
+    page.wait_for_url(f"{base_url}/for-you")
+    sync_api.expect(page.locator("#saved-searches")).to_have_count(0)
+    assert visit.problems == []
+    visit.context.close()
