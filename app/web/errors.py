@@ -1,4 +1,5 @@
-"""Errors as the caller can read them: JSON under /api and /feeds, an HTML page elsewhere.
+"""Errors as the caller can read them: JSON under /api, /feeds and a search's feeds
+(/search/feed.*), an HTML page elsewhere.
 
 A database without Paperboy's tables (never migrated, or behind the code) answers 503 with the
 command that fixes it, rather than a bare 500 from the first query. A database server that went
@@ -22,7 +23,8 @@ from app.web.page_views import error_page
 from app.web.request_ids import HEADER as REQUEST_ID_HEADER
 from app.web.request_ids import current_request_id
 
-MACHINE_PREFIXES = ("/api/", "/feeds/")
+# Read by programs (API clients, feed readers), which get their errors as JSON.
+MACHINE_PREFIXES = ("/api/", "/feeds/", "/search/feed.")
 SCHEMA_MISSING = "the database schema is missing or out of date; run `paperboy migrate`"
 DATABASE_AWAY = "the database is not answering (restarting or failing over); try again shortly"
 # A PostgreSQL restart takes 10 to 25 s: a client back after this long mostly finds it done.

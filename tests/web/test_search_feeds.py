@@ -81,6 +81,7 @@ def test_a_search_feed_is_kept_a_quarter_hour_and_revalidated_by_its_etag(
 def test_malformed_search_feed_parameters_are_a_clear_400(client: TestClient) -> None:
     bad_day = client.get("/search/feed.rss", params=QUERY | {"until": "soon"})
     assert bad_day.status_code == 400 and "until must be a date" in bad_day.text
+    assert bad_day.headers["content-type"].startswith("application/json")  # as documented
     many = " ".join(f"-w{n}" for n in range(11))
     too_many = client.get("/search/feed.rss", params={"q": f"video {many}"})
     assert too_many.status_code == 400
