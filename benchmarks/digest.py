@@ -49,7 +49,14 @@ from sqlalchemy import delete, select
 
 from app.core.config import PACKAGED_MODEL_NAME, Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.models import Delivery, Edition, EditionKey, PhraseEmbedding, Subscriber
+from app.core.models import (
+    Delivery,
+    Edition,
+    EditionKey,
+    PhraseEmbedding,
+    SavedSearch,
+    Subscriber,
+)
 from app.core.vectors import pack
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database, read_vectors, vectors_of
 from digest.compose import digest_message
@@ -82,6 +89,12 @@ def main() -> None:
     parser.add_argument(
         "--keep", type=Path, help="prepare the database in this folder, or reuse the one there"
     )
+    parser.add_argument(
+        "--saved-searches",
+        type=int,
+        default=0,
+        help="this many subscribers (drawn at random) follow a search: the run loads search",
+    )
     args = parser.parse_args()
     if args.selection:
         _time_selection(args.corpus, args.matrix, args.subscribers)
@@ -94,6 +107,7 @@ def main() -> None:
             titles = _rank_and_titles(settings)
             _store_subscribers(settings, args.matrix, titles, args.subscribers)
         _reset_ledger(settings)
+        _follow_searches(settings, args.saved_searches)
         _measure(settings, args.subscribers)
 
 
@@ -167,6 +181,36 @@ def _tastes_with_thumbs_up(
 def _reset_ledger(settings: Settings) -> None:
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
         session.execute(delete(Delivery))
+
+
+# What the readers who follow a search follow: subjects of the corpus's days, one a minus.
+FOLLOWED_SEARCHES = (
+    "diffusion models",
+    "reinforcement learning -robot",
+    "graph neural networks",
+    "large language model agents",
+    "medical image segmentation",
+    "3D reconstruction",
+    "speech recognition",
+    "federated learning",
+)
+
+
+def _follow_searches(settings: Settings, readers: int) -> None:
+    """Exactly ``readers`` subscribers, drawn with a fixed seed, follow one search each."""
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        session.execute(delete(SavedSearch))
+        ids = list(session.scalars(select(Subscriber.id).order_by(Subscriber.id)))
+        draw = random.Random(5)
+        for subscriber_id in draw.sample(ids, min(readers, len(ids))):
+            query = draw.choice(FOLLOWED_SEARCHES)
+            session.add(
+                SavedSearch(
+                    subscriber_id=subscriber_id,
+                    query=query,
+                    saved_at=datetime(2026, 1, 1, tzinfo=UTC),
+                )
+            )
 
 
 def _port() -> int:
