@@ -67,7 +67,7 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return stat.st_dev, stat.st_ino
 
 
-def refuse_writes_to_a_lost_file(request: Request) -> None:
+async def refuse_writes_to_a_lost_file(request: Request) -> None:
     """An app-wide dependency: a write would land in a deleted file or the replaced one."""
     if request.method in SAFE_METHODS:
         return

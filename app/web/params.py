@@ -27,7 +27,7 @@ class BadInputError(ValueError):
     """A request parameter that cannot be understood; the message says which and why."""
 
 
-def topic_id(topic_id: Annotated[int, Path(description="A topic's id")]) -> int:
+async def topic_id(topic_id: Annotated[int, Path(description="A topic's id")]) -> int:
     if not 1 <= topic_id <= MAX_ID:
         raise HTTPException(404, f"topic {topic_id} is not stored here")
     return topic_id

@@ -1,5 +1,12 @@
-"""The web context's memo outlives the request that filled it."""
+"""The web context: its memo outlives the request that filled it; its dependencies never
+block the event loop."""
 
+import inspect
+from collections.abc import Iterator
+
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from app.core.config import Settings
@@ -26,3 +33,24 @@ def _check_memo_survives_rollback(site_settings: Settings, engine: Engine) -> No
     assert kept is loaded  # from the memo, no query
     assert kept.published_at is not None and kept.pool_size > 0  # still readable
     later.close()
+
+
+def test_every_dependency_runs_on_the_event_loop(client: TestClient) -> None:
+    # A plain def dependency costs every request a trip to the thread pool and back; the
+    # ones here are attribute reads and checks, so each must be async.
+    blocking = {
+        f"{route.path}: {dependency.call.__qualname__}"
+        for route in client.app.routes  # type: ignore[attr-defined]
+        if isinstance(route, APIRoute)
+        for dependency in _all_dependencies(route.dependant)
+        if dependency.call is not None
+        and not inspect.iscoroutinefunction(dependency.call)
+        and not inspect.isasyncgenfunction(dependency.call)
+    }
+    assert blocking == set()
+
+
+def _all_dependencies(dependant: Dependant) -> Iterator[Dependant]:
+    for dependency in dependant.dependencies:
+        yield dependency
+        yield from _all_dependencies(dependency)
