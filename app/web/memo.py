@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TypeVar
-
-from cachetools import TTLCache
 
 T = TypeVar("T")
 
@@ -20,17 +19,19 @@ T = TypeVar("T")
 @dataclass
 class Memo:
     """Values built once per key, kept ``ttl_seconds`` from when they were built, the least
-    recently used dropped past ``max_entries`` (cachetools' TTLCache, behind a lock: it is not
-    thread-safe, and requests run on a thread pool)."""
+    recently used dropped past ``max_entries``.
+
+    Owned rather than cachetools' TTLCache: every request of the JSON feed and the pages reads
+    it, behind a lock (requests run on a thread pool), and TTLCache's bookkeeping held that
+    lock long enough to cost the feed measurable throughput at 64 concurrent requests
+    (docs/benchmarks.md, "Web serving").
+    """
 
     ttl_seconds: float
     max_entries: int = 256
     clock: Callable[[], float] = time.monotonic
-    _entries: TTLCache[Hashable, object] = field(init=False)
+    _entries: OrderedDict[Hashable, tuple[float, object]] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __post_init__(self) -> None:
-        self._entries = TTLCache(self.max_entries, self.ttl_seconds, timer=self.clock)
 
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         """The value kept for ``key`` if still fresh, else ``build()`` (kept for next time).
@@ -38,14 +39,16 @@ class Memo:
         Built outside the lock, so a slow page never holds up the others; two requests that
         miss together both build, and the later one's value is kept.
         """
+        now = self.clock()
         with self._lock:
-            kept = self._entries.get(key, _MISSING)
-        if kept is not _MISSING:
-            return kept  # type: ignore[return-value]
+            kept = self._entries.get(key)
+            if kept is not None and now - kept[0] < self.ttl_seconds:
+                self._entries.move_to_end(key)
+                return kept[1]  # type: ignore[return-value]
         value = build()
         with self._lock:
-            self._entries[key] = value
+            self._entries[key] = (now, value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
         return value
-
-
-_MISSING = object()
