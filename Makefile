@@ -40,9 +40,13 @@ demo: setup  ## the whole daily job end to end on the bundled sample, then serve
 # floor in pyproject.toml ([tool.coverage.report] fail_under); another database skips other
 # tests, so there coverage is not judged.
 COVERAGE := $(if $(PAPERBOY_TEST_DATABASE_URL),,--cov --cov-report=term:skip-covered)
+# On SQLite one worker per core (each has its own database files); the web tests stay together
+# on one worker (tests/conftest.py's groups). A PostgreSQL run shares one scratch database, so
+# it runs in one process.
+WORKERS := $(if $(PAPERBOY_TEST_DATABASE_URL),,-n auto --dist loadgroup)
 
 test: setup  ## the whole suite on SQLite (set PAPERBOY_TEST_DATABASE_URL for PostgreSQL)
-	$(VENV)/bin/pytest $(COVERAGE)
+	$(VENV)/bin/pytest $(WORKERS) $(COVERAGE)
 
 # The edit-test loop: no real model, no browser; last run's failures first, stop at the first.
 test-fast: setup

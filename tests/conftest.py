@@ -97,3 +97,13 @@ def with_int8_query_model(settings: Settings, model: Path, data_dir: Path) -> Se
     (data_dir / "models").mkdir(parents=True, exist_ok=True)
     shutil.copy(model, data_dir / "models" / model.name)
     return settings.model_copy(update={"data_dir": data_dir, "search_query_backend": "onnx-int8"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Groups for ``pytest -n`` (``--dist loadgroup``): the web tests share a filled site built
+    once per package, so they run together on one worker (else each batch a worker is sent ends
+    by tearing the site down); every other file is a group of its own (module fixtures)."""
+    for item in items:
+        path = Path(str(item.path)).relative_to(PROJECT_ROOT)
+        group = "tests/web" if path.parts[:2] == ("tests", "web") else str(path)
+        item.add_marker(pytest.mark.xdist_group(group))
