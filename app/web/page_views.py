@@ -16,6 +16,7 @@ from markupsafe import Markup
 from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
 from app.services.status import JobStatus, SourceStatus, Status
+from app.web.pager import Pager, page_of
 from app.web.view_models import Appearance, AuthorLink, Card, TopicChip
 
 FAILED_RESULTS = frozenset({RunStatus.FAILED, RunStatus.WARNING})
@@ -53,6 +54,7 @@ class TrendingPage:
     last_date: date | None
     shown_day: date | None  # the picker's value: the edition's newest ranked day
     tabs: list[Tab]
+    pager: Pager  # the cards are one page of the filtered edition
     # The edition asked for when none is stored, so the nearest is shown instead (its label).
     missed: str | None = None
 
@@ -65,20 +67,23 @@ def trending_page(
     category: str | None,
     topic: int | None,
     missed: date | None = None,
+    page: int = 1,
 ) -> TrendingPage:
-    """The page for ``edition`` (with its ``cards``); ``dates`` are each period's editions;
-    ``missed``, the key asked for when no edition of it is stored and ``edition`` is the
-    nearest."""
+    """Page ``page`` of ``edition`` (with its ``cards``); ``dates`` are each period's
+    editions; ``missed``, the key asked for when no edition of it is stored and ``edition`` is
+    the nearest. :class:`NoSuchPageError` past the last page."""
     chosen = None if edition is None else edition.edition_date
     mine, days = dates.get(period, []), dates.get("day", [])
     shown = None if chosen is None else _newest_day(period, chosen, days)
+    filters = _filter_query(period, chosen, category, topic)
+    listed, pager = page_of(filter_cards(cards, category, topic), page, ("/", filters))
     return TrendingPage(
         period=period,
         title=TITLES[period],
         key=chosen,
         label=None if chosen is None else human_label(period, chosen),
         edition=edition,
-        cards=filter_cards(cards, category, topic),
+        cards=listed,
         category=category,
         topic=topic,
         categories=offered_categories(cards),
@@ -89,8 +94,18 @@ def trending_page(
         last_date=max(days, default=None),
         shown_day=shown,
         tabs=tabs(period, shown, dates),
+        pager=pager,
         missed=None if missed is None else human_label(period, missed),
     )
+
+
+def _filter_query(
+    period: Period, key: date | None, category: str | None, topic: int | None
+) -> dict[str, str]:
+    """The query naming this edition and its filters, as the pager's links keep them."""
+    wanted = {"period": period, "date": key.isoformat() if key else None, "category": category}
+    named = {name: value for name, value in wanted.items() if value}
+    return named | ({"topic": str(topic)} if topic is not None else {})
 
 
 def human_label(period: Period, key: date) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.core.config import Settings
@@ -41,3 +43,17 @@ def a_topic_of(settings: Settings, day: date) -> tuple[int, list[str]]:
             return topic_id, by_topic[topic_id]
     finally:
         engine.dispose()
+
+
+NEXT_PAGE = re.compile(r'<a href="([^"]+)" rel="next">Papers')
+
+
+def whole_edition(client: TestClient, url: str) -> str:
+    """Every page of the trending page at ``url``, following its "next" links, as one text."""
+    pages: list[str] = []
+    href: str | None = url
+    while href is not None:
+        pages.append(client.get(href.replace("&amp;", "&")).text)
+        found = NEXT_PAGE.search(pages[-1])
+        href = found.group(1) if found else None
+    return "\n".join(pages)

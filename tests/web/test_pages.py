@@ -8,10 +8,11 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.core.explanations import chance_words
+from app.web.pager import PAPERS_PER_PAGE
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
 from tests.web.conftest import HF_PAPER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
 from tests.web.explained import PLAIN, RARE, RARE_WORDS, TOP, TOP_WORDS, explained_site
-from tests.web.helpers import a_topic_of, edition_ids
+from tests.web.helpers import a_topic_of, edition_ids, whole_edition
 
 PAPER_LINK = re.compile(r'<h[2-4] class="title"><a href="/papers/([^"]+)"')
 DETAILS = re.compile(r"<details.*?</details>", re.S)
@@ -51,7 +52,9 @@ def test_the_home_page_is_the_latest_daily_edition_in_rank_order(
 ) -> None:
     response = client.get("/")
     assert response.status_code == 200
-    assert listed(response.text) == edition_ids(site_settings, "day", LAST_DAY)
+    ids = edition_ids(site_settings, "day", LAST_DAY)
+    assert listed(response.text) == ids[:PAPERS_PER_PAGE]
+    assert listed(whole_edition(client, "/")) == ids
     assert "2025-12-19" in response.text
     assert 'href="/subscribe"' in response.text and 'href="/privacy"' in response.text
 
@@ -62,9 +65,11 @@ def test_each_item_shows_authors_categories_topic_links_and_why(client: TestClie
     assert 'href="/authors/' in first
     assert 'class="chip"' in first and 'href="/topics/' in first
     assert "https://arxiv.org/abs/" in first and "https://arxiv.org/pdf/" in first
-    assert '<details class="why">' in first
+    assert '<details class="why">' not in first  # the numbers wait on the paper's page
     top = client.get("/api/daily_papers", params={"limit": 1}).json()[0]
-    assert all(f"<td>{name}</td>" in first for name in top["score_components"])
+    page = client.get(f"/papers/{listed(html)[0]}").text
+    assert '<details class="why">' in page
+    assert all(f"<td>{name}</td>" in page for name in top["score_components"])
 
 
 def test_community_signals_and_code_links_are_shown(client: TestClient) -> None:
@@ -79,10 +84,10 @@ def test_community_signals_and_code_links_are_shown(client: TestClient) -> None:
 def test_week_and_month_tabs_show_their_own_editions(
     client: TestClient, site_settings: Settings
 ) -> None:
-    week = client.get("/?period=week").text
+    week = whole_edition(client, "/?period=week")
     assert listed(week) == edition_ids(site_settings, "week", date(2025, 12, 15))
     assert "Week of 15 Dec 2025" in week
-    month = client.get("/?period=month&date=2025-12-19").text
+    month = whole_edition(client, "/?period=month&date=2025-12-19")
     assert listed(month) == edition_ids(site_settings, "month", date(2025, 12, 1))
     assert "December 2025" in month
 
@@ -91,7 +96,7 @@ def test_day_navigation_links_the_previous_and_next_announcement_days(client: Te
     middle = client.get("/?date=2025-12-18").text
     assert 'href="/?period=day&amp;date=2025-12-17" rel="prev"' in middle
     assert 'href="/?period=day&amp;date=2025-12-19" rel="next"' in middle
-    assert 'rel="next"' not in client.get("/").text
+    assert "Next day" not in client.get("/").text
 
 
 def test_a_category_filter_keeps_only_papers_in_that_category(client: TestClient) -> None:
@@ -186,7 +191,11 @@ def test_a_day_edition_shows_the_chance_the_counts_beside_it_and_the_reasons_tha
 ) -> None:
     top = card_of(explained.get("/").text, TOP)
     community = top[top.index('<div class="meta community">') :]
-    assert community.index(TOP_WORDS) < community.index("▲ 42 HF upvotes")
+    # Upvotes have come: they lead, and the estimate made before them follows.
+    assert community.index('<strong title="Hugging Face upvotes">▲ 42 HF upvotes') < (
+        community.index(TOP_WORDS)
+    )
+    assert "(estimated at announcement)" in community and '<strong class="chance"' not in community
     assert '<span class="vote-count">1</span> Paperboy votes' in community
     assert "★ 10 GitHub stars" in community
     assert reasons_listed(top) == [AUTHORS, UPVOTES]  # biggest first; not what held it back
@@ -195,7 +204,9 @@ def test_a_day_edition_shows_the_chance_the_counts_beside_it_and_the_reasons_tha
 
 
 def test_the_numbers_behind_the_words_wait_in_a_closed_details(explained: TestClient) -> None:
-    [numbers] = DETAILS.findall(card_of(explained.get("/").text, TOP))
+    assert '<details class="why">' not in card_of(explained.get("/").text, TOP)
+    page = explained.get(f"/papers/{TOP}").text
+    numbers = DETAILS.findall(page[page.index('<table class="editions">') :])[0]
     assert numbers.startswith('<details class="why">')  # closed: no `open` attribute
     assert "<td>prior</td>" in numbers and "+2.000" in numbers
     assert f'<td>{QUIET}</td><td class="num">-0.400</td>' in numbers
@@ -230,7 +241,7 @@ def test_the_paper_page_shows_each_editions_chance_and_reasons(explained: TestCl
 def test_whatever_the_shipped_scorer_fills_each_card_says_its_chance_and_reasons(
     client: TestClient,
 ) -> None:
-    html = client.get("/").text
+    html = whole_edition(client, "/")
     items = client.get("/api/daily_papers", params={"sort": "trending", "limit": 100}).json()
     for item in items:
         card = card_of(html, item["paper"]["id"])
@@ -256,7 +267,7 @@ MORE = re.compile(
 def test_a_card_shows_the_abstracts_opening_and_keeps_the_rest_behind_more(
     client: TestClient,
 ) -> None:
-    html = client.get("/").text
+    html = whole_edition(client, "/")
     items = client.get("/api/daily_papers", params={"sort": "trending", "limit": 100}).json()
     folded = 0
     for item in items:
@@ -291,7 +302,7 @@ def attribute(url: str) -> str:
 
 
 def test_a_card_links_the_code_and_project_page_the_api_names(client: TestClient) -> None:
-    html = client.get("/?date=2025-12-18").text
+    html = whole_edition(client, "/?date=2025-12-18")
     items = client.get(
         "/api/daily_papers", params={"date": "2025-12-18", "sort": "trending", "limit": 100}
     ).json()
@@ -312,7 +323,7 @@ def test_a_card_links_the_code_and_project_page_the_api_names(client: TestClient
 def test_the_rank_is_read_out_as_text_and_no_plain_div_has_an_aria_label(
     client: TestClient,
 ) -> None:
-    html = client.get("/").text
+    html = whole_edition(client, "/")
     first = card_of(html, listed(html)[0])
     assert '<div class="rank"><span class="visually-hidden">Rank </span>1</div>' in first
     assert not re.search(r"<div[^>]*aria-label", html)
@@ -321,7 +332,7 @@ def test_the_rank_is_read_out_as_text_and_no_plain_div_has_an_aria_label(
 
 
 def test_a_hostile_abstract_on_a_card_stays_text(client: TestClient) -> None:
-    card = card_of(client.get("/").text, HOSTILE_ID)
+    card = card_of(whole_edition(client, "/"), HOSTILE_ID)
     [(lead, _)] = SUMMARY.findall(card)
     assert "&lt;b&gt;bold&lt;/b&gt; {{ config }} &lt;!-- comment" in lead
     assert "$\\frac{1}{ unbalanced" in lead and "<b>" not in card

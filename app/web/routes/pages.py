@@ -15,6 +15,7 @@ from app.web import queries, reader_views
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.page_views import PaperPage, nearest_date, trending_page
+from app.web.pager import NoSuchPageError
 from app.web.params import (
     MAX_ID,
     BadInputError,
@@ -44,6 +45,15 @@ def category_param(value: str | None) -> str | None:
     return value or None
 
 
+def topic_param(value: str | None) -> int | None:
+    """A topic filter's id; empty (the form's "All topics") is none."""
+    if value is None or value == "":
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= MAX_ID:
+        raise BadInputError(f"topic must be a topic's number, got {value[:40]!r}")
+    return int(value)
+
+
 def page_edition(
     period: str, day: str | None, week: str | None, month: str | None
 ) -> tuple[Period, date | None]:
@@ -66,11 +76,13 @@ def trending(
     week: Annotated[str | None, Query(max_length=8)] = None,
     month: Annotated[str | None, Query(max_length=7)] = None,
     category: Annotated[str | None, Query(max_length=40)] = None,
-    topic: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
+    topic: Annotated[str | None, Query(max_length=12)] = None,
+    page: Annotated[int, Query(ge=1, le=1000, description="Page of the edition, from 1")] = 1,
 ) -> Response:
     try:
         chosen, key = page_edition(period, date, week, month)
         wanted = category_param(category)
+        topic_id = topic_param(topic)
     except BadInputError as error:
         raise bad_request(error) from None
     edition = context.edition(session, chosen, key)
@@ -85,11 +97,14 @@ def trending(
     def build() -> Rendered:
         cards = [] if edition is None else queries.edition_cards(session, edition)
         dates = {name: queries.edition_dates(session, name) for name in PERIODS}
-        page = trending_page(chosen, edition, cards, dates, wanted, topic, missed)
-        return rendered(context.render("pages/trending.html", page))
+        try:
+            view = trending_page(chosen, edition, cards, dates, wanted, topic_id, missed, page)
+        except NoSuchPageError as error:
+            raise HTTPException(404, str(error)) from None
+        return rendered(context.render("pages/trending.html", view))
 
     edition_id = None if edition is None else edition.id
-    memo_key = ("trending", chosen, edition_id, wanted, topic, missed)
+    memo_key = ("trending", chosen, edition_id, wanted, topic_id, missed, page)
     body = context.memo.get(memo_key, build)
     return cached(request, body, HTML, None if edition is None else edition.published_at)
 
