@@ -23,7 +23,6 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
 from starlette.concurrency import run_in_threadpool
@@ -42,8 +41,9 @@ from app.core.settings_check import (
 from app.core.tokens import TokenError
 from app.services.artifacts import Artifact, refuse_broken_artifacts
 from app.web import answers
+from app.web.assets import HashedStaticFiles
 from app.web.compression import CompressionMiddleware
-from app.web.context import STATIC_DIR, build_context
+from app.web.context import build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, server_error, validation_error
 from app.web.forms import FormRefusedError
@@ -115,7 +115,7 @@ def create_app(
     app.state.database_file = DatabaseFile.of(engine)
     _add_middleware(app, settings, app.state.web.limiter)
     _add_error_handlers(app)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", HashedStaticFiles(app.state.web.assets), name="static")
     for router in ROUTERS:
         app.include_router(router)
 

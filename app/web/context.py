@@ -27,6 +27,7 @@ from app.core.config import Settings
 from app.core.editions import latest_edition
 from app.core.models import Edition
 from app.core.periods import Period
+from app.web.assets import Assets
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
@@ -42,6 +43,7 @@ class WebContext:
     settings: Settings
     sessions: sessionmaker[Session]
     templates: Jinja2Templates
+    assets: Assets  # the static files and their hashed URLs (templates call ``static(name)``)
     search: Searcher
     limiter: RateLimiter
     memo: Memo
@@ -108,10 +110,12 @@ def build_context(
     search_limits: SearchLimits = SEARCH_LIMITS,
 ) -> WebContext:
     """Everything the handlers share, for one deployment (``clock`` is the tests' to freeze)."""
+    assets = Assets.of(STATIC_DIR)
     return WebContext(
         settings=settings,
         sessions=sessions,
-        templates=make_templates(),
+        templates=make_templates(assets),
+        assets=assets,
         search=make_searcher(settings, sessions, query_embedder),
         limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
         memo=Memo(settings.web_cache_seconds),
@@ -125,10 +129,11 @@ def _search_rate(settings: Settings) -> RateLimiter:
     return RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
 
 
-def make_templates() -> Jinja2Templates:
+def make_templates(assets: Assets) -> Jinja2Templates:
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     # Autoescaping is on for .html; say so for every template, whatever its name.
     templates.env.autoescape = True
+    templates.env.globals["static"] = assets.url
     return templates
 
 

@@ -172,7 +172,9 @@ def test_unknown_or_malformed_papers_are_not_found(client: TestClient) -> None:
 
 def test_every_asset_is_served_by_paperboy(client: TestClient) -> None:
     for page in ("/", f"/papers/{HF_PAPER}", "/search?q=graph"):
-        assets = re.findall(r'(?:src|href)="([^"]+\.(?:css|js))"', client.get(page).text)
+        assets = re.findall(
+            r'(?:src|href)="([^"]+\.(?:css|js)(?:\?v=[0-9a-f]+)?)"', client.get(page).text
+        )
         assert assets and all(url.startswith("/static/") for url in assets)
         for url in assets:
             assert client.get(url).status_code == 200, url
@@ -292,7 +294,7 @@ def test_every_page_with_cards_loads_the_maths_renderer_for_titles_and_abstracts
     topic, _ = a_topic_of(site_settings, LAST_DAY)
     for url in ("/", f"/topics/{topic}", "/authors/ada-lovelace", f"/papers/{HF_PAPER}"):
         html = client.get(url).text
-        assert '<script src="/static/math.js" defer></script>' in html, url
+        assert re.search(r'<script src="/static/math\.js\?v=[0-9a-f]+" defer></script>', html), url
         assert 'class="bidi math">' in html, url
     assert client.get("/static/math.js").status_code == 200
 
