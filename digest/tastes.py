@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +86,25 @@ class Tastes:
                     PhraseEmbedding(model=self._model, text_hash=keys[i], vector=pack(vector))
                 )
         return _stacked([self._phrases[key] for key in keys if key in self._phrases])
+
+
+def embed_phrases(session: Session, model: str, encode: Encode, texts: Sequence[str]) -> int:
+    """Stores the vector of each of ``texts`` not yet embedded with ``model`` (a reader's
+    interests and exclusions as they are saved, so their next page reads them); how many."""
+    keys = {hashlib.sha256(text.encode()).hexdigest(): text for text in texts}
+    stored = set(
+        session.scalars(
+            select(PhraseEmbedding.text_hash).where(
+                PhraseEmbedding.model == model, PhraseEmbedding.text_hash.in_(keys)
+            )
+        )
+    )
+    missing = [(key, text) for key, text in keys.items() if key not in stored]
+    if missing:
+        vectors = encode([text for _, text in missing])
+        for (key, _), vector in zip(missing, vectors, strict=True):
+            session.add(PhraseEmbedding(model=model, text_hash=key, vector=pack(vector)))
+    return len(missing)
 
 
 @dataclass(slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -366,6 +367,11 @@ class DatabaseSearch:
         self.search(WARM_QUERY, Filters())
 
     def _embed(self, query: str) -> Matrix:
+        vector: Matrix = self.embed([query])[0]
+        return vector
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        """``texts`` as the query model reads them, one row each (it loads on first use)."""
         with self._lock:
             self._embedder = self._embedder or self._query_model(self._settings)
-            return np.asarray(self._embedder.encode([query])[0], dtype=np.float32)
+            return np.asarray(self._embedder.encode(list(texts)), dtype=np.float32)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -201,8 +201,12 @@ class SearchService:
             return store_state(session, self._settings.embedding_model)
 
     def _embed(self, query: str) -> Matrix:
+        vector: Matrix = self.embed([query])[0]
+        return vector
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        """``texts`` as the query model reads them, one row each (it loads on first use)."""
         with self._lock:
             if self._embedder is None:
                 self._embedder = self._query_model(self._settings)
-            vector: Matrix = self._embedder.encode([query])[0]
-            return vector
+            return np.asarray(self._embedder.encode(list(texts)), dtype=np.float32)

@@ -9,12 +9,14 @@ caller hands in the query model (:data:`search.query.QueryModel`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
+from app.core.vectors import Matrix
 from search.database_indexes import has_vector_column
 from search.in_database import DatabaseSearch
 from search.in_process import SearchService
@@ -32,6 +34,10 @@ class Searcher(Protocol):
 
     def warm(self) -> None:
         """Load what the first search would (query model, index files) ahead of it."""
+        ...
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        """``texts`` as the query model reads them (a reader's interests, as they are saved)."""
         ...
 
 
@@ -66,6 +72,9 @@ class ChosenOnFirstUse:
 
     def warm(self) -> None:
         self.chosen().warm()
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        return self.chosen().embed(texts)
 
     def chosen(self) -> Searcher:
         with self._lock:

@@ -26,7 +26,7 @@ from digest.accounts import links, reader, signin, subscriptions, votes
 from digest.accounts.addresses import Address
 from digest.accounts.library import reader_lists
 from digest.accounts.library import saved_rows as library_rows
-from digest.accounts.preferences import Preferences
+from digest.accounts.preferences import Preferences, phrases
 from digest.accounts.saved_searches import searches_of
 from digest.mail.confirmation import (
     confirmation_message,
@@ -35,6 +35,8 @@ from digest.mail.confirmation import (
 )
 from digest.mail.mailer import send_one
 from digest.mail.messages import OutgoingMail
+from digest.run_inputs import Encode
+from digest.tastes import embed_phrases
 
 log = logging.getLogger(__name__)
 
@@ -108,11 +110,20 @@ def subscriber(site: Deployment, token: str, purpose: str) -> Subscriber:
 
 
 def save_preferences(
-    site: Deployment, token: str, preferences: Preferences, action: PreferencesAction
+    site: Deployment,
+    token: str,
+    preferences: Preferences,
+    action: PreferencesAction,
+    encode: Encode | None = None,
 ) -> None:
+    """Saves the form; with ``encode`` (a process that has the query model) the interests and
+    exclusions are embedded now, so For you reads them at once rather than after a digest run."""
     with session_scope(site.sessions) as session:
         found = _subscriber(session, site, token, links.PREFERENCES, site.clock())
         subscriptions.apply_preferences(found, preferences)
+        if encode is not None:
+            texts = phrases(found.interests) + phrases(found.exclusions)
+            embed_phrases(session, site.settings.embedding_model, encode, texts)
         if action is PreferencesAction.PAUSE and found.status == SubscriberStatus.ACTIVE:
             found.status = SubscriberStatus.PAUSED
         elif action is PreferencesAction.RESUME and found.status == SubscriberStatus.PAUSED:

@@ -6,8 +6,9 @@ selection (``digest.picks.reader_picks``) on the edition the digest would send t
 (``digest.run_inputs``). A reader with no subscriber row yet is selected for with the digest's
 defaults.
 
-The page does not load the embedding model: an interest phrase no digest run has embedded yet
-is left out until one does (``digest.tastes``), as it is by a run without a model.
+The page does not load the embedding model: interests are embedded when the preferences form
+saves them (``app.services.accounts.save_preferences``), and a phrase nothing has embedded yet
+is left out until a digest run does (``digest.tastes``), as it is by a run without a model.
 """
 
 from __future__ import annotations

@@ -171,7 +171,10 @@ async def save_preferences(request: Request, context: ContextDep) -> HTMLRespons
     except BadPreferencesError as error:
         entered = preference_form.posted(form.fields, form.categories, form.lists)
         return await _preferences_page(request, context, subscriber, token, entered, error.errors)
-    await run_in_threadpool(accounts.save_preferences, context, token, chosen, action)
+    # Where search loads the query model, it embeds the interests now: For you reads them at
+    # once. A site without semantic search leaves them to the next digest run, as before.
+    encode = context.search.embed if context.settings.search_semantic else None
+    await run_in_threadpool(accounts.save_preferences, context, token, chosen, action, encode)
     return answers.message(request, context, "Saved", "Your preferences are saved.")
 
 
