@@ -211,6 +211,9 @@ def test_the_numbers_behind_the_words_wait_in_a_closed_details(explained: TestCl
     numbers = DETAILS.findall(page[page.index('<table class="editions">') :])[0]
     assert numbers.startswith('<details class="why">')  # closed: no `open` attribute
     assert "<td>prior</td>" in numbers and "+2.000" in numbers
+    # Two zeros, each named: the parts add up to the score; the factors are against the pool.
+    captions = re.findall(r"<caption>(.*?)</caption>", numbers, re.S)
+    assert "add up to the score" in captions[0] and "typical paper" in captions[1]
     assert f'<td>{QUIET}</td><td class="num">-0.400</td>' in numbers
 
 
