@@ -76,7 +76,7 @@ class Tastes:
         )
 
     def _vectors(self, session: Session, texts: list[str]) -> Matrix | None:
-        keys = [hashlib.sha256(text.encode()).hexdigest() for text in texts]
+        keys = [phrase_key(text) for text in texts]
         missing = [i for i, key in enumerate(keys) if key not in self._phrases]
         if missing and self._encode is not None:
             encoded = self._encode([texts[i] for i in missing])
@@ -88,10 +88,15 @@ class Tastes:
         return _stacked([self._phrases[key] for key in keys if key in self._phrases])
 
 
+def phrase_key(text: str) -> str:
+    """What a phrase's stored vector is found by (``PhraseEmbedding.text_hash``)."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def embed_phrases(session: Session, model: str, encode: Encode, texts: Sequence[str]) -> int:
     """Stores the vector of each of ``texts`` not yet embedded with ``model`` (a reader's
     interests and exclusions as they are saved, so their next page reads them); how many."""
-    keys = {hashlib.sha256(text.encode()).hexdigest(): text for text in texts}
+    keys = {phrase_key(text): text for text in texts}
     stored = set(
         session.scalars(
             select(PhraseEmbedding.text_hash).where(

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import urlencode
 
+from app.web.api_shape import page_of as api_page_of
+
 T = TypeVar("T")
 PAPERS_PER_PAGE = 30
 
@@ -47,7 +49,7 @@ def page_of(
     if page > pages:
         raise NoSuchPageError(f"page {page} does not exist: this list has {pages}")
     start = (page - 1) * per_page
-    shown = list(items[start : start + per_page])
+    shown = list(api_page_of(list(items), page - 1, per_page))
     pager = Pager(
         page=page,
         pages=pages,
