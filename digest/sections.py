@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from digest.pick_reasons import follow_reason, trending_reason
 from digest.selection import (
     EditionPaper,
     EditionView,
@@ -31,10 +32,8 @@ from digest.selection import (
     Section,
     Taste,
     eligible,
-    follow_reason,
     follows,
     select,
-    trending_reason,
 )
 from search.excluded_words import mentions, split_query
 

@@ -20,6 +20,7 @@ import numpy as np
 from app.core.vectors import Matrix
 from digest.accounts.saved_searches import SavedQuery
 from digest.latex import readable
+from digest.pick_reasons import follow_reason, quoted, trending_reason
 from digest.profile_match import PoolIndex, fuse, paper_text
 from digest.taste_space import TasteSpace
 
@@ -37,10 +38,6 @@ FEEDBACK_WEIGHT = 0.3
 FOLLOW_BONUS = 0.5
 # An interest explains a pick only when it is at least this close to the paper.
 INTEREST_REASON_COSINE = 0.3
-# A liked paper's title is quoted up to this many characters.
-TITLE_QUOTED = 90
-# A trending pick's line quotes at most this many of the scorer's reasons.
-REASONS_QUOTED = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,46 +353,4 @@ class _Why:
         if itself:
             return f"you {itself[0].how} it"
         closest = named[int(np.argmax(self.liked.pairs[index]))]
-        return f"close to “{_quoted(readable(closest.title))}” that you {closest.how}"
-
-
-def follow_reason(paper: EditionPaper, taste: Taste) -> str | None:
-    """ "by Jane Doe, whom you follow" or the followed topic; None if the reader follows
-    neither."""
-    followed = [
-        name
-        for name, key in zip(paper.authors, paper.author_keys, strict=False)
-        if key in taste.followed_authors
-    ]
-    if followed:
-        return f"by {followed[0]}, whom you follow"
-    if paper.topic_id is not None and paper.topic_id in taste.followed_topics:
-        return f"in the topic you follow: {paper.topic_label or paper.topic_id}"
-    return None
-
-
-def trending_reason(paper: EditionPaper, index: int) -> str:
-    return f"#{index + 1} trending{_trending_why(paper)}"
-
-
-def _quoted(title: str) -> str:
-    title = " ".join(title.split())
-    return title if len(title) <= TITLE_QUOTED else title[: TITLE_QUOTED - 1].rstrip() + "…"
-
-
-def _trending_why(paper: EditionPaper) -> str:
-    """The scorer's first reasons in words; a scorer that gives none names its top component."""
-    if paper.reasons:
-        return ": " + "; ".join(paper.reasons[:REASONS_QUOTED])
-    return _strongest(paper.components)
-
-
-def _strongest(components: dict[str, float]) -> str:
-    """The component that added most, when one added anything: a signal that is zero (no
-    upvote yet) or held the paper back is not what put it there."""
-    if not components:
-        return ""
-    name = max(sorted(components), key=lambda key: components[key])
-    if components[name] <= 0:
-        return ""
-    return f" (strongest signal: {name.replace('_', ' ')})"
+        return f"close to “{quoted(readable(closest.title))}” that you {closest.how}"

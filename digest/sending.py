@@ -29,7 +29,6 @@ import asyncio
 import logging
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from typing import NamedTuple
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -39,18 +38,15 @@ from app.core.db import insert_plain_rows, session_scope
 from app.core.models import (
     Base,
     DeliveryStatus,
-    EditionKey,
     Subscriber,
     SubscriberStatus,
 )
 from digest import ledger
-from digest.catch_up import MAX_PAPERS, Gap, changes, gap_of, gathered
-from digest.compose import Away, digest_message
+from digest.building import BuiltDigest, build_digest
+from digest.catch_up import Gap, gap_of
 from digest.due_rows import LEDGER_COLUMNS, Views, due_rows, edition_views
-from digest.ledger import Reader
 from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
-from digest.mail.messages import OutgoingMail, make_message_id
-from digest.picks import reader_picks
+from digest.mail.messages import make_message_id
 from digest.run_inputs import Encode, days_view
 from digest.schedule import edition_for
 from digest.selection import EditionView
@@ -263,39 +259,6 @@ def _plan(
     if expired:
         summary.counts[DeliveryStatus.EXPIRED] = expired
     return views
-
-
-class BuiltDigest(NamedTuple):
-    message: OutgoingMail
-    item_count: int
-    catch_up: bool = False  # a catch-up of missed days: sent, the reader is back
-
-
-def build_digest(
-    settings: Settings,
-    session: Session,
-    reader: Reader,
-    view: EditionView,
-    edition: EditionKey,
-    now: datetime,
-    tastes: Tastes,
-    message_id: str | None = None,
-    gap: Gap | None = None,
-) -> BuiltDigest | None:
-    """The reader's digest and its size, or None when it would be empty and unwanted
-    (``message_id``: an earlier try's, which it carries again; ``gap``: the days a catch-up
-    covers, ``view`` being theirs)."""
-    if gap is None:
-        picks = reader_picks(settings, session, reader, view, tastes)
-        away = None
-    else:
-        wider = replace(reader, max_items=MAX_PAPERS)
-        picks = gathered(reader_picks(settings, session, wider, view, tastes))
-        away = Away(gap.first, gap.last, changes(session, gap))
-    if not picks and not reader.send_empty:
-        return None
-    message = digest_message(settings, reader, edition, picks, now, message_id, away)
-    return BuiltDigest(message, len(picks), catch_up=gap is not None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,9 @@
 - :mod:`search.index`, :mod:`search.index_files`, :mod:`search.in_process`: the in-process
   store (SQLite, and PostgreSQL without pgvector): the index, its files under ``DATA_DIR``,
   and searching it;
-- :mod:`search.database_indexes`, :mod:`search.in_database`: PostgreSQL's own store (word
-  and vector indexes, kept by triggers and the embed step) and its one search statement;
+- :mod:`search.database_indexes`, :mod:`search.word_index`, :mod:`search.in_database`:
+  PostgreSQL's own store (word and vector indexes, kept by triggers and the embed step) and
+  its one search statement;
 - :mod:`search.searcher`: what the web asks of search, and which store answers.
 
 Search imports only the core: the query model is handed in by whoever builds a searcher.

@@ -59,3 +59,18 @@ def test_the_formatter_lays_out_every_statement() -> None:
         if line.rstrip().endswith("# fmt: " + "skip")
     ]
     assert skipped == []
+
+
+SOURCE = ("app", "ingest", "ranking", "digest", "search")
+MOST_MODULE_LINES = 400
+
+
+def test_every_source_module_stays_small() -> None:
+    """STYLE.md's size: a module past this splits by what its parts own."""
+    long = [
+        f"{path.relative_to(ROOT)}: {count} lines"
+        for folder in SOURCE
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MOST_MODULE_LINES
+    ]
+    assert long == []

@@ -38,11 +38,12 @@ from digest.accounts.subscriptions import (
     subscriber_for,
     unsubscribe,
 )
+from digest.building import build_digest
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.run_inputs import edition_view
 from digest.schedule import edition_for
-from digest.sending import build_digest, resend
+from digest.sending import resend
 from digest.tastes import Tastes
 from search.searcher import Searcher
 

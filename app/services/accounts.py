@@ -25,7 +25,6 @@ from app.services.deployment import Deployment
 from digest.accounts import links, reader, signin, subscriptions, votes
 from digest.accounts.addresses import Address
 from digest.accounts.library import reader_lists
-from digest.accounts.library import saved_rows as library_rows
 from digest.accounts.preferences import Preferences, phrases
 from digest.accounts.saved_searches import searches_of
 from digest.mail.confirmation import (
@@ -181,7 +180,8 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
         {"arxiv_id": row.arxiv_id, "value": row.value, "not_interested": row.hidden}
         for row in feedback
     ]
-    data["saved_papers"] = reader.saved_ids(session, found.id)
+    saved = reader.saved_rows(session, found.id)
+    data["saved_papers"] = [row.arxiv_id for row in saved]
     data["reading_lists"] = [{"id": i, "name": name} for i, name in reader_lists(session, found.id)]
     data["library"] = [
         {
@@ -190,7 +190,7 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
             "read_at": _plain(row.read_at),
             "note": row.note,
         }
-        for row in library_rows(session, found.id)
+        for row in saved
     ]
     data["saved_searches"] = [
         {"query": saved.query, "category": saved.category}

@@ -185,7 +185,7 @@ def reading_list(session: Session, email_key: str, list_id: int | None = None) -
     names = dict(lists)
     if list_id is not None and list_id not in names:
         raise UnknownReadingListError(f"list {list_id}")
-    rows = {row.arxiv_id: row for row in library.saved_rows(session, found.id)} if found else {}
+    rows = {row.arxiv_id: row for row in reader.saved_rows(session, found.id)} if found else {}
     ids = [i for i, row in rows.items() if list_id is None or row.list_id == list_id]
     thumbs = reader.feedback_of(session, found.id) if found else {}
     cards = [

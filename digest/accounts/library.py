@@ -138,17 +138,6 @@ def reader_lists(session: Session, subscriber_id: int) -> list[tuple[int, str]]:
     return [(row.id, row.name) for row in rows]
 
 
-def saved_rows(session: Session, subscriber_id: int) -> list[SavedPaper]:
-    """The reader's saved papers, newest save first."""
-    return list(
-        session.scalars(
-            select(SavedPaper)
-            .where(SavedPaper.subscriber_id == subscriber_id)
-            .order_by(SavedPaper.saved_at.desc(), SavedPaper.arxiv_id)
-        )
-    )
-
-
 def _own_list(session: Session, subscriber: Subscriber, list_id: int) -> ReadingList:
     found = session.get(ReadingList, list_id)
     if found is None or found.subscriber_id != subscriber.id:

@@ -124,15 +124,20 @@ def unsave(session: Session, subscriber: Subscriber, arxiv_id: str) -> None:
     )
 
 
-def saved_ids(session: Session, subscriber_id: int) -> list[str]:
-    """The reading list, newest save first."""
+def saved_rows(session: Session, subscriber_id: int) -> list[SavedPaper]:
+    """The reader's saved papers, newest save first."""
     return list(
         session.scalars(
-            select(SavedPaper.arxiv_id)
+            select(SavedPaper)
             .where(SavedPaper.subscriber_id == subscriber_id)
             .order_by(SavedPaper.saved_at.desc(), SavedPaper.arxiv_id)
         )
     )
+
+
+def saved_ids(session: Session, subscriber_id: int) -> list[str]:
+    """The reading list's papers, newest save first."""
+    return [row.arxiv_id for row in saved_rows(session, subscriber_id)]
 
 
 def give_feedback(

@@ -23,7 +23,6 @@ from ingest.records import PaperRecord
 from ranking.embedder import query_embedder
 from ranking.embeddings import import_matrix
 from search.database_indexes import (
-    DOCUMENT,
     MISSING_LINE,
     complete,
     has_vector_column,
@@ -42,6 +41,7 @@ from search.in_database import (
 from search.in_process import SearchService
 from search.query import Filters
 from search.searcher import make_searcher
+from search.word_index import DOCUMENT
 from tests.conftest import Database
 
 MODEL = "test-model"
