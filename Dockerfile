@@ -15,6 +15,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /srv/paperboy
 
+# DejaVu Sans draws the link previews' text (Greek and maths symbols included).
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends fonts-dejavu-core > /dev/null \
+    && rm -rf /var/lib/apt/lists/*
+
 # The CPU build of torch first: left to PyPI, sentence-transformers would pull a multi-GB CUDA build.
 # Alone: its dependencies come with the rest, at the versions of requirements/lock.txt.
 RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu torch==2.13.0

@@ -58,6 +58,7 @@ from app.web.routes import (
     feeds,
     library,
     pages,
+    previews,
     reader,
     search,
     search_feeds,
@@ -87,6 +88,7 @@ ROUTERS = (
     docs.router,
     site.router,
     reader.router,
+    previews.router,
 )
 
 

@@ -10,7 +10,7 @@ through the same function.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import date
 from functools import partial
 from typing import Annotated, Any
@@ -31,11 +31,15 @@ from app.web.assets import Assets
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
+from digest.latex import readable
 from ranking.embedder import query_embedder
 from search.searcher import Searcher, make_searcher
 
 TEMPLATES_DIR = bundled_folder(BundledFolder.TEMPLATES)
 STATIC_DIR = bundled_folder(BundledFolder.STATIC)
+# A preview shows upvotes, which move: redrawn after an hour; a few hundred kept.
+PREVIEW_SECONDS = 3600.0
+PREVIEWS_KEPT = 300
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class WebContext:
     memo: Memo
     search_turns: SearchTurns
     clock: Clock = utc_now
+    # Link previews drawn (PNG, tens of KB each), kept apart from the pages' memo.
+    previews: Memo = field(default_factory=lambda: Memo(PREVIEW_SECONDS, PREVIEWS_KEPT))
 
     def edition(self, session: Session, period: Period, key: date | None) -> Edition | None:
         """The edition to serve for (period, key), looked up at most once per memo lifetime.
@@ -114,7 +120,7 @@ def build_context(
     return WebContext(
         settings=settings,
         sessions=sessions,
-        templates=make_templates(assets),
+        templates=make_templates(assets, settings.public_base_url),
         assets=assets,
         search=make_searcher(settings, sessions, query_embedder),
         limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
@@ -129,11 +135,14 @@ def _search_rate(settings: Settings) -> RateLimiter:
     return RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
 
 
-def make_templates(assets: Assets) -> Jinja2Templates:
+def make_templates(assets: Assets, site_url: str) -> Jinja2Templates:
+    """The pages' templates; ``site_url`` makes the absolute links a link preview needs."""
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     # Autoescaping is on for .html; say so for every template, whatever its name.
     templates.env.autoescape = True
     templates.env.globals["static"] = assets.url
+    templates.env.globals["site_url"] = site_url.rstrip("/")
+    templates.env.filters["plain"] = readable
     return templates
 
 

@@ -141,6 +141,7 @@ def _hf_signals(row: HfDailyPaper) -> Signals:
         organization_name=row.organization_name,
         organization_fullname=row.organization_fullname,
         published_at=row.published_at,
+        on_hugging_face=True,
     )
 
 

@@ -16,6 +16,7 @@ from app.core.explanations import Explanation, chance_words, helped, load_reason
 from app.core.names import author_key
 
 AUTHORS_SHOWN = 3
+HUGGING_FACE_PAPERS = "https://huggingface.co/papers"
 _CODE_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com)/[\w.\-]+/[\w.\-]+", re.I)
 _URL = r"https?://[^\s<>\"'(){}\[\]]+[^\s<>\"'(){}\[\].,;:!?]"
 # "Project page: https://…", "project website at https://…", or a GitHub Pages site.
@@ -92,6 +93,12 @@ class Signals:
     organization_name: str | None = None  # HF's slug ("ByteDance-Seed")
     organization_fullname: str | None = None
     published_at: datetime | None = None  # arXiv's v1 time, as Hugging Face knows it
+    on_hugging_face: bool = False  # listed on a Hugging Face daily page, so it has a page there
+
+    @property
+    def organization(self) -> str | None:
+        """The organization's name as Hugging Face shows it, else its slug."""
+        return self.organization_fullname or self.organization_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +181,13 @@ class Appearance(Explained):
 
 
 def links(arxiv_id: str) -> dict[str, str]:
-    """arXiv's abstract and PDF pages (PDFs are linked, never re-hosted)."""
+    """arXiv's abstract and PDF pages (PDFs are linked, never re-hosted), and the paper's page
+    and discussion on Hugging Face (shown only for a paper listed there)."""
     return {
         "abstract": f"https://arxiv.org/abs/{arxiv_id}",
         "pdf": f"https://arxiv.org/pdf/{arxiv_id}",
+        "hugging_face": f"{HUGGING_FACE_PAPERS}/{arxiv_id}",
+        "discussion": f"{HUGGING_FACE_PAPERS}/{arxiv_id}#community",
     }
 
 

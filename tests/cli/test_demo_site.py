@@ -3,8 +3,6 @@ link it mails points at the port the demo serves on."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import os
 import re
 import signal
@@ -21,6 +19,7 @@ import pytest
 from app.cli.demo.address import public_url, served_at
 from app.cli.demo.site import demo_app, mail_drop
 from app.web.forms import CSRF_COOKIE
+from tests.cli.mail_files import mailed_link
 from tests.conftest import Database
 from tests.servers import free_port, served
 
@@ -45,21 +44,6 @@ def _post_form(base_url: str, path: str, fields: dict[str, str]) -> httpx.Respon
     )
 
 
-def _mailed_link(folder: Path, recipient: str, path: str) -> str:
-    """The link to ``path`` in the mail to ``recipient`` once it lands in ``folder``."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        for mail in sorted(folder.glob(f"*-{recipient.replace('@', '_at_')}.eml")):
-            message = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
-            body = message.get_body(("plain",))
-            assert body is not None
-            found = re.search(rf"https?://\S+{re.escape(path)}\?token=\S+", body.get_content())
-            if found:
-                return found.group(0)
-        time.sleep(0.05)
-    raise AssertionError(f"no mail with a {path} link reached {folder} in {WAIT_SECONDS} s")
-
-
 def _port_is_free(port: int) -> bool:
     with socket.socket() as probe:
         # Connections the sink closed linger in TIME_WAIT; only a listener makes the port busy.
@@ -82,13 +66,13 @@ def test_the_served_demo_mails_confirmation_and_sign_in_links_that_open_on_its_o
         assert not _port_is_free(drop.port)  # the sink listens while the site serves
         subscribed = _post_form(base_url, "/subscribe", {"email": "new@example.org"})
         assert subscribed.status_code == 200
-        confirm = _mailed_link(mail, "new@example.org", "/subscribe/confirm")
+        confirm = mailed_link(mail, "new@example.org", "/subscribe/confirm")
         assert confirm.startswith(f"http://127.0.0.1:{port}/")
         assert httpx.get(confirm).status_code == 200
 
         signing_in = _post_form(base_url, "/signin", {"email": "new@example.org"})
         assert signing_in.status_code == 200
-        signin = _mailed_link(mail, "new@example.org", "/signin/confirm")
+        signin = mailed_link(mail, "new@example.org", "/signin/confirm")
         assert signin.startswith(f"http://127.0.0.1:{port}/")
         assert httpx.get(signin).status_code == 200
     assert _port_is_free(drop.port)  # and is gone once the site stops
@@ -126,7 +110,7 @@ def test_stopping_the_served_demo_stops_its_mail_sink(
         base_url = f"http://127.0.0.1:{port}"
         _wait_until_up(base_url)
         assert _post_form(base_url, "/signin", {"email": "new@example.org"}).status_code == 200
-        assert _mailed_link(Path(sink.group(2)), "new@example.org", "/signin/confirm").startswith(
+        assert mailed_link(Path(sink.group(2)), "new@example.org", "/signin/confirm").startswith(
             base_url
         )
         demo.send_signal(stop)

@@ -21,11 +21,21 @@ def description(client: TestClient, path: str) -> str:
     return unescape(found[0])
 
 
-@pytest.mark.parametrize("path", ["/", "/search", "/subscribe", "/signin", "/papers/2512.99999"])
+@pytest.mark.parametrize("path", ["/search", "/subscribe", "/signin", "/papers/2512.99999"])
 def test_a_page_without_its_own_description_says_what_the_site_is(
     client: TestClient, path: str
 ) -> None:
     assert description(client, path).startswith("The day's trending arXiv papers")
+
+
+def test_an_edition_is_described_by_its_size_and_name(client: TestClient) -> None:
+    assert description(client, "/") == (
+        "The 100 arXiv papers trending today (19 Dec 2025), ranked by Paperboy with the "
+        "reasons for each place."
+    )
+    assert description(client, "/?period=week").startswith(
+        "The 100 arXiv papers trending this week (Week of 15 Dec 2025)"
+    )
 
 
 def test_a_paper_page_is_described_by_its_abstract_cut_to_160_characters(

@@ -10,7 +10,7 @@ from app.core.config import Settings
 from app.core.explanations import chance_words
 from app.web.pager import PAPERS_PER_PAGE
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
-from tests.web.conftest import HF_PAPER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
+from tests.web.conftest import HF_PAPER, HF_SUBMITTER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
 from tests.web.explained import PLAIN, RARE, RARE_WORDS, TOP, TOP_WORDS, explained_site
 from tests.web.helpers import a_topic_of, edition_ids, whole_edition
 
@@ -323,6 +323,46 @@ def test_a_card_links_the_code_and_project_page_the_api_names(client: TestClient
             pages += 1
             assert f'<a href="{attribute(project)}" rel="noopener nofollow">Project page' in card
     assert pages >= 1
+
+
+def test_a_card_on_hugging_face_links_its_page_discussion_and_names_who_submitted_it(
+    client: TestClient,
+) -> None:
+    day = next(
+        day
+        for day in ("2025-12-17", "2025-12-18", "2025-12-19")
+        if HF_PAPER
+        in [
+            item["paper"]["id"]
+            for item in client.get("/api/daily_papers", params={"date": day, "limit": 100}).json()
+        ]
+    )
+    html = whole_edition(client, f"/?date={day}")
+    items = client.get("/api/daily_papers", params={"date": day, "limit": 100}).json()
+    listed = [item for item in items if item["paper"]["upvotes"] or item.get("submittedBy")]
+    assert [item["paper"]["id"] for item in listed] == [HF_PAPER]
+    card = card_of(html, HF_PAPER)
+    assert f'<a href="https://huggingface.co/papers/{HF_PAPER}" rel="noopener">Hugging Face' in card
+    assert f'href="https://huggingface.co/papers/{HF_PAPER}#community"' in card
+    assert ">3 comments</a>" in card
+    assert "ByteDance Seed" in card
+    assert f"submitted by {HF_SUBMITTER}" in card
+    for item in items:
+        if item["paper"]["id"] != HF_PAPER:
+            other = card_of(html, item["paper"]["id"])
+            assert "huggingface.co" not in other and "submitted by" not in other
+
+
+def test_the_paper_page_links_hugging_face_and_its_discussion(client: TestClient) -> None:
+    text = " ".join(unescape(client.get(f"/papers/{HF_PAPER}").text).split())
+    assert f'<a href="https://huggingface.co/papers/{HF_PAPER}" rel="noopener">' in text
+    assert (
+        f'<a href="https://huggingface.co/papers/{HF_PAPER}#community" rel="noopener">3 comments'
+        in text
+    )
+    assert f"submitted under ByteDance Seed, put on the daily page by {HF_SUBMITTER}." in text
+    own = client.get(f"/papers/{HOSTILE_ID}").text.split("<h2>In Paperboy", 1)[0]
+    assert "huggingface.co/papers" not in own.split("</head>", 1)[1]
 
 
 def test_the_rank_is_read_out_as_text_and_no_plain_div_has_an_aria_label(

@@ -2,7 +2,7 @@
 
 A route reads with the request's session (``SessionDep``) or calls a use case in
 ``app/services`` that opens its own; the web layer opens none itself, except where a search
-must not hold a connection while it runs.
+must not hold a connection while it runs, and where a link preview is drawn.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from pathlib import Path
 
 WEB = Path(__file__).resolve().parents[2] / "app" / "web"
 OPENERS = {"session_scope", "unit_of_work"}
-# (module, function): the request's own session, and the searches' short lookups.
+# (module, function): the request's own session, the searches' short lookups, and a link
+# preview's reading, closed before its drawing starts.
 NAMED_EXCEPTIONS = {
     ("context.py", "get_session"),
     ("routes/search.py", "search_page"),
@@ -20,6 +21,8 @@ NAMED_EXCEPTIONS = {
     ("routes/search.py", "_without"),
     ("routes/search_feeds.py", "search_feed"),
     ("routes/api.py", "search_papers"),
+    ("routes/previews.py", "_image"),
+    ("routes/previews.py", "build"),
 }
 
 

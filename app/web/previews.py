@@ -1,0 +1,107 @@
+"""Link previews: the 1200 by 630 PNG a link-sharing site shows (``og:image``) for a paper, an
+edition or a topic, drawn from plain text (pure: text in, PNG bytes out).
+
+The text is drawn with DejaVu Sans where the system has it (Debian's fonts-dejavu: Greek,
+maths symbols, accents), else with the font Pillow carries, so an image is drawn on any
+machine. Text that does not fit is cut at a word with an ellipsis, never squeezed.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 1200, 630
+MARGIN = 72
+BACKGROUND = "#fbfaf7"
+INK = "#1d1d1f"
+MUTED = "#5b5b66"
+ACCENT = "#b3261e"
+FONT_FOLDERS = (Path("/usr/share/fonts/truetype/dejavu"),)
+HEADLINE_SIZE, HEADLINE_LINES = 56, 4
+LINE_SIZE, LINES_SHOWN = 30, 4
+KICKER_SIZE, FOOTER_SIZE = 28, 32
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What one image says, top to bottom."""
+
+    kicker: str  # the small line above: "Paper · announced 18 Dec 2025"
+    headline: str  # the title, topic or edition
+    lines: tuple[str, ...]  # authors, the topic, or the first titles
+    footer: str  # the chance, the upvotes or the rank
+
+
+@cache
+def font(size: int, *, bold: bool = False) -> Font:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    for folder in FONT_FOLDERS:
+        if (folder / name).is_file():
+            return ImageFont.truetype(str(folder / name), size)
+    return ImageFont.load_default(size)
+
+
+def wrapped(text: str, face: Font, width: int, most: int) -> list[str]:
+    """``text`` in lines no wider than ``width``, at most ``most``; the last cut with "…"."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], fitted(" ".join(lines[most - 1 :]), face, width)]
+    return [fitted(line, face, width) for line in lines]
+
+
+def fitted(text: str, face: Font, width: int) -> str:
+    """``text`` if it fits ``width``, else its longest opening that fits with "…"."""
+    if face.getlength(text) <= width:
+        return text
+    words = text.split()
+    while len(words) > 1 and face.getlength(" ".join(words) + "…") > width:
+        words.pop()
+    cut = " ".join(words)
+    while cut and face.getlength(cut + "…") > width:
+        cut = cut[:-1]
+    return cut + "…"
+
+
+def drawn(preview: Preview) -> bytes:
+    """The preview as a PNG."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    pen = ImageDraw.Draw(image)
+    pen.rectangle((0, 0, 16, HEIGHT), fill=ACCENT)
+    width = WIDTH - 2 * MARGIN
+    pen.text(
+        (MARGIN, 56), fitted(preview.kicker, font(KICKER_SIZE), width), MUTED, font(KICKER_SIZE)
+    )
+    y = 112
+    headline = font(HEADLINE_SIZE, bold=True)
+    for line in wrapped(preview.headline, headline, width, HEADLINE_LINES):
+        pen.text((MARGIN, y), line, INK, headline)
+        y += round(HEADLINE_SIZE * 1.22)
+    y += 20
+    for line in preview.lines[:LINES_SHOWN]:
+        pen.text((MARGIN, y), fitted(line, font(LINE_SIZE), width), MUTED, font(LINE_SIZE))
+        y += round(LINE_SIZE * 1.4)
+    _footer(pen, preview.footer)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def _footer(pen: ImageDraw.ImageDraw, footer: str) -> None:
+    bold, brand = font(FOOTER_SIZE, bold=True), "Paperboy"
+    brand_width = bold.getlength(brand)
+    text = fitted(footer, bold, int(WIDTH - 2 * MARGIN - brand_width - 40))
+    baseline = HEIGHT - 56 - FOOTER_SIZE
+    pen.text((MARGIN, baseline), text, ACCENT, bold)
+    pen.text((WIDTH - MARGIN - brand_width, baseline), brand, INK, bold)
