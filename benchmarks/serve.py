@@ -93,6 +93,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--backend", choices=("torch", "onnx-int8"), default="torch")
     parser.add_argument(
+        "--only",
+        nargs="*",
+        choices=("feed", "trending", "search"),
+        default=None,
+        help="measure these beside the trivial peer (default: all)",
+    )
+    parser.add_argument(
         "--breakdown", action="store_true", help="also time search's steps in-process first"
     )
     args = parser.parse_args()
@@ -104,7 +111,7 @@ def main() -> None:
         if args.breakdown:
             breakdown(settings)
         with serve(data_dir, args.backend) as base:
-            measure(base, args.seconds)
+            measure(base, args.seconds, args.only)
 
 
 @contextmanager
@@ -209,14 +216,16 @@ def _wait(base: str) -> None:
     raise RuntimeError("the server did not come up")
 
 
-def targets() -> list[Target]:
+def targets(only: list[str] | None = None) -> list[Target]:
+    """The trivial peer first, then each measured endpoint (those named in ``only``)."""
     searches = tuple(f"/search?q={q.replace(' ', '+')}" for q in QUERIES)
-    return [
-        Target("trivial JSON (/api/version), the peer", ("/api/version",)),
-        Target("JSON feed (/api/daily_papers, 50 items)", ("/api/daily_papers",)),
-        Target("trending page (/)", ("/",)),
-        Target("search page (/search?q=..., 16 queries in turn)", searches),
-    ]
+    measured = {
+        "feed": Target("JSON feed (/api/daily_papers, 50 items)", ("/api/daily_papers",)),
+        "trending": Target("trending page (/)", ("/",)),
+        "search": Target("search page (/search?q=..., 16 queries in turn)", searches),
+    }
+    peer = Target("trivial JSON (/api/version), the peer", ("/api/version",))
+    return [peer, *(t for name, t in measured.items() if only is None or name in only)]
 
 
 def warm(base: str) -> None:
@@ -277,10 +286,10 @@ def _ms(match: re.Match[str] | None) -> float:
     return float(match.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
 
 
-def measure(base: str, seconds: int) -> None:
+def measure(base: str, seconds: int, only: list[str] | None = None) -> None:
     warm(base)
     rows = []
-    for target in targets():
+    for target in targets(only):
         latency = {c: wrk(base, target, c, seconds) for c in CONNECTIONS_LATENCY}
         rate = wrk(base, target, CONNECTIONS_RATE, seconds)
         rows.append((target.name, latency, rate))
