@@ -57,6 +57,7 @@ from app.web.routes import (
     docs,
     feeds,
     library,
+    organizations,
     pages,
     previews,
     reader,
@@ -89,6 +90,7 @@ ROUTERS = (
     site.router,
     reader.router,
     previews.router,
+    organizations.router,
 )
 
 

@@ -14,7 +14,16 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from app.core.models import Author, Paper, PaperAuthor, PaperTopic, TopicDay, TopicStatus
+from app.core.models import (
+    Author,
+    Paper,
+    PaperAuthor,
+    PaperTopic,
+    Subscriber,
+    SubscriberStatus,
+    TopicDay,
+    TopicStatus,
+)
 from app.core.topic_labels import topic_labels
 from app.core.vectors import unpack
 from app.web import api_models as api
@@ -76,6 +85,7 @@ class TopicPage:
     sizes: list[SizeBar]
     days: list[DayPapers]
     related: list[RelatedTopic]
+    followers: int = 0  # readers following it (a count only: who follows stays private)
 
 
 def author_page(session: Session, key: str) -> AuthorPage | None:
@@ -172,7 +182,21 @@ def topic_page(session: Session, topic_id: int) -> TopicPage | None:
         sizes=bars({d.day: d.size for d in days}),
         days=_papers_by_day(session, topic_id),
         related=_related(session, latest),
+        followers=topic_followers(session, topic_id),
     )
+
+
+# Readers who confirmed a mailbox (subscribed or signed in on the site); a pending or
+# unsubscribed address follows nothing.
+FOLLOWING = (SubscriberStatus.ACTIVE, SubscriberStatus.PAUSED, SubscriberStatus.WEB)
+
+
+def topic_followers(session: Session, topic_id: int) -> int:
+    """How many readers follow the topic (their lists are JSON: counted here, not in SQL)."""
+    lists = session.scalars(
+        select(Subscriber.followed_topics).where(Subscriber.status.in_(FOLLOWING))
+    )
+    return sum(topic_id in (followed or ()) for followed in lists)
 
 
 def _papers_by_day(session: Session, topic_id: int) -> list[DayPapers]:

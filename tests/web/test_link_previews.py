@@ -50,6 +50,7 @@ def indexable_pages(settings: Settings) -> dict[str, str]:
         "topic": f"/topics/{topic}",
         "topics": "/topics",
         "author": "/authors/" + _an_author_key(settings),
+        "organization": "/organizations/ByteDance-Seed",
     }
 
 
@@ -62,7 +63,9 @@ def _an_author_key(settings: Settings) -> str:
     return str(key[0])
 
 
-@pytest.mark.parametrize("kind", ["trending", "week", "paper", "topic", "topics", "author"])
+@pytest.mark.parametrize(
+    "kind", ["trending", "week", "paper", "topic", "topics", "author", "organization"]
+)
 def test_every_indexable_page_carries_opengraph_twitter_and_canonical_tags(
     client: TestClient, site_settings: Settings, kind: str
 ) -> None:

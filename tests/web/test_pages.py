@@ -345,7 +345,7 @@ def test_a_card_on_hugging_face_links_its_page_discussion_and_names_who_submitte
     assert f'<a href="https://huggingface.co/papers/{HF_PAPER}" rel="noopener">Hugging Face' in card
     assert f'href="https://huggingface.co/papers/{HF_PAPER}#community"' in card
     assert ">3 comments</a>" in card
-    assert "ByteDance Seed" in card
+    assert '<a href="/organizations/ByteDance-Seed"' in card and ">ByteDance Seed</a>" in card
     assert f"submitted by {HF_SUBMITTER}" in card
     for item in items:
         if item["paper"]["id"] != HF_PAPER:
@@ -360,7 +360,10 @@ def test_the_paper_page_links_hugging_face_and_its_discussion(client: TestClient
         f'<a href="https://huggingface.co/papers/{HF_PAPER}#community" rel="noopener">3 comments'
         in text
     )
-    assert f"submitted under ByteDance Seed, put on the daily page by {HF_SUBMITTER}." in text
+    assert (
+        'submitted under <a href="/organizations/ByteDance-Seed">ByteDance Seed</a>, put on the'
+        f" daily page by {HF_SUBMITTER}." in text
+    )
     own = client.get(f"/papers/{HOSTILE_ID}").text.split("<h2>In Paperboy", 1)[0]
     assert "huggingface.co/papers" not in own.split("</head>", 1)[1]
 

@@ -218,6 +218,33 @@ def test_following_and_muting_a_topic_change_the_picks_and_can_be_undone(
     assert row is not None and row.muted_topics == []
 
 
+def test_a_topic_page_counts_its_followers_without_naming_them(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    topic = _topic_of_a_low_ranked_paper(site_settings)
+    before = _followers(client, topic)
+    _post(client, ada, f"/topics/{topic}/follow")
+    page = client.get(f"/topics/{topic}").text
+    assert _followers(client, topic) == before + 1 and ada.address not in page
+    with _session(site_settings) as session:  # an unconfirmed address follows nothing
+        found = reader.find(session, ada.address)
+        assert found is not None
+        found.status = SubscriberStatus.PENDING
+    assert _followers(client, topic) == before
+    with _session(site_settings) as session:
+        found = reader.find(session, ada.address)
+        assert found is not None
+        found.status = SubscriberStatus.WEB
+    _post(client, ada, f"/topics/{topic}/follow", undo="1")
+    assert _followers(client, topic) == before
+
+
+def _followers(client: TestClient, topic: int) -> int:
+    found = re.search(r"· (\d+) followers?</p>", client.get(f"/topics/{topic}").text)
+    assert found is not None
+    return int(found.group(1))
+
+
 def _members(settings: Settings, topic: int) -> set[str]:
     with _session(settings) as session:
         rows = session.scalars(select(PaperTopic.arxiv_id).where(PaperTopic.topic_id == topic))

@@ -1,4 +1,5 @@
-"""Feeds for readers: the trending editions, per category, per topic, per author.
+"""Feeds for readers: the trending editions, per category, per topic, per author, per
+organization.
 
 ``/feeds/{daily,weekly,monthly}.{rss,atom,json}``, ``/feeds/category/{cat}.{...}``,
 ``/feeds/topic/{id}.{...}``, ``/feeds/author/{key}.{...}``; each answers with an ETag and 304,
@@ -21,6 +22,7 @@ from app.web.caching import Rendered, cached, rendered
 from app.web.catalogue import category_is_stored
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
+from app.web.organizations import organization_page
 from app.web.params import TopicId
 from app.web.routes.api import answers
 from app.web.routes.pages import CATEGORY
@@ -185,4 +187,24 @@ def author(
     when = datetime.combine(max(days), datetime.min.time(), UTC) if days else EPOCH
     title, feed = f"Paperboy author: {page.name}", f"/feeds/author/{key}.{fmt}"
     spec = _spec(context, title, f"/authors/{key}", feed, when, page.works[:AUTHOR_ITEMS])
+    return cached(request, RENDERERS[fmt](spec), MEDIA_TYPES[fmt], when)
+
+
+@router.get("/organization/{slug}.{fmt}", responses=FEED_ANSWERS)
+def organization(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    slug: Annotated[str, Path(max_length=200, description="Its name on Hugging Face")],
+    fmt: Format,
+) -> Response:
+    """The papers submitted to Hugging Face's daily page under an organization, newest first
+    (built each time, as an author's)."""
+    page = organization_page(session, slug)
+    if page is None:
+        raise HTTPException(404, f"no paper of organization {slug[:80]!r} is stored here")
+    days = [card.paper.announced_on for card in page.papers if card.paper.announced_on]
+    when = datetime.combine(max(days), datetime.min.time(), UTC) if days else EPOCH
+    title, feed = f"Paperboy organization: {page.name}", f"/feeds/organization/{slug}.{fmt}"
+    spec = _spec(context, title, f"/organizations/{slug}", feed, when, page.papers)
     return cached(request, RENDERERS[fmt](spec), MEDIA_TYPES[fmt], when)
