@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from app.core.config import Settings
 from app.core.vectors import Matrix, normalise
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+# Phrases a batch: short texts pad little, and a batch this size keeps every core busy.
+PHRASE_BATCH = 64
 
 logger = logging.getLogger(__name__)
 
@@ -148,6 +151,26 @@ def query_encoder(settings: Settings) -> QueryEncoder:
     return QueryEncoder(
         OnnxEncoder.open(model, source, settings.search_threads), settings.embedding_model
     )
+
+
+def phrase_encoder(settings: Settings) -> Callable[[Sequence[str]], Matrix]:
+    """The int8 model for a job's short phrases (topic labels), on every core, loaded on the
+    first call: it loads without torch in well under a second, where the embedding backend's
+    model would import torch and load the model for a few thousand phrases."""
+    from ranking.embedder import resolve_model_path
+
+    loaded: list[OnnxEncoder] = []
+
+    def encode(texts: Sequence[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        if not loaded:
+            source = Path(resolve_model_path(settings.embedding_model))
+            model = prepare_query_model(settings)
+            loaded.append(OnnxEncoder.open(model, source, os.cpu_count() or 1))
+        return loaded[0].encode(texts, batch_size=PHRASE_BATCH)
+
+    return encode
 
 
 def prepare_query_model(settings: Settings) -> Path:

@@ -31,7 +31,7 @@ from ranking.embedder import make_embedder
 from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, embed_papers
 from ranking.embeddings import import_matrix as store_matrix
 from ranking.labels import Encode
-from ranking.onnx_encoder import prepare_query_model
+from ranking.onnx_encoder import phrase_encoder, prepare_query_model
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
@@ -143,9 +143,14 @@ def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> Rank
 
 
 def _label_encoder(settings: Settings) -> Encode | None:
-    """The embedding model for topic labels, unless the settings turn labelling by meaning off
-    (the model loads once per process, on the first label)."""
-    return make_embedder(settings).encode if settings.topic_labels_by_meaning else None
+    """The model for topic labels' phrases, unless the settings turn labelling by meaning off:
+    the int8 query model where searches use it (no torch), else the embedding backend's (each
+    loads once per process, on the first label)."""
+    if not settings.topic_labels_by_meaning:
+        return None
+    if settings.search_query_backend == "onnx-int8":
+        return phrase_encoder(settings)
+    return make_embedder(settings).encode
 
 
 def publish(settings: Settings, sessions: sessionmaker[Session], day: date) -> EditionsReport:
