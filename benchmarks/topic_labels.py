@@ -11,8 +11,9 @@ labeller it prints, over all days:
 - generic: the share of labels with a word among the corpus's 300 most document-frequent
   (``ranking/generic_words.txt``);
 - shared names: the share of topics whose first phrase another topic of the day also opens with;
-Three labellers: the old one, the new one on counts alone, and the new one ordering its
-candidates by meaning (``paperboy rank``'s default, ``PAPERBOY_TOPIC_LABELS_BY_MEANING``).
+Four labellers: the old one, the new one on counts alone, and the new one ordering its
+candidates by meaning (``PAPERBOY_TOPIC_LABELS_BY_MEANING``) with the torch model and with the
+int8 query model, as ``paperboy rank`` ships it.
 
 - retrieval: each label embedded with the real model (all-MiniLM-L6-v2), each of the day's own
   papers in a topic against all that day's labels by cosine: the share whose nearest label is
@@ -44,6 +45,7 @@ from benchmarks.corpus_data import (
 )
 from ranking import labels as new_labels
 from ranking.embedder import TorchEmbedder
+from ranking.onnx_encoder import phrase_encoder
 from ranking.topics import Labels, TopicParams, centroids, cluster
 
 OLD_COMMIT = "ce833d4"
@@ -69,7 +71,10 @@ def main() -> None:
     embedder = TorchEmbedder(get_settings())
     labellers = {f"old ({args.old_commit})": _labeller(_old_module(args.old_commit))}
     labellers["new, counts only"] = _labeller(new_labels)
-    labellers["new, by meaning"] = _labeller(new_labels, embedder.encode)
+    labellers["new, by meaning (torch)"] = _labeller(new_labels, embedder.encode)
+    labellers["new, by meaning (int8, as shipped)"] = _labeller(
+        new_labels, phrase_encoder(get_settings())
+    )
     days = _label_days(papers, args, labellers)
     print(f"{len(days)} announcement days from {args.first}, {WINDOW_DAYS}-day windows")
     for name in labellers:
