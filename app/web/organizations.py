@@ -11,7 +11,7 @@ from typing import NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.core.models import HfDailyPaper, PaperTopic, TopicDay
+from app.core.models import HfDailyPaper, Paper, PaperTopic, TopicDay
 from app.web import queries
 from app.web.view_models import Card, TopicChip
 
@@ -38,19 +38,19 @@ class OrganizationPage:
 
 def organization_page(session: Session, slug: str) -> OrganizationPage | None:
     rows = session.execute(
-        select(HfDailyPaper.arxiv_id, HfDailyPaper.organization_fullname).where(
-            HfDailyPaper.organization_name == slug
-        )
+        select(HfDailyPaper.arxiv_id, HfDailyPaper.organization_fullname)
+        .join(Paper, Paper.arxiv_id == HfDailyPaper.arxiv_id)
+        .where(HfDailyPaper.organization_name == slug)
+        .order_by(Paper.announced_on.desc().nulls_last(), Paper.arxiv_id.desc())
     ).all()
     if not rows:
         return None
+    # A paper listed on several days has a row for each: kept once, in its newest place.
+    ids = list(dict.fromkeys(row.arxiv_id for row in rows))
     names = [row.organization_fullname for row in rows if row.organization_fullname]
-    stored = queries.papers(session, sorted({row.arxiv_id for row in rows}))
-    newest = sorted(stored.values(), key=lambda p: (p.announced_on or date.min, p.arxiv_id))[::-1]
-    ids = [paper.arxiv_id for paper in newest]
     return OrganizationPage(
         slug=slug,
-        name=names[-1] if names else slug,
+        name=names[0] if names else slug,
         papers=queries.plain_cards(session, ids[:PAPERS_SHOWN]),
         paper_count=len(ids),
         months=topic_months(session, ids),

@@ -12,8 +12,12 @@ import io
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw, ImageFont
+if TYPE_CHECKING:  # Pillow is imported on the first drawing, not as the web app starts
+    from PIL import ImageDraw, ImageFont
+
+    Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 72
@@ -25,8 +29,6 @@ FONT_FOLDERS = (Path("/usr/share/fonts/truetype/dejavu"),)
 HEADLINE_SIZE, HEADLINE_LINES = 56, 4
 LINE_SIZE, LINES_SHOWN = 30, 4
 KICKER_SIZE, FOOTER_SIZE = 28, 32
-
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class Preview:
 
 @cache
 def font(size: int, *, bold: bool = False) -> Font:
+    from PIL import ImageFont
+
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     for folder in FONT_FOLDERS:
         if (folder / name).is_file():
@@ -76,6 +80,8 @@ def fitted(text: str, face: Font, width: int) -> str:
 
 def drawn(preview: Preview) -> bytes:
     """The preview as a PNG."""
+    from PIL import Image, ImageDraw
+
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     pen = ImageDraw.Draw(image)
     pen.rectangle((0, 0, 16, HEIGHT), fill=ACCENT)

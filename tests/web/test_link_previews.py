@@ -11,9 +11,11 @@ import metadata_parser
 import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
+from sqlalchemy import select
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import PaperAuthor
 from app.web.preview_texts import paper_preview
 from app.web.previews import HEADLINE_LINES, Preview, drawn, font, wrapped
 from tests.web.conftest import HF_PAPER, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
@@ -29,14 +31,19 @@ def tags(html: str) -> dict[str, Any]:
     return metadata
 
 
-def image_of(client: TestClient, settings: Settings, found: dict[str, Any]) -> Image.Image:
+def preview_of(client: TestClient, settings: Settings, found: dict[str, Any]) -> bytes:
+    """The bytes of the page's ``og:image``, fetched from this site as a PNG."""
     url = found["og"]["image"]
     site = settings.public_base_url.rstrip("/")
     assert url.startswith(site + "/previews/")
     answer = client.get(url.removeprefix(site))
     assert answer.status_code == 200
     assert answer.headers["content-type"] == "image/png"
-    image = Image.open(io.BytesIO(answer.content))
+    return answer.content
+
+
+def image_of(client: TestClient, settings: Settings, found: dict[str, Any]) -> Image.Image:
+    image = Image.open(io.BytesIO(preview_of(client, settings, found)))
     image.load()
     return image
 
@@ -55,12 +62,10 @@ def indexable_pages(settings: Settings) -> dict[str, str]:
 
 
 def _an_author_key(settings: Settings) -> str:
-    from app.core.models import PaperAuthor
-
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as s:
-        key = s.query(PaperAuthor.author_key).filter(PaperAuthor.arxiv_id == HF_PAPER).first()
+        key = s.scalar(select(PaperAuthor.author_key).where(PaperAuthor.arxiv_id == HF_PAPER))
     assert key is not None
-    return str(key[0])
+    return key
 
 
 @pytest.mark.parametrize(
@@ -98,11 +103,10 @@ def test_an_editions_canonical_address_names_it_whatever_the_filters(
 
 def test_each_kind_of_preview_is_its_own_image(client: TestClient, site_settings: Settings) -> None:
     pages = indexable_pages(site_settings)
-    images = {
-        kind: client.get(tags(client.get(pages[kind]).text)["og"]["image"].split(":8000", 1)[-1])
+    bodies = {
+        kind: preview_of(client, site_settings, tags(client.get(pages[kind]).text))
         for kind in ("trending", "week", "paper", "topic", "author")
     }
-    bodies = {kind: answer.content for kind, answer in images.items()}
     assert len(set(bodies.values())) == len(bodies)  # the author's is the site's own
     assert all(body.startswith(b"\x89PNG\r\n\x1a\n") for body in bodies.values())
 

@@ -183,8 +183,7 @@ def author(
     page = profiles.author_page(session, key)
     if page is None:
         raise HTTPException(404, f"no author with key {key[:80]!r} is stored here")
-    days = [card.paper.announced_on for card in page.works if card.paper.announced_on]
-    when = datetime.combine(max(days), datetime.min.time(), UTC) if days else EPOCH
+    when = _newest_day(page.works)
     title, feed = f"Paperboy author: {page.name}", f"/feeds/author/{key}.{fmt}"
     spec = _spec(context, title, f"/authors/{key}", feed, when, page.works[:AUTHOR_ITEMS])
     return cached(request, RENDERERS[fmt](spec), MEDIA_TYPES[fmt], when)
@@ -203,8 +202,13 @@ def organization(
     page = organization_page(session, slug)
     if page is None:
         raise HTTPException(404, f"no paper of organization {slug[:80]!r} is stored here")
-    days = [card.paper.announced_on for card in page.papers if card.paper.announced_on]
-    when = datetime.combine(max(days), datetime.min.time(), UTC) if days else EPOCH
+    when = _newest_day(page.papers)
     title, feed = f"Paperboy organization: {page.name}", f"/feeds/organization/{slug}.{fmt}"
     spec = _spec(context, title, f"/organizations/{slug}", feed, when, page.papers)
     return cached(request, RENDERERS[fmt](spec), MEDIA_TYPES[fmt], when)
+
+
+def _newest_day(cards: list[Card]) -> datetime:
+    """The newest announcement day of ``cards``, as a feed's updated time (the epoch if none)."""
+    days = [card.paper.announced_on for card in cards if card.paper.announced_on]
+    return datetime.combine(max(days), datetime.min.time(), UTC) if days else EPOCH
