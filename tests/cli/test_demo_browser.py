@@ -72,10 +72,16 @@ def test_a_newcomer_subscribes_confirms_signs_in_and_saves_on_the_served_demo(
         page.goto(mailed_link(drop.folder, READER, "/signin/confirm"))
         assert page.url.startswith(base_url)
         page.locator("main form button[type=submit]").first.click()
+        assert "You can vote now" in page.inner_text("main")
 
         page.goto(f"{base_url}/")
         first = page.locator("ol.papers > li").first
         title = first.locator(".title").first.inner_text()
-        first.get_by_role("button", name="Save").click()
+        save = first.get_by_role("button", name="Save")
+        save.click()
+        # The button saves in place; leaving before its answer would cancel the request.
+        sync_api.expect(first.locator("form[data-reader=save] button")).to_have_attribute(
+            "aria-pressed", "true"
+        )
         page.goto(f"{base_url}/reading-list")
         assert title in page.inner_text("main")
