@@ -106,11 +106,18 @@ def representatives(vectors: Matrix, labels: Labels, centres: Matrix) -> Labels:
 
 @dataclass(frozen=True, slots=True)
 class _Counts:
-    """How many papers of each cluster use each phrase, and how the abstracts write it."""
+    """How many papers of each cluster use each phrase (lowercase), how many of all clusters
+    do, and how often the abstracts write each spelling."""
 
-    papers: dict[str, Counter[int]]
+    by_cluster: dict[int, Counter[str]]
+    papers: Counter[str]
+    spellings: Counter[str]
     sizes: Counter[int]
-    spellings: dict[str, Counter[str]]
+
+    @property
+    def average(self) -> float:
+        """Papers per cluster."""
+        return sum(self.sizes.values()) / max(len(self.sizes), 1)
 
 
 Encode = Callable[[Sequence[str]], Matrix]
@@ -136,33 +143,41 @@ def label_clusters(
     if meaning is not None and count == len(meaning.centres):
         ranked = _by_meaning(ranked, meaning)
     names = _names(ranked)
-    return [
-        _label(name, phrases, counts.spellings) for name, phrases in zip(names, ranked, strict=True)
-    ]
+    labels_chosen = [_chosen(name, phrases) for name, phrases in zip(names, ranked, strict=True)]
+    spellings = _spellings(counts.spellings, {p for chosen in labels_chosen for p in chosen})
+    return [", ".join(_spelling(spellings[p]) for p in chosen) for chosen in labels_chosen]
 
 
 def _count(texts: Sequence[str], labels: Labels) -> _Counts:
-    papers: dict[str, Counter[int]] = defaultdict(Counter)
-    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    by_cluster: dict[int, Counter[str]] = defaultdict(Counter)
+    papers: Counter[str] = Counter()
+    spellings: Counter[str] = Counter()
+    excluded: dict[str, bool] = {}  # each word's verdict, kept as the texts are read
     for index in np.flatnonzero(labels >= 0):
-        number = int(labels[index])
-        found = _phrases(texts[int(index)][:LABEL_TEXT_CHARACTERS])
-        for phrase in {written.lower() for written in found}:
-            papers[phrase][number] += 1
-        for written in found:
-            spellings[written.lower()][written] += 1
+        found = _phrases(texts[int(index)][:LABEL_TEXT_CHARACTERS], excluded)
+        used = {written.lower() for written in found}
+        by_cluster[int(labels[index])].update(used)
+        papers.update(used)
+        spellings.update(found)
     sizes = Counter(int(n) for n in labels if n >= 0)
-    return _Counts(papers, sizes, spellings)
+    return _Counts(by_cluster, papers, spellings, sizes)
 
 
-def _phrases(text: str) -> list[str]:
+def _phrases(text: str, excluded: dict[str, bool] | None = None) -> list[str]:
     """Every run of one to ``MAX_WORDS`` words inside the runs of non-excluded words."""
+    verdicts = {} if excluded is None else excluded
     found: list[str] = []
     run: list[str] = []
     for token in [*_TOKEN.findall(_LATEX.sub(" . ", text)), "."]:
-        if re.fullmatch(WORD, token) and not _is_excluded(token.lower()):
-            run.append(token)
-            continue
+        # A token is a word (two characters or more) or a single other character.
+        if len(token) > 1:
+            lowered = token.lower()
+            verdict = verdicts.get(lowered)
+            if verdict is None:
+                verdict = verdicts[lowered] = _is_excluded(lowered)
+            if not verdict:
+                run.append(token)
+                continue
         for start in range(len(run)):
             for end in range(start + 1, min(start + MAX_WORDS, len(run)) + 1):
                 found.append(" ".join(run[start:end]))
@@ -172,12 +187,12 @@ def _phrases(text: str) -> list[str]:
 
 def _ranked(counts: _Counts, number: int) -> list[tuple[str, float]]:
     """The cluster's phrases used by at least two of its papers, best first, with scores."""
-    average = sum(counts.sizes.values()) / max(len(counts.sizes), 1)
-    size = counts.sizes[number]
+    own = counts.by_cluster.get(number, Counter())
+    size, average = counts.sizes[number], counts.average
     scored = [
-        (phrase, _score(phrase, by_cluster[number] / size, average / sum(by_cluster.values())))
-        for phrase, by_cluster in counts.papers.items()
-        if by_cluster[number] >= 2
+        (phrase, _score(phrase, used / size, average / counts.papers[phrase]))
+        for phrase, used in own.items()
+        if used >= 2
     ]
     return sorted(scored, key=lambda item: (-item[1], item[0]))
 
@@ -236,16 +251,25 @@ def _name_offers(phrases: list[tuple[str, float]]) -> list[tuple[str, tuple[floa
     ]
 
 
-def _label(
-    name: str | None, phrases: list[tuple[str, float]], spellings: dict[str, Counter[str]]
-) -> str:
+def _chosen(name: str | None, phrases: list[tuple[str, float]]) -> list[str]:
+    """The label's phrases: its name, then the best that share no word with one chosen."""
     chosen = [name] if name else []
     for phrase, _ in phrases:
         if len(chosen) == PHRASES_PER_LABEL:
             break
         if not any(_stems(phrase) & _stems(other) for other in chosen):
             chosen.append(phrase)
-    return ", ".join(_spelling(spellings[phrase]) for phrase in chosen)
+    return chosen
+
+
+def _spellings(written: Counter[str], wanted: set[str]) -> dict[str, Counter[str]]:
+    """How each wanted phrase (lowercase) is written, and how often each way."""
+    result: dict[str, Counter[str]] = defaultdict(Counter)
+    for spelling, times in written.items():
+        lowered = spelling.lower()
+        if lowered in wanted:
+            result[lowered][spelling] = times
+    return result
 
 
 def _spelling(spellings: Counter[str]) -> str:
