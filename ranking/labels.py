@@ -5,7 +5,9 @@ Each cluster is represented by its papers closest to its centroid (at most
 to three words between stop words, punctuation and *generic words*: the corpus's 300 most
 document-frequent words (``generic_words.txt``, written by ``benchmarks/generic_words.py``),
 which appear in so many abstracts ("model", "diffusion", "reasoning") that they name no topic.
-A phrase scores by the share of the cluster's papers that use it times
+TeX commands and adverbs ("increasingly") break runs too. A phrase is a candidate only when it
+usually ends a noun phrase: a word that mostly describes the next ("unsafe content",
+"retrieval-augmented generation") names nothing alone. A phrase scores by the share of the cluster's papers that use it times
 log(1 + average papers per cluster / the papers using it across all clusters), so a phrase
 common everywhere loses to one particular to a cluster.
 
@@ -25,6 +27,7 @@ figures, counts alone against by meaning, are in docs/benchmarks.md ("Topic labe
 
 from __future__ import annotations
 
+import enum
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -60,7 +63,8 @@ LABEL_TEXT_CHARACTERS = 600
 WORD = r"(?u)\b[a-zA-Z][a-zA-Z0-9-]+\b"
 GENERIC_WORDS_FILE = Path(__file__).with_name("generic_words.txt")
 _TOKEN = re.compile(WORD + r"|[^\sA-Za-z]")
-_LATEX = re.compile(r"\$[^$]*\$")
+# Math between dollars, and TeX commands ("\\textit{...}"): never part of a phrase.
+_TEX = re.compile(r"\$[^$]*\$|\\[A-Za-z]+")
 _BOILERPLATE_WORDS = """
 paper propose proposed proposes method methods approach approaches result results
 show shows demonstrate demonstrates based performance state art existing novel work
@@ -75,6 +79,13 @@ models
 # Words every abstract uses: they name no topic.
 BOILERPLATE = frozenset(_BOILERPLATE_WORDS.split())
 STOP_WORDS = sorted(ENGLISH_STOP_WORDS | BOILERPLATE)
+# Words ending in "ly" are adverbs ("increasingly", "poorly") but for these nouns.
+_LY_NOUNS = frozenset(
+    ["anomaly", "family", "assembly", "supply", "reply", "poly", "monopoly", "butterfly", "italy"]
+)
+# A phrase names something when it ends a noun phrase: at least this share of its uses end
+# where the run of words does, not before another word it describes ("unsafe content").
+HEAD_SHARE = 1 / 3
 
 
 @cache
@@ -84,14 +95,33 @@ def generic_words() -> frozenset[str]:
     return frozenset(line.split("\t")[0] for line in lines if line and not line.startswith("#"))
 
 
-@cache
-def _excluded() -> frozenset[str]:
-    return generic_words() | frozenset(STOP_WORDS)
+class _Word(enum.Enum):
+    """What a word of a text is to a phrase."""
+
+    KEPT = enum.auto()
+    # Generic: a phrase before it describes it ("retrieval-augmented generation").
+    GENERIC = enum.auto()
+    # A stop word, boilerplate or an adverb: the phrase before it is whole.
+    STOP = enum.auto()
 
 
-def _is_excluded(word: str) -> bool:
+def _kind(word: str) -> _Word:
     # "videos" is as generic as "video": a plural of an excluded word is excluded too.
-    return word in _excluded() or (word.endswith("s") and word[:-1] in _excluded())
+    singular = word[:-1] if word.endswith("s") else word
+    if word in _stops() or singular in _stops() or _is_adverb(word):
+        return _Word.STOP
+    if word in generic_words() or singular in generic_words():
+        return _Word.GENERIC
+    return _Word.KEPT
+
+
+@cache
+def _stops() -> frozenset[str]:
+    return frozenset(STOP_WORDS)
+
+
+def _is_adverb(word: str) -> bool:
+    return word.endswith("ly") and word not in _LY_NOUNS
 
 
 def representatives(vectors: Matrix, labels: Labels, centres: Matrix) -> Labels:
@@ -113,6 +143,8 @@ class _Counts:
     papers: Counter[str]
     spellings: Counter[str]
     sizes: Counter[int]
+    # The phrases that usually end a noun phrase: the others describe the word after them.
+    named: frozenset[str]
 
     @property
     def average(self) -> float:
@@ -152,37 +184,46 @@ def _count(texts: Sequence[str], labels: Labels) -> _Counts:
     by_cluster: dict[int, Counter[str]] = defaultdict(Counter)
     papers: Counter[str] = Counter()
     spellings: Counter[str] = Counter()
-    excluded: dict[str, bool] = {}  # each word's verdict, kept as the texts are read
+    uses: Counter[str] = Counter()
+    heads: Counter[str] = Counter()
+    kinds: dict[str, _Word] = {}  # each word's kind, kept as the texts are read
     for index in np.flatnonzero(labels >= 0):
-        found = _phrases(texts[int(index)][:LABEL_TEXT_CHARACTERS], excluded)
-        used = {written.lower() for written in found}
+        found, ends = _phrases(texts[int(index)][:LABEL_TEXT_CHARACTERS], kinds)
+        lowered = [written.lower() for written in found]
+        used = set(lowered)
         by_cluster[int(labels[index])].update(used)
         papers.update(used)
         spellings.update(found)
+        uses.update(lowered)
+        heads.update(written.lower() for written in ends)
     sizes = Counter(int(n) for n in labels if n >= 0)
-    return _Counts(by_cluster, papers, spellings, sizes)
+    named = {phrase for phrase, times in uses.items() if heads[phrase] >= HEAD_SHARE * times}
+    return _Counts(by_cluster, papers, spellings, sizes, frozenset(named))
 
 
-def _phrases(text: str, excluded: dict[str, bool] | None = None) -> list[str]:
-    """Every run of one to ``MAX_WORDS`` words inside the runs of non-excluded words."""
-    verdicts = {} if excluded is None else excluded
+def _phrases(text: str, kinds: dict[str, _Word] | None = None) -> tuple[list[str], list[str]]:
+    """Every run of one to ``MAX_WORDS`` words inside the runs of kept words, and those of
+    them that end a noun phrase (the run ends there, and not before a generic word)."""
+    known = {} if kinds is None else kinds
     found: list[str] = []
+    ends: list[str] = []
     run: list[str] = []
-    for token in [*_TOKEN.findall(_LATEX.sub(" . ", text)), "."]:
+    for token in [*_TOKEN.findall(_TEX.sub(" . ", text)), "."]:
         # A token is a word (two characters or more) or a single other character.
+        kind = _Word.STOP
         if len(token) > 1:
             lowered = token.lower()
-            verdict = verdicts.get(lowered)
-            if verdict is None:
-                verdict = verdicts[lowered] = _is_excluded(lowered)
-            if not verdict:
+            kind = known.get(lowered) or known.setdefault(lowered, _kind(lowered))
+            if kind is _Word.KEPT:
                 run.append(token)
                 continue
         for start in range(len(run)):
             for end in range(start + 1, min(start + MAX_WORDS, len(run)) + 1):
                 found.append(" ".join(run[start:end]))
+                if end == len(run) and kind is _Word.STOP:
+                    ends.append(found[-1])
         run = []
-    return found
+    return found, ends
 
 
 def _ranked(counts: _Counts, number: int) -> list[tuple[str, float]]:
@@ -192,7 +233,7 @@ def _ranked(counts: _Counts, number: int) -> list[tuple[str, float]]:
     scored = [
         (phrase, _score(phrase, used / size, average / counts.papers[phrase]))
         for phrase, used in own.items()
-        if used >= 2
+        if used >= 2 and phrase in counts.named
     ]
     return sorted(scored, key=lambda item: (-item[1], item[0]))
 

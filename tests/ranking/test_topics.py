@@ -69,6 +69,20 @@ def test_labels_are_distinctive_phrases_without_stop_words_or_boilerplate() -> N
     assert not words & {"we", "propose", "novel", "method", "results", "show", "a"}
 
 
+def test_labels_hold_no_tex_command_adverb_or_word_that_only_describes_the_next() -> None:
+    texts = [
+        r"Increasingly deployed \textit{unsafe jailbreak prompts}: jailbreak detection.",
+        r"Poorly understood unsafe jailbreak prompts and \emph{jailbreak detection}.",
+        r"We study unsafe jailbreak prompts; jailbreak detection for chat assistants.",
+    ]
+    label = label_clusters(texts, np.array([0, 0, 0]))[0]
+    phrases = [phrase.strip().lower() for phrase in label.split(",")]
+    assert "jailbreak prompts" in phrases or "jailbreak detection" in phrases
+    words = {word for phrase in phrases for word in phrase.split()}
+    # TeX commands, adverbs, and "unsafe", which always describes the word after it.
+    assert not words & {"textit", "emph", "increasingly", "poorly", "unsafe"}
+
+
 def test_a_topic_keeps_its_id_across_consecutive_days_of_the_real_corpus(
     embedded_db: Database,
 ) -> None:
