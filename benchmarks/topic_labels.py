@@ -8,8 +8,8 @@ code ``paperboy rank`` runs (``ranking.topics``) and labelled twice on the same 
 ``ranking/labels.py`` as it stands and as it was at ``--old-commit`` (read from git). For each
 labeller it prints, over all days:
 
-- generic: the share of labels with a word among the corpus's 300 most document-frequent
-  (``ranking/generic_words.txt``);
+- generic: the share of topics named (first phrase) by one of the corpus's 300 most
+  document-frequent words alone (``ranking/generic_words.txt``);
 - shared names: the share of topics whose first phrase another topic of the day also opens with;
 Four labellers: the old one, the new one on counts alone, and the new one ordering its
 candidates by meaning (``PAPERBOY_TOPIC_LABELS_BY_MEANING``) with the torch model and with the
@@ -134,7 +134,7 @@ def _order(paper: CorpusPaper) -> tuple[date, str]:
 def _report(name: str, days: list[Day], embedder: TorchEmbedder) -> None:
     generic = new_labels.generic_words()
     labels = [label for day in days for label in day.labels[name]]
-    with_generic = [any(w in generic for w in _words(label)) for label in labels]
+    with_generic = [_generic_alone(label.split(",")[0], generic) for label in labels]
     shared = [_shared_names(day.labels[name]) for day in days]
     top1, mrr = zip(*(_retrieval(day, name, embedder) for day in days), strict=True)
     print(
@@ -142,6 +142,11 @@ def _report(name: str, days: list[Day], embedder: TorchEmbedder) -> None:
         f"shared names {sum(s for s, _ in shared) / sum(n for _, n in shared):.3f}  "
         f"top-1 {statistics.mean(top1):.3f}  MRR {statistics.mean(mrr):.3f}"
     )
+
+
+def _generic_alone(phrase: str, generic: frozenset[str]) -> bool:
+    words = _words(phrase)
+    return len(words) == 1 and words[0] in generic
 
 
 def _words(label: str) -> list[str]:

@@ -2,12 +2,14 @@
 
 Each cluster is represented by its papers closest to its centroid (at most
 ``REPRESENTATIVES``: the core of a cluster names it best). A candidate phrase is a run of one
-to three words between stop words, punctuation and *generic words*: the corpus's 300 most
-document-frequent words (``generic_words.txt``, written by ``benchmarks/generic_words.py``),
-which appear in so many abstracts ("model", "diffusion", "reasoning") that they name no topic.
-TeX commands and adverbs ("increasingly") break runs too. A phrase is a candidate only when it
-usually ends a noun phrase: a word that mostly describes the next ("unsafe content",
-"retrieval-augmented generation") names nothing alone. A phrase scores by the share of the cluster's papers that use it times
+to three words between stop words, boilerplate, adverbs, TeX commands and punctuation. It is
+a candidate only when it usually ends a noun phrase: a word that mostly describes the next
+("unsafe content", "retrieval-augmented generation") names nothing alone. *Generic words*,
+the corpus's 300 most document-frequent (``generic_words.txt``, written by
+``benchmarks/generic_words.py``: "video", "diffusion", "reasoning"), may be part of a longer
+phrase ("video generation") or follow a label's name, but never name a topic alone. A phrase
+scores by the share of the cluster's papers that use it, to the power ``SHARE_POWER`` (the
+phrases a topic's papers share are the ones readers and Hugging Face's keywords use), times
 log(1 + average papers per cluster / the papers using it across all clusters), so a phrase
 common everywhere loses to one particular to a cluster.
 
@@ -22,7 +24,8 @@ Given the embedding model (``meaning``), each cluster's best ``MEANING_CANDIDATE
 ordered again by what the model reads in them: closeness to the cluster's centre plus its
 margin over the closest other centre. Counts alone pick filler ("correctness depends") as
 readily as subjects; the model knows "channel estimation" is about the wireless papers. The
-figures, counts alone against by meaning, are in docs/benchmarks.md ("Topic labels").
+figures (against Hugging Face's keywords, KeyBERT and the old labels) are in
+docs/benchmarks.md ("Topic labels").
 """
 
 from __future__ import annotations
@@ -44,14 +47,14 @@ from ranking.topics import Labels
 PHRASES_PER_LABEL = 4
 # A phrase's share of the cluster's papers counts more than its rarity elsewhere: a word two
 # papers happen to use ("expanding") would otherwise beat the cluster's common subject.
-SHARE_POWER = 1.5
+SHARE_POWER = 5.0
 # A phrase of two or three words names a subject better than one of its words alone.
 LONG_PHRASE_WEIGHT = 2.0
 # A spelling used at least this share as often as the commonest one may be chosen instead.
 SPELLING_SHARE = 0.25
 MAX_WORDS = 3
 # How many of a cluster's counted phrases the model orders again (each is embedded once).
-MEANING_CANDIDATES = 12
+MEANING_CANDIDATES = 6
 # The counted score only breaks near-ties of meaning.
 COUNT_TIE_BREAK = 1e-3
 REPRESENTATIVES = 30
@@ -79,6 +82,7 @@ models
 # Words every abstract uses: they name no topic.
 BOILERPLATE = frozenset(_BOILERPLATE_WORDS.split())
 STOP_WORDS = sorted(ENGLISH_STOP_WORDS | BOILERPLATE)
+_BOILERPLATE_NOUNS = frozenset(["model", "framework", "method", "approach", "benchmark", "task"])
 # Words ending in "ly" are adverbs ("increasingly", "poorly") but for these nouns.
 _LY_NOUNS = frozenset(
     ["anomaly", "family", "assembly", "supply", "reply", "poly", "monopoly", "butterfly", "italy"]
@@ -103,11 +107,16 @@ class _Word(enum.Enum):
     GENERIC = enum.auto()
     # A stop word, boilerplate or an adverb: the phrase before it is whole.
     STOP = enum.auto()
+    # A boilerplate noun: never in a phrase, but the phrase before it describes it ("large
+    # language" in "large language models").
+    NOUN = enum.auto()
 
 
 def _kind(word: str) -> _Word:
     # "videos" is as generic as "video": a plural of an excluded word is excluded too.
     singular = word[:-1] if word.endswith("s") else word
+    if singular in _BOILERPLATE_NOUNS:
+        return _Word.NOUN
     if word in _stops() or singular in _stops() or _is_adverb(word):
         return _Word.STOP
     if word in generic_words() or singular in generic_words():
@@ -202,25 +211,27 @@ def _count(texts: Sequence[str], labels: Labels) -> _Counts:
 
 
 def _phrases(text: str, kinds: dict[str, _Word] | None = None) -> tuple[list[str], list[str]]:
-    """Every run of one to ``MAX_WORDS`` words inside the runs of kept words, and those of
-    them that end a noun phrase (the run ends there, and not before a generic word)."""
+    """Every run of one to ``MAX_WORDS`` words inside the runs of kept and generic words, and
+    those of them that end a noun phrase (where the run ends before a stop word or a mark)."""
     known = {} if kinds is None else kinds
     found: list[str] = []
     ends: list[str] = []
     run: list[str] = []
     for token in [*_TOKEN.findall(_TEX.sub(" . ", text)), "."]:
         # A token is a word (two characters or more) or a single other character.
-        kind = _Word.STOP
         if len(token) > 1:
             lowered = token.lower()
             kind = known.get(lowered) or known.setdefault(lowered, _kind(lowered))
-            if kind is _Word.KEPT:
+            if kind is _Word.KEPT or kind is _Word.GENERIC:
                 run.append(token)
                 continue
+            final = kind is _Word.STOP
+        else:
+            final = True
         for start in range(len(run)):
             for end in range(start + 1, min(start + MAX_WORDS, len(run)) + 1):
                 found.append(" ".join(run[start:end]))
-                if end == len(run) and kind is _Word.STOP:
+                if end == len(run) and final:
                     ends.append(found[-1])
         run = []
     return found, ends
@@ -243,7 +254,7 @@ def _by_meaning(
 ) -> list[list[tuple[str, float]]]:
     """Each cluster's best phrases, ordered by closeness to its centre plus the margin over the
     closest other centre (the counted score breaks ties)."""
-    best = [phrases[:MEANING_CANDIDATES] for phrases in ranked]
+    best = [_candidates(phrases) for phrases in ranked]
     candidates = sorted({phrase for phrases in best for phrase, _ in phrases})
     if not candidates:
         return ranked
@@ -258,6 +269,16 @@ def _by_meaning(
             scored.append((phrase, 2 * float(own[number]) - rival + COUNT_TIE_BREAK * counted))
         result.append(sorted(scored, key=lambda item: (-item[1], item[0])))
     return result
+
+
+def _candidates(phrases: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The best ``MEANING_CANDIDATES`` phrases, and the best that may name the topic if none of
+    them may."""
+    best = phrases[:MEANING_CANDIDATES]
+    if any(_may_name(phrase) for phrase, _ in best):
+        return best
+    namer = next((p for p in phrases[MEANING_CANDIDATES:] if _may_name(p[0])), None)
+    return best if namer is None else [*best, namer]
 
 
 def _score(phrase: str, share: float, rarity: float) -> float:
@@ -289,7 +310,13 @@ def _name_offers(phrases: list[tuple[str, float]]) -> list[tuple[str, tuple[floa
     return [
         (phrase, (best, score) if " " in phrase and score >= NAME_SHARE * best else (score, 0.0))
         for phrase, score in phrases[: PHRASES_PER_LABEL * 4]
+        if _may_name(phrase)
     ]
+
+
+def _may_name(phrase: str) -> bool:
+    """A generic word alone may follow a name, never be one."""
+    return " " in phrase or _kind(phrase) is not _Word.GENERIC
 
 
 def _chosen(name: str | None, phrases: list[tuple[str, float]]) -> list[str]:
@@ -298,6 +325,8 @@ def _chosen(name: str | None, phrases: list[tuple[str, float]]) -> list[str]:
     for phrase, _ in phrases:
         if len(chosen) == PHRASES_PER_LABEL:
             break
+        if not chosen and not _may_name(phrase):
+            continue
         if not any(_stems(phrase) & _stems(other) for other in chosen):
             chosen.append(phrase)
     return chosen
