@@ -82,6 +82,7 @@ Keywords = dict[str, list[tuple[str, ...]]]
 class Window:
     """One measured day's window, clustered; ``own``: the day's own papers in a topic."""
 
+    day: date
     ids: list[str]
     texts: list[str]
     vectors: Matrix
@@ -112,10 +113,13 @@ def main() -> None:
     tallies = {name: Tally() for name in labellers}
     topic_days = measured = 0
     for window in _windows(args):
+        keyworded = _keyworded_topics(window, keywords)
         topic_days += len(window.centres)
-        measured += _keyworded_topics(window, keywords)
+        measured += keyworded
         for name, label in labellers.items():
             _measure(tallies[name], label, window, keywords, embedder)
+        seconds = ", ".join(f"{name} {t.seconds[-1]:.1f} s" for name, t in tallies.items())
+        print(f"{window.day}: {keyworded}/{len(window.centres)} topics; {seconds}", flush=True)
     days = len(tallies["shipped"].seconds)
     print(
         f"{days} announcement days {args.first}…{args.last}, every {args.every}: "
@@ -220,7 +224,15 @@ def _windows(args: argparse.Namespace) -> Iterator[Window]:
         topics = cluster(vectors, TopicParams())
         own = np.array([p.announced_on == day for p in window]) & (topics >= 0)
         texts = [p.text for p in window]
-        yield Window(ids, texts, vectors, topics, centroids(vectors, topics), own)
+        yield Window(
+            day=day,
+            ids=ids,
+            texts=texts,
+            vectors=vectors,
+            topics=topics,
+            centres=centroids(vectors, topics),
+            own=own,
+        )
 
 
 def _order(paper: CorpusPaper) -> tuple[date, str]:
@@ -268,7 +280,7 @@ def _tally_topic(tally: Tally, label: str, members: list[list[tuple[str, ...]]])
             tally.strict_names.append(strictly)
 
 
-def mean(values: Sequence[float]) -> float:
+def _mean(values: Sequence[float]) -> float:
     """The mean, or nan where a span has no topic with enough keyworded papers."""
     return statistics.mean(values) if values else float("nan")
 
@@ -276,11 +288,11 @@ def mean(values: Sequence[float]) -> float:
 def _report(name: str, tally: Tally) -> None:
     top1, mrr = zip(*tally.retrieval, strict=True)
     print(
-        f"{name:<24} topics {len(tally.names):>4}  confirmed {mean(tally.confirmed):.3f}"
-        f" (strictly {mean(tally.strict):.3f})  support {mean(tally.support):.3f}"
-        f"  names {mean(tally.names):.3f} (strictly {mean(tally.strict_names):.3f})"
-        f"  top-1 {mean(top1):.3f}  MRR {mean(mrr):.3f}"
-        f"  {mean(tally.seconds):.1f} s/day (max {max(tally.seconds):.1f})"
+        f"{name:<24} topics {len(tally.names):>4}  confirmed {_mean(tally.confirmed):.3f}"
+        f" (strictly {_mean(tally.strict):.3f})  support {_mean(tally.support):.3f}"
+        f"  names {_mean(tally.names):.3f} (strictly {_mean(tally.strict_names):.3f})"
+        f"  top-1 {_mean(top1):.3f}  MRR {_mean(mrr):.3f}"
+        f"  {_mean(tally.seconds):.1f} s/day (max {max(tally.seconds):.1f})"
     )
 
 
