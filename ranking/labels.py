@@ -82,6 +82,7 @@ models
 # Words every abstract uses: they name no topic.
 BOILERPLATE = frozenset(_BOILERPLATE_WORDS.split())
 STOP_WORDS = sorted(ENGLISH_STOP_WORDS | BOILERPLATE)
+_STOPS = frozenset(STOP_WORDS)
 _BOILERPLATE_NOUNS = frozenset(["model", "framework", "method", "approach", "benchmark", "task"])
 # Words ending in "ly" are adverbs ("increasingly", "poorly") but for these nouns.
 _LY_NOUNS = frozenset(
@@ -103,7 +104,7 @@ class _Word(enum.Enum):
     """What a word of a text is to a phrase."""
 
     KEPT = enum.auto()
-    # Generic: a phrase before it describes it ("retrieval-augmented generation").
+    # Generic: part of a longer phrase ("video generation"), never a name alone.
     GENERIC = enum.auto()
     # A stop word, boilerplate or an adverb: the phrase before it is whole.
     STOP = enum.auto()
@@ -117,16 +118,11 @@ def _kind(word: str) -> _Word:
     singular = word[:-1] if word.endswith("s") else word
     if singular in _BOILERPLATE_NOUNS:
         return _Word.NOUN
-    if word in _stops() or singular in _stops() or _is_adverb(word):
+    if word in _STOPS or singular in _STOPS or _is_adverb(word):
         return _Word.STOP
     if word in generic_words() or singular in generic_words():
         return _Word.GENERIC
     return _Word.KEPT
-
-
-@cache
-def _stops() -> frozenset[str]:
-    return frozenset(STOP_WORDS)
 
 
 def _is_adverb(word: str) -> bool:
