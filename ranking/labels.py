@@ -146,7 +146,7 @@ class _Counts:
 
     by_cluster: dict[int, Counter[str]]
     papers: Counter[str]
-    spellings: Counter[str]
+    spellings: _Spellings
     sizes: Counter[int]
     # The phrases that usually end a noun phrase: the others describe the word after them.
     named: frozenset[str]
@@ -181,38 +181,48 @@ def label_clusters(
         ranked = _by_meaning(ranked, meaning)
     names = _names(ranked)
     labels_chosen = [_chosen(name, phrases) for name, phrases in zip(names, ranked, strict=True)]
-    spellings = _spellings(counts.spellings, {p for chosen in labels_chosen for p in chosen})
+    spellings = counts.spellings.of({p for chosen in labels_chosen for p in chosen})
     return [", ".join(_spelling(spellings[p]) for p in chosen) for chosen in labels_chosen]
 
 
 def _count(texts: Sequence[str], labels: Labels) -> _Counts:
     by_cluster: dict[int, Counter[str]] = defaultdict(Counter)
     papers: Counter[str] = Counter()
-    spellings: Counter[str] = Counter()
+    capitalised: Counter[str] = Counter()
     uses: Counter[str] = Counter()
     heads: Counter[str] = Counter()
     kinds: dict[str, _Word] = {}  # each word's kind, kept as the texts are read
     for index in np.flatnonzero(labels >= 0):
-        found, ends = _phrases(texts[int(index)][:LABEL_TEXT_CHARACTERS], kinds)
-        lowered = [written.lower() for written in found]
-        used = set(lowered)
+        found = _phrases(texts[int(index)][:LABEL_TEXT_CHARACTERS], kinds)
+        used = set(found.lowered)
         by_cluster[int(labels[index])].update(used)
         papers.update(used)
-        spellings.update(found)
-        uses.update(lowered)
-        heads.update(written.lower() for written in ends)
+        capitalised.update(found.capitalised)
+        uses.update(found.lowered)
+        heads.update(found.ends)
     sizes = Counter(int(n) for n in labels if n >= 0)
     named = {phrase for phrase, times in uses.items() if heads[phrase] >= HEAD_SHARE * times}
+    spellings = _Spellings(capitalised, uses)
     return _Counts(by_cluster, papers, spellings, sizes, frozenset(named))
 
 
-def _phrases(text: str, kinds: dict[str, _Word] | None = None) -> tuple[list[str], list[str]]:
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """A text's phrases (lowercase), those of them written with a capital (as written), and
+    those that end a noun phrase (lowercase)."""
+
+    lowered: list[str]
+    capitalised: list[str]
+    ends: list[str]
+
+
+def _phrases(text: str, kinds: dict[str, _Word] | None = None) -> _Found:
     """Every run of one to ``MAX_WORDS`` words inside the runs of kept and generic words, and
     those of them that end a noun phrase (where the run ends before a stop word or a mark)."""
     known = {} if kinds is None else kinds
-    found: list[str] = []
-    ends: list[str] = []
+    found = _Found([], [], [])
     run: list[str] = []
+    lowered_run: list[str] = []
     for token in [*_TOKEN.findall(_TEX.sub(" . ", text)), "."]:
         # A token is a word (two characters or more) or a single other character.
         if len(token) > 1:
@@ -220,17 +230,30 @@ def _phrases(text: str, kinds: dict[str, _Word] | None = None) -> tuple[list[str
             kind = known.get(lowered) or known.setdefault(lowered, _kind(lowered))
             if kind is _Word.KEPT or kind is _Word.GENERIC:
                 run.append(token)
+                lowered_run.append(lowered)
                 continue
             final = kind is _Word.STOP
         else:
             final = True
-        for start in range(len(run)):
-            for end in range(start + 1, min(start + MAX_WORDS, len(run)) + 1):
-                found.append(" ".join(run[start:end]))
-                if end == len(run) and final:
-                    ends.append(found[-1])
-        run = []
-    return found, ends
+        if run:
+            _add_runs(found, run, lowered_run, final)
+            run, lowered_run = [], []
+    return found
+
+
+def _add_runs(found: _Found, run: list[str], lowered: list[str], final: bool) -> None:
+    """Add the phrases of one run of words; a run is compared lowered only where it has a
+    capital, as most phrases are written in lowercase."""
+    capital = run != lowered
+    for size in range(1, min(MAX_WORDS, len(run)) + 1):
+        starts = range(len(run) - size + 1)
+        grams = lowered if size == 1 else [" ".join(lowered[i : i + size]) for i in starts]
+        found.lowered.extend(grams)
+        if final:
+            found.ends.append(grams[-1])
+        if capital:
+            written = (" ".join(run[i : i + size]) for i in starts)
+            found.capitalised.extend(phrase for phrase in written if not phrase.islower())
 
 
 def _ranked(counts: _Counts, number: int) -> list[tuple[str, float]]:
@@ -328,14 +351,26 @@ def _chosen(name: str | None, phrases: list[tuple[str, float]]) -> list[str]:
     return chosen
 
 
-def _spellings(written: Counter[str], wanted: set[str]) -> dict[str, Counter[str]]:
-    """How each wanted phrase (lowercase) is written, and how often each way."""
-    result: dict[str, Counter[str]] = defaultdict(Counter)
-    for spelling, times in written.items():
-        lowered = spelling.lower()
-        if lowered in wanted:
-            result[lowered][spelling] = times
-    return result
+@dataclass(frozen=True, slots=True)
+class _Spellings:
+    """How often each phrase is written with a capital, as written, and in all (lowercase):
+    the rest of its uses are in lowercase."""
+
+    capitalised: Counter[str]
+    uses: Counter[str]
+
+    def of(self, wanted: set[str]) -> dict[str, Counter[str]]:
+        """How each wanted phrase (lowercase) is written, and how often each way."""
+        result: dict[str, Counter[str]] = defaultdict(Counter)
+        for spelling, times in self.capitalised.items():
+            lowered = spelling.lower()
+            if lowered in wanted:
+                result[lowered][spelling] = times
+        for phrase in wanted:
+            plain = self.uses[phrase] - sum(result[phrase].values())
+            if plain > 0:
+                result[phrase][phrase] = plain
+        return result
 
 
 def _spelling(spellings: Counter[str]) -> str:

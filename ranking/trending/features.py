@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,13 +25,33 @@ from ranking.trending.momentum import TOPIC_FEATURES
 EMBEDDING_SIZE = PACKAGED_MODEL_DIMENSIONS
 WATCHED_CATEGORIES = ("cs.CV", "cs.CL", "cs.LG", "cs.AI", "cs.RO", "cs.MM", "cs.IR", "eess.IV")
 
-_CODE = re.compile(
+
+@dataclass(frozen=True, slots=True)
+class _Mention:
+    """A pattern (case ignored) and the lowercase words every match of it holds: a text
+    without any of them is passed over unread, which the pattern alone would take longer
+    to find out."""
+
+    pattern: re.Pattern[str]
+    words: tuple[str, ...]
+
+    def found(self, text: str, lowered: str) -> bool:
+        return any(word in lowered for word in self.words) and bool(self.pattern.search(text))
+
+
+_CODE_PATTERN = re.compile(
     r"github\.com|gitlab\.com|\bcodes? (?:is|are|will be|has been|have been)"
     r"(?: made)?(?: publicly)? (?:available|released)|\bour code\b",
     re.IGNORECASE,
 )
-_PROJECT = re.compile(r"github\.io|project (?:page|website)|homepage|\bwebsite\b", re.IGNORECASE)
-_HUGGING_FACE = re.compile(r"huggingface\.co|\bhf\.co/", re.IGNORECASE)
+_CODE = _Mention(_CODE_PATTERN, ("github.com", "gitlab.com", "code"))
+_PROJECT = _Mention(
+    re.compile(r"github\.io|project (?:page|website)|homepage|\bwebsite\b", re.IGNORECASE),
+    ("github.io", "project", "homepage", "website"),
+)
+_HUGGING_FACE = _Mention(
+    re.compile(r"huggingface\.co|\bhf\.co/", re.IGNORECASE), ("huggingface.co", "hf.co/")
+)
 _ACCEPTED = re.compile(
     r"\b(?:accepted|to appear|camera[- ]ready|NeurIPS|ICLR|ICML|CVPR|ICCV|ECCV|ACL|EMNLP|NAACL"
     r"|AAAI|IJCAI|KDD|SIGGRAPH|COLM)\b",
@@ -93,7 +114,8 @@ def columns(names: Sequence[str]) -> list[int]:
 
 def has_code_link(paper: Candidate) -> bool:
     """Whether the abstract or comment points to code (the has-code baseline, too)."""
-    return bool(_CODE.search(_links_text(paper)))
+    text = _links_text(paper)
+    return _CODE.found(text, text.lower())
 
 
 def _links_text(paper: Candidate) -> str:
@@ -102,13 +124,14 @@ def _links_text(paper: Candidate) -> str:
 
 def metadata_features(paper: Candidate) -> list[float]:
     text, comment = _links_text(paper), paper.comment or ""
+    lowered = text.lower()
     pages = _PAGES.search(comment)
     return [
         math.log1p(len(paper.authors)),
         float(len(paper.categories)),
-        float(has_code_link(paper)),
-        float(bool(_PROJECT.search(text))),
-        float(bool(_HUGGING_FACE.search(text))),
+        float(_CODE.found(text, lowered)),
+        float(_PROJECT.found(text, lowered)),
+        float(_HUGGING_FACE.found(text, lowered)),
         float(bool(_ACCEPTED.search(comment))),
         float(bool(_REPORT.search(f"{paper.title} {comment}"))),
         math.log1p(int(pages[1])) if pages else 0.0,

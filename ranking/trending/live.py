@@ -110,26 +110,42 @@ def _earlier_papers(
     with ``author_keys``, only the papers of those authors, each with only those authors (the
     history of other names is never asked for); with an empty set, every paper, no authors."""
     window = (Paper.announced_on >= start) & (Paper.announced_on < end)
-    mine = PaperAuthor.author_key.in_(author_keys) if author_keys else None
-    if mine is not None:
-        window = window & Paper.arxiv_id.in_(select(PaperAuthor.arxiv_id).where(mine))
+    if author_keys:
+        return _papers_of(session, window, author_keys)
     rows = session.execute(select(Paper.arxiv_id, Paper.announced_on).where(window)).all()
-    if author_keys is not None and not author_keys:
+    if author_keys is not None:
         return [Published(row.arxiv_id, (), row.announced_on) for row in rows]
-    authors = _authors(session, select(Paper.arxiv_id).where(window), mine)
+    authors = _authors(session, select(Paper.arxiv_id).where(window))
     return [
         Published(row.arxiv_id, authors.get(row.arxiv_id, ()), row.announced_on) for row in rows
     ]
 
 
-def _authors(
-    session: Session, papers: object, only: ColumnElement[bool] | None = None
-) -> dict[str, tuple[str, ...]]:
+def _papers_of(
+    session: Session, window: ColumnElement[bool], author_keys: frozenset[str]
+) -> list[Published]:
+    """The window's papers by any of ``author_keys``, each with only those authors: one pass
+    over the join, as reading the papers and then their authors reads the window twice."""
+    rows = session.execute(
+        select(PaperAuthor.arxiv_id, PaperAuthor.name, Paper.announced_on)
+        .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
+        .where(window & PaperAuthor.author_key.in_(author_keys))
+        .order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
+    )
+    grouped: dict[str, tuple[date | None, list[str]]] = {}
+    for arxiv_id, name, announced_on in rows:
+        grouped.setdefault(arxiv_id, (announced_on, []))[1].append(name)
+    return [
+        Published(arxiv_id, tuple(names), announced_on)
+        for arxiv_id, (announced_on, names) in grouped.items()
+        if announced_on is not None
+    ]
+
+
+def _authors(session: Session, papers: object) -> dict[str, tuple[str, ...]]:
     query = select(PaperAuthor.arxiv_id, PaperAuthor.name).where(
         PaperAuthor.arxiv_id.in_(papers)  # type: ignore[arg-type]
     )
-    if only is not None:
-        query = query.where(only)
     grouped: dict[str, list[str]] = {}
     for arxiv_id, name in session.execute(
         query.order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
