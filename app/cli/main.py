@@ -260,6 +260,13 @@ COMMANDS: tuple[Command, ...] = (
         add_arguments=_arguments("app.cli.personal", "add_eval_personal_arguments"),
     ),
     Command(
+        name="eval-authors",
+        help="give distinct authors of the corpus --from..--to one name (pairs, triples, hard "
+        "pairs) and score how each method splits them into people (B-cubed F1); table, JSON",
+        handler=_handler("app.cli.authors", "run_eval_authors"),
+        add_arguments=_arguments("app.cli.authors", "add_eval_authors_arguments"),
+    ),
+    Command(
         name="train-taste-space",
         help="learn the taste space (embeddings mapped so that one author's papers lie closer) on "
         "(author, day) pairs --from..before --until; writes a versioned JSON artifact",

@@ -32,7 +32,8 @@ from ranking.trending.replay import Replay
 from ranking.trending.scorer import TrendingScorer
 
 
-def _add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
+def add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
+    """The corpus file and its precomputed embeddings, as every corpus evaluation takes them."""
     parser.add_argument("--corpus", type=Path, required=True, help="daily-listing JSON lines")
     parser.add_argument(
         "--embeddings",
@@ -42,12 +43,16 @@ def _add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_corpus_arguments(parser)
+def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="start", type=parse_day, required=True, help="first day")
     parser.add_argument(
         "--to", dest="end", type=parse_day, required=True, help="last day (inclusive)"
     )
+
+
+def add_eval_personal_arguments(parser: argparse.ArgumentParser) -> None:
+    add_corpus_arguments(parser)
+    add_window_arguments(parser)
     parser.add_argument(
         "--pairs",
         type=int,
@@ -170,7 +175,7 @@ def _described(space: TasteSpace) -> dict[str, object]:
 
 
 def add_train_taste_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_corpus_arguments(parser)
+    add_corpus_arguments(parser)
     parser.add_argument(
         "--from", dest="start", type=parse_day, required=True, help="first day of the pairs"
     )

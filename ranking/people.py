@@ -1,0 +1,139 @@
+"""The people behind one author name: its papers split by shared co-authors, then by topic (pure).
+
+Two papers of a name are *linked* when they share co-authors: two or more, or one when both
+author lists are short (``SHORT_LIST`` names or fewer). On a consortium's paper of a hundred
+names, one shared name is as likely a namesake as a colleague. Linked papers are one person.
+
+Linked groups are then merged, closest first (average linkage), while their similarity is at
+least ``MERGE_THRESHOLD``: the cosine of their embedding centroids plus ``CATEGORY_WEIGHT``
+times the overlap of their arXiv categories (Jaccard). A person who changes collaborators but
+not subject stays one; two people in different fields stay two. How well this tells people
+apart, against one person per name and a split by primary category, is in docs/benchmarks.md
+("People behind a name"); the threshold was chosen on 2025 papers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.core.vectors import Matrix
+
+# One shared co-author links two papers only when both author lists are at most this long.
+SHORT_LIST = 30
+# Chosen on 2025 papers as the finest split that splits under 2 % of single authors: telling
+# apart two people in one field needs more than this data holds (docs/benchmarks.md).
+MERGE_THRESHOLD = 0.2
+CATEGORY_WEIGHT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Work:
+    """One paper of the name: the keys of its other authors, its categories, its unit vector."""
+
+    coauthors: frozenset[str]
+    categories: frozenset[str]
+    vector: Matrix
+
+
+@dataclass(frozen=True, slots=True)
+class SplitParams:
+    merge_threshold: float = MERGE_THRESHOLD
+    category_weight: float = CATEGORY_WEIGHT
+    short_list: int = SHORT_LIST
+
+
+def split_people(works: Sequence[Work], params: SplitParams | None = None) -> list[int]:
+    """The person number of each work: 0, 1, … in the order each person's first work comes."""
+    if not works:
+        return []
+    chosen = params or SplitParams()
+    groups = linked_groups(works, chosen.short_list)
+    merged = _merged(groups, works, chosen)
+    return _numbered([merged[group] for group in _group_of(groups, len(works))])
+
+
+def linked_groups(works: Sequence[Work], short_list: int = SHORT_LIST) -> list[list[int]]:
+    """The works joined by shared co-authors (union-find over pairs), each group in order."""
+    parent = list(range(len(works)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    for first, work in enumerate(works):
+        for second in range(first + 1, len(works)):
+            if _linked(work, works[second], short_list):
+                parent[root(first)] = root(second)
+    groups: dict[int, list[int]] = {}
+    for index in range(len(works)):
+        groups.setdefault(root(index), []).append(index)
+    return list(groups.values())
+
+
+def _linked(one: Work, other: Work, short_list: int) -> bool:
+    shared = len(one.coauthors & other.coauthors)
+    short = len(one.coauthors) <= short_list and len(other.coauthors) <= short_list
+    return shared >= 2 or (shared == 1 and short)
+
+
+def _merged(groups: list[list[int]], works: Sequence[Work], params: SplitParams) -> list[int]:
+    """The merged cluster of each group: average linkage while the best pair is similar enough."""
+    similarity = _similarity(groups, works, params.category_weight)
+    sizes = np.ones(len(groups))
+    cluster = list(range(len(groups)))
+    alive = np.ones(len(groups), dtype=bool)
+    np.fill_diagonal(similarity, -np.inf)
+    while alive.sum() > 1:
+        masked = np.where(alive[:, None] & alive[None, :], similarity, -np.inf)
+        first, second = (int(i) for i in np.unravel_index(int(np.argmax(masked)), masked.shape))
+        if masked[first, second] < params.merge_threshold:
+            break
+        # Average linkage: the merged row is the size-weighted mean of the two.
+        joined = (sizes[first] * similarity[first] + sizes[second] * similarity[second]) / (
+            sizes[first] + sizes[second]
+        )
+        similarity[first], similarity[:, first] = joined, joined
+        similarity[first, first] = -np.inf
+        sizes[first] += sizes[second]
+        alive[second] = False
+        cluster = [first if c == second else c for c in cluster]
+    return cluster
+
+
+def _similarity(
+    groups: list[list[int]], works: Sequence[Work], category_weight: float
+) -> NDArray[np.float64]:
+    centres = np.stack([np.mean([works[i].vector for i in group], axis=0) for group in groups])
+    centres /= np.maximum(np.linalg.norm(centres, axis=1, keepdims=True), 1e-12)
+    cosine = (centres @ centres.T).astype(np.float64)
+    categories = [frozenset().union(*(works[i].categories for i in group)) for group in groups]
+    overlap = np.array(
+        [[_jaccard(one, other) for other in categories] for one in categories], dtype=np.float64
+    )
+    result: NDArray[np.float64] = cosine + category_weight * overlap
+    return result
+
+
+def _jaccard(one: frozenset[str], other: frozenset[str]) -> float:
+    union = len(one | other)
+    return len(one & other) / union if union else 0.0
+
+
+def _group_of(groups: list[list[int]], count: int) -> list[int]:
+    owner = [0] * count
+    for number, group in enumerate(groups):
+        for index in group:
+            owner[index] = number
+    return owner
+
+
+def _numbered(labels: Sequence[int]) -> list[int]:
+    """Labels renumbered 0, 1, … by first appearance."""
+    seen: dict[int, int] = {}
+    return [seen.setdefault(label, len(seen)) for label in labels]
