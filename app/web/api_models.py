@@ -189,6 +189,13 @@ class Collaborator(ApiModel):
     key: str
     name: str
     sharedPapers: int
+    topic: str | None = Field(default=None, description="The topic most shared papers are in")
+
+
+class AuthorOrganization(ApiModel):
+    slug: str = Field(description="Its name on Hugging Face; its page is /organizations/{slug}")
+    name: str
+    papers: int
 
 
 class AuthorProfile(ApiModel):
@@ -199,6 +206,12 @@ class AuthorProfile(ApiModel):
     papers: list[Paper] = Field(description="Newest first, at most 100")
     topics: list[AuthorTopic]
     collaborators: list[Collaborator]
+    followers: int = Field(description="Readers following the name (a count only)")
+    claimed: bool = Field(description="Whether a reader said this page is theirs")
+    facts: list[str] = Field(description="What the ranking knows of them, in words")
+    organizations: list[AuthorOrganization] = Field(
+        description="Hugging Face organizations their papers were submitted under"
+    )
     note: str
 
 

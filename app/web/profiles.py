@@ -6,6 +6,7 @@ from it, so the page and the API always say the same thing.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
@@ -19,8 +20,6 @@ from app.core.models import (
     Paper,
     PaperAuthor,
     PaperTopic,
-    Subscriber,
-    SubscriberStatus,
     TopicDay,
     TopicStatus,
 )
@@ -29,6 +28,10 @@ from app.core.vectors import unpack
 from app.web import api_models as api
 from app.web import queries
 from app.web.api_shape import paper_model
+from app.web.author_facts import AuthorFacts, author_facts
+from app.web.collaboration_graph import Graph, SharedWork, collaboration_graph
+from app.web.followers import author_claimed, author_followers, topic_followers
+from app.web.organizations import OrganizationMonth, topic_months
 from app.web.view_models import (
     Card,
     Coauthor,
@@ -74,6 +77,12 @@ class AuthorPage:
     paper_count: int
     topics: list[AuthorTopic]
     collaborators: list[Collaborator]
+    shared: list[SharedWork]  # the collaborators again, each with the topic most shared
+    facts: AuthorFacts
+    months: list[OrganizationMonth]  # topics over time, newest month first
+    followers: int  # readers following the name (a count only)
+    claimed: bool
+    graph: Graph | None
 
 
 @dataclass(frozen=True)
@@ -103,6 +112,8 @@ def author_page(session: Session, key: str) -> AuthorPage | None:
     spellings = sorted(
         set(session.scalars(select(PaperAuthor.name).where(PaperAuthor.author_key == key)))
     )
+    close = collaborators(_coauthors(session, key))
+    shared = _shared_topics(session, key, close)
     return AuthorPage(
         key=key,
         name=name,
@@ -110,8 +121,36 @@ def author_page(session: Session, key: str) -> AuthorPage | None:
         works=queries.plain_cards(session, ids[:WORKS_SHOWN]),
         paper_count=len(ids),
         topics=_author_topics(session, ids),
-        collaborators=collaborators(_coauthors(session, key)),
+        collaborators=close,
+        shared=shared,
+        facts=author_facts(session, key, close),
+        months=topic_months(session, ids),
+        followers=author_followers(session, key),
+        claimed=author_claimed(session, key),
+        graph=collaboration_graph(name, shared),
     )
+
+
+def _shared_topics(session: Session, key: str, close: list[Collaborator]) -> list[SharedWork]:
+    """Each collaborator with the topic most of the papers they share with ``key`` are in."""
+    mine, theirs = aliased(PaperAuthor), aliased(PaperAuthor)
+    rows = session.execute(
+        select(theirs.author_key, PaperTopic.topic_id)
+        .join(mine, mine.arxiv_id == theirs.arxiv_id)
+        .join(PaperTopic, PaperTopic.arxiv_id == theirs.arxiv_id)
+        .where(mine.author_key == key, theirs.author_key.in_([c.author.key for c in close]))
+    )
+    counts: dict[str, Counter[int]] = {}
+    for coauthor, topic_id in rows:
+        counts.setdefault(coauthor, Counter())[topic_id] += 1
+    labels = topic_labels(session, list({t for found in counts.values() for t in found}))
+    shared = []
+    for one in close:
+        top = counts.get(one.author.key, Counter()).most_common(1)
+        label = labels.get(top[0][0]) if top else None
+        name = key_phrases(label)[0] if label and key_phrases(label) else label
+        shared.append(SharedWork(one.author.key, one.author.name, one.shared_papers, name))
+    return shared
 
 
 def _coauthors(session: Session, key: str) -> list[Coauthor]:
@@ -156,9 +195,16 @@ def author_json(session: Session, key: str) -> api.AuthorProfile | None:
         ],
         collaborators=[
             api.Collaborator(
-                key=one.author.key, name=one.author.name, sharedPapers=one.shared_papers
+                key=one.key, name=one.name, sharedPapers=one.shared_papers, topic=one.topic
             )
-            for one in page.collaborators
+            for one in page.shared
+        ],
+        followers=page.followers,
+        claimed=page.claimed,
+        facts=page.facts.sentences(page.name),
+        organizations=[
+            api.AuthorOrganization(slug=one.slug, name=one.name, papers=one.papers)
+            for one in page.facts.organizations
         ],
         note="Authors are keyed by name: people who share a name share a key.",
     )
@@ -184,19 +230,6 @@ def topic_page(session: Session, topic_id: int) -> TopicPage | None:
         related=_related(session, latest),
         followers=topic_followers(session, topic_id),
     )
-
-
-# Readers who confirmed a mailbox (subscribed or signed in on the site); a pending or
-# unsubscribed address follows nothing.
-FOLLOWING = (SubscriberStatus.ACTIVE, SubscriberStatus.PAUSED, SubscriberStatus.WEB)
-
-
-def topic_followers(session: Session, topic_id: int) -> int:
-    """How many readers follow the topic (their lists are JSON: counted here, not in SQL)."""
-    lists = session.scalars(
-        select(Subscriber.followed_topics).where(Subscriber.status.in_(FOLLOWING))
-    )
-    return sum(topic_id in (followed or ()) for followed in lists)
 
 
 def _papers_by_day(session: Session, topic_id: int) -> list[DayPapers]:

@@ -1,0 +1,148 @@
+"""What the ranking already knows about an author, said in words instead of a "trust" score:
+how often Hugging Face featured their papers and how many upvotes those drew, the chance
+Paperboy gave their latest paper, and how their close collaborators' other papers fared."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
+
+from app.core.explanations import chance_words
+from app.core.models import DayScore, Edition, HfDailyPaper, Paper, PaperAuthor
+from app.web.view_models import Collaborator
+
+# A co-author with at least this many shared papers is of the author's team.
+TEAM_SHARED_PAPERS = 2
+
+
+@dataclass(frozen=True)
+class LatestChance:
+    """The chance the trending model gave the author's newest ranked paper."""
+
+    arxiv_id: str
+    title: str
+    day: date
+    chance: float
+
+
+@dataclass(frozen=True)
+class Organization:
+    """A Hugging Face organization the author's papers were submitted under."""
+
+    slug: str
+    name: str
+    papers: int
+
+
+@dataclass(frozen=True)
+class AuthorFacts:
+    featured: int  # their papers on Hugging Face's daily page
+    median_upvotes: float | None  # over those, each at its best count
+    latest: LatestChance | None
+    team: int  # close collaborators (TEAM_SHARED_PAPERS shared papers or more)
+    team_featured: int  # their featured papers without this author
+    organizations: list[Organization]
+
+    def sentences(self, name: str) -> list[str]:
+        """The facts as a reader reads them."""
+        said = [_featured(name, self.featured, self.median_upvotes)]
+        if self.latest is not None:
+            said.append(
+                f"Paperboy's estimate at announcement for their latest ranked paper "
+                f"({self.latest.day:%d %b %Y}): {chance_words(self.latest.chance)}."
+            )
+        if self.team:
+            people = "collaborator" if self.team == 1 else "collaborators"
+            said.append(
+                f"Their {self.team} close {people} (two shared papers or more) had "
+                f"{_papers(self.team_featured)} featured without them."
+            )
+        return said
+
+
+def _featured(name: str, featured: int, median: float | None) -> str:
+    if not featured or median is None:
+        return f"Hugging Face has not featured a paper by {name} that Paperboy holds."
+    return (
+        f"Hugging Face featured {_papers(featured)} by {name}, with a median of {median:g} upvotes."
+    )
+
+
+def _papers(count: int) -> str:
+    return f"{count} paper" if count == 1 else f"{count} papers"
+
+
+def author_facts(session: Session, key: str, collaborators: list[Collaborator]) -> AuthorFacts:
+    mine = select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key == key)
+    upvotes = _best_upvotes(session, mine)
+    team = [one.author.key for one in collaborators if one.shared_papers >= TEAM_SHARED_PAPERS]
+    return AuthorFacts(
+        featured=len(upvotes),
+        median_upvotes=statistics.median(upvotes.values()) if upvotes else None,
+        latest=_latest_chance(session, mine),
+        team=len(team),
+        team_featured=_team_featured(session, mine, team),
+        organizations=_organizations(session, mine),
+    )
+
+
+def _best_upvotes(session: Session, mine: Select[str]) -> dict[str, int]:
+    rows = session.execute(
+        select(HfDailyPaper.arxiv_id, func.max(HfDailyPaper.upvotes))
+        .where(HfDailyPaper.arxiv_id.in_(mine))
+        .group_by(HfDailyPaper.arxiv_id)
+    )
+    return {arxiv_id: int(best) for arxiv_id, best in rows}
+
+
+def _latest_chance(session: Session, mine: Select[str]) -> LatestChance | None:
+    """The newest of the papers with a chance, from the newest version of its day edition."""
+    row = session.execute(
+        select(Paper.arxiv_id, Paper.title, Edition.edition_date, DayScore.chance)
+        .join(DayScore, DayScore.arxiv_id == Paper.arxiv_id)
+        .join(Edition, Edition.id == DayScore.edition_id)
+        .where(Paper.arxiv_id.in_(mine), DayScore.chance.is_not(None))
+        .order_by(Edition.edition_date.desc(), Paper.arxiv_id.desc(), Edition.version.desc())
+        .limit(1)
+    ).first()
+    if row is None or row.chance is None:
+        return None
+    return LatestChance(row.arxiv_id, row.title, row.edition_date, float(row.chance))
+
+
+def _team_featured(session: Session, mine: Select[str], team: list[str]) -> int:
+    if not team:
+        return 0
+    theirs = select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key.in_(team))
+    return int(
+        session.scalar(
+            select(func.count(func.distinct(HfDailyPaper.arxiv_id))).where(
+                HfDailyPaper.arxiv_id.in_(theirs), HfDailyPaper.arxiv_id.not_in(mine)
+            )
+        )
+        or 0
+    )
+
+
+def _organizations(session: Session, mine: Select[str]) -> list[Organization]:
+    rows = session.execute(
+        select(
+            HfDailyPaper.arxiv_id,
+            HfDailyPaper.organization_name,
+            HfDailyPaper.organization_fullname,
+        ).where(HfDailyPaper.arxiv_id.in_(mine), HfDailyPaper.organization_name.is_not(None))
+    ).all()
+    papers: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for arxiv_id, slug, fullname in rows:
+        if slug is None:
+            continue
+        papers.setdefault(slug, set()).add(arxiv_id)
+        names[slug] = names.get(slug) or fullname or slug
+    counts = Counter({slug: len(ids) for slug, ids in papers.items()})
+    return [Organization(slug, names[slug], count) for slug, count in counts.most_common()]
