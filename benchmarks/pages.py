@@ -17,6 +17,7 @@ PAGES = {
     "author": "/authors/{author}",
     "topics": "/topics",
     "status": "/status",
+    "accuracy": "/accuracy",
     "subscribe": "/subscribe",
     "preferences": "/subscriptions/preferences?token={token}",
     "signin": "/signin",

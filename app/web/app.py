@@ -53,6 +53,7 @@ from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
 from app.web.request_ids import RequestIdMiddleware
 from app.web.routes import (
+    accuracy,
     api,
     docs,
     feeds,
@@ -91,6 +92,7 @@ ROUTERS = (
     reader.router,
     previews.router,
     organizations.router,
+    accuracy.router,
 )
 
 

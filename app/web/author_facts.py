@@ -112,7 +112,9 @@ def _latest_chance(session: Session, mine: Select[str]) -> LatestChance | None:
     ).first()
     if row is None or row.chance is None:
         return None
-    return LatestChance(row.arxiv_id, row.title, row.edition_date, float(row.chance))
+    return LatestChance(
+        arxiv_id=row.arxiv_id, title=row.title, day=row.edition_date, chance=float(row.chance)
+    )
 
 
 def _team_featured(session: Session, mine: Select[str], team: list[str]) -> int:

@@ -64,7 +64,9 @@ def collaboration_graph(name: str, shared: list[SharedWork]) -> Graph | None:
         return None
     cx, cy = WIDTH / 2, HEIGHT / 2
     most = max(one.shared_papers for one in shown)
-    centre = Node(cx, cy, 10.0, _cut(name), "middle", cx, cy - 16)
+    centre = Node(
+        x=cx, y=cy, radius=10.0, label=_cut(name), anchor="middle", label_x=cx, label_y=cy - 16
+    )
     nodes: list[Node] = []
     edges: list[Edge] = []
     for index, one in enumerate(shown):
@@ -72,8 +74,9 @@ def collaboration_graph(name: str, shared: list[SharedWork]) -> Graph | None:
         angle = -math.pi / 2 + 2 * math.pi * index / len(shown)
         x, y = cx + RING * math.cos(angle), cy + RING * math.sin(angle)
         nodes.append(_node(x, y, one, cx, most))
-        edges.append(Edge(cx, cy, x, y, 1 + 4 * one.shared_papers / most, _edge_title(name, one)))
-    return Graph(WIDTH, HEIGHT, centre, nodes, edges)
+        width = 1 + 4 * one.shared_papers / most
+        edges.append(Edge(x1=cx, y1=cy, x2=x, y2=y, width=width, title=_edge_title(name, one)))
+    return Graph(width=WIDTH, height=HEIGHT, centre=centre, nodes=nodes, edges=edges)
 
 
 def _node(x: float, y: float, one: SharedWork, cx: float, most: int) -> Node:
@@ -82,7 +85,15 @@ def _node(x: float, y: float, one: SharedWork, cx: float, most: int) -> Node:
     label_x = x + (0 if anchor == "middle" else (9 if side > 0 else -9))
     label_y = y + (4 if anchor != "middle" else (-12 if y < HEIGHT / 2 else 18))
     radius = 4 + 4 * one.shared_papers / most
-    return Node(x, y, radius, _cut(one.name), anchor, label_x, label_y)
+    return Node(
+        x=x,
+        y=y,
+        radius=radius,
+        label=_cut(one.name),
+        anchor=anchor,
+        label_x=label_x,
+        label_y=label_y,
+    )
 
 
 def _edge_title(name: str, one: SharedWork) -> str:

@@ -149,7 +149,14 @@ def _shared_topics(session: Session, key: str, close: list[Collaborator]) -> lis
         top = counts.get(one.author.key, Counter()).most_common(1)
         label = labels.get(top[0][0]) if top else None
         name = key_phrases(label)[0] if label and key_phrases(label) else label
-        shared.append(SharedWork(one.author.key, one.author.name, one.shared_papers, name))
+        shared.append(
+            SharedWork(
+                key=one.author.key,
+                name=one.author.name,
+                shared_papers=one.shared_papers,
+                topic=name,
+            )
+        )
     return shared
 
 

@@ -15,6 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 BINS = 10
+# A day is scored only with a pool of at least this many papers (and one of them featured).
+MIN_POOL = 20
 BOOTSTRAP_SAMPLES = 2000
 
 

@@ -22,7 +22,7 @@ from ranking.trending.baselines import (
     random_baseline,
     tfidf_lr,
 )
-from ranking.trending.calibration import calibration_summary
+from ranking.trending.calibration import MIN_POOL, calibration_summary
 from ranking.trending.data import LabelRecord
 from ranking.trending.history import merge_labels
 from ranking.trending.metrics import day_metrics, summarise
@@ -30,7 +30,6 @@ from ranking.trending.model import TrendingModel
 from ranking.trending.replay import Day, Replay
 from ranking.trending.scorer import TrendingScorer
 
-MIN_POOL = 20
 METHODS = ("paperboy", "random", "n_authors", "has_code", "author_prior", "tfidf_lr")
 METRICS = ("recall@10", "recall@25", "ndcg@10", "auc")
 

@@ -14,7 +14,10 @@ from app.web.collaboration_graph import (
 
 
 def _shared(count: int) -> list[SharedWork]:
-    return [SharedWork(f"k{n}", f"Co Author {n}", count - n, "robots") for n in range(count)]
+    return [
+        SharedWork(key=f"k{n}", name=f"Co Author {n}", shared_papers=count - n, topic="robots")
+        for n in range(count)
+    ]
 
 
 def test_coauthors_sit_on_a_ring_round_the_author_lines_as_thick_as_shared_papers() -> None:

@@ -1,0 +1,217 @@
+"""The public scorecard (``/accuracy``): every published day edition's chances against what
+Hugging Face then featured, for the trending model that ranks today (reads; no commits).
+
+The day pools are read from ``day_scores`` (every paper of the day with the chance it was
+given), the outcome from ``hf_daily_papers``; the figures are :mod:`ranking.scorecard`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.core.explanations import chance_words
+from app.core.models import DayScore, Edition, HfDailyPaper, Paper
+from ranking.scorecard import Bin, Call, DayCall, DayOutcome, Scorecard, Skill, scorecard, skill
+
+CHART = 240  # the charts' plotting square, in SVG units
+# What Paperboy said about each paper shown, by (day, paper).
+Said = dict[tuple[date, str], list[str]]
+REASONS_SHOWN = 2
+
+
+@dataclass(frozen=True)
+class Point:
+    x: float
+    y: float
+    size: float
+    title: str
+
+
+@dataclass(frozen=True)
+class CallRow:
+    day: date
+    arxiv_id: str
+    title: str
+    chance: str
+    reasons: list[str]  # what Paperboy said about the paper on the day
+
+
+@dataclass(frozen=True)
+class DayRow:
+    day: date
+    skill: Skill
+    in_training: bool
+
+
+@dataclass(frozen=True)
+class AccuracyPage:
+    model_id: str | None
+    trained_from: date | None
+    trained_until: date | None  # the first day the model never saw
+    other_days: int  # days ranked by other model versions, left out
+    overall: Skill | None
+    after_training: Skill | None
+    bins: list[Point]  # the reliability diagram: mean chance (x) and share featured (y)
+    bin_rows: list[Bin]
+    weeks: list[Point]  # Brier skill per week, oldest first
+    week_rows: list[tuple[date, Skill]]
+    days: list[DayRow]
+    hits: list[CallRow]
+    missed: list[CallRow]
+    overrated: list[CallRow]
+    chart: int = CHART
+
+
+def accuracy_page(session: Session, model_path: Path | None) -> AccuracyPage:
+    editions = _latest_day_editions(session)
+    model_id = editions[-1].scorer_version if editions else None
+    mine = [edition for edition in editions if edition.scorer_version == model_id]
+    trained = _training_period(model_path, model_id)
+    outcomes = _outcomes(session, mine)
+    card = scorecard(outcomes)
+    after = [o for o in outcomes if o.scored and (trained is None or o.day >= trained[1])]
+    titles, reasons = _call_texts(session, mine, card)
+    return AccuracyPage(
+        model_id=model_id,
+        trained_from=trained[0] if trained else None,
+        trained_until=trained[1] if trained else None,
+        other_days=len(editions) - len(mine),
+        overall=card.overall,
+        after_training=skill(after) if trained else None,
+        bins=_bin_points(card),
+        bin_rows=card.bins,
+        weeks=_week_points(card),
+        week_rows=card.weeks,
+        days=[
+            DayRow(one.day, found, trained is not None and trained[0] <= one.day < trained[1])
+            for one, found in card.days
+        ],
+        hits=[_row(one, titles, reasons) for one in card.hits],
+        missed=[_row(one, titles, reasons) for one in card.missed],
+        overrated=[_row(one, titles, reasons) for one in card.overrated],
+    )
+
+
+def _latest_day_editions(session: Session) -> list[Edition]:
+    """Each day's newest day edition with chances, oldest day first."""
+    newest = (
+        select(Edition.edition_date, func.max(Edition.version).label("version"))
+        .where(Edition.period == "day")
+        .group_by(Edition.edition_date)
+        .subquery()
+    )
+    return list(
+        session.scalars(
+            select(Edition)
+            .join(
+                newest,
+                (Edition.edition_date == newest.c.edition_date)
+                & (Edition.version == newest.c.version),
+            )
+            .where(Edition.period == "day")
+            .order_by(Edition.edition_date)
+        )
+    )
+
+
+def _training_period(model_path: Path | None, model_id: str | None) -> tuple[date, date] | None:
+    """The days the serving model learned from, when it is the one that ranked the days."""
+    from ranking.trending.model import ModelArtifactError, load_model
+
+    try:
+        model = load_model(model_path)
+    except ModelArtifactError:
+        return None
+    if model.model_id != model_id:
+        return None
+    return date.fromisoformat(model.trained_from), date.fromisoformat(model.trained_until)
+
+
+def _outcomes(session: Session, editions: list[Edition]) -> list[DayOutcome]:
+    days = {edition.id: edition.edition_date for edition in editions}
+    featured = set(session.scalars(select(HfDailyPaper.arxiv_id).distinct()))
+    calls: dict[int, list[Call]] = {number: [] for number in days}
+    rows = session.execute(
+        select(DayScore.edition_id, DayScore.arxiv_id, DayScore.chance).where(
+            DayScore.edition_id.in_(list(days)), DayScore.chance.is_not(None)
+        )
+    )
+    for edition_id, arxiv_id, chance in rows:
+        if chance is not None:
+            calls[edition_id].append(Call(arxiv_id, float(chance), arxiv_id in featured))
+    return [DayOutcome(days[number], found) for number, found in calls.items() if found]
+
+
+def _call_texts(
+    session: Session, editions: list[Edition], card: Scorecard
+) -> tuple[dict[str, str], Said]:
+    shown = [*card.hits, *card.missed, *card.overrated]
+    ids = sorted({one.call.arxiv_id for one in shown})
+    query = select(Paper.arxiv_id, Paper.title).where(Paper.arxiv_id.in_(ids))
+    titles: dict[str, str] = dict(session.execute(query).all())
+    edition_of = {edition.edition_date: edition.id for edition in editions}
+    reasons: Said = {}
+    for one in shown:
+        said = session.scalar(
+            select(DayScore.reasons).where(
+                DayScore.edition_id == edition_of[one.day], DayScore.arxiv_id == one.call.arxiv_id
+            )
+        )
+        reasons[(one.day, one.call.arxiv_id)] = _raised(said)
+    return titles, reasons
+
+
+def _raised(stored: str | None) -> list[str]:
+    """The reasons that raised the paper, biggest first, as the day's page said them."""
+    if not stored:
+        return []
+    found = [one for one in json.loads(stored) if float(one.get("value", 0)) > 0]
+    found.sort(key=lambda one: -float(one["value"]))
+    return [str(one["text"]) for one in found[:REASONS_SHOWN]]
+
+
+def _row(
+    one: DayCall, titles: dict[str, str], reasons: dict[tuple[date, str], list[str]]
+) -> CallRow:
+    return CallRow(
+        day=one.day,
+        arxiv_id=one.call.arxiv_id,
+        title=titles.get(one.call.arxiv_id, one.call.arxiv_id),
+        chance=chance_words(one.call.chance),
+        reasons=reasons.get((one.day, one.call.arxiv_id), []),
+    )
+
+
+def _bin_points(card: Scorecard) -> list[Point]:
+    """Reliability bins in the chart's square: both axes from 0 to the largest value."""
+    top = max([b.mean_chance for b in card.bins] + [b.featured_share for b in card.bins] + [0.01])
+    return [
+        Point(
+            x=CHART * b.mean_chance / top,
+            y=CHART * (1 - b.featured_share / top),
+            size=3 + 5 * b.papers / max(one.papers for one in card.bins),
+            title=f"chances {b.low:.1%} to {b.high:.1%}: {b.featured_share:.1%} featured "
+            f"({b.papers} papers)",
+        )
+        for b in card.bins
+    ]
+
+
+def _week_points(card: Scorecard) -> list[Point]:
+    """Each week's Brier skill, from -1 (bottom) to 1 (top), weeks left to right."""
+    count = max(len(card.weeks) - 1, 1)
+    return [
+        Point(
+            x=CHART * index / count,
+            y=CHART * (1 - (max(min(found.brier_skill, 1.0), -1.0) + 1) / 2),
+            size=3,
+            title=f"week of {monday:%d %b %Y}: Brier skill {found.brier_skill:.3f}",
+        )
+        for index, (monday, found) in enumerate(card.weeks)
+    ]
