@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from app.core.config import Settings, get_settings
@@ -27,6 +27,7 @@ from ranking.pipeline import default_scorer, rank_day
 from ranking.trending.data import load_corpus, load_embeddings, load_labels
 from ranking.trending.evaluation import evaluate
 from ranking.trending.model import load_model
+from ranking.trending.momentum import INTEREST_DAYS
 from ranking.trending.replay import Replay
 
 LABELS = DATA.parent / "hf_daily" / "hf_daily_papers_2024-05-27_2025-12-31.jsonl.gz"
@@ -57,7 +58,9 @@ def main() -> None:
 
 
 def live(settings: Settings, start: date, end: date) -> AccuracyPage:
-    days = prepare_database(settings, CORPUS, MATRIX, [(start, end)])
+    # The topic memory reads the vectors of INTEREST_DAYS before each day: they are imported.
+    lead = start - timedelta(days=INTEREST_DAYS)
+    days = [d for d in prepare_database(settings, CORPUS, MATRIX, [(lead, end)]) if d >= start]
     with open_engine(settings) as engine:
         sessions = make_session_factory(engine)
         print(import_hf_signals(sessions, [LABELS]).lines()[0])
