@@ -38,6 +38,8 @@ MAX_TEXT = 1_000
 MAX_COUNT = 2**31 - 1
 # The width of the username and organization slug columns (real ones: at most 40 characters).
 MAX_NAME = 200
+# More names than any real author list holds: a longer list rejects its record.
+MAX_AUTHORS = 5_000
 # A link is stored only if a browser would open it as a web page: never ``javascript:`` or
 # ``data:``, which a page or API client could turn into script.
 WEB_SCHEMES = frozenset({"http", "https"})
@@ -60,6 +62,9 @@ class HfSignal:
     # The HF organization it was submitted under: its unique slug and its display name.
     organization_name: str | None
     organization_fullname: str | None
+    # The paper's authors as Hugging Face lists them: the trending model's author history
+    # reads them for featured papers Paperboy never stored from arXiv.
+    authors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +116,9 @@ def parse_item(item: Any, day: date) -> HfSignal:
         submitted_by=text(_submitter(item, paper), "submittedBy", MAX_NAME),
         organization_name=text(organization.get("name"), "organization name", MAX_NAME),
         organization_fullname=text(organization.get("fullname"), "organization fullname"),
+        authors=author_names(
+            [one.get("name") for one in paper.get("authors") or () if isinstance(one, dict)]
+        ),
     )
 
 
@@ -127,6 +135,17 @@ def _submitter(item: dict[str, Any], paper: dict[str, Any]) -> object:
 def _organization(*candidates: object) -> dict[str, Any]:
     """The first organization object (the item's, then the paper's); empty when none is."""
     return next((found for found in candidates if isinstance(found, dict)), {})
+
+
+def author_names(names: object) -> tuple[str, ...]:
+    """The authors' names as stored: text, at most ``MAX_NAME`` characters each; a list that
+    is not one is dropped, one longer than ``MAX_AUTHORS`` rejects its record."""
+    if not isinstance(names, list | tuple):
+        return ()
+    if len(names) > MAX_AUTHORS:
+        raise FeedFormatError(f"authors: {len(names)} names, over the limit of {MAX_AUTHORS}")
+    cleaned = (_clean(name, "authors", MAX_NAME) for name in names if isinstance(name, str))
+    return tuple(filter(None, cleaned))
 
 
 def keywords(words: object) -> tuple[str, ...]:
@@ -216,6 +235,7 @@ def _store_one(
     row = stored.get(key)
     if row is None:
         values["ai_keywords"] = list(signal.ai_keywords)  # the column is never null
+        values["authors"] = list(signal.authors)
         stored[key] = row = HfDailyPaper(
             daily_date=signal.daily_date, arxiv_id=signal.arxiv_id, fetched_at=now, **values
         )
@@ -255,6 +275,7 @@ def _values(signal: HfSignal) -> dict[str, Any]:
         "submitted_by": signal.submitted_by,
         "organization_name": signal.organization_name,
         "organization_fullname": signal.organization_fullname,
+        "authors": list(signal.authors) or None,
     }
 
 

@@ -3,9 +3,9 @@
 The format of the recorded archive (``hf_daily_papers_*.jsonl.gz``, flattened from raw
 ``/api/daily_papers?date=`` responses): ``daily_date, arxiv_id, upvotes, num_comments,
 published_at, submitted_on_daily_at, ai_keywords, github_repo, github_stars, project_page,
-organization`` (the organization's display name), ``submitted_by`` (a username), and others
-not stored here (title, summary, authors: the paper's, stored from arXiv). A record has no
-organization slug, so ``organization_name`` stays None.
+organization`` (the organization's display name), ``submitted_by`` (a username), ``authors``
+(names), and others not stored here (title, summary: the paper's, stored from arXiv). A record
+has no organization slug, so ``organization_name`` stays None.
 
 Every field follows the rules of live ingest (:mod:`ingest.hf_daily`): a value of the wrong
 type is dropped, an oversized one rejects its record. :func:`parse_record` is pure;
@@ -56,6 +56,7 @@ def parse_record(raw: object) -> HfSignal:
         submitted_by=hf_daily.text(raw.get("submitted_by"), "submitted_by", hf_daily.MAX_NAME),
         organization_name=None,
         organization_fullname=hf_daily.text(raw.get("organization"), "organization"),
+        authors=hf_daily.author_names(raw.get("authors")),
     )
 
 

@@ -2,7 +2,8 @@
 
 :func:`with_memory` gives a day's scoring context the author history and topic memory that
 eval-trending gives the scorer from files, from stored rows dated before the day: Hugging Face
-Daily Papers records (``hf_daily_papers``, authors taken from the stored papers), earlier
+Daily Papers records (``hf_daily_papers``, with the authors they list, else their stored
+papers' authors), earlier
 papers and their stored embeddings. The edition builder's context already holds the community
 signals observed up to the day (:func:`ranking.signals.load_signals`).
 """
@@ -86,18 +87,24 @@ def _author_keys(candidates: Sequence[Candidate]) -> frozenset[str] | None:
 
 
 def _labels(session: Session, day: date) -> list[LabelRecord]:
+    """Hugging Face's records before ``day``, each with the authors it lists (as the label files
+    the model learned from do), else its paper's stored authors."""
     rows = session.execute(
-        select(HfDailyPaper.arxiv_id, HfDailyPaper.daily_date, HfDailyPaper.upvotes).where(
-            HfDailyPaper.daily_date < day
-        )
+        select(
+            HfDailyPaper.arxiv_id,
+            HfDailyPaper.daily_date,
+            HfDailyPaper.upvotes,
+            HfDailyPaper.authors,
+        ).where(HfDailyPaper.daily_date < day)
     ).all()
-    authors = _authors(session, select(HfDailyPaper.arxiv_id).where(HfDailyPaper.daily_date < day))
+    earlier = select(HfDailyPaper.arxiv_id).where(HfDailyPaper.daily_date < day)
+    stored = _authors(session, earlier) if any(not row.authors for row in rows) else {}
     return [
         LabelRecord(
             arxiv_id=row.arxiv_id,
             featured_on=row.daily_date,
             upvotes=row.upvotes,
-            authors=authors.get(row.arxiv_id, ()),
+            authors=tuple(row.authors) if row.authors else stored.get(row.arxiv_id, ()),
         )
         for row in rows
     ]

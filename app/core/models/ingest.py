@@ -44,6 +44,9 @@ class HfDailyPaper(Base):
     submitted_by: Mapped[str | None] = mapped_column(String(200))
     organization_name: Mapped[str | None] = mapped_column(String(200))
     organization_fullname: Mapped[str | None] = mapped_column(Text)
+    # The paper's authors as Hugging Face lists them (a JSON list of names; null on rows stored
+    # before they were kept): featured papers outside Paperboy's categories have no other.
+    authors: Mapped[list[str] | None] = mapped_column(JSON)
 
 
 class AnnouncementEntry(Base):
