@@ -12,7 +12,14 @@ from sqlalchemy import select
 
 from app.core.models import HfDailyPaper
 from ingest.errors import FeedFormatError
-from ingest.hf_daily import MAX_KEYWORDS, MAX_NAME, MAX_TEXT, DailyPage, parse_daily_page
+from ingest.hf_daily import (
+    MAX_AUTHORS,
+    MAX_KEYWORDS,
+    MAX_NAME,
+    MAX_TEXT,
+    DailyPage,
+    parse_daily_page,
+)
 from ingest.live import Context, ingest_hf
 from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
@@ -71,6 +78,8 @@ def test_the_signals_of_a_paper_read_field_by_field() -> None:
     )
     assert first.submitted_on_daily_at == datetime(2025, 11, 3, 0, 17, 1, 674000, tzinfo=UTC)
     assert first.published_at == datetime(2025, 10, 30, 17, 51, 38, tzinfo=UTC)
+    assert len(first.authors) == 8
+    assert first.authors[:3] == ("Jiawei Gu", "Yunzhuo Hao", "Huichen Will Wang")
 
 
 def test_a_days_signals_are_stored_once_however_often_the_day_is_read(
@@ -91,6 +100,8 @@ def test_a_days_signals_are_stored_once_however_often_the_day_is_read(
         "ByteDance Seed",
     )
     assert stored["2510.27492"].project_page == "https://thinkmorph.github.io/"
+    authors = stored["2510.27492"].authors
+    assert authors is not None and authors[:2] == ["Jiawei Gu", "Yunzhuo Hao"]
     assert all(arrival.path == "/api/daily_papers" for arrival in server.arrivals)
 
 
@@ -346,3 +357,14 @@ def test_a_failed_fetch_is_logged_as_failed(
     assert report.status == "failed"
     assert "HTTP 500" in str(report.error)
     assert signals(database) == {}
+
+
+def test_author_names_that_are_not_text_are_dropped_and_a_list_too_long_rejects_the_paper() -> None:
+    items = json.loads(RESPONSE)
+    items[0]["paper"]["authors"] = [{"name": "Ada Lovelace"}, {"name": 7}, "Charles", {}]
+    items[1]["paper"]["authors"] = [{"name": f"Author {n}"} for n in range(MAX_AUTHORS + 1)]
+    page = parse_daily_page(json.dumps(items).encode(), DAY)
+    assert page.signals[0].authors == ("Ada Lovelace",)
+    assert page.rejected == [
+        f"item 2: authors: {MAX_AUTHORS + 1} names, over the limit of {MAX_AUTHORS}"
+    ]
