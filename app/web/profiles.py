@@ -118,7 +118,7 @@ def author_page(session: Session, key: str) -> AuthorPage | None:
         key=key,
         name=name,
         spellings=spellings,
-        works=queries.plain_cards(session, ids[:WORKS_SHOWN]),
+        works=queries.with_day_chances(session, queries.plain_cards(session, ids[:WORKS_SHOWN])),
         paper_count=len(ids),
         topics=_author_topics(session, ids),
         collaborators=close,

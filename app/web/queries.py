@@ -238,6 +238,23 @@ def plain_cards(session: Session, arxiv_ids: Sequence[str]) -> list[Card]:
     ]
 
 
+def with_day_chances(session: Session, cards: list[Card]) -> list[Card]:
+    """The cards, each with the chance its announcement day's newest edition gave the paper
+    (an author's works: what Paperboy expected of each at announcement)."""
+    rows = session.execute(
+        select(DayScore.arxiv_id, DayScore.chance)
+        .join(Edition, Edition.id == DayScore.edition_id)
+        .where(DayScore.arxiv_id.in_([c.paper.arxiv_id for c in cards]))
+        .where(DayScore.chance.is_not(None))
+        .order_by(Edition.edition_date.desc(), Edition.version.desc())
+    )
+    chances: dict[str, float] = {}
+    for arxiv_id, chance in rows:
+        if chance is not None:
+            chances.setdefault(arxiv_id, float(chance))
+    return [replace(c, chance=chances.get(c.paper.arxiv_id, c.chance)) for c in cards]
+
+
 def _chip(topic_id: int | None, labels: dict[int, str]) -> TopicChip | None:
     if topic_id is None or topic_id not in labels:
         return None

@@ -43,7 +43,12 @@ def test_the_page_says_in_words_how_hugging_face_and_paperboy_saw_their_work(
         {"slug": "ByteDance-Seed", "name": "ByteDance Seed", "papers": 1}
     ]
     assert "<h2>Topics over time</h2>" in page and "December 2025" in page
-    assert HF_PAPER in page
+    # Each work says the chance its day gave it, after the upvotes it has since drawn.
+    card = re.search(rf'<li class="paper" id="p-{HF_PAPER}".*?</li>', page, re.S)
+    assert card is not None
+    assert re.search(
+        r"chance to be featured on Hugging Face \(estimated at announcement\)", card.group(0)
+    )
 
 
 def test_an_author_never_featured_is_told_so_without_an_organization(client: TestClient) -> None:
