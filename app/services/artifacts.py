@@ -76,7 +76,8 @@ def _taste_space(_settings: Settings) -> Problem | None:
 def _trending_model(settings: Settings) -> Problem | None:
     if settings.scorer != "trending":
         return None
-    from ranking.trending.model import SHIPPED_ARTIFACT, ModelArtifactError, load_model
+    from ranking.trending.artifact import SHIPPED_ARTIFACT
+    from ranking.trending.model import ModelArtifactError, load_model
 
     path = settings.trending_model_path
     try:

@@ -7,7 +7,6 @@ given), the outcome from ``hf_daily_papers``; the figures are :mod:`ranking.scor
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -15,9 +14,10 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.explanations import chance_words
+from app.core.explanations import chance_words, helped, load_reasons
 from app.core.models import DayScore, Edition, HfDailyPaper, Paper
 from ranking.scorecard import Bin, Call, DayCall, DayOutcome, Scorecard, Skill, scorecard, skill
+from ranking.trending.artifact import training_period
 
 CHART = 240  # the charts' plotting square, in SVG units
 # What Paperboy said about each paper shown, by (day, paper).
@@ -122,15 +122,10 @@ def _latest_day_editions(session: Session) -> list[Edition]:
 
 def _training_period(model_path: Path | None, model_id: str | None) -> tuple[date, date] | None:
     """The days the serving model learned from, when it is the one that ranked the days."""
-    from ranking.trending.model import ModelArtifactError, load_model
-
-    try:
-        model = load_model(model_path)
-    except ModelArtifactError:
+    said = training_period(model_path)
+    if said is None or said.model_id != model_id:
         return None
-    if model.model_id != model_id:
-        return None
-    return date.fromisoformat(model.trained_from), date.fromisoformat(model.trained_until)
+    return said.trained_from, said.trained_until
 
 
 def _outcomes(session: Session, editions: list[Edition]) -> list[DayOutcome]:
@@ -155,30 +150,24 @@ def _call_texts(
     ids = sorted({one.call.arxiv_id for one in shown})
     query = select(Paper.arxiv_id, Paper.title).where(Paper.arxiv_id.in_(ids))
     titles: dict[str, str] = dict(session.execute(query).all())
-    edition_of = {edition.edition_date: edition.id for edition in editions}
-    reasons: Said = {}
-    for one in shown:
-        said = session.scalar(
-            select(DayScore.reasons).where(
-                DayScore.edition_id == edition_of[one.day], DayScore.arxiv_id == one.call.arxiv_id
-            )
+    day_of = {edition.id: edition.edition_date for edition in editions}
+    wanted = {(one.day, one.call.arxiv_id) for one in shown}
+    days = {one.day for one in shown}
+    rows = session.execute(
+        select(DayScore.edition_id, DayScore.arxiv_id, DayScore.reasons).where(
+            DayScore.edition_id.in_([e.id for e in editions if e.edition_date in days]),
+            DayScore.arxiv_id.in_(ids),
         )
-        reasons[(one.day, one.call.arxiv_id)] = _raised(said)
+    )
+    reasons: Said = {}
+    for edition_id, arxiv_id, stored in rows:
+        if (day_of[edition_id], arxiv_id) in wanted:
+            raised = helped(load_reasons(stored), REASONS_SHOWN)
+            reasons[(day_of[edition_id], arxiv_id)] = [reason.text for reason in raised]
     return titles, reasons
 
 
-def _raised(stored: str | None) -> list[str]:
-    """The reasons that raised the paper, biggest first, as the day's page said them."""
-    if not stored:
-        return []
-    found = [one for one in json.loads(stored) if float(one.get("value", 0)) > 0]
-    found.sort(key=lambda one: -float(one["value"]))
-    return [str(one["text"]) for one in found[:REASONS_SHOWN]]
-
-
-def _row(
-    one: DayCall, titles: dict[str, str], reasons: dict[tuple[date, str], list[str]]
-) -> CallRow:
+def _row(one: DayCall, titles: dict[str, str], reasons: Said) -> CallRow:
     return CallRow(
         day=one.day,
         arxiv_id=one.call.arxiv_id,

@@ -148,7 +148,8 @@ def _shared_topics(session: Session, key: str, close: list[Collaborator]) -> lis
     for one in close:
         top = counts.get(one.author.key, Counter()).most_common(1)
         label = labels.get(top[0][0]) if top else None
-        name = key_phrases(label)[0] if label and key_phrases(label) else label
+        phrases = key_phrases(label) if label else []
+        name = phrases[0] if phrases else label
         shared.append(
             SharedWork(
                 key=one.author.key,

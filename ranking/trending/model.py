@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +27,10 @@ import lightgbm as lgb
 import numpy as np
 from numpy.typing import NDArray
 
+from ranking.trending.artifact import artifact_file
 from ranking.trending.features import FEATURE_GROUPS, FEATURE_NAMES, columns
 
 ARTIFACT_FORMAT = 2
-SHIPPED_ARTIFACT = "trending-2026-01-01.json"
 # Groups folded into the prior component; the others are components of their own.
 PRIOR_GROUPS = ("content", "metadata")
 RANKER_FEATURES = tuple(name for name in FEATURE_NAMES if name not in FEATURE_GROUPS["content"])
@@ -124,9 +123,8 @@ def load_model(path: Path | None = None) -> TrendingModel:
     """The artifact at ``path``, or the one shipped with the package."""
     if path is not None and not path.is_file():
         raise ModelArtifactError(f"no such model file: {path}")
-    shipped = resources.files("ranking.trending").joinpath("models", SHIPPED_ARTIFACT)
     try:
-        model = TrendingModel(**json.loads((path or shipped).read_text(encoding="utf-8")))
+        model = TrendingModel(**json.loads(artifact_file(path).read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError, RecursionError) as error:
         # ValueError: not JSON, or not UTF-8 at all (a corrupted file).
         raise ModelArtifactError(f"not a trending model artifact: {error}") from None

@@ -2,12 +2,15 @@
 error ``eval-trending`` reports for the same days."""
 
 from datetime import date, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from ranking.scorecard import Call, DayOutcome, scorecard
+from ranking.trending.artifact import training_period
 from ranking.trending.calibration import MIN_POOL, calibration_summary
+from ranking.trending.model import load_model
 
 MONDAY = date(2025, 12, 15)
 
@@ -68,3 +71,16 @@ def test_hits_misses_and_the_overrated_are_ordered_by_the_chance_given() -> None
 def test_no_day_no_figures() -> None:
     card = scorecard([])
     assert card.overall is None and card.bins == [] and card.weeks == [] and card.hits == []
+
+
+def test_the_shipped_models_training_period_is_read_without_loading_it(tmp_path: Path) -> None:
+    said = training_period()
+    model = load_model()
+    assert said is not None and said.model_id == model.model_id
+    assert (said.trained_from.isoformat(), said.trained_until.isoformat()) == (
+        model.trained_from,
+        model.trained_until,
+    )
+    broken = tmp_path / "model.json"
+    broken.write_text('{"model_id": "x"}')
+    assert training_period(broken) is None and training_period(tmp_path / "none.json") is None
