@@ -18,6 +18,7 @@ PAGES = {
     "topics": "/topics",
     "status": "/status",
     "accuracy": "/accuracy",
+    "emerging": "/emerging",
     "subscribe": "/subscribe",
     "preferences": "/subscriptions/preferences?token={token}",
     "signin": "/signin",

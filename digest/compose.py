@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -10,6 +11,7 @@ from app.core.excerpts import first_sentence
 from app.core.explanations import chance_words
 from app.core.models import EditionKey
 from digest.accounts import links
+from digest.emerging_notes import EmergingNote
 from digest.latex import readable
 from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message
@@ -47,12 +49,15 @@ def digest_message(
     now: datetime,
     message_id: str | None = None,
     away: Away | None = None,
+    emerging: Sequence[EmergingNote] = (),
 ) -> OutgoingMail:
     """The digest as a message; ``message_id`` is an earlier try's, which it carries again;
-    ``away``: the digest is a catch-up of those days."""
+    ``away``: the digest is a catch-up of those days; ``emerging``: the week's emerging topics
+    (a week's digest)."""
     unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
         "away": away,
+        "emerging": list(emerging),
         "email": subscriber.email,
         "period_name": edition.period,
         "edition_date": edition.edition_date.isoformat(),

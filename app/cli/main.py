@@ -230,6 +230,13 @@ COMMANDS: tuple[Command, ...] = (
         uses=_using(TRENDING),
     ),
     Command(
+        name="emerging",
+        help="flag the emerging topics of the week that holds --date D (the daily job does "
+        "this with each publication)",
+        handler=_handler("app.cli.ranking", "run_emerging"),
+        add_arguments=_arguments("app.cli.ranking", "add_day_argument"),
+    ),
+    Command(
         name="run-daily",
         help="the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
         "alone; --skip-ingest ranks what is stored; --from D1 --to D2 with --skip-ingest "

@@ -26,6 +26,7 @@ from app.services import editions
 from app.services.daily import DailyReport, run_range
 from app.services.daily import run_daily as daily_chain
 from app.services.editions import Advance, Progress
+from app.services.emerging import flag_week
 from app.services.reports import Report
 from ranking.embeddings import check_matrix
 from ranking.errors import RankingInputError
@@ -170,6 +171,10 @@ def run_rank(args: argparse.Namespace, settings: Settings) -> int:
         progress = progress_of("paper", args.quiet, settings)
         report = run_range(settings, sessions, args.first, args.last, progress, embed=False)
     return print_daily(report, "rank")
+
+
+def run_emerging(args: argparse.Namespace, settings: Settings) -> int:
+    return _step("emerging", settings, lambda sessions: flag_week(settings, sessions, args.date))
 
 
 def run_publish(args: argparse.Namespace, settings: Settings) -> int:

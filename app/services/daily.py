@@ -23,6 +23,7 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.services import editions
 from app.services.editions import EditionsReport, EmbedReport, Progress, RankReport, no_progress
+from app.services.emerging import EmergingReport, flag_week
 from app.services.ingest import IngestReport, ingest
 from app.services.reports import Failure, Outcome, worst
 from ingest.live_writes import latest_listing_day
@@ -41,9 +42,10 @@ class DayRanking:
     embedded: EmbedReport | None = None
     ranked: RankReport | None = None
     published: EditionsReport | None = None
+    emerging: EmergingReport | None = None
 
     def lines(self) -> list[str]:
-        steps = (self.embedded, self.ranked, self.published)
+        steps = (self.embedded, self.ranked, self.published, self.emerging)
         return [line for step in steps if step is not None for line in step.lines()]
 
 
@@ -170,6 +172,7 @@ def _chain(
         done = replace(done, ranked=editions.rank(settings, sessions, day))
         if steps.publish:
             done = replace(done, published=editions.publish(settings, sessions, day))
+            done = replace(done, emerging=flag_week(settings, sessions, day))
     except RankingInputError as error:
         return done, Failure.of(error)
     return done, None

@@ -56,6 +56,7 @@ from app.web.routes import (
     accuracy,
     api,
     docs,
+    emerging,
     feeds,
     library,
     organizations,
@@ -93,6 +94,7 @@ ROUTERS = (
     previews.router,
     organizations.router,
     accuracy.router,
+    emerging.router,
 )
 
 

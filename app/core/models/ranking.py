@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from sqlalchemy import (
+    JSON,
     Float,
     ForeignKey,
     LargeBinary,
@@ -163,3 +164,28 @@ class DayScore(Base):
     topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))
     chance: Mapped[float | None] = mapped_column(Float)
     reasons: Mapped[str | None] = mapped_column(Text)
+
+
+class EmergingTopic(Base):
+    """One subject the emerging-topic radar flagged for a week (``ranking.radar``), strongest
+    first; a rerun of the week replaces its rows."""
+
+    __tablename__ = "emerging_topics"
+
+    week: Mapped[date] = mapped_column(primary_key=True)  # its Monday
+    position: Mapped[int] = mapped_column(primary_key=True)
+    model: Mapped[str] = mapped_column(String(200))
+    score: Mapped[float] = mapped_column(Float)
+    baseline_share: Mapped[float] = mapped_column(Float)
+    recent_share: Mapped[float] = mapped_column(Float)
+    week_share: Mapped[float] = mapped_column(Float)
+    # Papers of the subject in each week the radar read, oldest first (a JSON list).
+    weekly_papers: Mapped[list[int]] = mapped_column(JSON)
+    label: Mapped[str] = mapped_column(Text)
+    new_phrases: Mapped[list[str]] = mapped_column(JSON)
+    # The recent papers nearest the subject's centre, nearest first (a JSON list of ids).
+    founding: Mapped[list[str]] = mapped_column(JSON)
+    first_paper: Mapped[str] = mapped_column(ForeignKey("papers.arxiv_id", ondelete="CASCADE"))
+    # The day topic most of its recent papers are in: what a reader follows to keep up.
+    topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))
+    computed_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -1,0 +1,60 @@
+"""The emerging-topic radar: ``/emerging`` (``?week=YYYY-Www`` for an earlier week) and its
+Atom feed ``/feeds/emerging.atom``."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import HTMLResponse
+from sqlalchemy import func, select
+
+from app.core.models import EmergingTopic, Paper
+from app.web.caching import cached
+from app.web.context import ContextDep, SessionDep
+from app.web.emerging import EmergingPage, emerging_page, flagged_weeks
+from app.web.emerging_feed import emerging_atom
+from app.web.feeds import MEDIA_TYPES
+from app.web.params import BadInputError, parse_week
+from app.web.routes.pages import bad_request
+
+router = APIRouter(include_in_schema=False)
+FEED_WEEKS = 8
+
+
+@router.get("/emerging", response_class=HTMLResponse)
+def emerging(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    week: Annotated[str | None, Query(max_length=8)] = None,
+) -> Response:
+    try:
+        monday = None if week is None else parse_week(week)
+    except BadInputError as error:
+        raise bad_request(error) from None
+    return context.respond(request, "pages/emerging.html", _page(context, session, monday))
+
+
+@router.get("/feeds/emerging.atom")
+def emerging_feed(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    site = context.settings.public_base_url.rstrip("/")
+    weeks = flagged_weeks(session)[:FEED_WEEKS]
+    pages = [_page(context, session, week) for week in weeks]
+    body = emerging_atom([(page.week, page.cards) for page in pages if page.week], site)
+    return cached(request, body, MEDIA_TYPES["atom"])
+
+
+def _page(context: ContextDep, session: SessionDep, week: date | None) -> EmergingPage:
+    """Kept in the memo until the radar stores new flags or new papers arrive (a store too
+    short for the radar says how far it reaches)."""
+    stored, latest = session.execute(
+        select(
+            func.max(EmergingTopic.computed_at),
+            select(func.max(Paper.announced_on)).scalar_subquery(),
+        )
+    ).one()
+    return context.memo.get(
+        ("emerging", week, stored, latest), lambda: emerging_page(session, week)
+    )
