@@ -18,6 +18,7 @@ import numpy as np
 
 from app.core.config import PACKAGED_MODEL_NAME, Settings
 from app.core.vectors import Matrix, normalise
+from ranking.errors import EmbeddingDeviceError
 
 if TYPE_CHECKING:
     from ranking.onnx_encoder import OnnxEncoder
@@ -48,6 +49,12 @@ def resolve_model_path(name: str) -> str:
 
 def make_embedder(settings: Settings) -> Embedder:
     if settings.embedding_backend == "onnx-int8":
+        if settings.embedding_device != "cpu":
+            raise EmbeddingDeviceError(
+                f"the onnx-int8 embedding backend runs on the CPU; for "
+                f"PAPERBOY_EMBEDDING_DEVICE={settings.embedding_device} set "
+                f"PAPERBOY_EMBEDDING_BACKEND=torch (or the device to cpu)"
+            )
         return OnnxInt8Embedder(settings)
     return TorchEmbedder(settings)
 
@@ -70,11 +77,17 @@ def query_embedder(settings: Settings) -> Any:
 
 
 class TorchEmbedder:
-    """sentence-transformers' own ``encode``: the reference every other backend is held to."""
+    """sentence-transformers' own ``encode``: the reference every other backend is held to.
+
+    On a GPU (``PAPERBOY_EMBEDDING_DEVICE=cuda``) a batch that runs out of the card's memory is
+    tried again at half the size, and the smaller size is kept for the batches after it, so the
+    batch settles at what the card holds.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._model: Any = None
+        self._batch_size = settings.embedding_batch_size
 
     @property
     def model(self) -> str:
@@ -83,20 +96,60 @@ class TorchEmbedder:
     def encode(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return NO_VECTORS
-        vectors = self._loaded().encode(
-            list(texts),
-            batch_size=self._settings.embedding_batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return normalise(vectors)
+        model = self._loaded()
+        while True:
+            try:
+                vectors = model.encode(
+                    list(texts),
+                    batch_size=self._batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+                return normalise(vectors)
+            except Exception as error:
+                if not _out_of_memory(error):
+                    raise
+                self._halve_batch()
+
+    def _halve_batch(self) -> None:
+        import torch
+
+        torch.cuda.empty_cache()
+        if self._batch_size == 1:
+            raise EmbeddingDeviceError(
+                f"{self._settings.embedding_device} ran out of memory embedding one text; "
+                f"set PAPERBOY_EMBEDDING_DEVICE=cpu or free the GPU"
+            ) from None
+        self._batch_size //= 2
 
     def _loaded(self) -> Any:
         if self._model is None:
+            device = self._settings.embedding_device
+            _check_device(device)
             path = resolve_model_path(self._settings.embedding_model)
-            self._model = _sentence_transformer(path, self._settings.embedding_device)
+            self._model = _sentence_transformer(path, device)
         return self._model
+
+
+def _check_device(device: str) -> None:
+    """A CUDA device this torch can use, or a clear error before any work starts."""
+    if not device.startswith("cuda"):
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        raise EmbeddingDeviceError(
+            f"PAPERBOY_EMBEDDING_DEVICE={device}, but torch {torch.__version__} sees no CUDA "
+            f"GPU (a CPU build of torch, or no driver); set PAPERBOY_EMBEDDING_DEVICE=cpu, or "
+            f"install a CUDA build of torch on a machine with a GPU"
+        )
+
+
+def _out_of_memory(error: Exception) -> bool:
+    import torch
+
+    return isinstance(error, torch.cuda.OutOfMemoryError)
 
 
 @cache

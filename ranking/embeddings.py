@@ -2,7 +2,9 @@
 
 A vector is kept per (paper, model) with the hash of the text it was computed from; it is
 recomputed only when that text changes. Work goes page by page through the papers, so memory
-is bounded by the page and the batch, never by the corpus.
+is bounded by the page and the batch, never by the corpus; each page is handed to a
+checkpoint once stored (the caller commits there), so a run that is killed keeps every page
+before the one in hand, and running it again embeds only what is left.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 import numpy as np
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.core.models import Paper, PaperEmbedding
@@ -57,35 +59,39 @@ def embed_papers(
     *,
     day: date | None = None,
     progress: Progress = lambda _: None,
+    checkpoint: Callable[[], None] = lambda: None,
+    page_size: int = PAGE_SIZE,
 ) -> EmbedSummary:
-    """Embed each paper (of ``day``, or all) whose vector is missing or from other text."""
+    """Embed each paper (of ``day``, or all) whose vector is missing or from other text,
+    ``page_size`` papers at a time, calling ``checkpoint`` after each page is stored."""
     papers = embedded = 0
-    for page in _paper_pages(session, day):
+    for page in _paper_pages(session, day, page_size):
         pending = _stale(session, page, embedder.model)
         if pending:
             vectors = embedder.encode([item.text for item in pending])
             _store(
                 session, embedder.model, [(item.arxiv_id, item.hash) for item in pending], vectors
             )
+            checkpoint()
         papers, embedded = papers + len(page), embedded + len(pending)
         progress(len(page))
     return EmbedSummary(papers, embedded)
 
 
 def count_papers(session: Session, day: date | None) -> int:
-    query = select(Paper.arxiv_id)
+    query = select(func.count()).select_from(Paper)
     if day is not None:
         query = query.where(Paper.announced_on == day)
-    return len(session.scalars(query).all())
+    return int(session.scalar(query) or 0)
 
 
-def _paper_pages(session: Session, day: date | None) -> Iterator[list[PendingText]]:
+def _paper_pages(session: Session, day: date | None, size: int) -> Iterator[list[PendingText]]:
     after = ""
     while True:
         query = select(Paper.arxiv_id, Paper.title, Paper.abstract).where(Paper.arxiv_id > after)
         if day is not None:
             query = query.where(Paper.announced_on == day)
-        rows = session.execute(query.order_by(Paper.arxiv_id).limit(PAGE_SIZE)).all()
+        rows = session.execute(query.order_by(Paper.arxiv_id).limit(size)).all()
         if not rows:
             return
         texts = [(row.arxiv_id, embedding_text(row.title, row.abstract)) for row in rows]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -49,15 +50,36 @@ def progress_bar(total: int, unit: str, quiet: bool) -> Iterator[Advance]:
 
 @contextmanager
 def progress_lines(total: int, unit: str, quiet: bool) -> Iterator[Advance]:
-    done = 0
+    done, started = 0, time.monotonic()
 
     def advance(step: int) -> None:
         nonlocal done
         before, done = done, done + step
         if not quiet and tenths(before, total) < tenths(done, total):
-            print(f"{unit}s: {done:,} of {total:,} ({done * 100 // total} %)", file=sys.stderr)
+            pace = pace_words(done, total, time.monotonic() - started, unit)
+            print(
+                f"{unit}s: {done:,} of {total:,} ({done * 100 // total} %){pace}", file=sys.stderr
+            )
 
     yield advance
+
+
+def pace_words(done: int, total: int, seconds: float, unit: str) -> str:
+    """ ", 35.2 papers/s, about 4 min 16 s left": the rate so far and the time it leaves."""
+    if done <= 0 or seconds <= 0:
+        return ""
+    rate = done / seconds
+    left = round((total - done) / rate)
+    when = "done" if left <= 0 else f"about {_duration(left)} left"
+    return f", {rate:,.1f} {unit}s/s, {when}"
+
+
+def _duration(seconds: int) -> str:
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
 def tenths(done: int, total: int) -> int:
@@ -84,7 +106,10 @@ def add_embed_arguments(parser: argparse.ArgumentParser) -> None:
 def run_embed(args: argparse.Namespace, settings: Settings) -> int:
     day, progress = None if args.all else args.date, progress_of("paper", args.quiet, settings)
     with command_sessions(settings) as sessions:
-        return print_report(editions.embed(settings, sessions, day, progress))
+        try:
+            return print_report(editions.embed(settings, sessions, day, progress))
+        except RankingInputError as error:
+            return print_error("embed", error)
 
 
 def add_import_embeddings_arguments(parser: argparse.ArgumentParser) -> None:

@@ -93,10 +93,18 @@ def embed(
     day: date | None,
     progress: Progress = no_progress,
 ) -> EmbedReport:
-    """Embed the papers of ``day`` (None: every paper) whose vector is missing or stale."""
+    """Embed the papers of ``day`` (None: every paper) whose vector is missing or stale,
+    committing each chunk as it is stored: a run that is killed is finished by the next."""
     embedder = make_embedder(settings)
     with session_scope(sessions) as session, progress(count_papers(session, day)) as advance:
-        summary = embed_papers(session, embedder, day=day, progress=advance)
+        summary = embed_papers(
+            session,
+            embedder,
+            day=day,
+            progress=advance,
+            checkpoint=session.commit,
+            page_size=settings.embedding_chunk_size,
+        )
     _query_model(settings)
     return EmbedReport(embedder.model, summary, _search_index(settings, sessions))
 

@@ -57,7 +57,8 @@ def test_import_embeddings_off_a_terminal_says_how_far_it_got_then_what_it_did(
     args = ["import-embeddings", "--matrix", str(SAMPLE_MATRIX), "--ids", str(SAMPLE_IDS)]
     assert main(args, sample_db.settings) == 0
     captured = capsys.readouterr()
-    assert captured.err.splitlines()[-1] == "vectors: 491 of 491 (100 %)"
+    assert captured.err.splitlines()[-1].startswith("vectors: 491 of 491 (100 %), ")
+    assert captured.err.splitlines()[-1].endswith(" vectors/s, done")
     assert "stored 491" in captured.out
 
 
