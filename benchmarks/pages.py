@@ -19,6 +19,7 @@ PAGES = {
     "status": "/status",
     "accuracy": "/accuracy",
     "emerging": "/emerging",
+    "week-in-review": "/week-in-review",
     "subscribe": "/subscribe",
     "preferences": "/subscriptions/preferences?token={token}",
     "signin": "/signin",

@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings
 from app.core.models import EditionKey
 from digest.catch_up import MAX_PAPERS, Gap, changes, gathered
-from digest.compose import Away, digest_message
-from digest.emerging_notes import emerging_notes
+from digest.compose import Away, WeekNotes, digest_message
+from digest.emerging_notes import emerging_notes, review_note
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.picks import reader_picks
@@ -51,6 +51,8 @@ def build_digest(
         away = Away(gap.first, gap.last, changes(session, gap))
     if not picks and not reader.send_empty:
         return None
-    notes = emerging_notes(session, settings, edition)
+    notes = WeekNotes(
+        emerging_notes(session, settings, edition), review_note(session, settings, edition)
+    )
     message = digest_message(settings, reader, edition, picks, now, message_id, away, notes)
     return BuiltDigest(message, len(picks), catch_up=gap is not None)

@@ -11,7 +11,7 @@ from app.core.excerpts import first_sentence
 from app.core.explanations import chance_words
 from app.core.models import EditionKey
 from digest.accounts import links
-from digest.emerging_notes import EmergingNote
+from digest.emerging_notes import EmergingNote, ReviewNote
 from digest.latex import readable
 from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message
@@ -37,6 +37,14 @@ class Away:
         return f"{human_day(self.first)} to {human_day(self.last)}"
 
 
+@dataclass(frozen=True, slots=True)
+class WeekNotes:
+    """What a week's digest says after its papers (digest.emerging_notes)."""
+
+    emerging: Sequence[EmergingNote] = ()
+    review: ReviewNote | None = None
+
+
 def human_day(day: date) -> str:
     return f"{day.day} {day:%b %Y}"
 
@@ -49,15 +57,16 @@ def digest_message(
     now: datetime,
     message_id: str | None = None,
     away: Away | None = None,
-    emerging: Sequence[EmergingNote] = (),
+    week: WeekNotes | None = None,
 ) -> OutgoingMail:
     """The digest as a message; ``message_id`` is an earlier try's, which it carries again;
-    ``away``: the digest is a catch-up of those days; ``emerging``: the week's emerging topics
-    (a week's digest)."""
+    ``away``: the digest is a catch-up of those days; ``week``: a week digest's closing
+    sections."""
     unsubscribe = links.unsubscribe_urls(settings, subscriber, now)
     context = {
         "away": away,
-        "emerging": list(emerging),
+        "emerging": [] if week is None else list(week.emerging),
+        "review": None if week is None else week.review,
         "email": subscriber.email,
         "period_name": edition.period,
         "edition_date": edition.edition_date.isoformat(),

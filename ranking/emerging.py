@@ -70,7 +70,7 @@ def find_emerging(
     chosen = params or RadarParams()
     week = monday(day)
     session.execute(delete(EmergingTopic).where(EmergingTopic.week == week))
-    reason = too_short(session, week, chosen)
+    reason = too_short(session, week, chosen, settings.embedding_model)
     if reason is not None:
         return EmergingSummary(week, 0, 0, too_short=reason)
     window = _load(session, week, settings.embedding_model, chosen)

@@ -1,9 +1,10 @@
 """Phrases a subject's recent papers name that no earlier paper of the window used (pure).
 
-Candidates are the recent papers' own key phrases (``ranking.keyphrases``). A candidate held
-as whole words by at least ``min_papers`` of the recent papers is new when none of the earlier
-texts holds it. Texts are indexed by word once, so a phrase is only looked for in the texts
-that hold all its words.
+Candidates are the recent papers' own key phrases (``ranking.keyphrases``) of two words or
+more: one word alone is rarely new to a field, and one never seen before is mostly a name. A
+candidate held as whole words by at least ``min_papers`` of the recent papers is new when none
+of the earlier texts holds it. Texts are indexed by word once, so a phrase is only looked for
+in the texts that hold all its words.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def new_phrases(
     """Up to ``limit`` new phrases of the ``(title, abstract)`` pairs, held by most first."""
     candidates = {words_of(p) for title, abstract in recent for p in key_phrases(title, abstract)}
     texts = IndexedTexts([f"{title}. {abstract}" for title, abstract in recent])
-    held = {phrase: len(texts.holding(phrase)) for phrase in candidates if phrase}
+    held = {phrase: len(texts.holding(phrase)) for phrase in candidates if " " in phrase}
     ordered = sorted(
         (phrase for phrase, papers in held.items() if papers >= min_papers),
         key=lambda phrase: (-held[phrase], -len(phrase.split()), phrase),

@@ -12,7 +12,8 @@ from datetime import date, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.models import Paper
+from app.core.models import Paper, PaperEmbedding
+from ranking.errors import RankingInputError
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +39,32 @@ def monday(day: date) -> date:
 
 def window_start(week: date, params: RadarParams) -> date:
     """The Monday of the oldest week a radar for ``week`` reads."""
-    return monday(week) - timedelta(weeks=params.weeks - 1)
+    try:
+        return monday(week) - timedelta(weeks=params.weeks - 1)
+    except OverflowError:
+        raise RankingInputError(
+            f"the radar reads {params.weeks} weeks up to the week of {week}, which would start "
+            f"before the year 1"
+        ) from None
 
 
-def too_short(session: Session, week: date, params: RadarParams) -> str | None:
-    """Why the store cannot give a radar for ``week`` a baseline, or None when it can."""
+def too_short(session: Session, week: date, params: RadarParams, model: str) -> str | None:
+    """Why the store cannot give a radar for ``week`` a baseline, or None when it can: the
+    papers with a vector under ``model`` (the radar reads no other) must reach back over its
+    weeks."""
     first = window_start(week, params)
-    earliest, latest = session.execute(
+    embedded = (
         select(func.min(Paper.announced_on), func.max(Paper.announced_on))
-    ).one()
+        .join(PaperEmbedding, PaperEmbedding.arxiv_id == Paper.arxiv_id)
+        .where(PaperEmbedding.model == model)
+    )
+    earliest, latest = session.execute(embedded).one()
     if earliest is None or earliest > first + timedelta(days=6):
-        held = "no papers" if earliest is None else f"papers from {earliest} to {latest}"
+        held = (
+            "no embedded papers"
+            if earliest is None
+            else f"embedded papers from {earliest} to {latest}"
+        )
         return (
             f"the radar compares {params.recent_weeks} recent weeks with the "
             f"{params.baseline_weeks} before them, from {first}; this site holds {held}"

@@ -237,6 +237,13 @@ COMMANDS: tuple[Command, ...] = (
         add_arguments=_arguments("app.cli.ranking", "add_day_argument"),
     ),
     Command(
+        name="week-review",
+        help="write up the week that holds --date D: its topics, what Paperboy predicted and "
+        "what Hugging Face featured (the daily job does this with each publication)",
+        handler=_handler("app.cli.ranking", "run_week_review"),
+        add_arguments=_arguments("app.cli.ranking", "add_day_argument"),
+    ),
+    Command(
         name="run-daily",
         help="the day's chain for --date D: ingest, embed, rank, publish (each step also runs "
         "alone; --skip-ingest ranks what is stored; --from D1 --to D2 with --skip-ingest "

@@ -29,6 +29,7 @@ from app.services.daily import run_daily as daily_chain
 from app.services.editions import Advance, Progress
 from app.services.emerging import flag_week
 from app.services.reports import Report
+from app.services.week_review import review_week
 from ranking.embeddings import check_matrix
 from ranking.errors import RankingInputError
 
@@ -200,6 +201,12 @@ def run_rank(args: argparse.Namespace, settings: Settings) -> int:
 
 def run_emerging(args: argparse.Namespace, settings: Settings) -> int:
     return _step("emerging", settings, lambda sessions: flag_week(settings, sessions, args.date))
+
+
+def run_week_review(args: argparse.Namespace, settings: Settings) -> int:
+    return _step(
+        "week-review", settings, lambda sessions: review_week(settings, sessions, args.date)
+    )
 
 
 def run_publish(args: argparse.Namespace, settings: Settings) -> int:

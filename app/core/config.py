@@ -69,7 +69,7 @@ class Settings(BaseSettings):
     embedding_device: str = "cpu"
     embedding_batch_size: int = Field(default=64, ge=1)
     # Papers embedded and committed together: a killed run loses at most one chunk.
-    embedding_chunk_size: int = Field(default=1000, ge=1)
+    embedding_chunk_size: int = Field(default=1000, ge=1, le=10_000)
     embedding_backend: Literal["torch", "onnx-int8"] = "torch"
 
     topic_window_days: int = Field(default=7, ge=1)

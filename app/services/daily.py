@@ -14,6 +14,7 @@ its last day of the run (:func:`ranking.days.closing_days`).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 
@@ -26,10 +27,12 @@ from app.services.editions import EditionsReport, EmbedReport, Progress, RankRep
 from app.services.emerging import EmergingReport, flag_week
 from app.services.ingest import IngestReport, ingest
 from app.services.reports import Failure, Outcome, worst
+from app.services.week_review import WeekReviewReport, review_week
 from ingest.live_writes import latest_listing_day
 from ranking.days import announcement_days, closing_days, unranked_days
 from ranking.errors import RankingInputError
 
+log = logging.getLogger(__name__)
 NOTHING_STORED = "daily: no announcement stored yet; nothing to rank"
 INGEST_FAILED = "daily: ingest failed; nothing ranked or published"
 
@@ -43,9 +46,10 @@ class DayRanking:
     ranked: RankReport | None = None
     published: EditionsReport | None = None
     emerging: EmergingReport | None = None
+    reviewed: WeekReviewReport | None = None
 
     def lines(self) -> list[str]:
-        steps = (self.embedded, self.ranked, self.published, self.emerging)
+        steps = (self.embedded, self.ranked, self.published, self.emerging, self.reviewed)
         return [line for step in steps if step is not None for line in step.lines()]
 
 
@@ -172,10 +176,26 @@ def _chain(
         done = replace(done, ranked=editions.rank(settings, sessions, day))
         if steps.publish:
             done = replace(done, published=editions.publish(settings, sessions, day))
-            done = replace(done, emerging=flag_week(settings, sessions, day))
+            done = _written_up(settings, sessions, day, done)
     except RankingInputError as error:
         return done, Failure.of(error)
     return done, None
+
+
+def _written_up(
+    settings: Settings, sessions: sessionmaker[Session], day: date, done: DayRanking
+) -> DayRanking:
+    """The week's emerging topics and review, read from what is published: a failure of
+    either is logged and leaves the chain going, since nothing later depends on them."""
+    try:
+        done = replace(done, emerging=flag_week(settings, sessions, day))
+    except Exception:
+        log.exception("emerging topics of the week of %s failed; the chain goes on", day)
+    try:
+        done = replace(done, reviewed=review_week(settings, sessions, day))
+    except Exception:
+        log.exception("the review of the week of %s failed; the chain goes on", day)
+    return done
 
 
 def _latest_listing_day(sessions: sessionmaker[Session]) -> date | None:

@@ -70,6 +70,7 @@ from app.web.routes import (
     subscriptions,
     topics,
     voting,
+    week_review,
 )
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 from app.web.security import SecurityMiddleware
@@ -95,6 +96,7 @@ ROUTERS = (
     organizations.router,
     accuracy.router,
     emerging.router,
+    week_review.router,
 )
 
 

@@ -8,7 +8,7 @@ store does not reach back over the radar's weeks, or no subject burst.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -48,6 +48,7 @@ class EmergingCard:
     first: PaperLink
     topic_id: int | None
     topic_label: str | None
+    computed_at: datetime
 
     @property
     def rise(self) -> float:
@@ -65,10 +66,6 @@ class EmergingPage:
     bar_width: int = BAR_WIDTH
     bar_height: int = BAR_HEIGHT
 
-    @property
-    def week_end(self) -> date | None:
-        return None if self.week is None else self.week + timedelta(days=6)
-
 
 def flagged_weeks(session: Session) -> list[date]:
     return list(
@@ -76,13 +73,13 @@ def flagged_weeks(session: Session) -> list[date]:
     )
 
 
-def emerging_page(session: Session, week: date | None) -> EmergingPage:
+def emerging_page(session: Session, week: date | None, model: str) -> EmergingPage:
     """The flags of ``week`` (a Monday; None: the newest week with flags)."""
     params = RadarParams()
     weeks = flagged_weeks(session)
     shown = week if week is not None else (weeks[0] if weeks else None)
     rows = [] if shown is None else _rows(session, shown)
-    reason = None if rows else _why_none(session, shown, params)
+    reason = None if rows else _why_none(session, shown, params, model)
     return EmergingPage(
         week=shown,
         weeks=weeks,
@@ -92,16 +89,19 @@ def emerging_page(session: Session, week: date | None) -> EmergingPage:
     )
 
 
-def _why_none(session: Session, week: date | None, params: RadarParams) -> str:
+def _why_none(session: Session, week: date | None, params: RadarParams, model: str) -> str:
     latest = session.scalar(select(func.max(Paper.announced_on)))
     if latest is None:
         return "this site holds no papers yet"
-    short = too_short(session, week or latest, params)
+    short = too_short(session, week or latest, params, model)
     if short is not None:
         return short
     if week is None:
         return "the radar has flagged no week yet; the daily job runs it with each publication"
-    return "no subject's share of the papers rose enough in the recent weeks to be flagged"
+    return (
+        "no subject was flagged for this week: none rose enough, or the radar has not run for "
+        "it (the daily job runs it for the week of each day it publishes)"
+    )
 
 
 def _rows(session: Session, week: date) -> list[EmergingTopic]:
@@ -133,6 +133,7 @@ def _cards(session: Session, rows: list[EmergingTopic], params: RadarParams) -> 
             first=papers.get(row.first_paper, PaperLink(row.first_paper, row.first_paper, None)),
             topic_id=row.topic_id,
             topic_label=labels.get(row.topic_id) if row.topic_id is not None else None,
+            computed_at=row.computed_at,
         )
         for row in rows
     ]

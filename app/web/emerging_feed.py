@@ -32,10 +32,12 @@ def _entry(feed: ET.Element, week: date, card: EmergingCard, site_url: str) -> N
     anchor = f"{site_url}/emerging?week={year}-W{number:02d}#emerging-{card.position + 1}"
     entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
     text(entry, "title", f"Week of {week:%d %b %Y}: {card.label}")
-    text(entry, "id", anchor)
+    # The week's flags are found again each day it publishes: a subject keeps its id by its
+    # first paper, not by its place in the list.
+    text(entry, "id", f"{site_url}/emerging/{year}-W{number:02d}/{card.first.arxiv_id}")
     link(entry, anchor, "alternate")
     text(entry, "published", day_stamp(week))
-    text(entry, "updated", day_stamp(week))
+    text(entry, "updated", card.computed_at.isoformat().replace("+00:00", "Z"))
     new = f" Phrases new to it: {', '.join(card.new_phrases)}." if card.new_phrases else ""
     founding = "; ".join(f"{p.title} ({p.arxiv_id})" for p in card.founding)
     summary = (

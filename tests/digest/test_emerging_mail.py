@@ -1,4 +1,4 @@
-"""A week's digest names the week's emerging topics after its papers; a day's does not."""
+"""A week's digest ends with the week's emerging topics and its review; a day's does not."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _part(mail: EmailMessage, kind: str) -> str:
     return str(part.get_content())
 
 
-def test_the_weekly_digest_ends_with_the_week_s_emerging_topics(
+def test_the_weekly_digest_ends_with_the_week_s_emerging_topics_and_review(
     database: Database, mail_settings: Settings, smtp: Smtp, tmp_path: Path
 ) -> None:
     plant(database, tmp_path)
@@ -46,5 +46,9 @@ def test_the_weekly_digest_ends_with_the_week_s_emerging_topics(
     assert "quantum origami folding" in section and "none before" in section
     card = "https://paperboy.test/emerging?week=2026-W13#emerging-1"
     assert card in section and f'href="{card}"' in _part(weekly, "html")
+    review = text[text.index("== The week in review ==") :]
+    assert "Representative: " in review and "https://paperboy.test/papers/26" in review
+    assert "The whole review: https://paperboy.test/week-in-review?week=2026-W13" in review
     [daily_mail] = smtp.handler.to("daily@example.org")
     assert "Emerging this week" not in _part(daily_mail, "plain")
+    assert "The week in review" not in _part(daily_mail, "plain")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from app.cli.main import main
 from app.core.db import session_scope
-from app.core.models import EmergingTopic, Paper
+from app.core.models import EmergingTopic, Paper, PaperEmbedding
 from app.services.emerging import flag_week
 from tests.conftest import Database
 from tests.ranking.planted_radar import FLAGGED_WEEK, HOSTILE, WEEKS, plant
@@ -73,3 +73,17 @@ def test_the_command_prints_what_it_flagged(database: Database, tmp_path: Path, 
     with session_scope(database.sessions) as session:
         title = session.scalar(select(Paper.title).where(Paper.title.startswith(HOSTILE)))
     assert title is not None  # stored as written: pages escape it
+
+
+def test_papers_without_vectors_do_not_count_as_the_radar_s_baseline(
+    database: Database, tmp_path: Path
+) -> None:
+    plant(database, tmp_path)
+    first_weeks = FLAGGED_WEEK - timedelta(weeks=WEEKS - 1), FLAGGED_WEEK - timedelta(weeks=4)
+    with session_scope(database.sessions) as session:
+        early = select(Paper.arxiv_id).where(Paper.announced_on.between(*first_weeks))
+        session.execute(delete(PaperEmbedding).where(PaperEmbedding.arxiv_id.in_(early)))
+    report = flag_week(database.settings, database.sessions, FLAGGED_WEEK)
+    assert report.summary.too_short is not None
+    assert "this site holds embedded papers from 2026-02-" in report.summary.too_short
+    assert _flags(database) == []

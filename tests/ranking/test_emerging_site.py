@@ -69,6 +69,7 @@ def test_the_feed_has_an_entry_per_flag_linking_to_its_card(planted_site: TestCl
     assert entry.title.startswith("Week of 23 Mar 2026: ")
     assert "quantum origami folding" in entry.summary
     assert entry.published == "2026-03-23T00:00:00Z"
+    assert "/emerging/2026-W13/26" in entry.id  # the week and the first paper's id
 
 
 @pytest.mark.browser

@@ -95,6 +95,7 @@ def _fill(settings: Settings, engine: Engine) -> None:
     for day in DAYS:
         assert main(["rank", "--date", day], settings) == 0
         assert main(["publish", "--date", day], settings) == 0
+    assert main(["week-review", "--date", DAYS[-1]], settings) == 0
 
 
 def _hf_signal() -> HfDailyPaper:

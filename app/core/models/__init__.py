@@ -31,6 +31,7 @@ from app.core.models.ranking import (
     Topic,
     TopicDay,
     TopicStatus,
+    WeekReview,
 )
 from app.core.models.subscriptions import (
     Delivery,
@@ -92,4 +93,5 @@ __all__ = [
     "UTCDateTime",
     "UsedToken",
     "Vote",
+    "WeekReview",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     JSON,
@@ -188,4 +188,15 @@ class EmergingTopic(Base):
     first_paper: Mapped[str] = mapped_column(ForeignKey("papers.arxiv_id", ondelete="CASCADE"))
     # The day topic most of its recent papers are in: what a reader follows to keep up.
     topic_id: Mapped[int | None] = mapped_column(ForeignKey("topics.id", ondelete="SET NULL"))
+    computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class WeekReview(Base):
+    """A week in review as ``ranking.week_review`` wrote it (JSON), rewritten with each
+    publication of the week; a rerun on the same rows writes the same body."""
+
+    __tablename__ = "week_reviews"
+
+    week: Mapped[date] = mapped_column(primary_key=True)  # its Monday
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
     computed_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import HTMLResponse
 from sqlalchemy import func, select
 
@@ -18,6 +18,7 @@ from app.web.emerging_feed import emerging_atom
 from app.web.feeds import MEDIA_TYPES
 from app.web.params import BadInputError, parse_week
 from app.web.routes.pages import bad_request
+from ranking.errors import RankingInputError
 
 router = APIRouter(include_in_schema=False)
 FEED_WEEKS = 8
@@ -32,9 +33,12 @@ def emerging(
 ) -> Response:
     try:
         monday = None if week is None else parse_week(week)
+        page = _page(context, session, monday)
     except BadInputError as error:
         raise bad_request(error) from None
-    return context.respond(request, "pages/emerging.html", _page(context, session, monday))
+    except RankingInputError as error:
+        raise HTTPException(400, str(error)) from None
+    return context.respond(request, "pages/emerging.html", page)
 
 
 @router.get("/feeds/emerging.atom")
@@ -56,5 +60,6 @@ def _page(context: ContextDep, session: SessionDep, week: date | None) -> Emergi
         )
     ).one()
     return context.memo.get(
-        ("emerging", week, stored, latest), lambda: emerging_page(session, week)
+        ("emerging", week, stored, latest),
+        lambda: emerging_page(session, week, context.settings.embedding_model),
     )
