@@ -35,10 +35,14 @@ def test_a_range_ranks_each_announcement_day_oldest_first_then_its_week_and_mont
     lines = capsys.readouterr().out.splitlines()
     days = [line.split()[2] for line in lines if line.startswith("day edition")]
     assert days == ["2025-12-17", "2025-12-18", "2025-12-19"]
-    assert [line for line in lines if line.startswith(("week", "month"))] == [
+    assert [line for line in lines if line.startswith(("week edition", "month edition"))] == [
         "week edition 2025-12-15 v1 published: 100 of 491 papers",
         "month edition 2025-12-01 v1 published: 100 of 491 papers",
     ]
+    # With its publication the week is written up, once; its radar has no baseline yet.
+    written = [line for line in lines if line.startswith("week in review for the week of")]
+    assert len(written) == 1 and written[0].startswith("week in review for the week of 2025-12-15")
+    assert sum(line.startswith("emerging topics for the week of 2025-12-15") for line in lines) == 1
     assert published(embedded_db, "day") == DAYS
 
 

@@ -79,10 +79,15 @@ def _preferences_token(settings: Settings, engine: Engine) -> str:
 DRAWN = {"/api/docs": "#operations-tag-api"}
 
 
-def violations(browser: Any, axe: Any, url: str, scheme: str, rules: list[str] | None) -> list[str]:
-    """axe's violations on ``url`` in colour ``scheme``, one line per rule and element."""
+def violations(
+    browser: Any, axe: Any, url: str, scheme: str, rules: list[str] | None, scripts: bool = True
+) -> list[str]:
+    """axe's violations on ``url`` in colour ``scheme``, one line per rule and element;
+    without ``scripts`` the page's own are refused (axe itself still runs)."""
     context = browser.new_context(color_scheme=scheme)
     try:
+        if not scripts:
+            context.route("**/*.js", lambda route: route.abort())
         page = context.new_page()
         page.goto(url)
         drawn = next((selector for path, selector in DRAWN.items() if url.endswith(path)), None)
@@ -109,3 +114,14 @@ def test_every_page_has_enough_contrast_in_the_dark_theme(
     name: str, urls: dict[str, str], browser: Any, axe: Any
 ) -> None:
     assert violations(browser, axe, urls[name], "dark", ["color-contrast"]) == []
+
+
+# Pages that draw their charts and text on the server: they must read whole without scripts.
+WITHOUT_SCRIPTS = ["accuracy", "emerging", "week-in-review"]
+
+
+@pytest.mark.parametrize("name", WITHOUT_SCRIPTS)
+def test_server_drawn_pages_pass_axe_without_their_scripts(
+    name: str, urls: dict[str, str], browser: Any, axe: Any
+) -> None:
+    assert violations(browser, axe, urls[name], "light", None, scripts=False) == []
