@@ -20,6 +20,7 @@ PAGES = {
     "accuracy": "/accuracy",
     "emerging": "/emerging",
     "week-in-review": "/week-in-review",
+    "under-the-radar": "/under-the-radar",
     "subscribe": "/subscribe",
     "preferences": "/subscriptions/preferences?token={token}",
     "signin": "/signin",

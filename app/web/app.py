@@ -69,6 +69,7 @@ from app.web.routes import (
     status,
     subscriptions,
     topics,
+    under_radar,
     voting,
     week_review,
 )
@@ -97,6 +98,7 @@ ROUTERS = (
     accuracy.router,
     emerging.router,
     week_review.router,
+    under_radar.router,
 )
 
 

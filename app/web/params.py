@@ -10,7 +10,7 @@ import re
 from datetime import date
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path
+from fastapi import Depends, HTTPException, Path, Query
 
 from app.core.periods import Period
 
@@ -104,3 +104,15 @@ def key_label(period: Period, key: date) -> str:
     if period == "month":
         return f"{key.year:04d}-{key.month:02d}"  # strftime leaves years before 1000 unpadded
     return key.isoformat()
+
+
+def week_monday(week: Annotated[str | None, Query(max_length=8)] = None) -> date | None:
+    """``?week=YYYY-Www`` as its Monday (None when not given), answered 400 when malformed."""
+    try:
+        return None if week is None else parse_week(week)
+    except BadInputError as error:
+        raise HTTPException(400, str(error)) from None
+
+
+WeekMonday = Annotated[date | None, Depends(week_monday)]
+"""The week a page of weekly write-ups shows (the radar, the review, under the radar)."""

@@ -4,9 +4,8 @@ Atom feed ``/feeds/emerging.atom``."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import HTMLResponse
 from sqlalchemy import func, select
 
@@ -16,8 +15,7 @@ from app.web.context import ContextDep, SessionDep
 from app.web.emerging import EmergingPage, emerging_page, flagged_weeks
 from app.web.emerging_feed import emerging_atom
 from app.web.feeds import MEDIA_TYPES
-from app.web.params import BadInputError, parse_week
-from app.web.routes.pages import bad_request
+from app.web.params import WeekMonday
 from ranking.errors import RankingInputError
 
 router = APIRouter(include_in_schema=False)
@@ -29,13 +27,10 @@ def emerging(
     request: Request,
     context: ContextDep,
     session: SessionDep,
-    week: Annotated[str | None, Query(max_length=8)] = None,
+    week: WeekMonday,
 ) -> Response:
     try:
-        monday = None if week is None else parse_week(week)
-        page = _page(context, session, monday)
-    except BadInputError as error:
-        raise bad_request(error) from None
+        page = _page(context, session, week)
     except RankingInputError as error:
         raise HTTPException(400, str(error)) from None
     return context.respond(request, "pages/emerging.html", page)

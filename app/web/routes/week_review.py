@@ -3,9 +3,7 @@ Atom feed ``/feeds/week-in-review.atom``."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 from sqlalchemy import select
 
@@ -13,8 +11,7 @@ from app.core.models import WeekReview
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES
-from app.web.params import BadInputError, parse_week
-from app.web.routes.pages import bad_request
+from app.web.params import WeekMonday
 from app.web.week_review import week_review_page
 from app.web.week_review_feed import week_review_atom
 
@@ -27,13 +24,9 @@ def week_in_review(
     request: Request,
     context: ContextDep,
     session: SessionDep,
-    week: Annotated[str | None, Query(max_length=8)] = None,
+    week: WeekMonday,
 ) -> Response:
-    try:
-        monday = None if week is None else parse_week(week)
-    except BadInputError as error:
-        raise bad_request(error) from None
-    page = week_review_page(session, monday)
+    page = week_review_page(session, week)
     return context.respond(request, "pages/week_review.html", page)
 
 

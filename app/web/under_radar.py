@@ -1,0 +1,89 @@
+"""The under-the-radar page: each week's strong papers the crowd missed
+(``ranking.under_radar``), with their titles, topics and content-only chance."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.core.models import Edition, Paper, TopicDay
+from ranking.under_radar import RadarRule, judged_until, week_picks
+
+
+@dataclass(frozen=True, slots=True)
+class UnderRadarPick:
+    arxiv_id: str
+    title: str
+    announced_on: date
+    chance: float  # from its content alone: no votes, no fame
+    topic_id: int | None
+    topic_label: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class UnderRadarPage:
+    week: date | None
+    picks: list[UnderRadarPick]
+    judged_until: date | None
+    rule: RadarRule
+    judged_whole: bool  # Hugging Face's records reach past every day of the week
+
+
+def under_radar_page(session: Session, week: date | None) -> UnderRadarPage:
+    """``week``'s picks (a Monday; None: the week of the newest judged announcement day)."""
+    rule = RadarRule()
+    day = week or _newest_judged(session, rule)
+    if day is None:
+        return UnderRadarPage(week=None, picks=[], judged_until=None, rule=rule, judged_whole=False)
+    found = week_picks(session, day, rule)
+    wanted = select(Paper.arxiv_id, Paper.title).where(
+        Paper.arxiv_id.in_([p.arxiv_id for p in found.picks])
+    )
+    titles = {row.arxiv_id: row.title for row in session.execute(wanted)}
+    labels = _labels(session, {p.topic_id for p in found.picks if p.topic_id is not None})
+    picks = [
+        UnderRadarPick(
+            arxiv_id=p.arxiv_id,
+            title=titles.get(p.arxiv_id, p.arxiv_id),
+            announced_on=p.announced_on,
+            chance=1.0 / (1.0 + math.exp(-p.content)),
+            topic_id=p.topic_id,
+            topic_label=None if p.topic_id is None else labels.get(p.topic_id),
+        )
+        for p in found.picks
+    ]
+    judged = found.judged_until
+    return UnderRadarPage(
+        week=found.week,
+        picks=picks,
+        judged_until=judged,
+        rule=rule,
+        judged_whole=judged is not None and judged >= found.week + timedelta(days=6),
+    )
+
+
+def _newest_judged(session: Session, rule: RadarRule) -> date | None:
+    """The newest announcement day with a day edition that Hugging Face's records can judge."""
+    limit = judged_until(session, rule.seen_days)
+    if limit is None:
+        return None
+    query = select(func.max(Edition.edition_date)).where(
+        Edition.period == "day", Edition.edition_date <= limit
+    )
+    return session.scalar(query)
+
+
+def _labels(session: Session, topic_ids: set[int]) -> dict[int, str]:
+    labels: dict[int, str] = {}
+    query = (
+        select(TopicDay.topic_id, TopicDay.label)
+        .where(TopicDay.topic_id.in_(topic_ids))
+        .order_by(TopicDay.day, TopicDay.topic_id)
+    )
+    for topic_id, label in session.execute(query):
+        labels[topic_id] = label
+    return labels
