@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -66,10 +67,32 @@ class Installed:
         return done.stdout
 
 
+# What the sdist is not built from: the environment, caches, and folders other processes
+# write into while the suite runs (a byte-code file written and renamed under the sdist's walk
+# of the tree fails the build).
+NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "var",
+    "__pycache__",
+    "*.pyc*",
+    "*_cache",
+    ".hypothesis",
+    "*.egg-info",
+    "build",
+    "dist",
+    ".coverage*",
+    "node_modules",
+)
+
+
 def _build_wheel(out: Path) -> Path:
-    """The sdist, then the wheel from it (no build isolation: this environment's setuptools)."""
+    """The sdist, then the wheel from it (no build isolation: this environment's setuptools),
+    built from a still copy of the checkout's sources."""
+    sources = out / "sources"
+    shutil.copytree(PROJECT_ROOT, sources, ignore=NOT_SOURCES)
     hook = "import sys, setuptools.build_meta as b; print(b.build_sdist(sys.argv[1]))"
-    built = _check_output([sys.executable, "-c", hook, str(out)], cwd=PROJECT_ROOT)
+    built = _check_output([sys.executable, "-c", hook, str(out)], cwd=sources)
     sdist = built.splitlines()[-1]  # the hook's answer, after setuptools' own lines
     pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
     _check_output([*pip, "-w", str(out), str(out / sdist)], cwd=out)

@@ -18,7 +18,7 @@ from app.cli.main import main
 from app.core.db import session_scope
 from app.core.models import PaperEmbedding
 from ranking.embeddings import check_matrix, import_matrix
-from tests.conftest import PROJECT_ROOT, Database
+from tests.conftest import Database
 from tests.ranking.conftest import SAMPLE_IDS, SAMPLE_MATRIX
 
 CHUNK = 40
@@ -76,9 +76,11 @@ def test_a_backfill_killed_mid_run_keeps_its_whole_chunks_and_the_rerun_finishes
         "PAPERBOY_DATABASE_URL": settings.database_url,
         "PAPERBOY_DATA_DIR": str(settings.data_dir),
         "PAPERBOY_EMBEDDING_CHUNK_SIZE": str(CHUNK),
+        # Killed mid-import, it could leave half-written byte code in the checkout.
+        "PYTHONDONTWRITEBYTECODE": "1",
     }
     command = [sys.executable, "-m", "app.cli.main", "embed", "--all", "--quiet"]
-    with subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment) as run:
+    with subprocess.Popen(command, cwd=settings.data_dir, env=environment) as run:
         deadline = time.monotonic() + 240
         while _stored(sample_db) < CHUNK and run.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
