@@ -17,10 +17,10 @@ from app.core.models import (
     Paper,
     PaperAuthor,
     PaperTopic,
-    TopicDay,
     WeekReview,
 )
 from app.core.periods import span
+from app.core.topic_labels import topic_labels
 from ranking.week_review import Review, ReviewInputs, WeekPaper, review
 
 EARLIER_WEEKS = 4
@@ -82,7 +82,7 @@ def review_inputs(session: Session, day: date) -> ReviewInputs:
     return ReviewInputs(
         week=monday,
         papers=papers,
-        labels=_labels(session, known, end),
+        labels=topic_labels(session, known, until=end - timedelta(days=1)),
         earlier_counts=counts,
         earlier_texts=texts,
     )
@@ -134,19 +134,6 @@ def _featured(session: Session, ids: list[str]) -> dict[str, tuple[int, str | No
         organization = row.organization_name or (before[1] if before else None)
         found[row.arxiv_id] = (upvotes, organization)
     return found
-
-
-def _labels(session: Session, topic_ids: set[int], end: date) -> dict[int, str]:
-    """Each topic's label on its last day before ``end``."""
-    labels: dict[int, str] = {}
-    query = (
-        select(TopicDay.topic_id, TopicDay.label)
-        .where(TopicDay.topic_id.in_(topic_ids), TopicDay.day < end)
-        .order_by(TopicDay.day, TopicDay.topic_id)
-    )
-    for row in session.execute(query):
-        labels[row.topic_id] = row.label
-    return labels
 
 
 def _earlier(

@@ -13,7 +13,8 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.models import EmergingTopic, Paper, TopicDay
+from app.core.models import EmergingTopic, Paper
+from app.core.topic_labels import topic_labels
 from ranking.radar_window import RadarParams, too_short, window_start
 
 BAR_WIDTH = 12
@@ -119,7 +120,7 @@ def _cards(session: Session, rows: list[EmergingTopic], params: RadarParams) -> 
             )
         )
     }
-    labels = _topic_labels(session, {row.topic_id for row in rows if row.topic_id is not None})
+    labels = topic_labels(session, {row.topic_id for row in rows if row.topic_id is not None})
     return [
         EmergingCard(
             position=row.position,
@@ -151,16 +152,3 @@ def _bars(row: EmergingTopic, params: RadarParams) -> list[Bar]:
         )
         for n, papers in enumerate(row.weekly_papers)
     ]
-
-
-def _topic_labels(session: Session, topic_ids: set[int]) -> dict[int, str]:
-    """Each topic's newest label."""
-    labels: dict[int, str] = {}
-    query = (
-        select(TopicDay.topic_id, TopicDay.label)
-        .where(TopicDay.topic_id.in_(topic_ids))
-        .order_by(TopicDay.day)
-    )
-    for topic_id, label in session.execute(query):
-        labels[topic_id] = label
-    return labels

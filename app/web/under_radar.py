@@ -10,7 +10,8 @@ from datetime import date, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.models import Edition, Paper, TopicDay
+from app.core.models import Edition, Paper
+from app.core.topic_labels import topic_labels
 from ranking.under_radar import RadarRule, judged_until, week_picks
 
 
@@ -44,7 +45,7 @@ def under_radar_page(session: Session, week: date | None) -> UnderRadarPage:
         Paper.arxiv_id.in_([p.arxiv_id for p in found.picks])
     )
     titles = {row.arxiv_id: row.title for row in session.execute(wanted)}
-    labels = _labels(session, {p.topic_id for p in found.picks if p.topic_id is not None})
+    labels = topic_labels(session, {p.topic_id for p in found.picks if p.topic_id is not None})
     picks = [
         UnderRadarPick(
             arxiv_id=p.arxiv_id,
@@ -75,15 +76,3 @@ def _newest_judged(session: Session, rule: RadarRule) -> date | None:
         Edition.period == "day", Edition.edition_date <= limit
     )
     return session.scalar(query)
-
-
-def _labels(session: Session, topic_ids: set[int]) -> dict[int, str]:
-    labels: dict[int, str] = {}
-    query = (
-        select(TopicDay.topic_id, TopicDay.label)
-        .where(TopicDay.topic_id.in_(topic_ids))
-        .order_by(TopicDay.day, TopicDay.topic_id)
-    )
-    for topic_id, label in session.execute(query):
-        labels[topic_id] = label
-    return labels
