@@ -20,6 +20,7 @@ from app.services.accounts import export_of
 from app.services.personal_feed import PersonalPicks, picks_for
 from app.web import queries
 from app.web.context import WebContext
+from app.web.under_radar import RadarSlot, reader_slot, under_radar_page
 from app.web.view_models import Card
 from digest.accounts import library, reader, signin
 from digest.accounts.library import MAX_LIST_NAME, MAX_NOTE
@@ -80,6 +81,10 @@ class ForYouPage:
     max_searches: int = MAX_SAVED
     # The cards in their sections, each with its heading (None: the only section).
     sections: list[tuple[str | None, list[ReaderCard]]] = field(default_factory=list)
+    # Strong papers the crowd missed, in a slot of their own, labelled as such.
+    under_radar: RadarSlot = field(
+        default_factory=lambda: RadarSlot(week=None, picks=[], followed=frozenset())
+    )
 
 
 def in_sections(cards: list[ReaderCard]) -> list[tuple[str | None, list[ReaderCard]]]:
@@ -148,6 +153,13 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
         away_since=found.away_since,
         followed_left_out=picked.followed_left_out,
         searched_left_out=picked.searched_left_out,
+        under_radar=reader_slot(
+            # The same for every reader: built once per memo lifetime.
+            context.memo.get(("under-radar", None), lambda: under_radar_page(session, None)),
+            found.followed_topics,
+            found.muted_topics,
+            {card.paper.arxiv_id for card in cards},
+        ),
     )
 
 

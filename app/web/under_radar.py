@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from sqlalchemy import func, select
@@ -76,3 +77,40 @@ def _newest_judged(session: Session, rule: RadarRule) -> date | None:
         Edition.period == "day", Edition.edition_date <= limit
     )
     return session.scalar(query)
+
+
+@dataclass(frozen=True, slots=True)
+class RadarSlot:
+    """The labelled under-the-radar slot of a reader's "For you": a few of the newest judged
+    week's picks, from the topics they follow first."""
+
+    week: date | None = None
+    picks: list[UnderRadarPick] = field(default_factory=list)
+    followed: frozenset[int] = frozenset()  # the topics among the picks the reader follows
+
+
+SLOT_SIZE = 3
+
+
+def for_reader(
+    picks: Sequence[UnderRadarPick],
+    followed: Collection[int],
+    muted: Collection[int],
+    shown: Collection[str],
+) -> list[UnderRadarPick]:
+    """A reader's share of the week's picks: none of a muted topic or already among their
+    cards; those of followed topics first, each part best first."""
+    kept = [p for p in picks if p.topic_id not in muted and p.arxiv_id not in shown]
+    mine = [p for p in kept if p.topic_id in followed]
+    return (mine + [p for p in kept if p.topic_id not in followed])[:SLOT_SIZE]
+
+
+def reader_slot(
+    page: UnderRadarPage, followed: Sequence[int], muted: Sequence[int], shown: Collection[str]
+) -> RadarSlot:
+    """The slot of a reader who follows and mutes these topics, from the newest judged week's
+    page, leaving out the papers ``shown`` among their cards."""
+    mine = set(followed)
+    picks = for_reader(page.picks, mine, set(muted), shown)
+    topics = frozenset(p.topic_id for p in picks if p.topic_id is not None and p.topic_id in mine)
+    return RadarSlot(week=page.week, picks=picks, followed=topics)

@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import feedparser
 import pytest
@@ -19,9 +18,8 @@ from app.core.config import Settings
 from app.services.emerging import flag_week
 from app.web.app import create_app
 from tests.conftest import Database
+from tests.ranking.axe_check import audited
 from tests.ranking.planted_radar import FLAGGED_WEEK, HOSTILE, plant
-from tests.servers import served
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture
@@ -73,38 +71,7 @@ def test_the_feed_has_an_entry_per_flag_linking_to_its_card(planted_site: TestCl
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scripts", [True, False], ids=["with-javascript", "without-javascript"])
-def test_the_flagged_page_passes_axe_in_both_themes(planted: Settings, scripts: bool) -> None:
-    sync_api: Any = pytest.importorskip("playwright.sync_api")
-    axe: Any = pytest.importorskip("axe_playwright_python.sync_playwright").Axe()
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is missing (apt-get install chromium)")
-    with served(create_app(planted)) as url, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            found = {
-                scheme: _violations(browser, axe, f"{url}/emerging", scheme, scripts)
-                for scheme in ("light", "dark")
-            }
-        finally:
-            browser.close()
-    assert found == {"light": [], "dark": []}
-
-
-def _violations(browser: Any, axe: Any, url: str, scheme: str, scripts: bool) -> list[str]:
-    """All of axe's rules in the light theme, colour contrast in the dark one. Without
-    scripts, the page's own are refused (axe itself runs as a script, so the browser keeps
-    them on)."""
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        if not scripts:
-            context.route("**/*.js", lambda route: route.abort())
-        page = context.new_page()
-        page.goto(url)
-        options: dict[str, Any] = {"resultTypes": ["violations"]}
-        if scheme == "dark":
-            options["runOnly"] = ["color-contrast"]
-        violations = axe.run(page, None, options).response["violations"]
-    finally:
-        context.close()
-    return sorted(f"{v['id']}: {n['target']}" for v in violations for n in v["nodes"])
+def test_the_flagged_page_passes_axe_in_both_themes_and_without_scripts(
+    planted: Settings,
+) -> None:
+    assert audited(planted, "/emerging") == {"light": [], "dark": [], "no-scripts": []}

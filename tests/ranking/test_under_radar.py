@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.cli.main import main
 from app.core.db import session_scope
 from app.core.models import DayScore, HfDailyPaper
+from app.web.app import create_app
+from app.web.routes.voting import SESSION_COOKIE
+from app.web.under_radar import UnderRadarPick, for_reader, under_radar_page
+from digest.accounts import reader, signin
 from ranking.under_radar import Missed, RadarRule, content_only, pick, week_picks
 from tests.conftest import Database
+from tests.ranking.axe_check import audited
 from tests.ranking.planted_radar import FLAGGED_WEEK, plant
 
 DAY = date(2026, 3, 2)
+EARLY_DAY = FLAGGED_WEEK + timedelta(days=1)
 RULE = RadarRule(per_topic=2, quantile=0.5)
 
 
@@ -72,3 +81,80 @@ def _record(arxiv_id: str, day: date) -> HfDailyPaper:
         ai_keywords=[],
         fetched_at=datetime(2026, 4, 1, tzinfo=UTC),
     )
+
+
+def _pick(arxiv_id: str, topic: int | None) -> UnderRadarPick:
+    return UnderRadarPick(
+        arxiv_id=arxiv_id,
+        title=arxiv_id,
+        announced_on=DAY,
+        chance=0.5,
+        topic_id=topic,
+        topic_label=None,
+    )
+
+
+def test_a_reader_s_slot_puts_followed_topics_first_and_leaves_out_muted_and_shown() -> None:
+    picks = [_pick("a", 1), _pick("b", 2), _pick("c", 3), _pick("d", None), _pick("e", 2)]
+    assert [p.arxiv_id for p in for_reader(picks, {2}, set(), set())] == ["b", "e", "a"]
+    assert [p.arxiv_id for p in for_reader(picks, {2}, {1}, {"b"})] == ["e", "c", "d"]
+    assert for_reader([], {2}, set(), set()) == []
+
+
+def _signed_in(database: Database, stance: reader.Stance, topic: int) -> str:
+    """The session cookie of a reader who takes ``stance`` on ``topic``."""
+    now = datetime.now(UTC)
+    with session_scope(database.sessions) as session:
+        found = reader.reader_row(session, "ada@example.org", now)
+        reader.set_topic(found, topic, stance)
+        return signin.session_token(database.settings, session, "ada@example.org", now)
+
+
+def _for_you(database: Database, stance: reader.Stance, topic: int) -> str:
+    cookie = _signed_in(database, stance, topic)
+    with TestClient(create_app(database.settings)) as site:
+        return site.get("/for-you", headers={"cookie": f"{SESSION_COOKIE}={cookie}"}).text
+
+
+@pytest.fixture
+def two_days(database: Database, tmp_path: Path) -> list[UnderRadarPick]:
+    """The planted store with two days of its week ranked; Hugging Face's records judge the
+    early one only, and the For-you page shows the later one. Gives the early day's picks."""
+    plant(database, tmp_path)
+    for day in (EARLY_DAY, FLAGGED_WEEK + timedelta(days=4)):
+        assert main(["rank", "--date", day.isoformat()], database.settings) == 0
+    with session_scope(database.sessions) as session:
+        session.add(_record("2601.00001", EARLY_DAY + timedelta(days=2)))
+    with session_scope(database.sessions) as session:
+        picked = under_radar_page(session, None).picks
+    assert picked and {p.announced_on for p in picked} == {EARLY_DAY}
+    return picked
+
+
+def test_for_you_labels_the_week_s_missed_papers_in_a_slot_that_mutes_leave_out(
+    database: Database, two_days: list[UnderRadarPick]
+) -> None:
+    first = two_days[0]
+    assert first.topic_id is not None
+    page = _for_you(database, reader.Stance.FOLLOW, first.topic_id)
+    slot = re.search(r'<section class="under-radar-slot".*?</section>', page, re.S)
+    assert slot is not None
+    assert "<h2" in slot.group(0) and "Under the radar</h2>" in slot.group(0)
+    assert "Strong papers the crowd missed, week of 23 Mar 2026" in slot.group(0)
+    assert f'href="/papers/{first.arxiv_id}"' in slot.group(0)
+    assert ", a topic you follow)" in slot.group(0)
+    assert 'href="/under-the-radar?week=2026-W13"' in slot.group(0)
+    muted = _for_you(database, reader.Stance.MUTE, first.topic_id)
+    assert f'href="/papers/{first.arxiv_id}"' not in muted
+    assert len(two_days) > 1 or 'class="under-radar-slot"' not in muted
+
+
+@pytest.mark.browser
+def test_for_you_with_its_slot_passes_axe_in_both_themes_and_without_scripts(
+    database: Database, two_days: list[UnderRadarPick]
+) -> None:
+    topic = two_days[0].topic_id
+    assert topic is not None
+    cookie = _signed_in(database, reader.Stance.FOLLOW, topic)
+    found = audited(database.settings, "/for-you", [(SESSION_COOKIE, cookie)])
+    assert found == {"light": [], "dark": [], "no-scripts": []}
