@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 import numpy as np
 from sqlalchemy import text
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from app.core.vectors import Matrix
@@ -338,8 +338,10 @@ class DatabaseSearch:
     """The :class:`search.searcher.Searcher` of a PostgreSQL with pgvector."""
 
     def __init__(
-        self, settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+        self, settings: Settings, sessions: Callable[[], Session], query_model: QueryModel
     ) -> None:
+        # A session per search: on a read replica where the deployment has fit ones (it may
+        # come in a transaction already, to have proved its connection).
         self._settings = settings
         self._sessions = sessions
         self._query_model = query_model
@@ -350,12 +352,12 @@ class DatabaseSearch:
     def search(self, query: str, filters: Filters) -> Found:
         """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
         vector = self._embed(query) if self._settings.search_semantic else None
-        with self._sessions() as session, session.begin():
+        with self._sessions() as session:
             return run_search(session, query, vector, filters, self._scoring)
 
     def similar(self, arxiv_id: str, limit: int) -> list[str]:
         """Papers closest in meaning to a stored paper (itself excluded)."""
-        with self._sessions() as session, session.begin():
+        with self._sessions() as session:
             return nearest_papers(session, arxiv_id, self._settings.embedding_model, limit)
 
     def warm(self) -> None:

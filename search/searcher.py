@@ -9,7 +9,7 @@ caller hands in the query model (:data:`search.query.QueryModel`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from sqlalchemy import Engine
@@ -42,10 +42,16 @@ class Searcher(Protocol):
 
 
 def make_searcher(
-    settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    query_model: QueryModel,
+    reading: Callable[[], Session] | None = None,
 ) -> ChosenOnFirstUse:
-    """The deployment's searcher, chosen at its first use (see :class:`ChosenOnFirstUse`)."""
-    return ChosenOnFirstUse(settings, sessions, query_model)
+    """The deployment's searcher, chosen at its first use (see :class:`ChosenOnFirstUse`);
+    ``reading`` opens the sessions PostgreSQL's searches read with (default: ``sessions``)."""
+    return ChosenOnFirstUse(
+        settings=settings, sessions=sessions, query_model=query_model, reading=reading or sessions
+    )
 
 
 class ChosenOnFirstUse:
@@ -56,10 +62,15 @@ class ChosenOnFirstUse:
     """
 
     def __init__(
-        self, settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+        self,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        query_model: QueryModel,
+        reading: Callable[[], Session],
     ) -> None:
         self._settings = settings
         self._sessions = sessions
+        self._reading = reading
         self._query_model = query_model
         self._lock = threading.Lock()
         self._chosen: Searcher | None = None
@@ -79,14 +90,19 @@ class ChosenOnFirstUse:
     def chosen(self) -> Searcher:
         with self._lock:
             if self._chosen is None:
-                self._chosen = _choose(self._settings, self._sessions, self._query_model)
+                self._chosen = _choose(
+                    self._settings, self._sessions, self._query_model, self._reading
+                )
             return self._chosen
 
 
 def _choose(
-    settings: Settings, sessions: sessionmaker[Session], query_model: QueryModel
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    query_model: QueryModel,
+    reading: Callable[[], Session],
 ) -> Searcher:
     engine = sessions.kw.get("bind")
     if isinstance(engine, Engine) and has_vector_column(engine):
-        return DatabaseSearch(settings, sessions, query_model)
+        return DatabaseSearch(settings, reading, query_model)
     return SearchService(settings, sessions, query_model)

@@ -19,6 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import TEST_DATABASE_ENV
 from tests.servers import free_port
 
 SERVER_USER = "postgres"
@@ -64,6 +67,17 @@ def _usable(folder: Path) -> bool:
         return False
     check = _as_server(["test", "-x", str(folder / "postgres")])
     return subprocess.run(check, capture_output=True, check=False).returncode == 0
+
+
+def own_server_binaries() -> Path:
+    """The binaries for a test module's own servers, or a skip: in the PostgreSQL passes
+    (where such tests would only repeat the SQLite pass's run) or where there are none."""
+    if os.environ.get(TEST_DATABASE_ENV):
+        pytest.skip("brings its own PostgreSQL servers: runs in the SQLite pass")
+    binaries, why = postgres_binaries()
+    if binaries is None:
+        pytest.skip(why)
+    return binaries
 
 
 def postgres_binaries() -> tuple[Path | None, str]:
@@ -129,6 +143,10 @@ class Cluster:
         """Stop as an operator's restart does: connections are cut, the server shuts down."""
         self._pg_ctl("-m", "fast", "-w", "-t", PG_CTL_WAIT, "stop")
 
+    def promote(self) -> None:
+        """A standby made a primary of its own: it stops following the one it was copied from."""
+        self._pg_ctl("-w", "-t", PG_CTL_WAIT, "promote")
+
     def _pg_ctl(self, *arguments: str) -> None:
         command = _as_server([str(self.binaries / "pg_ctl"), "-D", str(self.data), *arguments])
         subprocess.run(command, cwd=self.folder, check=True, capture_output=True)
@@ -137,17 +155,47 @@ class Cluster:
 @contextmanager
 def throwaway_cluster(binaries: Path) -> Iterator[Cluster]:
     """A new cluster (superuser ``paperboy``, trust on 127.0.0.1), started; removed afterwards."""
+    with _folder(binaries) as cluster:
+        initdb = [str(binaries / "initdb"), "-D", str(cluster.data), "-U", "paperboy"]
+        settings = ["--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]
+        subprocess.run(
+            _as_server([*initdb, *settings]), cwd=cluster.folder, check=True, capture_output=True
+        )
+        cluster.start()
+        yield cluster
+
+
+@contextmanager
+def streaming_standby(primary: Cluster) -> Iterator[Cluster]:
+    """A streaming standby of ``primary``, copied by ``pg_basebackup`` (whose ``-R`` writes the
+    connection it follows; ``-c fast`` starts the copy at once, not after a checkpoint spread
+    over minutes), started on a port of its own; removed afterwards. initdb's rules
+    already let 127.0.0.1 connect for replication, with trust."""
+    with _folder(primary.binaries) as standby:
+        copy = [
+            str(primary.binaries / "pg_basebackup"),
+            "-D",
+            str(standby.data),
+            "-R",
+            "-c",
+            "fast",
+        ]
+        source = ["-h", "127.0.0.1", "-p", str(primary.port), "-U", "paperboy", "-X", "stream"]
+        subprocess.run(
+            _as_server([*copy, *source]), cwd=standby.folder, check=True, capture_output=True
+        )
+        standby.start()
+        yield standby
+
+
+@contextmanager
+def _folder(binaries: Path) -> Iterator[Cluster]:
+    """A cluster in a new folder on a free port: stopped, if running, and removed at the end."""
     folder = Path(tempfile.mkdtemp(prefix="paperboy-cluster-"))
     if _is_root():
         shutil.chown(folder, SERVER_USER)
     cluster = Cluster(binaries, folder, free_port())
     try:
-        initdb = [str(binaries / "initdb"), "-D", str(cluster.data), "-U", "paperboy"]
-        settings = ["--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]
-        subprocess.run(
-            _as_server([*initdb, *settings]), cwd=folder, check=True, capture_output=True
-        )
-        cluster.start()
         yield cluster
     finally:
         if cluster.running:

@@ -122,3 +122,33 @@ def test_the_caught_mail_page_answers_only_on_this_machine(services: dict[str, A
     # Mailpit's page shows every caught mail, sign-in links included: never on all interfaces.
     for published in services["mailpit"]["ports"]:
         assert str(published).startswith("127.0.0.1:"), published
+
+
+@pytest.fixture(scope="module")
+def replica_override() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((PROJECT_ROOT / "compose.replica.yaml").read_text())
+    return loaded
+
+
+def test_the_standby_override_follows_the_compose_specification(
+    replica_override: dict[str, Any],
+) -> None:
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft7Validator(schema).validate(replica_override)
+
+
+def test_the_standby_copies_the_primary_and_only_the_web_reads_from_it(
+    services: dict[str, Any], replica_override: dict[str, Any]
+) -> None:
+    added = replica_override["services"]
+    standby = added["postgres-standby"]
+    assert standby["image"] == services["postgres"]["image"]
+    script = standby["entrypoint"][-1]
+    assert "pg_basebackup -h postgres -U paperboy" in script and " -R " in script
+    assert "hot_standby=on" in script
+    url = make_url(added["web"]["environment"]["PAPERBOY_DATABASE_REPLICA_URLS"])
+    primary = make_url(services["web"]["environment"]["PAPERBOY_DATABASE_URL"])
+    assert url.host == "postgres-standby" and url.set(host="postgres") == primary
+    assert set(added) == {"postgres", "postgres-standby", "web"}  # the schedulers write
+    allow = replica_override["configs"]["allow-replication"]["content"]
+    assert "host replication paperboy all scram-sha-256" in allow

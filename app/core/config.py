@@ -139,6 +139,16 @@ class Settings(BaseSettings):
     search_query_backend: Literal["torch", "onnx-int8"] = "onnx-int8"
     web_cache_seconds: float = Field(default=60.0, ge=0)
 
+    # PostgreSQL streaming standbys that pages, the API, feeds and search read from (comma-
+    # separated URLs); writes, the scheduler and a reader's pages just after they acted use
+    # the primary. Each standby is checked every replica_check_seconds and skipped while down,
+    # promoted, or lagging past replica_max_lag_seconds; it gets replica_pool_size connections.
+    database_replica_urls: Annotated[tuple[str, ...], NoDecode] = ()
+    replica_max_lag_seconds: float = Field(default=10.0, gt=0)
+    replica_check_seconds: float = Field(default=2.0, gt=0)
+    replica_pool_size: int = Field(default=5, ge=1)
+    read_your_writes_seconds: int = Field(default=10, ge=1)
+
     # Scheduler and operations.
     scheduler_lease_seconds: float = Field(default=60.0, ge=1)
     scheduler_misfire_grace_seconds: int = Field(default=3600, ge=1)
@@ -149,16 +159,10 @@ class Settings(BaseSettings):
     # off, and nothing is stale or failing for want of them.
     offline: bool = False
 
-    @field_validator("arxiv_holidays", mode="before")
+    @field_validator("arxiv_holidays", "categories", "database_replica_urls", mode="before")
     @classmethod
-    def _split_holidays(cls, value: object) -> object:
-        if isinstance(value, str):
-            return tuple(part.strip() for part in value.split(",") if part.strip())
-        return value
-
-    @field_validator("categories", mode="before")
-    @classmethod
-    def _split_categories(cls, value: object) -> object:
+    def _split_commas(cls, value: object) -> object:
+        """A list given as one comma-separated environment variable."""
         if isinstance(value, str):
             return tuple(part.strip() for part in value.split(",") if part.strip())
         return value

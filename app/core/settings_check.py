@@ -48,6 +48,7 @@ HOW_TO_MAKE_ONE = 'make one with: python3 -c "import secrets; print(secrets.toke
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})  # noqa: S104 (compared)
 DEFAULTS = Settings.model_fields
 DATABASE_URL = "PAPERBOY_DATABASE_URL"
+REPLICA_URLS = "PAPERBOY_DATABASE_REPLICA_URLS"
 # The ports whose protocol is fixed: implicit TLS on 465, STARTTLS (or none) on 587 and 25.
 TLS_PORTS = frozenset({465})
 STARTTLS_PORTS = frozenset({25, 587})
@@ -115,6 +116,7 @@ def setup_problems(settings: Settings) -> list[Problem]:
     """What cannot work in any environment: the database URL, the data directory, SMTP."""
     checks: list[Callable[[Settings], Problem | None]] = [
         _database_url,
+        _replica_urls,
         _sqlite_folder,
         _data_dir,
         _smtp_host,
@@ -265,6 +267,23 @@ def _is_local(host: str) -> bool:
 def _database_url(settings: Settings) -> Problem | None:
     problem = url_problem(settings.resolved_database_url)
     return None if problem is None else Problem(Severity.REFUSE, DATABASE_URL, problem)
+
+
+def _replica_urls(settings: Settings) -> Problem | None:
+    """Standbys follow a PostgreSQL primary, and are PostgreSQL servers themselves."""
+    urls = settings.database_replica_urls
+    if not urls:
+        return None
+    if make_url(settings.resolved_database_url).get_backend_name() != "postgresql":
+        message = "read replicas need a PostgreSQL primary in PAPERBOY_DATABASE_URL"
+        return Problem(Severity.REFUSE, REPLICA_URLS, message)
+    for url in urls:
+        problem = url_problem(url)
+        if problem is None and make_url(url).get_backend_name() != "postgresql":
+            problem = "a read replica is a PostgreSQL streaming standby"
+        if problem is not None:
+            return Problem(Severity.REFUSE, REPLICA_URLS, problem)
+    return None
 
 
 def _sqlite_folder(settings: Settings) -> Problem | None:

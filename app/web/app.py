@@ -27,6 +27,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.base import BaseHTTPMiddleware
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
@@ -43,7 +44,7 @@ from app.services.artifacts import Artifact, refuse_broken_artifacts
 from app.web import answers
 from app.web.assets import HashedStaticFiles
 from app.web.compression import CompressionMiddleware
-from app.web.context import build_context
+from app.web.context import WebContext, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, server_error, validation_error
 from app.web.forms import FormRefusedError
@@ -51,6 +52,7 @@ from app.web.head import HeadAsGetMiddleware
 from app.web.hosts import HostMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
+from app.web.read_routing import route_reads
 from app.web.request_ids import RequestIdMiddleware
 from app.web.routes import (
     accuracy,
@@ -119,12 +121,18 @@ def create_app(
         configure_logging(settings)
         # In a thread, so the loop stays free; awaited, so "ready" means search is.
         await run_in_threadpool(_warm, settings, app.state.web.search)
+        replicas = app.state.web.replicas
+        if replicas is not None:
+            await run_in_threadpool(replicas.start)
         yield
+        if replicas is not None:
+            replicas.stop()
         engine.dispose()
 
     app = _fastapi(lifespan)
     app.state.web = build_context(settings, make_session_factory(engine), clock, search_limits)
     app.state.database_file = DatabaseFile.of(engine)
+    _route_reads(app, app.state.web)
     _add_middleware(app, settings, app.state.web.limiter)
     _add_error_handlers(app)
     app.mount("/static", HashedStaticFiles(app.state.web.assets), name="static")
@@ -181,6 +189,15 @@ def _uses(settings: Settings) -> list[Artifact]:
     """The model files the site loads: the taste space (For you), the embedding model (search)."""
     semantic = [Artifact.EMBEDDING_MODEL] if settings.search_semantic else []
     return [Artifact.TASTE_SPACE, *semantic]
+
+
+def _route_reads(app: FastAPI, context: WebContext) -> None:
+    """With standbys: revalidations built afresh, a reader's writes remembered (innermost)."""
+    if context.replicas is not None:
+        remember = route_reads(
+            context.replicas, context.settings.read_your_writes_seconds, context.secure_cookies
+        )
+        app.add_middleware(BaseHTTPMiddleware, dispatch=remember)
 
 
 def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:

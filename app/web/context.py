@@ -27,9 +27,12 @@ from app.core.config import Settings
 from app.core.editions import latest_edition
 from app.core.models import Edition
 from app.core.periods import Period
+from app.core.replicas import Replicas
+from app.core.wal import format_position
 from app.web.assets import Assets
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
+from app.web.read_routing import any_reader_session, open_session
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
 from digest.latex import readable
 from ranking.embedder import query_embedder
@@ -53,6 +56,8 @@ class WebContext:
     memo: Memo
     search_turns: SearchTurns
     clock: Clock = utc_now
+    # The standbys that GET requests read from (None: every request reads the primary).
+    replicas: Replicas | None = None
     # Link previews drawn (PNG, tens of KB each), kept apart from the pages' memo.
     previews: Memo = field(default_factory=lambda: Memo(PREVIEW_SECONDS, PREVIEWS_KEPT))
 
@@ -117,17 +122,28 @@ def build_context(
 ) -> WebContext:
     """Everything the handlers share, for one deployment (``clock`` is the tests' to freeze)."""
     assets = Assets.of(STATIC_DIR)
+    replicas = _replicas(settings, sessions, clock)
+    reading = None if replicas is None else partial(any_reader_session, replicas, sessions)
     return WebContext(
         settings=settings,
         sessions=sessions,
         templates=make_templates(assets, settings.public_base_url),
         assets=assets,
-        search=make_searcher(settings, sessions, query_embedder),
+        search=make_searcher(settings, sessions, query_embedder, reading),
         limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
         memo=Memo(settings.web_cache_seconds),
         search_turns=SearchTurns(search_limits, _search_rate(settings)),
         clock=clock,
+        replicas=Replicas(settings, sessions.kw["bind"], clock)
+        if settings.database_replica_urls
+        else None,
     )
+
+
+def _replicas(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -> Replicas | None:
+    if not settings.database_replica_urls:
+        return None
+    return Replicas(settings, sessions.kw["bind"], clock)
 
 
 def _search_rate(settings: Settings) -> RateLimiter:
@@ -143,6 +159,7 @@ def make_templates(assets: Assets, site_url: str) -> Jinja2Templates:
     templates.env.globals["static"] = assets.url
     templates.env.globals["site_url"] = site_url.rstrip("/")
     templates.env.filters["plain"] = readable
+    templates.env.filters["lsn"] = format_position
     return templates
 
 
@@ -153,14 +170,15 @@ async def get_context(request: Request) -> WebContext:
 
 
 async def get_session(
-    context: Annotated[WebContext, Depends(get_context)],
+    request: Request, context: Annotated[WebContext, Depends(get_context)]
 ) -> AsyncIterator[Session]:
     """One unit of work per request, committed at the end (the edge).
 
-    Opening a session does no I/O, so it happens on the event loop; the commit runs in the
-    thread pool, and only if the request touched the database (a kept page does not).
+    Opening a session on the primary does no I/O, so it happens on the event loop; the commit
+    runs in the thread pool, and only if the request touched the database (a kept page does
+    not). With standbys, a read may go to one of them (``app.web.read_routing``).
     """
-    session = context.sessions()
+    session = await open_session(context.replicas, context.sessions, request)
     try:
         yield session
     except BaseException:

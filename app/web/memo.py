@@ -9,11 +9,29 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 T = TypeVar("T")
+
+
+# Set for one request's context: every value it asks the memo for is built again.
+_AFRESH: ContextVar[bool] = ContextVar("memo_afresh", default=False)
+
+
+@contextmanager
+def built_afresh() -> Iterator[None]:
+    """Within the block (this request's context, its threads included), the memo serves
+    nothing kept: what a revalidation reads from the primary must not be an older kept copy
+    built from a standby that was behind."""
+    token = _AFRESH.set(True)
+    try:
+        yield
+    finally:
+        _AFRESH.reset(token)
 
 
 @dataclass
@@ -37,12 +55,13 @@ class Memo:
         """The value kept for ``key`` if still fresh, else ``build()`` (kept for next time).
 
         Built outside the lock, so a slow page never holds up the others; two requests that
-        miss together both build, and the later one's value is kept.
+        miss together both build, and the later one's value is kept. Inside
+        :func:`built_afresh`, always built (and kept).
         """
         now = self.clock()
         with self._lock:
             kept = self._entries.get(key)
-            if kept is not None and now - kept[0] < self.ttl_seconds:
+            if kept is not None and now - kept[0] < self.ttl_seconds and not _AFRESH.get():
                 self._entries.move_to_end(key)
                 return kept[1]  # type: ignore[return-value]
         value = build()

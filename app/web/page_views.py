@@ -7,14 +7,15 @@ categories and topics the filters offer and in what order, the edition before an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, date
 
 from markupsafe import Markup
 
 from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
+from app.core.wal import StandbyState, described
 from app.services.status import JobStatus, SourceStatus, Status
 from app.web.pager import Pager, page_of
 from app.web.view_models import Appearance, AuthorLink, Card, TopicChip
@@ -233,11 +234,16 @@ class StatusPage:
     overdue_jobs: list[JobStatus]  # never succeeded although due
     troubled_sources: list[SourceStatus]
     jobs: list[JobRow]
+    # The read replicas, each with what the last check said (empty: none configured).
+    replicas: list[tuple[StandbyState, str]] = field(default_factory=list)
 
 
-def status_page(status: Status) -> StatusPage:
+def status_page(
+    status: Status, replicas: Sequence[StandbyState] = (), max_lag_seconds: float = 0.0
+) -> StatusPage:
     return StatusPage(
         status=status,
+        replicas=[(state, described(state, max_lag_seconds)) for state in replicas],
         overdue_jobs=[job for job in status.jobs if job.overdue],
         troubled_sources=[source for source in status.sources if source.troubled],
         jobs=[

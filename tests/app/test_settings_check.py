@@ -257,3 +257,39 @@ def test_a_data_directory_the_user_cannot_write_is_refused_in_one_line() -> None
         f"{runner!r}: give it that user (chown -R {runner} {data_dir}) or set "
         "PAPERBOY_DATA_DIR to a folder it may write"
     ]
+
+
+PRIMARY = "postgresql+psycopg://paperboy@db/paperboy"
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        (
+            {"database_replica_urls": "postgresql+psycopg://paperboy@standby/paperboy"},
+            "read replicas need a PostgreSQL primary in PAPERBOY_DATABASE_URL",
+        ),
+        (
+            {"database_url": PRIMARY, "database_replica_urls": "sqlite:////tmp/copy.sqlite3"},
+            "a read replica is a PostgreSQL streaming standby",
+        ),
+        (
+            {"database_url": PRIMARY, "database_replica_urls": "postgres://standby/paperboy"},
+            "postgres:// names no driver Paperboy has",
+        ),
+    ],
+)
+def test_read_replicas_that_cannot_work_are_refused(values: dict[str, str], said: str) -> None:
+    [problem] = setup_problems(get_settings(**values))
+    assert problem.severity is Severity.REFUSE
+    assert problem.setting == "PAPERBOY_DATABASE_REPLICA_URLS" and said in problem.message
+
+
+def test_standbys_of_a_postgresql_primary_are_taken_from_a_comma_separated_list() -> None:
+    urls = "postgresql+psycopg://paperboy@a/paperboy, postgresql+psycopg://paperboy@b/paperboy"
+    settings = get_settings(database_url=PRIMARY, database_replica_urls=urls)
+    assert setup_problems(settings) == []
+    assert [url.split("@")[1] for url in settings.database_replica_urls] == [
+        "a/paperboy",
+        "b/paperboy",
+    ]

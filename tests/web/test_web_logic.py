@@ -1,10 +1,11 @@
+from contextvars import copy_context
 from datetime import date
 
 import numpy as np
 import pytest
 
 from app.web.limits import RateLimiter
-from app.web.memo import Memo
+from app.web.memo import Memo, built_afresh
 from app.web.params import BadInputError, edition_key, key_label, parse_week
 from app.web.view_models import Coauthor, PaperFacts, Signals, code_url, collaborators, project_page
 from search.relevance import best_rows
@@ -99,3 +100,18 @@ def test_a_kept_response_is_rebuilt_after_its_time_to_live() -> None:
     assert memo.get("a", build) == 2
     memo.get("b", build), memo.get("c", build)
     assert memo.get("a", build) == 5  # the oldest entry was dropped past max_entries
+
+
+def test_a_request_built_afresh_gets_nothing_kept_and_leaves_the_newer_value_kept() -> None:
+    built: list[int] = []
+    memo = Memo(ttl_seconds=60)
+
+    def build() -> int:
+        built.append(1)
+        return len(built)
+
+    assert memo.get("a", build) == 1
+    with built_afresh():
+        assert memo.get("a", build) == 2
+        assert copy_context().run(memo.get, "a", build) == 3  # its threads' copies too
+    assert memo.get("a", build) == 3

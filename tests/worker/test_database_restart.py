@@ -7,7 +7,6 @@ tests run once, in the SQLite pass, and skip in the PostgreSQL ones.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,8 +30,7 @@ from app.services.reports import Completed
 from app.web.app import create_app
 from app.worker import lease
 from app.worker.scheduler import SchedulerService
-from tests.conftest import TEST_DATABASE_ENV
-from tests.pg_cluster import Cluster, postgres_binaries, throwaway_cluster
+from tests.pg_cluster import Cluster, own_server_binaries, throwaway_cluster
 from tests.servers import served
 from tests.worker.test_lease import start_scheduler
 
@@ -47,12 +45,7 @@ AWAY_PAGES = {
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
-    if os.environ.get(TEST_DATABASE_ENV):
-        pytest.skip("brings its own PostgreSQL server: runs in the SQLite pass")
-    binaries, why = postgres_binaries()
-    if binaries is None:
-        pytest.skip(why)
-    with throwaway_cluster(binaries) as started:
+    with throwaway_cluster(own_server_binaries()) as started:
         yield started
 
 

@@ -3,6 +3,7 @@ as JSON) and ``/metrics`` (Prometheus text format). ``/healthz`` (alive) is in `
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -13,8 +14,9 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from app.core.db_faults import connection_lost
 from app.core.schema import current_revision, head_revision
+from app.core.wal import StandbyState, format_position, usable
 from app.services.status import Status, gather
-from app.web.context import ContextDep, SessionDep
+from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.database_file import DatabaseFile
 from app.web.errors import retry_later
 from app.web.page_views import status_page
@@ -50,7 +52,8 @@ def ready(request: Request, context: ContextDep) -> JSONResponse:
 @router.get("/status", response_class=HTMLResponse)
 def status_html(context: ContextDep, session: SessionDep) -> HTMLResponse:
     status = gather(session, context.settings, context.clock())
-    body = context.render("pages/status.html", status_page(status))
+    page = status_page(status, _replicas(context), context.settings.replica_max_lag_seconds)
+    body = context.render("pages/status.html", page)
     # 503 when something needs the operator, so an uptime checker can watch this page too.
     return HTMLResponse(body, status_code=200 if status.healthy else 503)
 
@@ -58,19 +61,31 @@ def status_html(context: ContextDep, session: SessionDep) -> HTMLResponse:
 @router.get("/status.json")
 def status_json(context: ContextDep, session: SessionDep) -> JSONResponse:
     status = gather(session, context.settings, context.clock())
-    return JSONResponse(_as_json(status), status_code=200 if status.healthy else 503)
+    body = _as_json(status) | {"replicas": [_replica_json(state) for state in _replicas(context)]}
+    return JSONResponse(body, status_code=200 if status.healthy else 503)
 
 
 @router.get("/metrics", response_class=PlainTextResponse)
 def metrics(context: ContextDep, session: SessionDep) -> PlainTextResponse:
     status = gather(session, context.settings, context.clock())
-    return PlainTextResponse(prometheus_text(status), media_type="text/plain; version=0.0.4")
+    text = prometheus_text(status, _replicas(context), context.settings.replica_max_lag_seconds)
+    return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
 
-def prometheus_text(status: Status) -> str:
+def _replicas(context: WebContext) -> list[StandbyState]:
+    return [] if context.replicas is None else context.replicas.states()
+
+
+def prometheus_text(
+    status: Status, replicas: Sequence[StandbyState] = (), max_lag_seconds: float = 0.0
+) -> str:
     """Prometheus text format, every metric with its HELP and TYPE. A job that never succeeded
     has no last-success sample (a 0 would read as 1970): ``job_never_succeeded`` says so."""
-    metrics = _stored_and_job_metrics(status) + _state_metrics(status)
+    metrics = (
+        _stored_and_job_metrics(status)
+        + _state_metrics(status)
+        + _replica_metrics(replicas, max_lag_seconds)
+    )
     lines = [line for metric in metrics for line in _metric_lines(*metric)]
     return "\n".join(lines) + "\n"
 
@@ -138,6 +153,40 @@ def _state_metrics(status: Status) -> list[Metric]:
             [("", int(status.search is SearchPlace.FALLBACK))],
         ),
     ]
+
+
+def _replica_metrics(replicas: Sequence[StandbyState], max_lag: float) -> list[Metric]:
+    named = [(_label("replica", state.name), state) for state in replicas]
+    seconds = [(n, s.lag_seconds) for n, s in named if s.lag_seconds is not None]
+    behind = [(n, float(s.lag_bytes)) for n, s in named if s.lag_bytes is not None]
+    return (
+        [
+            (
+                "replica_up",
+                "1 if the replica answered its last check.",
+                [(n, int(s.up)) for n, s in named],
+            ),
+            (
+                "replica_in_use",
+                "1 if reads go to the replica: up, still a standby, not lagging.",
+                [(n, int(usable(s, max_lag))) for n, s in named],
+            ),
+            ("replica_lag_seconds", "How long the replica has been behind the primary.", seconds),
+            (
+                "replica_lag_bytes",
+                "How far the replica's replay is behind the primary's log.",
+                behind,
+            ),
+        ]
+        if replicas
+        else []
+    )
+
+
+def _replica_json(state: StandbyState) -> dict[str, Any]:
+    return _plain(asdict(state)) | {
+        "position": None if state.position is None else format_position(state.position)
+    }
 
 
 def _label(name: str, value: str) -> str:
