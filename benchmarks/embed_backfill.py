@@ -2,13 +2,16 @@
 the time all of arXiv would take, for each CPU backend.
 
     .venv/bin/python -m benchmarks.embed_backfill [--papers 2000] [--backend onnx-int8 ...]
+        [--device cuda] [--model PATH] [--batch 64]
 
 For each backend, two scratch SQLite stores hold the corpus's first N and 2N papers; the
 command runs on each in its own process (imports, model load and every chunk's commit
 included), its peak memory sampled. The marginal rate, N papers over the difference of the two
 times, is the backfill's pace once started; the full-arXiv time is 2.7 million papers at that
 pace plus the start-up. The peer in the same run: plain ``SentenceTransformer.encode`` on the
-first N texts in this process, batch 64, the model already loaded.
+first N texts in this process, on the same device, batch 64, the model already loaded.
+``--device``, ``--model`` and ``--batch`` set ``PAPERBOY_EMBEDDING_DEVICE``, ``_MODEL`` and
+``_BATCH_SIZE`` for the runs (``cuda``: the GPU path, its card named in the output).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 
 import psutil
 
+from app.core.config import PACKAGED_MODEL_NAME
 from benchmarks.corpus_data import CORPUS, read_corpus
 
 ARXIV = 2_700_000
@@ -44,9 +48,16 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--papers", type=int, default=2000)
     parser.add_argument("--backend", action="append", choices=["onnx-int8", "torch"])
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--model", default=PACKAGED_MODEL_NAME)
+    parser.add_argument("--batch", type=int)
     args = parser.parse_args()
-    peer = plain_encode_rate(args.corpus, args.papers)
-    print(f"peer: plain SentenceTransformer.encode, {peer:.1f} papers/s ({os.cpu_count()} CPUs)")
+    chosen = {"PAPERBOY_EMBEDDING_DEVICE": args.device, "PAPERBOY_EMBEDDING_MODEL": args.model}
+    if args.batch:
+        chosen["PAPERBOY_EMBEDDING_BATCH_SIZE"] = str(args.batch)
+    os.environ.update(chosen)
+    peer = plain_encode_rate(args.corpus, args.papers, args.model, args.device)
+    print(f"peer: plain SentenceTransformer.encode, {peer:.1f} papers/s on {_named(args.device)}")
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "data"
         for backend in args.backend or ["onnx-int8", "torch"]:
@@ -58,17 +69,26 @@ def main() -> None:
             _report(backend, small, large, peer)
 
 
-def plain_encode_rate(corpus: Path, count: int) -> float:
+def plain_encode_rate(corpus: Path, count: int, name: str, device: str) -> float:
     from sentence_transformers import SentenceTransformer
 
-    from app.core.config import PACKAGED_MODEL_NAME
     from ranking.embedder import resolve_model_path
 
     texts = [paper.text for paper in read_corpus(corpus)[:count]]
-    model = SentenceTransformer(resolve_model_path(PACKAGED_MODEL_NAME), device="cpu")
+    model = SentenceTransformer(resolve_model_path(name), device=device)
+    model.encode(texts[:64], batch_size=64, show_progress_bar=False)  # the device warmed up
     started = time.perf_counter()
     model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
     return count / (time.perf_counter() - started)
+
+
+def _named(device: str) -> str:
+    """The device as its maker names it: the GPU's model, or the CPU count."""
+    if device.startswith("cuda"):
+        import torch
+
+        return f"{torch.cuda.get_device_name(device)} ({device})"
+    return f"{os.cpu_count()} CPUs"
 
 
 def _warm(corpus: Path, scratch: Path, data: Path, backend: str) -> None:
