@@ -72,11 +72,14 @@ PLACE_LINES = {
 }
 
 
-def search_place(engine: Engine) -> SearchPlace:
-    """Where this database's searches are answered (as :mod:`search.searcher` chooses)."""
+def search_place(engine: Engine, connection: Connection | None = None) -> SearchPlace:
+    """Where this database's searches are answered (as :mod:`search.searcher` chooses);
+    asked through ``connection`` when one is in hand (a request's, which may hold its
+    server's last free one)."""
     if engine.dialect.name != "postgresql":
         return SearchPlace.PROCESS
-    return SearchPlace.DATABASE if has_vector_column(engine) else SearchPlace.FALLBACK
+    found = has_vector_column(engine, connection)
+    return SearchPlace.DATABASE if found else SearchPlace.FALLBACK
 
 
 class HalfVector(UserDefinedType[str]):
@@ -99,13 +102,17 @@ def index_name(dimensions: int) -> str:
     return f"ix_paper_embeddings_embedding_{dimensions}"
 
 
-def has_vector_column(engine: Engine) -> bool:
-    """Whether this database keeps ``halfvec`` embeddings (asked once per engine)."""
+def has_vector_column(engine: Engine, connection: Connection | None = None) -> bool:
+    """Whether this database keeps ``halfvec`` embeddings (asked once per engine, through
+    ``connection`` if given)."""
     if engine.dialect.name != "postgresql":
         return False
     if engine not in _known:
-        with engine.connect() as connection:
+        if connection is not None:
             _known[engine] = _column_exists(connection)
+        else:
+            with engine.connect() as opened:
+                _known[engine] = _column_exists(opened)
     return _known[engine]
 
 

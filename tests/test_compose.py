@@ -145,7 +145,12 @@ def test_the_standby_copies_the_primary_and_only_the_web_reads_from_it(
     assert standby["image"] == services["postgres"]["image"]
     script = standby["entrypoint"][-1]
     assert "pg_basebackup -h postgres -U paperboy" in script and " -R " in script
-    assert "hot_standby=on" in script
+    assert "hot_standby=on" in script and "-C -S paperboy_standby" in script
+    primary_command = replica_override["services"]["postgres"]["command"]
+    assert (
+        primary_command[: len(services["postgres"]["command"])] == services["postgres"]["command"]
+    )
+    assert "max_slot_wal_keep_size=10GB" in primary_command
     url = make_url(added["web"]["environment"]["PAPERBOY_DATABASE_REPLICA_URLS"])
     primary = make_url(services["web"]["environment"]["PAPERBOY_DATABASE_URL"])
     assert url.host == "postgres-standby" and url.set(host="postgres") == primary

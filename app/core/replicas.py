@@ -21,22 +21,40 @@ from datetime import datetime
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_session_factory
-from app.core.wal import StandbyState, choose, lag_seconds, parse_position
+from app.core.wal import StandbyState, aged, choose, lag_seconds, parse_position
 
 log = logging.getLogger(__name__)
 
 # Seconds a check waits for a standby's connection: a dead host must not hold up the others.
 CONNECT_TIMEOUT_SECONDS = 2
+# What a connection to a standby that stops answering (a network cut, not a clean stop) waits
+# before it fails: TCP keepalives and libpq's user timeout, in seconds and milliseconds.
+STANDBY_CONNECTION = {
+    "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 2,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 10_000,
+}
+# Seconds a request waits for one of a busy standby's connections before the primary answers.
+POOL_WAIT_SECONDS = 0.5
+# Checks a standby's state outlives: past them (a check that hangs), reads stay off it.
+STALE_AFTER_CHECKS = 3
 STANDBY_QUERY = text(
     "SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS position,"
     " EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()) AS since_replay"
 )
 PRIMARY_QUERY = text("SELECT pg_current_wal_lsn()::text")
+# The key of ``Session.info`` that holds the standby a session reads from.
+STANDBY = "standby"
 # The primary's positions kept: at a check every 2 s, the last half hour's.
 PRIMARY_SAMPLES = 900
 
@@ -62,6 +80,8 @@ class Replicas:
         self.names = [replica_name(url) for url in urls]
         self.engines = [_standby_engine(url, settings.replica_pool_size) for url in urls]
         self.sessions = [make_session_factory(engine) for engine in self.engines]
+        # Checks open connections of their own: a busy pool must not read as a dead standby.
+        self._probes = [_probe_engine(url) for url in urls]
         now = clock()
         self._states = [
             StandbyState(name=name, checked_at=now, up=False, error="not checked yet")
@@ -69,6 +89,8 @@ class Replicas:
         ]
         # The primary's position at each recent check, oldest first: how stale a standby is.
         self._written: deque[tuple[datetime, int]] = deque(maxlen=PRIMARY_SAMPLES)
+        # When a request last found each one down: a check begun before that does not undo it.
+        self._down_at: dict[int, datetime] = {}
         self._lock = threading.Lock()
         self._checking = threading.Lock()
         self._turns = itertools.count()
@@ -83,32 +105,43 @@ class Replicas:
         """A standby fit to answer a read that must see position ``at_least`` (None: any fit
         one), with its sessions; None when only the primary will do."""
         max_lag = self.settings.replica_max_lag_seconds
-        index = choose(self.states(), max_lag, at_least, next(self._turns))
+        checks = STALE_AFTER_CHECKS * self.settings.replica_check_seconds
+        limit = checks + CONNECT_TIMEOUT_SECONDS * len(self.engines)
+        now = self.clock()
+        states = [aged(state, now, limit) for state in self.states()]
+        index = choose(states, max_lag, at_least, next(self._turns))
         return None if index is None else (index, self.sessions[index])
 
     def session_on_standby(self, at_least: int | None) -> Session | None:
         """A session on a fit standby that gives a connection now (one that does not is marked
-        down and the next is tried), or None: the primary must answer."""
+        down and the next is tried), or None: the primary must answer. A standby whose
+        connections are all in use is not down: the primary answers this one read."""
         chosen = self.pick(at_least)
         while chosen is not None:
             index, sessions = chosen
             session = sessions()
             try:
                 session.connection()
+            except PoolTimeout:
+                session.close()
+                return None
             except SQLAlchemyError as error:
                 session.close()
                 self.mark_down(index, said(error))
                 chosen = self.pick(at_least)
             else:
+                session.info[STANDBY] = index
                 return session
         return None
 
     def mark_down(self, index: int, error: str) -> None:
         """A standby that failed a request is skipped until the next check finds it up."""
+        now = self.clock()
         with self._lock:
             self._states[index] = replace(
-                self._states[index], up=False, error=error, checked_at=self.clock()
+                self._states[index], up=False, error=error, checked_at=now
             )
+            self._down_at[index] = now
         log.warning("replica %s is down: %s", self.names[index], error)
 
     def primary_position(self) -> int:
@@ -120,10 +153,14 @@ class Replicas:
         """Ask every standby how far it is; keep and return what they said (one check at a
         time: the thread's and an operator's)."""
         with self._checking:
+            started = self.clock()
             found = self._check_all()
         with self._lock:
-            self._states = found
-        return found
+            self._states = [
+                self._states[index] if self._down_at.get(index, started) > started else state
+                for index, state in enumerate(found)
+            ]
+            return list(self._states)
 
     def _check_all(self) -> list[StandbyState]:
         primary: int | None = None
@@ -135,7 +172,7 @@ class Replicas:
         return [self._check_one(index, primary) for index in range(len(self.engines))]
 
     def _check_one(self, index: int, primary: int | None) -> StandbyState:
-        name, engine, now = self.names[index], self.engines[index], self.clock()
+        name, engine, now = self.names[index], self._probes[index], self.clock()
         try:
             with engine.connect() as connection:
                 row = connection.execute(STANDBY_QUERY).one()
@@ -173,9 +210,9 @@ class Replicas:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-        for engine in self.engines:
+        if self._thread is not None:  # a check hung on a dead host is left to its daemon thread
+            self._thread.join(timeout=CONNECT_TIMEOUT_SECONDS)
+        for engine in self.engines + self._probes:
             engine.dispose()
 
 
@@ -187,5 +224,11 @@ def _standby_engine(url: str, budget: int) -> Engine:
         pool_pre_ping=True,
         pool_size=budget,
         max_overflow=0,
-        connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        pool_timeout=POOL_WAIT_SECONDS,
+        connect_args=STANDBY_CONNECTION,
     )
+
+
+def _probe_engine(url: str) -> Engine:
+    """A connection per check, outside the requests' budget."""
+    return create_engine(url, poolclass=NullPool, connect_args=STANDBY_CONNECTION)

@@ -65,6 +65,19 @@ def lag_seconds(
     return max((now - held[-1]).total_seconds(), 0.0)
 
 
+def aged(state: StandbyState, now: datetime, limit_seconds: float) -> StandbyState:
+    """The state as it stands ``now``: one no check has renewed for ``limit_seconds`` (a check
+    hung on a host that stopped answering) is no longer trusted."""
+    if (now - state.checked_at).total_seconds() <= limit_seconds:
+        return state
+    return StandbyState(
+        name=state.name,
+        checked_at=state.checked_at,
+        up=False,
+        error=f"not checked for more than {limit_seconds:g} s",
+    )
+
+
 def usable(state: StandbyState, max_lag_seconds: float) -> bool:
     """Up, still a standby, and no further behind than ``max_lag_seconds``."""
     return (

@@ -124,7 +124,7 @@ def gather(session: Session, settings: Settings, now: datetime) -> Status:
         incidents=open_incidents(session),
         offline=settings.offline,
         stale_before=None if settings.offline else stale_before(latest_day, settings, now),
-        search=search_place(session.get_bind().engine),
+        search=search_place(session.get_bind().engine, session.connection()),
     )
 
 

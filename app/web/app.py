@@ -16,6 +16,7 @@ trusts its caller to have checked them.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
@@ -120,10 +121,10 @@ def create_app(
         # Again: a server started with an app object (the demo) set its loggers up since.
         configure_logging(settings)
         # In a thread, so the loop stays free; awaited, so "ready" means search is.
-        await run_in_threadpool(_warm, settings, app.state.web.search)
         replicas = app.state.web.replicas
-        if replicas is not None:
+        if replicas is not None:  # checked before the first request can come
             await run_in_threadpool(replicas.start)
+        await run_in_threadpool(_warm, settings, app.state.web.search)
         yield
         if replicas is not None:
             replicas.stop()
@@ -195,9 +196,16 @@ def _route_reads(app: FastAPI, context: WebContext) -> None:
     """With standbys: revalidations built afresh, a reader's writes remembered (innermost)."""
     if context.replicas is not None:
         remember = route_reads(
-            context.replicas, context.settings.read_your_writes_seconds, context.secure_cookies
+            context.replicas, _read_your_writes(context.settings), context.secure_cookies
         )
         app.add_middleware(BaseHTTPMiddleware, dispatch=remember)
+
+
+def _read_your_writes(settings: Settings) -> int:
+    """Seconds a writer's reads wait for their write: at least as long as a standby may be
+    behind, plus one check, since it may be chosen on the strength of a check that old."""
+    longest = settings.replica_max_lag_seconds + settings.replica_check_seconds
+    return max(settings.read_your_writes_seconds, math.ceil(longest))
 
 
 def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:

@@ -32,7 +32,7 @@ from app.core.wal import format_position
 from app.web.assets import Assets
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
-from app.web.read_routing import any_reader_session, open_session
+from app.web.read_routing import any_reader_session, lost_standby, open_session
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
 from digest.latex import readable
 from ranking.embedder import query_embedder
@@ -59,7 +59,10 @@ class WebContext:
     # The standbys that GET requests read from (None: every request reads the primary).
     replicas: Replicas | None = None
     # Link previews drawn (PNG, tens of KB each), kept apart from the pages' memo.
-    previews: Memo = field(default_factory=lambda: Memo(PREVIEW_SECONDS, PREVIEWS_KEPT))
+    # Drawn from the primary always: a revalidation need not draw them again.
+    previews: Memo = field(
+        default_factory=lambda: Memo(PREVIEW_SECONDS, PREVIEWS_KEPT, afresh_on_revalidation=False)
+    )
 
     def edition(self, session: Session, period: Period, key: date | None) -> Edition | None:
         """The edition to serve for (period, key), looked up at most once per memo lifetime.
@@ -134,9 +137,7 @@ def build_context(
         memo=Memo(settings.web_cache_seconds),
         search_turns=SearchTurns(search_limits, _search_rate(settings)),
         clock=clock,
-        replicas=Replicas(settings, sessions.kw["bind"], clock)
-        if settings.database_replica_urls
-        else None,
+        replicas=replicas,
     )
 
 
@@ -170,7 +171,7 @@ async def get_context(request: Request) -> WebContext:
 
 
 async def get_session(
-    request: Request, context: Annotated[WebContext, Depends(get_context)]
+    context: Annotated[WebContext, Depends(get_context)],
 ) -> AsyncIterator[Session]:
     """One unit of work per request, committed at the end (the edge).
 
@@ -178,10 +179,11 @@ async def get_session(
     runs in the thread pool, and only if the request touched the database (a kept page does
     not). With standbys, a read may go to one of them (``app.web.read_routing``).
     """
-    session = await open_session(context.replicas, context.sessions, request)
+    session = await open_session(context.replicas, context.sessions)
     try:
         yield session
-    except BaseException:
+    except BaseException as error:
+        lost_standby(context.replicas, session, error)
         await run_in_threadpool(_end, session, False)
         raise
     if session.in_transaction():

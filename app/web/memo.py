@@ -48,6 +48,8 @@ class Memo:
     ttl_seconds: float
     max_entries: int = 256
     clock: Callable[[], float] = time.monotonic
+    # Whether :func:`built_afresh` applies: not to values never built from a standby.
+    afresh_on_revalidation: bool = True
     _entries: OrderedDict[Hashable, tuple[float, object]] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -61,7 +63,8 @@ class Memo:
         now = self.clock()
         with self._lock:
             kept = self._entries.get(key)
-            if kept is not None and now - kept[0] < self.ttl_seconds and not _AFRESH.get():
+            afresh = self.afresh_on_revalidation and _AFRESH.get()
+            if kept is not None and now - kept[0] < self.ttl_seconds and not afresh:
                 self._entries.move_to_end(key)
                 return kept[1]  # type: ignore[return-value]
         value = build()

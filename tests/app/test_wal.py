@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from app.core.wal import (
     PositionError,
     StandbyState,
+    aged,
     choose,
     described,
     format_position,
@@ -74,3 +75,10 @@ def test_a_status_page_says_why_a_standby_is_skipped() -> None:
     )
     assert described(_state("a", lag_seconds=12.0), 10) == "skipped: 12.0 s behind (more than 10 s)"
     assert described(_state("a", lag_seconds=None), 10) == "skipped: its lag is not known yet"
+
+
+def test_a_state_no_check_renewed_in_time_is_no_longer_trusted() -> None:
+    fresh = _state("a")
+    assert aged(fresh, NOW + timedelta(seconds=5), 6.0) is fresh
+    old = aged(fresh, NOW + timedelta(seconds=7), 6.0)
+    assert not usable(old, 10) and old.error == "not checked for more than 6 s"

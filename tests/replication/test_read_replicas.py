@@ -94,12 +94,12 @@ def _caught_up(primary: Cluster, standby: Cluster) -> bool:
     return bool(_one(standby, f"SELECT pg_last_wal_replay_lsn() >= '{written}'::pg_lsn"))
 
 
-def _add_paper(primary: Cluster, settings: Settings, arxiv_id: str) -> None:
+def _add_paper(primary: Cluster, settings: Settings, arxiv_id: str, title: str = "A title") -> None:
     engine = make_engine(settings)
     try:
         with session_scope(make_session_factory(engine)) as session:
             session.add(
-                Paper(arxiv_id=arxiv_id, title="A title", abstract="An abstract.", content_hash="x")
+                Paper(arxiv_id=arxiv_id, title=title, abstract="An abstract.", content_hash="x")
             )
     finally:
         engine.dispose()
@@ -195,3 +195,49 @@ def test_a_promoted_standby_is_left_alone(
         assert site.get("/papers/2611.00005").status_code == 200
         assert "not a standby (promoted?)" in _status(site)["error"]
         assert "skipped: not a standby" in site.get("/status").text
+
+
+def test_searches_follow_the_rule_of_the_request_they_serve(
+    primary: Cluster, standby: Cluster, tmp_path: Path
+) -> None:
+    settings = _settings(primary, standby, tmp_path, search_semantic=False)
+    with TestClient(create_app(settings)) as site:
+        wait_until(lambda: _status(site)["lag_bytes"] == 0, "the standby in use")
+        _pause(primary, standby)
+        _add_paper(primary, settings, "2611.00006", title="Zygomorphic quokka lattices")
+        search = "/api/papers/search?q=quokka"
+        assert "2611.00006" not in site.get(search).text  # the standby searched
+        revalidated = site.get(search, headers={"if-none-match": '"old"'})
+        assert "2611.00006" in revalidated.text  # the primary searched
+        _signed_in(site, settings)
+        assert POSITION_COOKIE in site.post("/for-you/feed", follow_redirects=False).cookies
+        assert "2611.00006" in site.get(search).text  # the writer's searches read the primary
+    _one(standby, "SELECT pg_wal_replay_resume()")
+
+
+def test_a_standby_with_every_connection_in_use_is_not_down_and_the_primary_helps_out(
+    primary: Cluster, standby: Cluster, tmp_path: Path
+) -> None:
+    settings = _settings(primary, standby, tmp_path, replica_pool_size=1)
+    _add_paper(primary, settings, "2611.00007")
+    with TestClient(create_app(settings)) as site:
+        wait_until(lambda: _status(site)["lag_bytes"] == 0, "the standby in use")
+        # The page holds the standby's one connection; its similar papers need another.
+        started = time.monotonic()
+        assert site.get("/papers/2611.00007").status_code == 200
+        assert time.monotonic() - started < 5
+        state = _status(site)
+        assert state["up"] and state["error"] is None
+
+
+def test_the_writer_s_cookie_outlives_the_lag_a_standby_may_have(
+    primary: Cluster, standby: Cluster, tmp_path: Path
+) -> None:
+    settings = _settings(
+        primary, standby, tmp_path, replica_max_lag_seconds=30.0, read_your_writes_seconds=5
+    )
+    with TestClient(create_app(settings)) as site:
+        _signed_in(site, settings)
+        wrote = site.post("/for-you/feed", follow_redirects=False)
+        cookie = next(c for c in wrote.headers.get_list("set-cookie") if POSITION_COOKIE in c)
+        assert "Max-Age=31" in cookie  # 30 s of lag and one 0.1 s check, whole seconds up

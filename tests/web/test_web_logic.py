@@ -115,3 +115,7 @@ def test_a_request_built_afresh_gets_nothing_kept_and_leaves_the_newer_value_kep
         assert memo.get("a", build) == 2
         assert copy_context().run(memo.get, "a", build) == 3  # its threads' copies too
     assert memo.get("a", build) == 3
+    drawn_from_the_primary = Memo(ttl_seconds=60, afresh_on_revalidation=False)
+    assert drawn_from_the_primary.get("a", build) == 4
+    with built_afresh():
+        assert drawn_from_the_primary.get("a", build) == 4
