@@ -10,6 +10,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+
+from app.web.app import ROUTERS
+from app.web.context import get_session
+
 WEB = Path(__file__).resolve().parents[2] / "app" / "web"
 OPENERS = {"session_scope", "unit_of_work"}
 # (module, function): the request's own session, the searches' short lookups, and a link
@@ -50,3 +56,21 @@ def _openings(path: Path) -> set[tuple[str, str]]:
 def test_the_web_opens_no_session_of_its_own_beyond_the_named_exceptions() -> None:
     opened = set().union(*(_openings(path) for path in sorted(WEB.rglob("*.py"))))
     assert opened - NAMED_EXCEPTIONS == set()
+
+
+def _needs(dependant: Dependant, wanted: object) -> bool:
+    return any(sub.call is wanted or _needs(sub, wanted) for sub in dependant.dependencies)
+
+
+def test_no_write_goes_through_the_request_s_session() -> None:
+    """A POST's write commits in its own unit of work before it answers, so the primary's
+    position the answer carries (``app.web.read_routing``) is past it; the request's session
+    commits only after the answer is sent, and with read replicas it may be a standby's."""
+    routes = [route for router in ROUTERS for route in router.routes]
+    using = {
+        route.path: route.methods or set()
+        for route in routes
+        if isinstance(route, APIRoute) and _needs(route.dependant, get_session)
+    }
+    assert "/papers/{arxiv_id:path}" in using  # the pages read with it
+    assert [path for path, methods in using.items() if methods - {"GET", "HEAD"}] == []
