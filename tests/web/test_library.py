@@ -91,6 +91,20 @@ def test_another_readers_list_is_not_found(
     assert list(_lists(_page(client, other))) == ["Theirs"]
 
 
+def test_ids_past_the_database_s_integers_are_refused_not_errors(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    huge = str(2**31)
+    paper = edition_ids(site_settings, "day", LAST_DAY)[0]
+    answers = [
+        client.post(f"/reading-list/lists/{huge}/delete", headers=ada.headers),
+        client.post(f"/papers/{paper}/file", data={"list": huge}, headers=ada.headers),
+        client.post(f"/searches/{huge}/delete", headers=ada.headers),
+        client.get(f"/reading-list?list={huge}", headers=ada.headers),
+    ]
+    assert [answer.status_code for answer in answers] == [400, 422, 400, 400]
+
+
 def test_read_state_and_a_private_note_stay_with_a_saved_paper(
     client: TestClient, ada: SignedIn
 ) -> None:

@@ -23,13 +23,15 @@ from app.web.bibtex import bibliography
 from app.web.citations import Cited, csl_json, ris
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import read_form
+from app.web.params import MAX_ID
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading, to_sign_in
 from digest.accounts import library
 
 router = APIRouter(include_in_schema=False)
-ListId = Annotated[int, Path(ge=1, le=2**62)]
+# Ids past the database's integer range are refused before a query PostgreSQL would refuse.
+ListId = Annotated[int, Path(ge=1, le=MAX_ID)]
 ShownList = Annotated[
-    int | None, Query(alias="list", ge=1, le=2**62, description="One of the reader's lists")
+    int | None, Query(alias="list", ge=1, le=MAX_ID, description="One of the reader's lists")
 ]
 READING_LIST = "/reading-list"
 
@@ -158,7 +160,7 @@ async def delete_list(request: Request, context: ContextDep, list_id: ListId) ->
 async def file_paper(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     """File a paper under a list (``list``: its id; empty: the reading list alone)."""
     asked = (await read_form(request)).get("list", "").strip()
-    if asked and not (asked.isdecimal() and 0 < int(asked) < 2**62):
+    if asked and not (asked.isdecimal() and 0 < int(asked) <= MAX_ID):
         raise HTTPException(422, "list is one of your lists' ids, or empty")
     list_id = int(asked) if asked else None
 

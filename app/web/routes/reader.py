@@ -32,7 +32,7 @@ from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
 from app.web.forms import browser_nonce, csrf_field, read_form, require_this_site
 from app.web.origin import own_path
-from app.web.params import TopicId
+from app.web.params import MAX_ID, TopicId
 from app.web.routes.voting import SESSION_COOKIE
 from digest import catch_up
 from digest.accounts import reader, saved_searches
@@ -333,7 +333,7 @@ async def save_search(request: Request, context: ContextDep) -> Response:
 
 @router.post("/searches/{search_id}/delete")
 async def forget_search(
-    request: Request, context: ContextDep, search_id: Annotated[int, Path(ge=1, le=2**62)]
+    request: Request, context: ContextDep, search_id: Annotated[int, Path(ge=1, le=MAX_ID)]
 ) -> Response:
     def forget(session: Session, found: Subscriber, now: datetime) -> None:
         saved_searches.forget_search(session, found, search_id)
