@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -42,6 +42,7 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from app.core.vectors import Matrix
+from ranking.phrase_counts import IN_PHRASE, NOUN, STOP, PhraseCounts, count_phrases
 from ranking.topics import Labels
 
 PHRASES_PER_LABEL = 4
@@ -139,24 +140,6 @@ def representatives(vectors: Matrix, labels: Labels, centres: Matrix) -> Labels:
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class _Counts:
-    """How many papers of each cluster use each phrase (lowercase), how many of all clusters
-    do, and how often the abstracts write each spelling."""
-
-    by_cluster: dict[int, Counter[str]]
-    papers: Counter[str]
-    spellings: _Spellings
-    sizes: Counter[int]
-    # The phrases that usually end a noun phrase: the others describe the word after them.
-    named: frozenset[str]
-
-    @property
-    def average(self) -> float:
-        """Papers per cluster."""
-        return sum(self.sizes.values()) / max(len(self.sizes), 1)
-
-
 Encode = Callable[[Sequence[str]], Matrix]
 
 
@@ -181,89 +164,32 @@ def label_clusters(
         ranked = _by_meaning(ranked, meaning)
     names = _names(ranked)
     labels_chosen = [_chosen(name, phrases) for name, phrases in zip(names, ranked, strict=True)]
-    spellings = counts.spellings.of({p for chosen in labels_chosen for p in chosen})
+    spellings = counts.spellings({p for chosen in labels_chosen for p in chosen})
     return [", ".join(_spelling(spellings[p]) for p in chosen) for chosen in labels_chosen]
 
 
-def _count(texts: Sequence[str], labels: Labels) -> _Counts:
-    by_cluster: dict[int, Counter[str]] = defaultdict(Counter)
-    papers: Counter[str] = Counter()
-    capitalised: Counter[str] = Counter()
-    uses: Counter[str] = Counter()
-    heads: Counter[str] = Counter()
-    kinds: dict[str, _Word] = {}  # each word's kind, kept as the texts are read
-    for index in np.flatnonzero(labels >= 0):
-        found = _phrases(texts[int(index)][:LABEL_TEXT_CHARACTERS], kinds)
-        used = set(found.lowered)
-        by_cluster[int(labels[index])].update(used)
-        papers.update(used)
-        capitalised.update(found.capitalised)
-        uses.update(found.lowered)
-        heads.update(found.ends)
-    sizes = Counter(int(n) for n in labels if n >= 0)
-    named = {phrase for phrase, times in uses.items() if heads[phrase] >= HEAD_SHARE * times}
-    spellings = _Spellings(capitalised, uses)
-    return _Counts(by_cluster, papers, spellings, sizes, frozenset(named))
+def _count(texts: Sequence[str], labels: Labels) -> PhraseCounts:
+    """The phrases of the texts labelled with a cluster (the others are not read)."""
+    chosen = np.flatnonzero(labels >= 0)
+    tokens = [
+        _TOKEN.findall(_TEX.sub(" . ", texts[int(i)][:LABEL_TEXT_CHARACTERS])) for i in chosen
+    ]
+    return count_phrases(tokens, [int(labels[i]) for i in chosen], _role, HEAD_SHARE)
 
 
-@dataclass(frozen=True, slots=True)
-class _Found:
-    """A text's phrases (lowercase), those of them written with a capital (as written), and
-    those that end a noun phrase (lowercase)."""
-
-    lowered: list[str]
-    capitalised: list[str]
-    ends: list[str]
+def _role(word: str) -> int:
+    kind = _kind(word)
+    if kind is _Word.KEPT or kind is _Word.GENERIC:
+        return IN_PHRASE
+    return NOUN if kind is _Word.NOUN else STOP
 
 
-def _phrases(text: str, kinds: dict[str, _Word] | None = None) -> _Found:
-    """Every run of one to ``MAX_WORDS`` words inside the runs of kept and generic words, and
-    those of them that end a noun phrase (where the run ends before a stop word or a mark)."""
-    known = {} if kinds is None else kinds
-    found = _Found([], [], [])
-    run: list[str] = []
-    lowered_run: list[str] = []
-    for token in [*_TOKEN.findall(_TEX.sub(" . ", text)), "."]:
-        # A token is a word (two characters or more) or a single other character.
-        if len(token) > 1:
-            lowered = token.lower()
-            kind = known.get(lowered) or known.setdefault(lowered, _kind(lowered))
-            if kind is _Word.KEPT or kind is _Word.GENERIC:
-                run.append(token)
-                lowered_run.append(lowered)
-                continue
-            final = kind is _Word.STOP
-        else:
-            final = True
-        if run:
-            _add_runs(found, run, lowered_run, final)
-            run, lowered_run = [], []
-    return found
-
-
-def _add_runs(found: _Found, run: list[str], lowered: list[str], final: bool) -> None:
-    """Add the phrases of one run of words; a run is compared lowered only where it has a
-    capital, as most phrases are written in lowercase."""
-    capital = run != lowered
-    for size in range(1, min(MAX_WORDS, len(run)) + 1):
-        starts = range(len(run) - size + 1)
-        grams = lowered if size == 1 else [" ".join(lowered[i : i + size]) for i in starts]
-        found.lowered.extend(grams)
-        if final:
-            found.ends.append(grams[-1])
-        if capital:
-            written = (" ".join(run[i : i + size]) for i in starts)
-            found.capitalised.extend(phrase for phrase in written if not phrase.islower())
-
-
-def _ranked(counts: _Counts, number: int) -> list[tuple[str, float]]:
+def _ranked(counts: PhraseCounts, number: int) -> list[tuple[str, float]]:
     """The cluster's phrases used by at least two of its papers, best first, with scores."""
-    own = counts.by_cluster.get(number, Counter())
     size, average = counts.sizes[number], counts.average
     scored = [
-        (phrase, _score(phrase, used / size, average / counts.papers[phrase]))
-        for phrase, used in own.items()
-        if used >= 2 and phrase in counts.named
+        (phrase, _score(phrase, used / size, average / papers))
+        for phrase, used, papers in counts.shared(number, 2)
     ]
     return sorted(scored, key=lambda item: (-item[1], item[0]))
 
@@ -349,28 +275,6 @@ def _chosen(name: str | None, phrases: list[tuple[str, float]]) -> list[str]:
         if not any(_stems(phrase) & _stems(other) for other in chosen):
             chosen.append(phrase)
     return chosen
-
-
-@dataclass(frozen=True, slots=True)
-class _Spellings:
-    """How often each phrase is written with a capital, as written, and in all (lowercase):
-    the rest of its uses are in lowercase."""
-
-    capitalised: Counter[str]
-    uses: Counter[str]
-
-    def of(self, wanted: set[str]) -> dict[str, Counter[str]]:
-        """How each wanted phrase (lowercase) is written, and how often each way."""
-        result: dict[str, Counter[str]] = defaultdict(Counter)
-        for spelling, times in self.capitalised.items():
-            lowered = spelling.lower()
-            if lowered in wanted:
-                result[lowered][spelling] = times
-        for phrase in wanted:
-            plain = self.uses[phrase] - sum(result[phrase].values())
-            if plain > 0:
-                result[phrase][phrase] = plain
-        return result
 
 
 def _spelling(spellings: Counter[str]) -> str:

@@ -13,6 +13,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -154,23 +155,54 @@ def query_encoder(settings: Settings) -> QueryEncoder:
 
 
 def phrase_encoder(settings: Settings) -> Callable[[Sequence[str]], Matrix]:
-    """The int8 model for a job's short phrases (topic labels), on every core, loaded on the
-    first call: it loads without torch in well under a second, where the embedding backend's
-    model would import torch and load the model for a few thousand phrases."""
+    """The int8 model for a job's short phrases (topic labels), on every core: it loads without
+    torch in well under a second, where the embedding backend's model would import torch and
+    load the model for a few thousand phrases.
+
+    When the model is built already, it starts loading now, on a thread of its own:
+    onnxruntime lets go of the interpreter while it builds a session, so the model is ready by
+    the time the job has counted its phrases. Else it is built on the first call.
+    """
     from ranking.embedder import resolve_model_path
 
-    loaded: list[OnnxEncoder] = []
+    source = Path(resolve_model_path(settings.embedding_model))
+    threads = os.cpu_count() or 1
+    if not model_path(source, settings.data_dir / "models").exists():
+        return _LazyPhraseModel(settings, source, threads).encode
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="phrase-model")
+    loading = pool.submit(OnnxEncoder.open, prepare_query_model(settings), source, threads)
+    pool.shutdown(wait=False)
+    return _LoadingPhraseModel(loading).encode
 
-    def encode(texts: Sequence[str]) -> Matrix:
+
+class _LoadingPhraseModel:
+    """The phrase model loading on a thread; a call waits for it."""
+
+    def __init__(self, loading: Future[OnnxEncoder]) -> None:
+        self._loading = loading
+
+    def encode(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        if not loaded:
-            source = Path(resolve_model_path(settings.embedding_model))
-            model = prepare_query_model(settings)
-            loaded.append(OnnxEncoder.open(model, source, os.cpu_count() or 1))
-        return loaded[0].encode(texts, batch_size=PHRASE_BATCH)
+        return self._loading.result().encode(texts, batch_size=PHRASE_BATCH)
 
-    return encode
+
+class _LazyPhraseModel:
+    """The phrase model built and loaded on the first call that has phrases."""
+
+    def __init__(self, settings: Settings, source: Path, threads: int) -> None:
+        self._settings = settings
+        self._source = source
+        self._threads = threads
+        self._loaded: list[OnnxEncoder] = []
+
+    def encode(self, texts: Sequence[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        if not self._loaded:
+            model = prepare_query_model(self._settings)
+            self._loaded.append(OnnxEncoder.open(model, self._source, self._threads))
+        return self._loaded[0].encode(texts, batch_size=PHRASE_BATCH)
 
 
 def prepare_query_model(settings: Settings) -> Path:

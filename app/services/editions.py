@@ -32,6 +32,7 @@ from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, 
 from ranking.embeddings import import_matrix as store_matrix
 from ranking.labels import Encode
 from ranking.onnx_encoder import phrase_encoder, prepare_query_model
+from ranking.phrase_vectors import remembered
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
@@ -146,7 +147,10 @@ def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> Rank
     """The day's topics (with its trailing window), then the day's edition."""
     with session_scope(sessions) as session:
         scorer = default_scorer(settings, session)
-        topics, edition = rank_day(session, day, settings, scorer, _label_encoder(settings))
+        encode = _label_encoder(settings)
+        if encode is not None:
+            encode = remembered(session, _label_model(settings), encode, day)
+        topics, edition = rank_day(session, day, settings, scorer, encode)
     return RankReport(topics, edition)
 
 
@@ -159,6 +163,14 @@ def _label_encoder(settings: Settings) -> Encode | None:
     if settings.search_query_backend == "onnx-int8":
         return phrase_encoder(settings)
     return make_embedder(settings).encode
+
+
+def _label_model(settings: Settings) -> str:
+    """What the label phrases' vectors are kept under: the model and how it is run."""
+    backend = (
+        "onnx-int8" if settings.search_query_backend == "onnx-int8" else settings.embedding_backend
+    )
+    return f"{settings.embedding_model} ({backend})"
 
 
 def publish(settings: Settings, sessions: sessionmaker[Session], day: date) -> EditionsReport:

@@ -40,11 +40,13 @@ TEAM_AUTHORS = 60  # hyper-authored papers: the first 60 names decide the team
 
 @dataclass(frozen=True, slots=True)
 class Published:
-    """What the history needs of an earlier paper (a :class:`Candidate` has it too)."""
+    """What the history needs of an earlier paper (a :class:`Candidate` has it too); with
+    ``keyed``, ``authors`` are the stored author keys rather than names."""
 
     arxiv_id: str
     authors: tuple[str, ...]
     announced_on: date
+    keyed: bool = False
 
 
 class Featured(NamedTuple):
@@ -144,7 +146,7 @@ class AuthorHistory:
         published: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
         for paper in papers:
             featured_on = self._first_featured.get(paper.arxiv_id, NEVER)
-            for key in _keys(paper.authors):
+            for key in _paper_keys(paper):
                 published[key].append((paper.announced_on.toordinal(), featured_on, paper.arxiv_id))
         self._featured = {key: sorted(rows) for key, rows in featured.items()}
         self._published = {key: sorted(rows) for key, rows in published.items()}
@@ -181,6 +183,13 @@ class AuthorHistory:
 
 def _keys(authors: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(key for key in map(cached_author_key, authors) if key))
+
+
+def _paper_keys(paper: Candidate | Published) -> list[str]:
+    # A stored key is kept as it is: keying a key again is not always the same key.
+    if isinstance(paper, Published) and paper.keyed:
+        return list(dict.fromkeys(paper.authors))
+    return _keys(paper.authors)
 
 
 class Team(NamedTuple):

@@ -131,21 +131,32 @@ def _earlier_papers(
 def _papers_of(
     session: Session, window: ColumnElement[bool], author_keys: frozenset[str]
 ) -> list[Published]:
-    """The window's papers by any of ``author_keys``, each with only those authors: one pass
-    over the join, as reading the papers and then their authors reads the window twice."""
+    """The window's papers by any of ``author_keys``, each with only those authors, as keys.
+
+    Both reads start from the author key index: the authors' rows of all time are few, where
+    the window's rows of every author are many.
+    """
+    by_authors = select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key.in_(author_keys))
+    days = {
+        row.arxiv_id: row.announced_on
+        for row in session.execute(
+            select(Paper.arxiv_id, Paper.announced_on).where(
+                window & Paper.arxiv_id.in_(by_authors)
+            )
+        )
+    }
     rows = session.execute(
-        select(PaperAuthor.arxiv_id, PaperAuthor.name, Paper.announced_on)
-        .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
-        .where(window & PaperAuthor.author_key.in_(author_keys))
+        select(PaperAuthor.arxiv_id, PaperAuthor.author_key)
+        .where(PaperAuthor.author_key.in_(author_keys))
         .order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
     )
-    grouped: dict[str, tuple[date | None, list[str]]] = {}
-    for arxiv_id, name, announced_on in rows:
-        grouped.setdefault(arxiv_id, (announced_on, []))[1].append(name)
+    grouped: dict[str, list[str]] = {}
+    for arxiv_id, key in rows:
+        if days.get(arxiv_id) is not None:
+            grouped.setdefault(arxiv_id, []).append(key)
     return [
-        Published(arxiv_id, tuple(names), announced_on)
-        for arxiv_id, (announced_on, names) in grouped.items()
-        if announced_on is not None
+        Published(arxiv_id, tuple(keys), days[arxiv_id], keyed=True)
+        for arxiv_id, keys in grouped.items()
     ]
 
 

@@ -65,3 +65,10 @@ def test_the_label_step_embeds_without_loading_torch(
         check=True,
     )
     assert done.stdout.split() == ["(1,", "384)", "False"]
+
+
+def test_without_a_built_model_nothing_is_built_until_there_are_phrases(tmp_path: Path) -> None:
+    settings = get_settings().model_copy(update={"data_dir": tmp_path})
+    encode = phrase_encoder(settings)
+    assert encode([]).shape[0] == 0
+    assert not (tmp_path / "models").exists()

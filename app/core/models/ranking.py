@@ -41,6 +41,21 @@ class PaperEmbedding(Base):
     computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class PhraseVector(Base):
+    """A topic label phrase's vector under one label model, kept so that each day embeds only
+    the phrases it has not met: the topic window moves a day at a time, and most of a day's
+    candidate phrases were candidates the day before. ``used_on`` is the newest day that
+    asked for it; phrases no day has asked for in a while are dropped."""
+
+    __tablename__ = "phrase_vectors"
+
+    model: Mapped[str] = mapped_column(String(300), primary_key=True)
+    phrase: Mapped[str] = mapped_column(String(500), primary_key=True)
+    # L2-normalised float32, little-endian.
+    vector: Mapped[bytes] = mapped_column(LargeBinary)
+    used_on: Mapped[date] = mapped_column(index=True)
+
+
 class Topic(Base):
     """A topic with a stable identity: the same id while its centroid stays close day to day."""
 

@@ -9,6 +9,7 @@ from datetime import date
 import numpy as np
 from numpy.typing import NDArray
 
+from app.core.names import author_key
 from ranking.scoring import Candidate, ScoringContext, Signal
 from ranking.trending.data import LabelRecord
 from ranking.trending.history import AuthorHistory, Published
@@ -125,3 +126,25 @@ def test_a_team_is_two_shared_authors_not_one_shared_name() -> None:
     assert history.stats(namesake, date(2025, 2, 1)).team_featured == 0
     # As of a day before the featured record, the team has nothing yet.
     assert history.stats(same_team, date(2025, 1, 10)).team_featured == 0
+
+
+def test_an_earlier_paper_read_by_its_stored_author_keys_counts_for_its_authors() -> None:
+    name = "Björn Þór Jónsson"
+    key = author_key(name)
+    assert author_key(key) != key  # why stored keys are not keyed again
+    papers = [
+        Published("2501.00001", (key, "ada-lovelace"), date(2025, 1, 9), keyed=True),
+        Published("2501.00002", (key,), date(2025, 1, 10), keyed=True),
+    ]
+    candidate = Candidate(
+        arxiv_id="2502.00003",
+        title="t",
+        abstract="a",
+        authors=(name, "Ada Lovelace"),
+        categories=("cs.LG",),
+        primary_category=None,
+        comment=None,
+        announced_on=date(2025, 2, 1),
+    )
+    stats = AuthorHistory([], papers).stats(candidate, date(2025, 2, 1))
+    assert (stats.papers_max, stats.team_papers) == (2, 1)
