@@ -18,20 +18,34 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-# Set for one request's context: every value it asks the memo for is built again.
+# Set for one request's context: no value kept from a build that may have read a standby is
+# served to it.
 _AFRESH: ContextVar[bool] = ContextVar("memo_afresh", default=False)
+# Set for one request's context: what it builds may have been read from a standby.
+_FROM_STANDBY: ContextVar[bool] = ContextVar("memo_from_standby", default=False)
 
 
 @contextmanager
 def built_afresh() -> Iterator[None]:
-    """Within the block (this request's context, its threads included), the memo serves
-    nothing kept: what a revalidation reads from the primary must not be an older kept copy
-    built from a standby that was behind."""
+    """Within the block (this request's context, its threads included), the memo serves no
+    value that a request reading standbys built: what a revalidation reads from the primary
+    must not be an older kept copy built from a standby that was behind. Values built from
+    the primary are served, so revalidations cannot make every page be built again."""
     token = _AFRESH.set(True)
     try:
         yield
     finally:
         _AFRESH.reset(token)
+
+
+@contextmanager
+def reading_standbys() -> Iterator[None]:
+    """Within the block, what is built and kept may have been read from a standby."""
+    token = _FROM_STANDBY.set(True)
+    try:
+        yield
+    finally:
+        _FROM_STANDBY.reset(token)
 
 
 @dataclass
@@ -50,7 +64,8 @@ class Memo:
     clock: Callable[[], float] = time.monotonic
     # Whether :func:`built_afresh` applies: not to values never built from a standby.
     afresh_on_revalidation: bool = True
-    _entries: OrderedDict[Hashable, tuple[float, object]] = field(default_factory=OrderedDict)
+    # Per key: when built, the value, and whether it may have been read from a standby.
+    _entries: OrderedDict[Hashable, tuple[float, object, bool]] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
@@ -58,18 +73,18 @@ class Memo:
 
         Built outside the lock, so a slow page never holds up the others; two requests that
         miss together both build, and the later one's value is kept. Inside
-        :func:`built_afresh`, always built (and kept).
+        :func:`built_afresh`, a value built under :func:`reading_standbys` is built again.
         """
         now = self.clock()
         with self._lock:
             kept = self._entries.get(key)
             afresh = self.afresh_on_revalidation and _AFRESH.get()
-            if kept is not None and now - kept[0] < self.ttl_seconds and not afresh:
+            if kept is not None and now - kept[0] < self.ttl_seconds and not (afresh and kept[2]):
                 self._entries.move_to_end(key)
                 return kept[1]  # type: ignore[return-value]
         value = build()
         with self._lock:
-            self._entries[key] = (now, value)
+            self._entries[key] = (now, value, _FROM_STANDBY.get())
             self._entries.move_to_end(key)
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)

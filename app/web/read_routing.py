@@ -6,8 +6,10 @@
   with the primary's log position, and for ``PAPERBOY_READ_YOUR_WRITES_SECONDS`` their reads go
   only to a standby that has replayed that far, else to the primary.
 - A request that revalidates what it holds (``If-None-Match``, ``If-Modified-Since``) reads
-  from the primary, and none of the process's kept pages (``app.web.memo``), which a standby
+  from the primary, and none of the process's kept pages (``app.web.memo``) that a standby
   that was behind may have built: an answer it was given is never followed by an older one.
+  Pages kept from the primary are served to it, so revalidating cannot make every page be
+  built again.
 - A standby that fails to give a connection is marked down and the next, or the primary,
   answers instead: a standby stopping between requests costs no request an error. One that
   goes away in the middle of a request (answered 503, retry) is marked down too.
@@ -27,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.db_faults import connection_lost
 from app.core.replicas import STANDBY, Replicas, said
 from app.core.wal import PositionError, format_position, parse_position
-from app.web.memo import built_afresh
+from app.web.memo import built_afresh, reading_standbys
 
 POSITION_COOKIE = "paperboy_wrote"
 READS = frozenset({"GET", "HEAD"})
@@ -109,9 +111,10 @@ def route_reads(
 
     async def _answer(request: Request, call_next: Next) -> Response:
         if request.method in READS:
-            if not revalidating(request):
-                return await call_next(request)
-            with built_afresh():  # read from the primary, not from kept copies
+            if revalidating(request):
+                with built_afresh():  # read from the primary, not from standbys' copies
+                    return await call_next(request)
+            with reading_standbys():
                 return await call_next(request)
         response = await call_next(request)
         if response.status_code >= 400:
