@@ -9,6 +9,8 @@ the six announcement days before it) clustered by the pure code ``paperboy rank`
 each labeller labels the same clusters:
 
 - shipped: ``ranking/labels.py`` as ``paperboy rank`` runs it (by meaning, int8 query model);
+  and again with each phrase keeping the vector it was first given over the measured days, as
+  ``phrase_vectors`` keeps them (the int8 model scales each batch apart);
 - old: ``ranking/labels.py`` at ``--old-commit``, the labels readers saw before;
 - KeyBERT (``--peers``): ``keybert`` with its defaults (single words), and ``keybert-phrases``
   (one or two words, maximal marginal relevance, diversity 0.5). One document per cluster: the
@@ -177,6 +179,7 @@ def confirms(keyword: tuple[str, ...], phrase: tuple[str, ...], strict: bool = F
 def _labellers(old_commit: str, peers: list[str]) -> dict[str, Labeller]:
     result = {
         "shipped": _labeller(shipped_labels, phrase_encoder(get_settings())),
+        "shipped, kept vectors": _labeller(shipped_labels, _first_vectors(get_settings())),
         f"old ({old_commit})": _labeller(_old_module(old_commit)),
     }
     if peers:
@@ -185,6 +188,20 @@ def _labellers(old_commit: str, peers: list[str]) -> dict[str, Labeller]:
         keybert = KeyBERT(model=resolve_model_path(get_settings().embedding_model))
         result |= {f"KeyBERT {peer}": _keybert(keybert, PEERS[peer]) for peer in peers}
     return result
+
+
+def _first_vectors(settings: Any) -> Callable[[Sequence[str]], Matrix]:
+    """The phrase model as ``paperboy rank`` uses it with ``phrase_vectors``: each phrase keeps
+    the vector it was first given, over the measured days in order."""
+    encode, kept = phrase_encoder(settings), dict[str, Matrix]()
+
+    def first(phrases: Sequence[str]) -> Matrix:
+        missing = [phrase for phrase in dict.fromkeys(phrases) if phrase not in kept]
+        if missing:
+            kept.update(zip(missing, encode(missing), strict=True))
+        return np.stack([kept[phrase] for phrase in phrases]) if phrases else encode(phrases)
+
+    return first
 
 
 def _keybert(keybert: Any, options: dict[str, Any]) -> Labeller:

@@ -8,7 +8,7 @@ stop or a mark comes next. The labeller needs, for every phrase (lowercase): how
 of each cluster use it, how many papers in all, how often it is used and how often it ends a
 noun phrase; and how each is written where it has a capital.
 
-A day's window yields a few hundred thousand phrase uses. Each word is numbered once and each
+A day's window yields a great many phrase uses. Each word is numbered once and each
 phrase is a number made of its words' numbers, so the counting is array sorting; only the
 phrases a label may use are ever spelled out as strings.
 """
@@ -185,6 +185,10 @@ class _Table:
         """The counts of ``codes``, each of them in the table."""
         return self.counts[np.searchsorted(self.codes, codes)]
 
+    def holds(self, code: int) -> bool:
+        at = int(np.searchsorted(self.codes, code))
+        return at < len(self.codes) and int(self.codes[at]) == code
+
 
 @dataclass(frozen=True, slots=True)
 class PhraseCounts:
@@ -223,7 +227,11 @@ class PhraseCounts:
     def spellings(self, wanted: set[str]) -> dict[str, Counter[str]]:
         """How each wanted phrase (lowercase) is written, and how often each way: capitalised
         spellings in order of first use, then the plain lowercase."""
-        codes = {c: p for p in wanted if (c := self.vocabulary.code(p)) is not None}
+        codes = {
+            code: phrase
+            for phrase in wanted
+            if (code := self.vocabulary.code(phrase)) is not None and self.times.holds(code)
+        }
         result: dict[str, Counter[str]] = {phrase: Counter() for phrase in wanted}
         capital = self.uses.capital & np.isin(self.uses.lowered, list(codes))
         written, first, times = np.unique(

@@ -18,7 +18,6 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from app.cli.collection import collected_rarely, freeze_what_is_loaded
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.db_faults import quiet_secondary_driver_errors
@@ -62,10 +61,8 @@ class Deferred:
 
 class DeferredHandler(Deferred):
     def __call__(self, args: argparse.Namespace, settings: Settings) -> int:
-        with collected_rarely():
-            handler: Handler = self.resolve()
-            freeze_what_is_loaded()
-            return handler(args, settings)
+        handler: Handler = self.resolve()
+        return handler(args, settings)
 
 
 class DeferredArguments(Deferred):

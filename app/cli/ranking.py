@@ -19,6 +19,7 @@ import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
+from app.cli.collection import collected_rarely
 from app.cli.common import command_sessions, parse_day, print_error, print_report
 from app.core.clock import utc_now
 from app.core.config import Settings
@@ -193,7 +194,7 @@ def run_rank(args: argparse.Namespace, settings: Settings) -> int:
     if args.date is not None:
         day = args.date
         return _step("rank", settings, lambda sessions: editions.rank(settings, sessions, day))
-    with command_sessions(settings) as sessions:
+    with command_sessions(settings) as sessions, collected_rarely():
         progress = progress_of("paper", args.quiet, settings)
         report = run_range(settings, sessions, args.first, args.last, progress, embed=False)
     return print_daily(report, "rank")
@@ -217,7 +218,7 @@ def run_publish(args: argparse.Namespace, settings: Settings) -> int:
 
 def _step(command: str, settings: Settings, step: Callable[[sessionmaker[Session]], Report]) -> int:
     """Run one ranking step; unusable input is one line on standard error and exit 1."""
-    with command_sessions(settings) as sessions:
+    with command_sessions(settings) as sessions, collected_rarely():
         try:
             return print_report(step(sessions))
         except RankingInputError as error:

@@ -32,7 +32,7 @@ from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, 
 from ranking.embeddings import import_matrix as store_matrix
 from ranking.labels import Encode
 from ranking.onnx_encoder import phrase_encoder, prepare_query_model
-from ranking.phrase_vectors import remembered
+from ranking.phrase_vectors import PhraseMemory
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
@@ -145,19 +145,20 @@ def _search_index(settings: Settings, sessions: sessionmaker[Session]) -> Writte
 
 def rank(settings: Settings, sessions: sessionmaker[Session], day: date) -> RankReport:
     """The day's topics (with its trailing window), then the day's edition."""
+    kept = PhraseMemory(sessions, _label_model(settings), day)
     with session_scope(sessions) as session:
         scorer = default_scorer(settings, session)
         encode = _label_encoder(settings)
-        if encode is not None:
-            encode = remembered(session, _label_model(settings), encode, day)
-        topics, edition = rank_day(session, day, settings, scorer, encode)
+        labelling = None if encode is None else kept.around(encode)
+        topics, edition = rank_day(session, day, settings, scorer, labelling)
+    kept.keep()  # after the day's commit: a cache, kept in a unit of work of its own
     return RankReport(topics, edition)
 
 
 def _label_encoder(settings: Settings) -> Encode | None:
     """The model for topic labels' phrases, unless the settings turn labelling by meaning off:
-    the int8 query model where searches use it (no torch), else the embedding backend's (each
-    loads once per process, on the first label)."""
+    the int8 query model where searches use it (no torch; it starts loading now, where it is
+    built), else the embedding backend's (loaded on the first label)."""
     if not settings.topic_labels_by_meaning:
         return None
     if settings.search_query_backend == "onnx-int8":

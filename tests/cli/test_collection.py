@@ -1,28 +1,28 @@
-"""A command collects garbage less often and leaves what its imports made out of collections,
+"""A ranking command collects garbage less often and leaves what is loaded out of collections,
 then gives the process back as it found it."""
 
 from __future__ import annotations
 
 import gc
-from pathlib import Path
 
-from app.cli.collection import YOUNG_OBJECTS, collected_rarely, freeze_what_is_loaded
-from app.cli.main import main
-from app.core.config import get_settings
+from app.cli.collection import YOUNG_OBJECTS, collected_rarely
 
 
-def test_inside_a_command_collections_are_rarer_and_what_is_loaded_is_frozen() -> None:
+def test_inside_collections_are_rarer_and_what_was_alive_is_frozen_then_all_is_restored() -> None:
     before = gc.get_threshold()
     with collected_rarely():
         assert gc.get_threshold() == (YOUNG_OBJECTS, *before[1:])
-        freeze_what_is_loaded()
         assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
 
 
-def test_a_command_gives_the_process_back_as_it_found_it(tmp_path: Path) -> None:
-    before = gc.get_threshold()
-    assert main(["migrate"], get_settings(data_dir=tmp_path)) == 0
-    assert gc.get_threshold() == before
-    assert gc.get_freeze_count() == 0
+def test_objects_frozen_before_stay_frozen() -> None:
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collected_rarely():
+            assert gc.get_threshold()[0] == YOUNG_OBJECTS
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()

@@ -116,3 +116,12 @@ def test_no_texts_count_nothing() -> None:
     counts = count_phrases([[]], [0], _role, 1 / 3)
     assert counts.shared(0, 1) == []
     assert counts.shared(5, 1) == []
+
+
+def test_a_phrase_never_used_has_no_spelling_even_when_its_words_are_known() -> None:
+    counts = count_phrases([["graph", "of", "data"], ["nets"]], [0, 0], _role, 1 / 3)
+    assert counts.spellings({"data graph", "nets nets", "unknown"}) == {
+        "data graph": Counter(),
+        "nets nets": Counter(),
+        "unknown": Counter(),
+    }

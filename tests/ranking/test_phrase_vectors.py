@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app.core.models import PhraseVector
 from app.core.vectors import Matrix
 from ranking.onnx_encoder import phrase_encoder
-from ranking.phrase_vectors import KEEP_DAYS, remembered
+from ranking.phrase_vectors import KEEP_DAYS, PhraseMemory
 from tests.conftest import Database, with_int8_query_model
 
 DAY = date(2026, 6, 2)
@@ -35,8 +35,10 @@ class _Recorded:
 
 
 def _label(database: Database, model: _Recorded, phrases: list[str], day: date) -> Matrix:
-    with database.sessions.begin() as session:
-        return remembered(session, MODEL, model, day)(phrases)
+    kept = PhraseMemory(database.sessions, MODEL, day)
+    vectors = kept.around(model)(phrases)
+    kept.keep()
+    return vectors
 
 
 def _kept(database: Database) -> dict[str, date]:
@@ -79,3 +81,22 @@ def test_phrases_no_day_asks_for_are_dropped_and_an_older_day_keeps_the_newest_u
     _label(database, model, ["speech recognition"], later + timedelta(days=1))
     assert set(_kept(database)) == {"video diffusion", "speech recognition"}
     assert _label(database, model, [], later).shape[0] == 0
+
+
+@pytest.mark.model
+def test_labels_read_kept_vectors_beside_a_job_that_is_writing_and_keep_after_it(
+    database: Database, int8_query_model: Path, tmp_path: Path
+) -> None:
+    model = _Recorded(tmp_path, database, int8_query_model)
+    _label(database, model, ["video diffusion"], DAY)
+    kept = PhraseMemory(database.sessions, MODEL, DAY + timedelta(days=1))
+    with database.sessions.begin() as job:  # the ranking job, holding its writes open
+        job.execute(update(PhraseVector).values(used_on=DAY))
+        kept.around(model)(["video diffusion", "speech recognition"])
+        assert model.asked[-1] == ["speech recognition"]
+    assert set(_kept(database)) == {"video diffusion"}  # nothing written inside the job
+    kept.keep()
+    assert _kept(database) == {
+        "video diffusion": DAY + timedelta(days=1),
+        "speech recognition": DAY + timedelta(days=1),
+    }

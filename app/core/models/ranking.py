@@ -41,6 +41,9 @@ class PaperEmbedding(Base):
     computed_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+LONGEST_PHRASE = 500
+
+
 class PhraseVector(Base):
     """A topic label phrase's vector under one label model, kept so that each day embeds only
     the phrases it has not met: the topic window moves a day at a time, and most of a day's
@@ -50,7 +53,7 @@ class PhraseVector(Base):
     __tablename__ = "phrase_vectors"
 
     model: Mapped[str] = mapped_column(String(300), primary_key=True)
-    phrase: Mapped[str] = mapped_column(String(500), primary_key=True)
+    phrase: Mapped[str] = mapped_column(String(LONGEST_PHRASE), primary_key=True)
     # L2-normalised float32, little-endian.
     vector: Mapped[bytes] = mapped_column(LargeBinary)
     used_on: Mapped[date] = mapped_column(index=True)
