@@ -20,9 +20,9 @@ def test_inside_collections_are_rarer_and_what_was_alive_is_frozen_then_all_is_r
 def test_objects_frozen_before_stay_frozen() -> None:
     gc.freeze()
     try:
-        frozen = gc.get_freeze_count()
         with collected_rarely():
             assert gc.get_threshold()[0] == YOUNG_OBJECTS
-        assert gc.get_freeze_count() >= frozen
+        # Still frozen (thawing empties the frozen set; a frozen object may still be freed).
+        assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
