@@ -53,7 +53,6 @@ SHARE_POWER = 5.0
 LONG_PHRASE_WEIGHT = 2.0
 # A spelling used at least this share as often as the commonest one may be chosen instead.
 SPELLING_SHARE = 0.25
-MAX_WORDS = 3
 # How many of a cluster's counted phrases the model orders again (each is embedded once).
 MEANING_CANDIDATES = 6
 # The counted score only breaks near-ties of meaning.
