@@ -34,7 +34,8 @@ from ingest.bulk.deferred import constraints_restored_at_end
 from ingest.bulk.rows import insert_columns
 from ranking.text import embedding_text, text_hash
 from search.database_indexes import DEFAULT_DIMENSIONS, ensure_vector_index, index_name, install
-from search.index_files import index_directory, write_search_index
+from search.index_files import index_directory
+from search.index_writer import write_search_index
 
 WORD_TRIGGER_TABLES = ("papers", "paper_authors")
 GIN_INDEX = "ix_paper_search_document"

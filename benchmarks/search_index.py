@@ -36,12 +36,8 @@ from benchmarks.serve import _free_port as free_port
 from ingest.bulk.importer import import_file
 from ranking.embeddings import import_matrix
 from search.index import store_state
-from search.index_files import (
-    current_generation,
-    index_directory,
-    refresh_search_index,
-    write_search_index,
-)
+from search.index_files import current_generation, index_directory
+from search.index_writer import refresh_search_index, write_search_index
 
 # The old way, in a process of its own: build in memory, then search with the web's code.
 IN_MEMORY = """

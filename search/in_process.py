@@ -37,8 +37,8 @@ from search.index_files import (
     current_generation,
     index_directory,
     open_current,
-    save_index,
 )
+from search.index_writer import write_search_index
 from search.query import Filters, Found, QueryEncoder, QueryModel
 from search.relevance import FUSION, MAX_MATCHES, Fusion, Match, Words, best_rows, relevance
 
@@ -176,14 +176,14 @@ class SearchService:
             return self._build()
 
     def _build_and_save(self) -> Index:
-        built = self._build()
+        # Written from the store in bounded memory, then mapped: one copy shared by processes.
         try:
-            save_index(built, self._directory, self._settings.embedding_model)
+            with self._sessions() as session:
+                write_search_index(session, self._directory, self._settings.embedding_model)
         except OSError as error:
             logger.error("search index not saved in %s (%s)", self._directory, error)
-            return built
-        # The saved files, mapped, rather than the built arrays: one copy shared by processes.
-        return self._open_saved() or built
+            return self._build()
+        return self._open_saved() or self._build()
 
     def _build(self) -> Index:
         with self._sessions() as session:

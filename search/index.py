@@ -84,8 +84,7 @@ def make_index(
 ) -> Index:
     """The index of these papers; row i of ``vectors`` is the i-th document's (if it has one)."""
     ids = [document.arxiv_id for document in documents]
-    # The title twice: its words say more about the paper than the abstract's.
-    texts = [f"{d.title} {d.title} {d.abstract} {d.authors}" for d in documents]
+    texts = [searched_text(d.title, d.abstract, d.authors) for d in documents]
     terms, matrix = _keyword_index(texts)
     rows: dict[str, list[int]] = {}
     for row, document in enumerate(documents):
@@ -106,6 +105,12 @@ def make_index(
         paper_count=len(ids),
         state=state,
     )
+
+
+def searched_text(title: str, abstract: str, authors: str) -> str:
+    """What the keyword index reads of a paper; the title twice: its words say more about
+    the paper than the abstract's."""
+    return f"{title} {title} {abstract} {authors}"
 
 
 def closeness(vectors: Vectors, query: NDArray[Any]) -> NDArray[np.float32]:
@@ -171,14 +176,6 @@ def reopen_terms(vocabulary: list[str], idf: NDArray[np.float64]) -> Any:
     )
     terms.idf_ = idf
     return terms
-
-
-def vocabulary_of(terms: Any) -> list[str]:
-    """The vectorizer's terms in column order."""
-    ordered: list[str] = [""] * len(terms.vocabulary_)
-    for term, column in terms.vocabulary_.items():
-        ordered[column] = term
-    return ordered
 
 
 def _joined(rows: Any, position: dict[str, int]) -> list[list[str]]:

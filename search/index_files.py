@@ -23,24 +23,14 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy.orm import Session
 
-from search.index import (
-    VECTOR_DTYPE,
-    Index,
-    StoreState,
-    build_index,
-    reopen_terms,
-    store_state,
-    vocabulary_of,
-)
+from search.index import VECTOR_DTYPE, Index, StoreState, reopen_terms
 
 FORMAT = 1
 POINTER = "current"
@@ -55,34 +45,8 @@ class IndexFilesError(ValueError):
     """A generation that cannot be read as an index; the message says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class Written:
-    generation: str
-    papers: int
-    seconds: float  # building and writing
-
-    def line(self) -> str:
-        return f"search index: {self.papers} papers written in {self.seconds:.1f} s"
-
-
 def index_directory(data_dir: Path) -> Path:
     return data_dir / "search-index"
-
-
-def write_search_index(session: Session, directory: Path, model: str) -> Written:
-    """Build the index of every stored paper and make it the current generation."""
-    started = time.perf_counter()
-    index = build_index(session, model)
-    generation = save_index(index, directory, model)
-    return Written(generation, index.paper_count, time.perf_counter() - started)
-
-
-def refresh_search_index(session: Session, directory: Path, model: str) -> Written | None:
-    """Write the index unless the current generation is already that of the store (None)."""
-    with build_lock(directory):
-        if _current_state(directory, model) == store_state(session, model):
-            return None
-        return write_search_index(session, directory, model)
 
 
 @contextmanager
@@ -97,14 +61,16 @@ def build_lock(directory: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def save_index(index: Index, directory: Path, model: str) -> str:
-    """Write ``index`` as a new generation and point ``current`` at it; returns its name."""
+def publish(directory: Path, fill: Callable[[Path], None]) -> str:
+    """A new generation, its files written by ``fill`` into an empty directory, made current
+    once ``fill`` returns; returns its name. (:mod:`search.index_writer` writes the files.)"""
     directory.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=directory))
     try:
         # mkdtemp's 0700 would hide it from web processes running as another user.
         staging.chmod(0o755)
-        _write_generation(index, staging, model)
+        fill(staging)
+        _sync(staging)
         generation = f"{GENERATION_PREFIX}{time.time_ns()}-{os.getpid()}"
         staging.rename(directory / generation)
     except BaseException:
@@ -170,7 +136,7 @@ def open_generation(path: Path, model: str) -> Index:
     )
 
 
-def _current_state(directory: Path, model: str) -> StoreState | None:
+def current_state(directory: Path, model: str) -> StoreState | None:
     generation = current_generation(directory)
     if generation is None:
         return None
@@ -181,44 +147,6 @@ def _current_state(directory: Path, model: str) -> StoreState | None:
         return StoreState(int(meta["store_papers"]), str(meta["fingerprint"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-
-
-def _write_generation(index: Index, path: Path, model: str) -> None:
-    _write_lines(path / "ids.txt", index.ids)
-    _save(path / "announced.npy", np.asarray(index.announced, dtype=np.int64))
-    _save(path / "has_vector.npy", np.asarray(index.has_vector, dtype=np.bool_))
-    _save(path / "vectors.npy", np.asarray(index.vectors, dtype=VECTOR_DTYPE))
-    names = sorted(index.by_category)
-    rows = [np.asarray(index.by_category[name], dtype=np.int64) for name in names]
-    _write_lines(path / "categories.txt", names)
-    offsets = np.concatenate([[0], np.cumsum([len(found) for found in rows])])
-    _save(path / "category_offsets.npy", offsets.astype(np.int64))
-    _save(path / "category_rows.npy", np.concatenate([np.zeros(0, np.int64), *rows]))
-    terms = 0
-    if index.terms is not None:
-        vocabulary = vocabulary_of(index.terms)
-        terms = len(vocabulary)
-        _write_lines(path / "terms.txt", vocabulary)
-        _save(path / "idf.npy", np.asarray(index.terms.idf_, dtype=np.float64))
-        matrix = index.keyword_matrix
-        # One index dtype for both arrays: scipy then reopens them as they are, not copied.
-        positions = np.int32 if matrix.nnz < np.iinfo(np.int32).max else np.int64
-        _save(path / "keywords.data.npy", np.asarray(matrix.data, dtype=np.float32))
-        _save(path / "keywords.indices.npy", np.asarray(matrix.indices, dtype=positions))
-        _save(path / "keywords.indptr.npy", np.asarray(matrix.indptr, dtype=positions))
-    state = index.state or StoreState(index.paper_count, "")
-    meta = {
-        "format": FORMAT,
-        "model": model,
-        "papers": index.paper_count,
-        "dimensions": int(index.vectors.shape[1]),
-        "terms": terms,
-        "store_papers": state.papers,
-        "fingerprint": state.fingerprint,
-    }
-    # Last: a generation with its meta.json holds every other file.
-    _write_text(path / "meta.json", json.dumps(meta, indent=1))
-    _sync(path)
 
 
 def _open_keywords(path: Path, papers: int, terms: int) -> tuple[Any, Any]:
@@ -263,28 +191,21 @@ def _read_lines(path: Path, count: int | None) -> list[str]:
     return lines
 
 
-def _write_lines(path: Path, lines: list[str]) -> None:
+def write_lines(path: Path, lines: list[str]) -> None:
     # No entry holds a newline: ids, category names and terms (runs of word characters).
-    _write_text(path, "\n".join(lines))
+    write_text(path, "\n".join(lines))
 
 
-def _write_text(path: Path, text: str) -> None:
+def write_text(path: Path, text: str) -> None:
     with path.open("w", encoding="utf-8") as file:
         file.write(text)
         file.flush()
         os.fsync(file.fileno())
 
 
-def _save(path: Path, array: Any) -> None:
-    with path.open("wb") as file:
-        np.save(file, np.ascontiguousarray(array), allow_pickle=False)
-        file.flush()
-        os.fsync(file.fileno())
-
-
 def _point_to(directory: Path, generation: str) -> None:
     staged = directory / f"{STAGING_PREFIX}{POINTER}-{os.getpid()}"
-    _write_text(staged, generation + "\n")
+    write_text(staged, generation + "\n")
     staged.replace(directory / POINTER)
     _sync(directory)
 

@@ -37,7 +37,8 @@ from ranking.pipeline import default_scorer, publish_periods, rank_day
 from ranking.pipeline import refresh_editions as rebuild_editions
 from ranking.scoring import Scorer
 from search.database_indexes import has_vector_column
-from search.index_files import Written, index_directory, refresh_search_index
+from search.index_files import index_directory
+from search.index_writer import Written, refresh_search_index
 
 Advance = Callable[[int], None]
 # Given the number of items to come, a context yielding the function told of each batch done

@@ -16,7 +16,8 @@ from app.web.app import create_app
 from ranking.embedder import query_embedder
 from search.database_indexes import has_vector_column
 from search.in_process import REFRESH_SECONDS, SearchService
-from search.index_files import current_generation, index_directory, write_search_index
+from search.index_files import current_generation, index_directory
+from search.index_writer import write_search_index
 from search.query import Filters
 from search.relevance import SearchSort
 from tests.conftest import Database

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from app.core.db import session_scope
+from app.core.models import PaperEmbedding
 from app.services import editions
 from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
@@ -17,14 +18,8 @@ from ranking.embeddings import import_matrix
 from search.database_indexes import has_vector_column
 from search.in_process import keyword_scores, matches
 from search.index import Index, build_index, closeness
-from search.index_files import (
-    IndexFilesError,
-    current_generation,
-    index_directory,
-    open_current,
-    save_index,
-    write_search_index,
-)
+from search.index_files import IndexFilesError, current_generation, index_directory, open_current
+from search.index_writer import BadStoredVectorError, write_search_index
 from search.query import Filters
 from tests.conftest import Database
 
@@ -98,13 +93,23 @@ def answers(index: Index, row: int) -> list[list[tuple[str, float]]]:
     return [[(index.ids[m.row], m.relevance) for m in one] for one in found]
 
 
-def test_a_reopened_index_answers_every_query_as_the_built_one(
-    database: Database, tmp_path: Path
+def written(database: Database, directory: Path, chunk_papers: int = 20_000) -> str:
+    with database.sessions() as session:
+        model = database.settings.embedding_model
+        return write_search_index(session, directory, model, chunk_papers).generation
+
+
+@pytest.mark.parametrize("chunk_papers", [20_000, 4, 1])
+def test_a_written_index_answers_every_query_as_one_built_in_memory(
+    database: Database, tmp_path: Path, chunk_papers: int
 ) -> None:
-    fill(database, records())
+    papers = records()
+    fill(database, papers[:-1])  # the last paper has no vector
+    with session_scope(database.sessions) as session:
+        store_records(session, papers[-1:])
     index = built(database)
     model = database.settings.embedding_model
-    save_index(index, tmp_path, model)
+    written(database, tmp_path, chunk_papers)
     opened = open_current(tmp_path, model)
     assert opened is not None and opened.generation == current_generation(tmp_path)
     assert opened.ids == index.ids and opened.state == index.state
@@ -112,6 +117,14 @@ def test_a_reopened_index_answers_every_query_as_the_built_one(
         c: list(rows) for c, rows in index.by_category.items()
     }
     assert np.array_equal(opened.vectors, index.vectors)
+    assert np.array_equal(opened.has_vector, index.has_vector) and not opened.has_vector[-1]
+    assert np.array_equal(opened.announced, index.announced)
+    assert list(opened.terms.get_feature_names_out()) == list(index.terms.get_feature_names_out())
+    assert np.array_equal(opened.terms.idf_, index.terms.idf_)
+    for part in ("data", "indices", "indptr"):
+        assert np.array_equal(
+            getattr(opened.keyword_matrix, part), getattr(index.keyword_matrix, part)
+        )
     for row in range(len(index.ids)):
         assert answers(opened, row) == answers(index, row)
     assert answers(index, 0)[0][0][0] == "2501.00001"  # "naive bayes cafe" finds the café paper
@@ -126,7 +139,7 @@ def test_a_reopened_index_answers_every_query_as_the_built_one(
 def test_an_empty_store_saves_and_reopens_an_index_that_matches_nothing(
     database: Database, tmp_path: Path
 ) -> None:
-    save_index(built(database), tmp_path, database.settings.embedding_model)
+    written(database, tmp_path)
     opened = open_current(tmp_path, database.settings.embedding_model)
     assert opened is not None and opened.ids == [] and opened.terms is None
     assert matches(opened, keyword_scores(opened, "anything"), None, Filters()) == []
@@ -149,7 +162,7 @@ def test_a_generation_that_does_not_add_up_is_refused_in_words(
 ) -> None:
     fill(database, records())
     model = database.settings.embedding_model
-    generation = tmp_path / save_index(built(database), tmp_path, model)
+    generation = tmp_path / written(database, tmp_path)
     np.save(generation / "keywords.indices.npy", np.zeros(3, dtype=np.int32))
     with pytest.raises(IndexFilesError, match=r"keywords\.indices\.npy"):
         open_current(tmp_path, model)
@@ -186,3 +199,21 @@ def test_the_embed_step_writes_the_index_where_search_is_in_the_process(
     reopened = open_current(directory, settings.embedding_model)
     assert reopened is not None and "2501.00007" in reopened.ids
     assert current_generation(directory) != first
+
+
+def test_a_write_that_fails_leaves_the_current_generation_and_no_staging(
+    database: Database, tmp_path: Path
+) -> None:
+    fill(database, records())
+    model = database.settings.embedding_model
+    first = written(database, tmp_path)
+    with session_scope(database.sessions) as session:
+        stored = session.get(PaperEmbedding, ("2501.00003", model))
+        assert stored is not None
+        stored.vector = stored.vector[:12]  # cut short: three values where eight are promised
+    with pytest.raises(BadStoredVectorError, match=r"2501\.00003: a vector of 12 bytes"):
+        written(database, tmp_path, chunk_papers=2)
+    assert current_generation(tmp_path) == first
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".staging")] == []
+    opened = open_current(tmp_path, model)
+    assert opened is not None and len(opened.ids) == len(PAPERS)
