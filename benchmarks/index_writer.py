@@ -102,7 +102,8 @@ def measured(command: list[str], environment: dict[str, str]) -> dict[str, objec
 
 
 def embed_command(data_dir: Path, day: str, environment: dict[str, str]) -> dict[str, object]:
-    """``paperboy embed --date DAY`` with the index to write: the current pointer set aside."""
+    """``paperboy embed --date DAY`` with the index to write: the current pointer set aside.
+    The generation the command writes becomes current (the one set aside is removed by it)."""
     directory = data_dir / "search-index"
     pointer = directory / "current"
     aside = directory / "current.aside"
@@ -112,7 +113,9 @@ def embed_command(data_dir: Path, day: str, environment: dict[str, str]) -> dict
         paperboy = str(Path(sys.executable).with_name("paperboy"))
         return measured([paperboy, "embed", "--date", day], environment)
     finally:
-        if aside.exists():
+        if pointer.exists():
+            aside.unlink(missing_ok=True)
+        elif aside.exists():
             aside.replace(pointer)
 
 
