@@ -29,6 +29,7 @@ from sqlalchemy.types import UserDefinedType
 
 from app.core.vectors import Matrix, unpack
 from search.word_index import SEARCH_TABLE, install_words
+from search.word_index_load import finish_in_transaction
 
 VECTOR_COLUMN = "embedding"
 # The dimension of the default model (all-MiniLM-L6-v2): indexed when the column is made.
@@ -117,7 +118,8 @@ def has_vector_column(engine: Engine, connection: Connection | None = None) -> b
 
 
 def complete(engine: Engine) -> str | None:
-    """After migrating: add the vectors if pgvector came since; a line to print if still not.
+    """After migrating: finish the word index a killed first import left, add the vectors if
+    pgvector came since; a line to print if still not.
 
     Migration 0014 made them once (from its own copy of :func:`install`); a server that gains
     the extension later gets the column and index from the next ``paperboy migrate``, which
@@ -125,6 +127,9 @@ def complete(engine: Engine) -> str | None:
     """
     if engine.dialect.name != "postgresql":
         return None
+    with engine.begin() as connection:
+        # The word index of a first import killed before it was built.
+        finish_in_transaction(connection)
     forget(engine)
     if not has_vector_column(engine):
         with engine.begin() as connection:

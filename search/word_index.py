@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, text
 
 SEARCH_TABLE = "paper_search"
+GIN_INDEX = "ix_paper_search_document"
 
 
 # The words of one paper, as search weighs them; also what a query is matched against.
@@ -25,7 +26,7 @@ _WORDS_DDL = (
     "CREATE TABLE IF NOT EXISTS paper_search ("
     "arxiv_id varchar(40) PRIMARY KEY REFERENCES papers (arxiv_id) ON DELETE CASCADE, "
     "document tsvector NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS ix_paper_search_document ON paper_search USING gin (document)",
+    f"CREATE INDEX IF NOT EXISTS {GIN_INDEX} ON paper_search USING gin (document)",
     # Recomputes the documents of the given papers (those that still exist).
     f"""CREATE OR REPLACE FUNCTION paper_search_refresh(ids text[]) RETURNS void
     LANGUAGE sql AS $$
@@ -113,10 +114,18 @@ _TRIGGERS = (
 )
 
 
+def trigger_names() -> list[tuple[str, str]]:
+    """(table, trigger) of every trigger that keeps the word index."""
+    return [(table, _trigger_name(table, event)) for table, event, _ in _TRIGGERS + _COUNT_TRIGGERS]
+
+
 def install_words(connection: Connection) -> None:
+    """Make the word index (idempotent). Triggers a first import set off stay off: they mark
+    its work left (``search.word_index_load``)."""
     exists = text("SELECT to_regclass(:table) IS NOT NULL")
     existed = connection.execute(exists, {"table": "paper_search"}).scalar_one()
     counted = connection.execute(exists, {"table": "paper_search_words"}).scalar_one()
+    disabled = disabled_triggers(connection)
     for statement in _WORDS_DDL + _COUNTS_DDL:
         connection.execute(text(statement))
     _triggers(connection, _TRIGGERS, "paper_search_changed")
@@ -131,13 +140,15 @@ def install_words(connection: Connection) -> None:
             )
         )
     _triggers(connection, _COUNT_TRIGGERS, "paper_search_count")
+    for table, name in disabled:
+        connection.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER {name}"))
 
 
 def _triggers(
     connection: Connection, triggers: tuple[tuple[str, str, str], ...], function: str
 ) -> None:
     for table, event, transition in triggers:
-        name = f"{SEARCH_TABLE}_{table}_{event.lower()}"
+        name = _trigger_name(table, event)
         connection.execute(text(f"DROP TRIGGER IF EXISTS {name} ON {table}"))
         connection.execute(
             text(
@@ -145,3 +156,20 @@ def _triggers(
                 f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
             )
         )
+
+
+def _trigger_name(table: str, event: str) -> str:
+    return f"{SEARCH_TABLE}_{table}_{event.lower()}"
+
+
+def disabled_triggers(connection: Connection) -> list[tuple[str, str]]:
+    """(table, trigger) of the word index's triggers that are set off."""
+    names = {name for _, name in trigger_names()}
+    rows = connection.execute(
+        text(
+            "SELECT c.relname, t.tgname FROM pg_trigger AS t "
+            "JOIN pg_class AS c ON c.oid = t.tgrelid "
+            "WHERE t.tgenabled = 'D' AND NOT t.tgisinternal"
+        )
+    ).all()
+    return [(table, name) for table, name in rows if name in names]

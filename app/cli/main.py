@@ -30,6 +30,7 @@ from ingest.bulk.chunk_reader import Rejection
 from ingest.bulk.importer import ImportSummary, import_file
 from search.database_indexes import PLACE_LINES, search_place
 from search.database_indexes import complete as complete_search_indexes
+from search.word_index_load import WordIndexAfterLoad
 
 MAX_PRINTED_REJECTIONS = 20
 
@@ -115,6 +116,7 @@ def _import(path: Path, settings: Settings, *, quiet: bool) -> int:
             make_session_factory(engine),
             show_progress=not quiet and sys.stderr.isatty() and not settings.log_json,
             on_rejection=_rejection_printer(path),
+            deferred_work=(WordIndexAfterLoad(),),
         )
     _print_summary(summary)
     return summary.exit_code

@@ -5,12 +5,17 @@ fills and builds each once at the end, a sort; on PostgreSQL it also drops the l
 foreign keys and adds them back at the end, checked in one pass. Nothing else drops a
 constraint outside a migration. An import killed before the end leaves them out: every import
 first restores whatever is missing.
+
+Layers above ingest keep their own derived data current as rows are written (PostgreSQL's word
+index, by triggers); the import is handed them as :class:`DeferredWork`, which it defers and
+finishes the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Protocol
 
 from sqlalchemy import Connection, ForeignKeyConstraint, Index, inspect
 from sqlalchemy.orm import Session, sessionmaker
@@ -33,11 +38,25 @@ DEFERRED_FOREIGN_KEYS: tuple[ForeignKeyConstraint, ...] = tuple(
 )
 
 
+class DeferredWork(Protocol):
+    """Work kept row by row that a first import does once, after its rows."""
+
+    def defer(self, connection: Connection) -> None:
+        """Stop doing it row by row (in the caller's transaction), marking it as left."""
+
+    def finish(self, sessions: sessionmaker[Session]) -> dict[str, float]:
+        """Do what is left, if anything; seconds of each step."""
+
+
 @contextmanager
-def constraints_restored_at_end(sessions: sessionmaker[Session], defer: bool) -> Iterator[None]:
-    """Drop the deferred indexes (and foreign keys) for the block, and restore them after it."""
+def constraints_restored_at_end(
+    sessions: sessionmaker[Session], defer: bool, work: Sequence[DeferredWork] = ()
+) -> Iterator[dict[str, float]]:
+    """Drop the deferred indexes (and foreign keys) and defer ``work`` for the block, and
+    restore and finish them after it; yields the seconds of each finishing step, once done."""
+    steps: dict[str, float] = {}
     if not defer:
-        yield
+        yield steps
         return
     with session_scope(sessions) as session:
         connection = session.connection()
@@ -45,14 +64,19 @@ def constraints_restored_at_end(sessions: sessionmaker[Session], defer: bool) ->
             connection.execute(DropConstraint(key))
         for index in DEFERRED_INDEXES:
             index.drop(connection, checkfirst=True)
+        for deferred in work:
+            deferred.defer(connection)
     try:
-        yield
+        yield steps
     finally:
-        restore_missing_constraints(sessions)
+        steps.update(restore_missing_constraints(sessions, work))
 
 
-def restore_missing_constraints(sessions: sessionmaker[Session]) -> None:
-    """Build what a first import deferred, if missing (after one that was killed mid-way)."""
+def restore_missing_constraints(
+    sessions: sessionmaker[Session], work: Sequence[DeferredWork] = ()
+) -> dict[str, float]:
+    """Build what a first import deferred, if missing (after one that was killed mid-way),
+    and finish ``work``; returns the seconds of each step of ``work`` that had any."""
     with session_scope(sessions) as session:
         connection = session.connection()
         for index in DEFERRED_INDEXES:
@@ -61,6 +85,10 @@ def restore_missing_constraints(sessions: sessionmaker[Session]) -> None:
         for key in _foreign_keys_to_defer(connection):
             if key.name not in present:
                 connection.execute(AddConstraint(key))
+    steps: dict[str, float] = {}
+    for deferred in work:
+        steps.update(deferred.finish(sessions))
+    return steps
 
 
 def _foreign_keys_to_defer(connection: Connection) -> tuple[ForeignKeyConstraint, ...]:

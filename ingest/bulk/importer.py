@@ -15,7 +15,7 @@ the rows live ingest's plain :mod:`ingest.paper_writer` gives.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -33,7 +33,11 @@ from app.core.models import IngestRun, IngestRunStatus, Paper
 from ingest.bulk.batch_writer import store_batch
 from ingest.bulk.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
 from ingest.bulk.connection import bulk_load_sessions
-from ingest.bulk.deferred import constraints_restored_at_end, restore_missing_constraints
+from ingest.bulk.deferred import (
+    DeferredWork,
+    constraints_restored_at_end,
+    restore_missing_constraints,
+)
 from ingest.jsonl import TruncatedFileError
 from ingest.paper_writer import StoreCounts
 
@@ -49,6 +53,8 @@ class ImportSummary:
     counts: StoreCounts = field(default_factory=StoreCounts)
     rejections: list[Rejection] = field(default_factory=list)
     fatal: str | None = None
+    # Seconds of each step of work deferred to the end of a first import (or of a killed one).
+    finished_after: dict[str, float] = field(default_factory=dict)
 
     @property
     def status(self) -> IngestRunStatus:
@@ -69,6 +75,11 @@ class ImportSummary:
             f"{self.path.name}: read {self.read}, new {counts.new}, updated {counts.updated}, "
             f"unchanged {counts.unchanged}, rejected {len(self.rejections)}"
         )
+        if self.finished_after:
+            steps = ", ".join(
+                f"{name} {seconds:.1f} s" for name, seconds in self.finished_after.items()
+            )
+            text = f"{text}; built after the rows: {steps}"
         return f"{text}; stopped: {self.fatal}" if self.fatal else text
 
 
@@ -79,24 +90,29 @@ def import_file(
     chunk_size: int = CHUNK_SIZE,
     show_progress: bool = False,
     on_rejection: Callable[[Rejection], None] = lambda _: None,
+    deferred_work: Sequence[DeferredWork] = (),
 ) -> ImportSummary:
-    """Import ``path``; the summary tells what happened (it raises only for a missing file)."""
+    """Import ``path``; the summary tells what happened (it raises only for a missing file).
+
+    ``deferred_work``: what layers above keep current row by row, done once after the rows
+    of a first import instead (``paperboy import`` hands in PostgreSQL's word index)."""
     summary = ImportSummary(path)
     run_id = _start_run(sessions, path)
-    restore_missing_constraints(sessions)
+    summary.finished_after = restore_missing_constraints(sessions, deferred_work)
     first_load = _holds_no_papers(sessions)
     authors_stored: set[str] = set()
     try:
         with (
             _no_cycle_collection(),
             bulk_load_sessions(sessions, first_load=first_load) as loader_sessions,
-            constraints_restored_at_end(loader_sessions, first_load),
+            constraints_restored_at_end(loader_sessions, first_load, deferred_work) as finished,
             read_in_background(path, chunk_size) as chunks,
             _progress(path, show_progress) as bar,
         ):
             for chunk in chunks:
                 _store_chunk(loader_sessions, chunk, summary, on_rejection, authors_stored)
                 bar.update(chunk.position - bar.n)
+        summary.finished_after.update(finished)
     except (TruncatedFileError, ReaderError) as error:
         summary.fatal = str(error)
     except SQLAlchemyError as error:
