@@ -1,6 +1,11 @@
 """Synthetic papers resampled from the real corpus, for the scale benchmark (``scale.py``).
 
     .venv/bin/python -m benchmarks.synthetic_corpus --papers 300000   # prints a summary
+    .venv/bin/python -m benchmarks.synthetic_corpus --papers 1000000 --write FILE.jsonl.gz
+
+``--write`` writes the papers as Kaggle's ``arxiv-metadata-oai-snapshot`` gives them (the file
+``paperboy import`` reads for all of arXiv), one JSON object a line, gzip: its first version's
+``created`` time is the announced day.
 
 The first papers are the real corpus itself (74,728 papers, their real vectors, unchanged);
 synthetic paper ``i`` after them is made from one real *base* paper drawn at random:
@@ -39,7 +44,8 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
+from email.utils import format_datetime
 from pathlib import Path
 
 import numpy as np
@@ -233,14 +239,57 @@ def main() -> None:
     parser.add_argument("--matrix", type=Path, default=MATRIX)
     parser.add_argument("--papers", type=int, default=300_000)
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--write", type=Path, help="a Kaggle-shaped .jsonl.gz of the papers")
     args = parser.parse_args()
     started = time.perf_counter()
     source = read_source(args.corpus, args.matrix)
     print(f"read {source.papers.size} real papers in {time.perf_counter() - started:.1f} s")
     started = time.perf_counter()
+    if args.write:
+        written = write_snapshot(batches(source, args.papers, args.seed), args.write)
+        print(f"{written} papers written to {args.write} in {time.perf_counter() - started:.1f} s")
+        return
     made = list(batches(source, args.papers, args.seed))
     print(f"{sum(b.size for b in made)} papers in {time.perf_counter() - started:.1f} s")
     _describe(source, made[-1])
+
+
+def write_snapshot(papers: Iterator[Batch], path: Path) -> int:
+    """The papers as Kaggle snapshot lines (gzip); returns how many were written."""
+    written = 0
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as file:
+        for batch in papers:
+            for row in range(batch.size):
+                file.write(json.dumps(snapshot_record(batch, row)) + "\n")
+            written += batch.size
+    return written
+
+
+def snapshot_record(batch: Batch, row: int) -> dict[str, object]:
+    authors = batch.authors[row]
+    created = datetime.combine(batch.announced[row], datetime.min.time(), UTC)
+    return {
+        "id": batch.arxiv_ids[row],
+        "submitter": authors[0] if authors else None,
+        "authors": ", ".join(authors),
+        "title": batch.titles[row],
+        "comments": batch.comments[row],
+        "journal-ref": None,
+        "doi": None,
+        "report-no": None,
+        "categories": " ".join(batch.categories[row]),
+        "license": None,
+        "abstract": batch.abstracts[row],
+        "versions": [{"version": "v1", "created": format_datetime(created, usegmt=True)}],
+        "update_date": batch.announced[row].isoformat(),
+        "authors_parsed": [_name_parts(name) for name in authors],
+    }
+
+
+def _name_parts(name: str) -> list[str]:
+    """[last, first, suffix], as Kaggle splits a name: the last word is the family name."""
+    *given, family = name.split(" ")
+    return [family, " ".join(given), ""]
 
 
 def _describe(source: Source, batch: Batch) -> None:
