@@ -23,7 +23,7 @@ from app.core.db import session_scope
 from search.word_index import GIN_INDEX, SEARCH_TABLE, disabled_triggers, trigger_names
 
 # Papers whose documents one statement computes and commits.
-SPAN_PAPERS = 20_000
+SPAN_PAPERS = 5_000
 # Statements computing documents at once: to_tsvector is the cost, one server core each.
 WORKERS = 2
 ANALYZED = ("papers", "paper_authors", "paper_search")
