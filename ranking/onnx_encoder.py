@@ -13,7 +13,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -168,41 +168,29 @@ def phrase_encoder(settings: Settings) -> Callable[[Sequence[str]], Matrix]:
     source = Path(resolve_model_path(settings.embedding_model))
     threads = os.cpu_count() or 1
     if not model_path(source, settings.data_dir / "models").exists():
-        return _LazyPhraseModel(settings, source, threads).encode
+        return _PhraseModel(
+            lambda: OnnxEncoder.open(prepare_query_model(settings), source, threads)
+        ).encode
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="phrase-model")
     loading = pool.submit(OnnxEncoder.open, prepare_query_model(settings), source, threads)
     pool.shutdown(wait=False)
-    return _LoadingPhraseModel(loading).encode
+    return _PhraseModel(loading.result).encode
 
 
-class _LoadingPhraseModel:
-    """The phrase model loading on a thread; a call waits for it."""
+class _PhraseModel:
+    """The phrase model, got from ``load`` on the first call that has phrases (waiting for it
+    where it loads on a thread)."""
 
-    def __init__(self, loading: Future[OnnxEncoder]) -> None:
-        self._loading = loading
-
-    def encode(self, texts: Sequence[str]) -> Matrix:
-        if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
-        return self._loading.result().encode(texts, batch_size=PHRASE_BATCH)
-
-
-class _LazyPhraseModel:
-    """The phrase model built and loaded on the first call that has phrases."""
-
-    def __init__(self, settings: Settings, source: Path, threads: int) -> None:
-        self._settings = settings
-        self._source = source
-        self._threads = threads
-        self._loaded: list[OnnxEncoder] = []
+    def __init__(self, load: Callable[[], OnnxEncoder]) -> None:
+        self._load = load
+        self._model: OnnxEncoder | None = None
 
     def encode(self, texts: Sequence[str]) -> Matrix:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        if not self._loaded:
-            model = prepare_query_model(self._settings)
-            self._loaded.append(OnnxEncoder.open(model, self._source, self._threads))
-        return self._loaded[0].encode(texts, batch_size=PHRASE_BATCH)
+        if self._model is None:
+            self._model = self._load()
+        return self._model.encode(texts, batch_size=PHRASE_BATCH)
 
 
 def prepare_query_model(settings: Settings) -> Path:

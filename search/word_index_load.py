@@ -27,6 +27,8 @@ SPAN_PAPERS = 5_000
 # Statements computing documents at once: to_tsvector is the cost, one server core each.
 WORKERS = 2
 ANALYZED = ("papers", "paper_authors", "paper_search")
+AUTOVACUUM_SETTINGS = "autovacuum_enabled, toast.autovacuum_enabled"
+NO_AUTOVACUUM = "autovacuum_enabled = false, toast.autovacuum_enabled = false"
 # What the GIN build may use: the server's default is sized for small indexes.
 GIN_BUILD_MEMORY = "512MB"
 
@@ -70,6 +72,8 @@ class WordIndexAfterLoad:
         if not _has_word_index(connection):
             return
         connection.execute(text(f"DROP INDEX IF EXISTS {GIN_INDEX}"))
+        # Vacuuming the table while it fills would take a core from the documents' workers.
+        connection.execute(text(f"ALTER TABLE {SEARCH_TABLE} SET ({NO_AUTOVACUUM})"))
         for table, name in trigger_names():
             connection.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER {name}"))
 
@@ -109,6 +113,7 @@ def complete(connection: Connection) -> dict[str, float]:
         text(f"CREATE INDEX IF NOT EXISTS {GIN_INDEX} ON {SEARCH_TABLE} USING gin (document)")
     )
     steps["GIN index"] = time.perf_counter() - started
+    connection.execute(text(f"ALTER TABLE {SEARCH_TABLE} RESET ({AUTOVACUUM_SETTINGS})"))
     for table, name in disabled_triggers(connection):
         connection.execute(text(f"ALTER TABLE {table} ENABLE TRIGGER {name}"))
     return steps

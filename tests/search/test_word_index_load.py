@@ -66,6 +66,10 @@ def word_index_state(database: Database) -> dict[str, object]:
             "counts as recounted": set(map(tuple, connection.execute(text(counted))))
             == set(map(tuple, connection.execute(text(recounted)))),
             "GIN index": one(f"SELECT to_regclass('{GIN_INDEX}') IS NOT NULL"),
+            "table options": one(
+                "SELECT coalesce(array_to_string(reloptions, ','), '') FROM pg_class "
+                "WHERE relname = 'paper_search'"
+            ),
             "triggers off": disabled_triggers(connection),
         }
 
@@ -75,6 +79,7 @@ KEPT = {
     "stale documents": 0,
     "counts as recounted": True,
     "GIN index": True,
+    "table options": "",
     "triggers off": [],
 }
 
