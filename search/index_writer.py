@@ -169,19 +169,24 @@ def _read_vectors(
     session: Session, chunk: _Chunk, position: dict[str, int], span: tuple[str, str], model: str
 ) -> None:
     found = session.execute(
-        select(PaperEmbedding.arxiv_id, PaperEmbedding.vector).where(
+        select(PaperEmbedding.arxiv_id, PaperEmbedding.dimensions, PaperEmbedding.vector).where(
             PaperEmbedding.model == model, PaperEmbedding.arxiv_id.between(*span)
         )
     ).all()
     kept = [row for row in found if row.arxiv_id in position]
     if not kept:
         return
-    size = chunk.vectors.shape[1] * np.dtype(VECTOR_DTYPE).itemsize
+    width = chunk.vectors.shape[1]
     for row in kept:
-        if len(row.vector) != size:
+        if len(row.vector) != row.dimensions * np.dtype(VECTOR_DTYPE).itemsize:
             raise BadStoredVectorError(
-                f"{row.arxiv_id}: a vector of {len(row.vector)} bytes under {model}, where "
-                f"the others have {size}: the stored vector is damaged"
+                f"{row.arxiv_id}: a vector of {len(row.vector)} bytes under {model} where its "
+                f"{row.dimensions} dimensions need {row.dimensions * 4}: it is damaged"
+            )
+        if row.dimensions != width:
+            raise BadStoredVectorError(
+                f"{row.arxiv_id}: {row.dimensions} dimensions under {model}, where others "
+                f"have {width}: embed the papers again with one model"
             )
     rows = np.array([position[row.arxiv_id] for row in kept], dtype=np.int64)
     chunk.vectors[rows] = stack([row.vector for row in kept], chunk.vectors.shape[1])

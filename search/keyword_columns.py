@@ -54,7 +54,7 @@ class KeywordColumns:
         self._document_frequency = np.zeros(0, dtype=np.int64)
         self._chunks: list[_Chunk] = []
         self.papers = 0
-        scratch.mkdir(parents=True, exist_ok=True)
+        scratch.mkdir(parents=True)  # new: its files are appended to
 
     def add(self, texts: Sequence[str]) -> None:
         """Count the words of the next papers (rows follow on from the ones added before)."""
@@ -86,6 +86,8 @@ class KeywordColumns:
             bucket_of = (indptr[:-1] // self._bucket_entries).astype(np.int64)
             buckets = int(bucket_of[-1]) + 1
             self._fill_buckets(column_of, idf, bucket_of, buckets)
+            for name in SPILLED:  # weighted into the buckets: room for the columns
+                (self._scratch / f"counts.{name}").unlink(missing_ok=True)
             self._write_columns(path, indptr, buckets)
             save_synced(path / "idf.npy", idf.astype(np.float64))
             return terms

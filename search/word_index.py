@@ -169,7 +169,9 @@ def disabled_triggers(connection: Connection) -> list[tuple[str, str]]:
         text(
             "SELECT c.relname, t.tgname FROM pg_trigger AS t "
             "JOIN pg_class AS c ON c.oid = t.tgrelid "
-            "WHERE t.tgenabled = 'D' AND NOT t.tgisinternal"
+            "WHERE t.tgenabled = 'D' AND NOT t.tgisinternal "
+            "AND c.oid IN (to_regclass('papers'), to_regclass('paper_authors'), "
+            "to_regclass('paper_search'))"
         )
     ).all()
     return [(table, name) for table, name in rows if name in names]

@@ -66,10 +66,14 @@ def constraints_restored_at_end(
             index.drop(connection, checkfirst=True)
         for deferred in work:
             deferred.defer(connection)
+    finishing = work
     try:
         yield steps
+    except (KeyboardInterrupt, SystemExit):
+        finishing = ()  # stopped by hand: the work waits for the next import or migrate
+        raise
     finally:
-        steps.update(restore_missing_constraints(sessions, work))
+        steps.update(restore_missing_constraints(sessions, finishing))
 
 
 def restore_missing_constraints(

@@ -98,10 +98,10 @@ def import_file(
     of a first import instead (``paperboy import`` hands in PostgreSQL's word index)."""
     summary = ImportSummary(path)
     run_id = _start_run(sessions, path)
-    summary.finished_after = restore_missing_constraints(sessions, deferred_work)
-    first_load = _holds_no_papers(sessions)
     authors_stored: set[str] = set()
     try:
+        summary.finished_after = restore_missing_constraints(sessions, deferred_work)
+        first_load = _holds_no_papers(sessions)
         with (
             _no_cycle_collection(),
             bulk_load_sessions(sessions, first_load=first_load) as loader_sessions,

@@ -87,7 +87,7 @@ KEPT = {
 def test_a_first_import_builds_the_word_index_after_its_rows(words: Database) -> None:
     summary = import_file(SAMPLE_PATH, words.sessions, deferred_work=(WordIndexAfterLoad(),))
     assert summary.exit_code == 0
-    assert set(summary.finished_after) == {"documents", "word counts", "GIN index"}
+    assert set(summary.finished_after) == {"documents", "stragglers", "word counts", "GIN index"}
     assert "built after the rows: documents" in summary.line()
     assert word_index_state(words) == KEPT
     # The triggers keep it again: a paper stored live has its words at once.
