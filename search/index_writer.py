@@ -178,10 +178,11 @@ def _read_vectors(
         return
     width = chunk.vectors.shape[1]
     for row in kept:
-        if len(row.vector) != row.dimensions * np.dtype(VECTOR_DTYPE).itemsize:
+        size = row.dimensions * np.dtype(VECTOR_DTYPE).itemsize
+        if len(row.vector) != size:
             raise BadStoredVectorError(
                 f"{row.arxiv_id}: a vector of {len(row.vector)} bytes under {model} where its "
-                f"{row.dimensions} dimensions need {row.dimensions * 4}: it is damaged"
+                f"{row.dimensions} dimensions need {size}: it is damaged"
             )
         if row.dimensions != width:
             raise BadStoredVectorError(
@@ -189,7 +190,7 @@ def _read_vectors(
                 f"have {width}: embed the papers again with one model"
             )
     rows = np.array([position[row.arxiv_id] for row in kept], dtype=np.int64)
-    chunk.vectors[rows] = stack([row.vector for row in kept], chunk.vectors.shape[1])
+    chunk.vectors[rows] = stack([row.vector for row in kept], width)
     chunk.has_vector[rows] = True
 
 

@@ -99,6 +99,12 @@ _COUNTS_DDL = (
         ON CONFLICT (word) DO UPDATE SET papers = c.papers + EXCLUDED.papers
     $$""",
 )
+# Every word's count of papers, from the documents (into an empty paper_search_words).
+COUNT_WORDS = (
+    "INSERT INTO paper_search_words (word, papers) "
+    "SELECT word, ndoc FROM ts_stat('SELECT document FROM paper_search') "
+    "UNION ALL SELECT '', count(*) FROM paper_search"
+)
 _COUNT_TRIGGERS = (
     ("paper_search", "INSERT", "NEW TABLE AS new_rows"),
     ("paper_search", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
@@ -132,13 +138,7 @@ def install_words(connection: Connection) -> None:
     if not existed:
         connection.execute(text("SELECT paper_search_refresh(ARRAY(SELECT arxiv_id FROM papers))"))
     if not counted:
-        connection.execute(
-            text(
-                "INSERT INTO paper_search_words (word, papers) "
-                "SELECT word, ndoc FROM ts_stat('SELECT document FROM paper_search') "
-                "UNION ALL SELECT '', count(*) FROM paper_search"
-            )
-        )
+        connection.execute(text(COUNT_WORDS))
     _triggers(connection, _COUNT_TRIGGERS, "paper_search_count")
     for table, name in disabled:
         connection.execute(text(f"ALTER TABLE {table} DISABLE TRIGGER {name}"))

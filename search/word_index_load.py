@@ -20,13 +20,20 @@ from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.db import session_scope
-from search.word_index import GIN_INDEX, SEARCH_TABLE, disabled_triggers, trigger_names
+from search.word_index import (
+    COUNT_WORDS,
+    GIN_INDEX,
+    SEARCH_TABLE,
+    disabled_triggers,
+    trigger_names,
+)
 
 # Papers whose documents one statement computes and commits.
 SPAN_PAPERS = 5_000
 # Statements computing documents at once: to_tsvector is the cost, one server core each.
 WORKERS = 2
-ANALYZED = ("papers", "paper_authors", "paper_search")
+# Analysed once loaded; paper_search is analysed once filled (complete).
+ANALYZED = ("papers", "paper_authors")
 AUTOVACUUM_SETTINGS = "autovacuum_enabled, toast.autovacuum_enabled"
 NO_AUTOVACUUM = "autovacuum_enabled = false, toast.autovacuum_enabled = false"
 # What the GIN build may use: the server's default is sized for small indexes.
@@ -65,12 +72,7 @@ _MISSING = text(
     "SELECT p.arxiv_id FROM papers AS p WHERE NOT EXISTS "
     "(SELECT 1 FROM paper_search AS s WHERE s.arxiv_id = p.arxiv_id) ORDER BY p.arxiv_id"
 )
-_RECOUNT = (
-    "TRUNCATE paper_search_words",
-    "INSERT INTO paper_search_words (word, papers) "
-    "SELECT word, ndoc FROM ts_stat('SELECT document FROM paper_search') "
-    "UNION ALL SELECT '', count(*) FROM paper_search",
-)
+_RECOUNT = ("TRUNCATE paper_search_words", COUNT_WORDS)
 
 
 class WordIndexAfterLoad:
