@@ -12,12 +12,12 @@ in-process search does, and keeps the matches by the same rules (:mod:`search.re
 - ``coverage``: the share of the query's word rarity that the paper holds (1: every word; a
   word no paper holds counts as the rarest, and as missing).
 
-The indexes are made by migration 0014 and kept by :mod:`search.database_indexes`.
+Which papers the word index is asked for is :mod:`search.word_candidates`. The indexes are
+made by migration 0014 and kept by :mod:`search.database_indexes`.
 """
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,23 +34,17 @@ from search.database_indexes import halfvec_text
 from search.index import NO_DATE
 from search.query import Filters, Found, QueryEncoder, QueryModel
 from search.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
+from search.word_candidates import SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
 WARM_QUERY = "learning models for language and images"
 # ts_rank (normalised by document length) times this is on the tf-idf cosine's scale.
 KEYWORD_SCALE = 8.0
-# Nearest papers in meaning, and papers by words, taken as candidates before the cut-off.
+# Nearest papers in meaning, taken as candidates before the cut-off (with the word step's).
 VECTOR_CANDIDATES = 300
-WORD_CANDIDATES = 300
 # HNSW's search breadth: above the candidates asked (pgvector returns at most ef_search rows
 # per scan pass), and high enough for recall@10 >= 0.95 against exact search.
 EF_SEARCH = 400
-WEIGHTS = "'{0.1, 0.2, 0.4, 1.0}'"  # ts_rank's weights of D, C (authors), B (abstract), A (title)
-RANK = f"ts_rank({WEIGHTS}, s.document, w.any_word, 1)"
-# The word step's shortcut (see _EVERY_WORD): the index asked for the rare words only.
-RAREST_WORDS = 3
-RARE_WORD_RARITY = round(math.log(10) + 1, 4)  # the rarity (idf) of a word held by 10%
-CHECKED_ROWS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,13 +106,14 @@ words AS (
     FROM (SELECT plainto_tsquery('english', :query) AS every_word) AS q
 ),
 asked AS (
-    SELECT DISTINCT ON (k.lexeme) k.word, k.rarity FROM (
+    SELECT DISTINCT ON (k.lexeme) k.word, k.rarity, k.papers FROM (
         SELECT t.lexemes[1] AS lexeme,
                CASE WHEN octet_length(t.lexemes[1]) > {longest} OR numnode(a.alone) = 0
                         THEN NULL
                     WHEN w.every_word @> a.alone AND a.alone @> {lexeme} THEN a.alone
                     ELSE {lexeme} END AS word,
-               ln((coalesce(n.papers, 0) + 1.0) / (coalesce(c.papers, 0) + 1.0)) + 1 AS rarity
+               ln((coalesce(n.papers, 0) + 1.0) / (coalesce(c.papers, 0) + 1.0)) + 1 AS rarity,
+               coalesce(c.papers, 0) AS papers
         FROM ts_debug('english', :query) AS t
         CROSS JOIN LATERAL (SELECT plainto_tsquery('english', t.token) AS alone) AS a
         CROSS JOIN words AS w
@@ -130,44 +125,6 @@ asked AS (
     ORDER BY k.lexeme, CAST(k.word AS text)
 ),
 {by_words}"""
-
-# Papers holding any query word (words only: each scored by the words it holds).
-_ANY_WORD = """by_words AS (
-    SELECT s.arxiv_id
-    FROM paper_search AS s{papers}, words AS w
-    WHERE s.document @@ w.any_word AND {where}
-    ORDER BY {rank} DESC LIMIT {words}
-)"""
-
-# Papers holding every query word. The GIN index is asked for the rare words first (the
-# RAREST_WORDS rarest, and any held by under a tenth of the papers): a common word costs the
-# index more than it narrows the answer ("model": 87% of the papers at 1M). Up to
-# CHECKED_ROWS of those papers are checked for the other words in the row; where more hold
-# the rare words (a query of common words only), the index is asked for every word instead,
-# so a row check never reads more than CHECKED_ROWS papers' words.
-_EVERY_WORD = """rare AS (
-    SELECT CAST(string_agg(CAST(r.word AS text), ' & ') AS tsquery) AS words FROM (
-        (SELECT word FROM asked ORDER BY rarity DESC LIMIT {rarest})
-        UNION SELECT word FROM asked WHERE rarity > {rare}
-    ) AS r
-),
-holding_rare AS MATERIALIZED (
-    SELECT s.arxiv_id, s.document FROM paper_search AS s, rare AS r
-    WHERE s.document @@ r.words LIMIT {checked} + 1
-),
-by_words AS (
-    (SELECT s.arxiv_id
-     FROM holding_rare AS s{papers}, words AS w
-     WHERE (SELECT count(*) FROM holding_rare) <= {checked}
-           AND ts_match_vq(s.document, w.every_word) AND {where}
-     ORDER BY {rank} DESC LIMIT {words})
-    UNION ALL
-    (SELECT s.arxiv_id
-     FROM paper_search AS s{papers}, words AS w
-     WHERE (SELECT count(*) FROM holding_rare) > {checked}
-           AND s.document @@ w.every_word AND {where}
-     ORDER BY {rank} DESC LIMIT {words})
-)"""
 
 _NEAREST = """
 nearest AS (
@@ -226,28 +183,22 @@ def search_statement(filters: Filters, dimensions: int | None) -> tuple[str, dic
 
 
 def candidates_statement(
-    filters: Filters, dimensions: int | None, checked_rows: int = CHECKED_ROWS
+    filters: Filters, dimensions: int | None, bounds: WordBounds = SHIPPED_BOUNDS
 ) -> tuple[str, dict[str, Any]]:
     """The candidates and their scores (CTE ``scored``), before the cut-off and the order.
 
     The dimension is written into the SQL, not bound: the planner must see the partial HNSW
-    index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it. ``checked_rows``: the
-    most papers holding the rare words that are checked for the others (see _EVERY_WORD).
+    index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it. ``bounds``: how many
+    papers the word step may read (:mod:`search.word_candidates`).
     """
     where, params = _filters(filters)
-    # With meaning, papers holding only some query words match only when close in meaning,
-    # and those are among the nearest: word candidates hold every word. Without, any word.
-    template = _ANY_WORD if dimensions is None else _EVERY_WORD
-    by_words = template.format(
-        where=where,
-        rank=RANK,
-        words=WORD_CANDIDATES,
-        papers=_papers_for(where, "s"),
-        rarest=RAREST_WORDS,
-        rare=RARE_WORD_RARITY,
-        checked=int(checked_rows),
+    words = by_words(
+        where,
+        _papers_for(where, "s"),
+        with_meaning=dimensions is not None,
+        bounds=bounds,
     )
-    parts = [_WORDS.format(by_words=by_words, lexeme=LEXEME, longest=LONGEST_WORD)]
+    parts = [_WORDS.format(by_words=words, lexeme=LEXEME, longest=LONGEST_WORD)]
     candidates = "SELECT arxiv_id, CAST(NULL AS float8) AS meaning FROM by_words"
     if dimensions is not None:
         d = int(dimensions)

@@ -29,7 +29,6 @@ from search.database_indexes import (
     index_name,
 )
 from search.in_database import (
-    CHECKED_ROWS,
     EF_SEARCH,
     DatabaseSearch,
     Scoring,
@@ -41,6 +40,7 @@ from search.in_database import (
 from search.in_process import SearchService
 from search.query import Filters
 from search.searcher import make_searcher
+from search.word_candidates import CHECKED_ROWS, WordBounds
 from search.word_index import DOCUMENT
 from tests.conftest import Database
 
@@ -132,7 +132,7 @@ def _by_words(
     sessions: sessionmaker[Session], query: str, checked_rows: int = CHECKED_ROWS
 ) -> set[str]:
     """The word candidates of a search with meaning: papers holding every query word."""
-    statement, _ = candidates_statement(ANY, len(VECTORS[0]), checked_rows)
+    statement, _ = candidates_statement(ANY, len(VECTORS[0]), WordBounds(checked_rows))
     words = statement[: statement.index(",\nnearest AS")]  # the CTEs by_words needs
     with sessions() as session, session.begin():
         rows = session.execute(text(words + " SELECT arxiv_id FROM by_words"), {"query": query})
@@ -144,6 +144,37 @@ def test_word_candidates_hold_every_word(stored: sessionmaker[Session]) -> None:
     assert _by_words(stored, "routing galaxy rotation curves") == set()
     assert _by_words(stored, "galaxy rotation curves") == {"2601.00003"}
     assert _by_words(stored, "routing sparse mixture experts") == {"2601.00001"}
+
+
+def _by_some_words(sessions: sessionmaker[Session], query: str, pool: int) -> set[str]:
+    """The word candidates of a search without meaning, the rarest words held by ``pool``."""
+    statement, _ = candidates_statement(ANY, None, WordBounds(pool=pool))
+    words = statement[: statement.index(",\ncandidates AS")]
+    with sessions() as session, session.begin():
+        rows = session.execute(text(words + " SELECT arxiv_id FROM by_words"), {"query": query})
+        return {row.arxiv_id for row in rows} & OURS
+
+
+def test_without_meaning_the_index_is_asked_for_the_rarest_words_within_the_pool(
+    stored: sessionmaker[Session],
+) -> None:
+    # "routing" is held by two papers, "galaxy" by one: within a pool of three papers both
+    # are asked for; within one, the rarest alone (the papers holding only "routing" would
+    # score below a paper holding the rarer word).
+    assert _by_some_words(stored, "routing galaxy", 3) == OURS
+    assert _by_some_words(stored, "routing galaxy", 1) == {"2601.00003"}
+    # A word no paper holds costs nothing, and the rarest held word is asked for always.
+    assert _by_some_words(stored, "xyzzyq routing", 1) == {"2601.00001", "2601.00002"}
+
+
+def test_without_meaning_a_query_of_common_words_ranks_the_papers_holding_every_one(
+    stored: sessionmaker[Session],
+) -> None:
+    # Every word held by more papers than the pool: papers holding all of them.
+    assert _by_some_words(stored, "routing mesh", 0) == {"2601.00002"}
+    assert _by_some_words(stored, "routing galaxy", 0) == set()
+    assert _by_some_words(stored, "xyzzyq routing mesh", 0) == {"2601.00002"}
+    assert _by_some_words(stored, "the and of", 0) == set()
 
 
 def _holding_every_word(sessions: sessionmaker[Session], query: str) -> set[str]:

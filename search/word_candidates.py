@@ -1,0 +1,109 @@
+"""The word step of the search statement (:mod:`search.in_database`): which papers the word
+index is asked for, before they are scored.
+
+Each template is the CTE ``by_words``: at most ``WORD_CANDIDATES`` papers, best first by
+``ts_rank`` over any query word. It reads the CTEs ``words`` (the whole query, every word and
+any word) and ``asked`` (each query word with its rarity and the papers holding it).
+
+Both bound the papers read to rank by the rare words: a common word costs the index and the
+ranking a read of most papers ("model" is held by 87% of a store of machine-learning papers),
+and adds little to a paper's score, where rarer words weigh more.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# Papers by words, taken as candidates before the cut-off.
+WORD_CANDIDATES = 300
+WEIGHTS = "'{0.1, 0.2, 0.4, 1.0}'"  # ts_rank's weights of D, C (authors), B (abstract), A (title)
+RANK = f"ts_rank({WEIGHTS}, s.document, w.any_word, 1)"
+# Every word's shortcut: the index asked for the rare words only.
+RAREST_WORDS = 3
+RARE_WORD_RARITY = round(math.log(10) + 1, 4)  # the rarity (idf) of a word held by 10%
+CHECKED_ROWS = 2000
+# Words only: the most papers the rarest query words may hold together to be asked for alone.
+WORD_POOL = 20_000
+
+# Words only: papers holding some query word, each scored by the words it holds. The index
+# is asked for the rarest words, in turn from the rarest, while together they are held by at
+# most ``pool`` papers (the rarest that any paper holds always; a word no paper holds costs
+# nothing); a paper holding only common words scores below one holding a rare word unless
+# it holds the common ones in its title. Where even the rarest is held by more, every word
+# is common, and the papers holding every word that some paper holds are ranked.
+SOME_RARE_WORD = """pool AS (
+    SELECT CAST(CASE WHEN min(r.papers) FILTER (WHERE r.papers > 0) > {pool}
+        THEN string_agg('(' || CAST(r.word AS text) || ')', ' & ') FILTER (WHERE r.papers > 0)
+        ELSE string_agg('(' || CAST(r.word AS text) || ')', ' | ')
+             FILTER (WHERE r.held <= {pool} OR r.held = r.papers)
+    END AS tsquery) AS words
+    FROM (SELECT a.word, a.papers,
+                 sum(a.papers) OVER (ORDER BY a.papers, CAST(a.word AS text)) AS held
+          FROM asked AS a) AS r
+),
+by_words AS (
+    SELECT s.arxiv_id
+    FROM paper_search AS s{papers}, words AS w, pool AS r
+    WHERE s.document @@ r.words AND {where}
+    ORDER BY {rank} DESC LIMIT {words}
+)"""
+
+# With meaning: papers holding every query word (a paper holding some is a match only when
+# close in meaning, and those are among the nearest). The GIN index is asked for the rare
+# words first (the RAREST_WORDS rarest, and any held by under a tenth of the papers). Up to
+# CHECKED_ROWS of those papers are checked for the other words in the row; where more hold
+# the rare words (a query of common words only), the index is asked for every word instead,
+# so a row check never reads more than CHECKED_ROWS papers' words.
+EVERY_WORD = """rare AS (
+    SELECT CAST(string_agg(CAST(r.word AS text), ' & ') AS tsquery) AS words FROM (
+        (SELECT word FROM asked ORDER BY rarity DESC LIMIT {rarest})
+        UNION SELECT word FROM asked WHERE rarity > {rare}
+    ) AS r
+),
+holding_rare AS MATERIALIZED (
+    SELECT s.arxiv_id, s.document FROM paper_search AS s, rare AS r
+    WHERE s.document @@ r.words LIMIT {checked} + 1
+),
+by_words AS (
+    (SELECT s.arxiv_id
+     FROM holding_rare AS s{papers}, words AS w
+     WHERE (SELECT count(*) FROM holding_rare) <= {checked}
+           AND ts_match_vq(s.document, w.every_word) AND {where}
+     ORDER BY {rank} DESC LIMIT {words})
+    UNION ALL
+    (SELECT s.arxiv_id
+     FROM paper_search AS s{papers}, words AS w
+     WHERE (SELECT count(*) FROM holding_rare) > {checked}
+           AND s.document @@ w.every_word AND {where}
+     ORDER BY {rank} DESC LIMIT {words})
+)"""
+
+
+@dataclass(frozen=True, slots=True)
+class WordBounds:
+    """How many papers the word step may read: ``checked_rows`` with meaning (papers holding
+    the rare words, checked for the others), ``pool`` without (papers holding the rarest)."""
+
+    checked_rows: int = CHECKED_ROWS
+    pool: int = WORD_POOL
+
+
+SHIPPED_BOUNDS = WordBounds()
+
+
+def by_words(where: str, papers: str, *, with_meaning: bool, bounds: WordBounds) -> str:
+    """The ``by_words`` CTE for the filters' ``where`` on ``p`` and their join ``papers``."""
+    if not with_meaning:
+        return SOME_RARE_WORD.format(
+            where=where, papers=papers, rank=RANK, words=WORD_CANDIDATES, pool=int(bounds.pool)
+        )
+    return EVERY_WORD.format(
+        where=where,
+        papers=papers,
+        rank=RANK,
+        words=WORD_CANDIDATES,
+        rarest=RAREST_WORDS,
+        rare=RARE_WORD_RARITY,
+        checked=int(bounds.checked_rows),
+    )
