@@ -51,10 +51,12 @@ by_words AS (
 
 # With meaning: papers holding every query word (a paper holding some is a match only when
 # close in meaning, and those are among the nearest). The GIN index is asked for the rare
-# words first (the RAREST_WORDS rarest, and any held by under a tenth of the papers). Up to
-# CHECKED_ROWS of those papers are checked for the other words in the row; where more hold
-# the rare words (a query of common words only), the index is asked for every word instead,
-# so a row check never reads more than CHECKED_ROWS papers' words.
+# words (the RAREST_WORDS rarest, and any held by under a tenth of the papers), and up to
+# CHECKED_ROWS of the papers holding them are checked for the other words in the row. Where
+# more hold them, every query word is common: holding them says little that the nearest in
+# meaning do not, and ranking every holder by its words would cost the most of the search
+# (tens of thousands of papers at 1M), so the words add no candidates; the nearest are
+# still scored by the words they hold.
 EVERY_WORD = """rare AS (
     SELECT CAST(string_agg(CAST(r.word AS text), ' & ') AS tsquery) AS words FROM (
         (SELECT word FROM asked ORDER BY rarity DESC LIMIT {rarest})
@@ -66,17 +68,11 @@ holding_rare AS MATERIALIZED (
     WHERE s.document @@ r.words LIMIT {checked} + 1
 ),
 by_words AS (
-    (SELECT s.arxiv_id
-     FROM holding_rare AS s{papers}, words AS w
-     WHERE (SELECT count(*) FROM holding_rare) <= {checked}
-           AND ts_match_vq(s.document, w.every_word) AND {where}
-     ORDER BY {rank} DESC LIMIT {words})
-    UNION ALL
-    (SELECT s.arxiv_id
-     FROM paper_search AS s{papers}, words AS w
-     WHERE (SELECT count(*) FROM holding_rare) > {checked}
-           AND s.document @@ w.every_word AND {where}
-     ORDER BY {rank} DESC LIMIT {words})
+    SELECT s.arxiv_id
+    FROM holding_rare AS s{papers}, words AS w
+    WHERE (SELECT count(*) FROM holding_rare) <= {checked}
+          AND ts_match_vq(s.document, w.every_word) AND {where}
+    ORDER BY {rank} DESC LIMIT {words}
 )"""
 
 

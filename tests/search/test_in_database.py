@@ -25,6 +25,7 @@ from ranking.embeddings import import_matrix
 from search.database_indexes import (
     MISSING_LINE,
     complete,
+    halfvec_text,
     has_vector_column,
     index_name,
 )
@@ -202,13 +203,32 @@ def _holding_every_word(sessions: sessionmaker[Session], query: str) -> set[str]
         f"mesh {QUOTED_LINK}",
     ],
 )
-@pytest.mark.parametrize("checked_rows", [1000, 0])
 def test_the_word_index_shortcut_finds_what_asking_for_every_word_finds(
-    stored: sessionmaker[Session], query: str, checked_rows: int
+    stored: sessionmaker[Session], query: str
 ) -> None:
-    # Row check of the papers holding the rare words (up to 1,000 here), and the fallback
-    # that asks the index for every word (0 papers checked: any holding them is too many).
-    assert _by_words(stored, query, checked_rows) == _holding_every_word(stored, query)
+    # Row check of the papers holding the rare words (up to 1,000 here).
+    assert _by_words(stored, query, 1000) == _holding_every_word(stored, query)
+
+
+def test_with_meaning_words_too_common_to_narrow_leave_the_answer_to_meaning(
+    stored: sessionmaker[Session],
+) -> None:
+    # More papers hold the rare words than are checked (none are, here): the words add no
+    # candidates, and the nearest in meaning are still scored by the words they hold.
+    assert _holding_every_word(stored, "routing mesh") == {"2601.00002"}
+    assert _by_words(stored, "routing mesh", 0) == set()
+    statement, _ = candidates_statement(ANY, len(VECTORS[0]), WordBounds(checked_rows=0))
+    meaning = VECTORS[1] / np.linalg.norm(VECTORS[1])
+    with stored() as session, session.begin():
+        rows = session.execute(
+            text(statement + " SELECT arxiv_id, keyword, coverage FROM scored"),
+            {"query": "routing mesh", "scale": 1, "model": MODEL}
+            | {"vector": halfvec_text(meaning)},
+        )
+        scored = {row.arxiv_id: (row.keyword, row.coverage) for row in rows}
+    assert scored["2601.00002"][0] > 0
+    assert scored["2601.00002"][1] == pytest.approx(1.0)
+    assert scored["2601.00001"][1] < 1
 
 
 def test_a_word_too_long_for_the_index_is_left_out_of_the_query(
