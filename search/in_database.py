@@ -34,7 +34,7 @@ from search.database_indexes import halfvec_text
 from search.index import NO_DATE
 from search.query import Filters, Found, QueryEncoder, QueryModel
 from search.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
-from search.word_candidates import SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
+from search.word_candidates import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
 WARM_QUERY = "learning models for language and images"
@@ -54,9 +54,6 @@ class Scoring:
     model: str
     fusion: Fusion = FUSION
     keyword_scale: float = KEYWORD_SCALE
-
-
-NO_FILTER = "TRUE"
 
 
 def _filters(filters: Filters) -> tuple[str, dict[str, Any]]:

@@ -164,8 +164,23 @@ def test_without_meaning_the_index_is_asked_for_the_rarest_words_within_the_pool
     # score below a paper holding the rarer word).
     assert _by_some_words(stored, "routing galaxy", 3) == OURS
     assert _by_some_words(stored, "routing galaxy", 1) == {"2601.00003"}
-    # A word no paper holds costs nothing, and the rarest held word is asked for always.
-    assert _by_some_words(stored, "xyzzyq routing", 1) == {"2601.00001", "2601.00002"}
+    # A word no paper holds costs nothing.
+    assert _by_some_words(stored, "xyzzyq galaxy routing", 1) == {"2601.00003"}
+
+
+def test_without_meaning_a_filter_the_rare_words_miss_still_finds_the_other_words(
+    stored: sessionmaker[Session],
+) -> None:
+    # "galaxy", the rarest, is held outside cs.LG only: papers in it holding "routing" answer.
+    assert _search(stored, "routing galaxy", filters=Filters(category="cs.LG")) == ["2601.00001"]
+    statement, _ = candidates_statement(Filters(category="cs.LG"), None, WordBounds(pool=1))
+    words = statement[: statement.index(",\ncandidates AS")]
+    with stored() as session, session.begin():
+        rows = session.execute(
+            text(words + " SELECT arxiv_id FROM by_words"),
+            {"query": "routing galaxy", "category": "cs.LG"},
+        )
+        assert {row.arxiv_id for row in rows} & OURS == {"2601.00001"}
 
 
 def test_without_meaning_a_query_of_common_words_ranks_the_papers_holding_every_one(
@@ -247,6 +262,7 @@ def test_a_link_in_the_query_finds_and_covers_the_paper_that_gives_it(
     assert _by_words(stored, LINK) == {"2601.00001"}
     assert _search(stored, LINK) == ["2601.00001"]
     assert _by_words(stored, QUOTED_LINK) == {"2601.00002"}
+    assert _search(stored, QUOTED_LINK) == ["2601.00002"]
     statement, _ = candidates_statement(ANY, None)
     with stored() as session, session.begin():
         rows = session.execute(
