@@ -43,7 +43,7 @@ def main() -> None:
     os.environ.setdefault("PAPERBOY_EMBEDDING_BACKEND", "onnx-int8")
     os.environ["PAPERBOY_SEARCH_SEMANTIC"] = "false" if args.words_only else "true"
     searches = [_search_path(query) for query in read_queries(HF, args.queries)]
-    store = Store("postgresql", 0, args.database_url, args.data_dir)
+    store = Store(kind="postgresql", papers=0, url=args.database_url, data_dir=args.data_dir)
     print(f"prewarm {prewarm(store):.0f} s", flush=True)
     with serve(store) as (base, _, _started):
         _wait(base)
