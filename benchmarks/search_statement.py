@@ -35,6 +35,7 @@ from app.core.config import get_settings
 from app.core.db import make_session_factory, open_engine
 from benchmarks.scale import read_queries
 from benchmarks.search_eval import DEPTH, HF
+from benchmarks.search_eval_pg import _rank as rank_of
 from benchmarks.search_eval_pg import read_queries as read_known_items
 from ranking.embedder import query_embedder
 from search.database_indexes import halfvec_text
@@ -77,10 +78,7 @@ def known_items(session: Session, count: int) -> dict[str, str]:
 
 def known_item_figures(answers: dict[str, list[str]], targets: dict[str, str]) -> str:
     """MRR@10 and recall@10 of the answers for their known papers."""
-    ranks = [
-        answers[query][:DEPTH].index(target) + 1 if target in answers[query][:DEPTH] else 0
-        for query, target in targets.items()
-    ]
+    ranks = [rank_of(answers[query][:DEPTH], target) for query, target in targets.items()]
     mrr = sum(1 / rank for rank in ranks if rank) / len(ranks)
     recall = sum(map(bool, ranks)) / len(ranks)
     return f"known items: MRR@{DEPTH} {mrr:.3f}, recall@{DEPTH} {recall:.3f}"
