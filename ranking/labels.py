@@ -22,8 +22,10 @@ left out. Each phrase is written as the abstracts most often write it ("RAG", "G
 
 Given the embedding model (``meaning``), each cluster's best ``MEANING_CANDIDATES`` phrases are
 ordered again by what the model reads in them: closeness to the cluster's centre plus its
-margin over the closest other centre. Counts alone pick filler ("correctness depends") as
-readily as subjects; the model knows "channel estimation" is about the wireless papers. The
+margin over the closest other centre, plus the log of the phrase's share of the cluster's
+papers (weighed by ``SHARE_WEIGHT``). Counts alone pick filler ("correctness depends") as
+readily as subjects; the model knows "channel estimation" is about the wireless papers, but
+alone it also prefers a precise phrase two papers use to the subject most of them share. The
 figures (against Hugging Face's keywords, KeyBERT and the old labels) are in
 docs/benchmarks.md ("Topic labels").
 """
@@ -37,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
@@ -54,7 +57,10 @@ LONG_PHRASE_WEIGHT = 2.0
 # A spelling used at least this share as often as the commonest one may be chosen instead.
 SPELLING_SHARE = 0.25
 # How many of a cluster's counted phrases the model orders again (each is embedded once).
-MEANING_CANDIDATES = 6
+MEANING_CANDIDATES = 12
+# By meaning, a phrase few of the cluster's papers use still loses to one most of them use: the
+# log of its share counts this much beside the model's closeness and margin.
+SHARE_WEIGHT = 0.2
 # The counted score only breaks near-ties of meaning.
 COUNT_TIE_BREAK = 1e-3
 REPRESENTATIVES = 30
@@ -183,23 +189,33 @@ def _role(word: str) -> int:
     return NOUN if kind is _Word.NOUN else STOP
 
 
-def _ranked(counts: PhraseCounts, number: int) -> list[tuple[str, float]]:
-    """The cluster's phrases used by at least two of its papers, best first, with scores."""
+class _Phrase(NamedTuple):
+    """A cluster's phrase, its score and the share of the cluster's papers that use it."""
+
+    text: str
+    score: float
+    share: float
+
+
+def _ranked(counts: PhraseCounts, number: int) -> list[_Phrase]:
+    """The cluster's phrases used by at least two of its papers, best first."""
     size, average = counts.sizes[number], counts.average
     scored = [
-        (phrase, _score(phrase, used / size, average / papers))
+        _Phrase(phrase, _score(phrase, used / size, average / papers), used / size)
         for phrase, used, papers in counts.shared(number, 2)
     ]
-    return sorted(scored, key=lambda item: (-item[1], item[0]))
+    return _best_first(scored)
 
 
-def _by_meaning(
-    ranked: list[list[tuple[str, float]]], meaning: Meaning
-) -> list[list[tuple[str, float]]]:
+def _best_first(phrases: list[_Phrase]) -> list[_Phrase]:
+    return sorted(phrases, key=lambda phrase: (-phrase.score, phrase.text))
+
+
+def _by_meaning(ranked: list[list[_Phrase]], meaning: Meaning) -> list[list[_Phrase]]:
     """Each cluster's best phrases, ordered by closeness to its centre plus the margin over the
-    closest other centre (the counted score breaks ties)."""
+    closest other centre, with the log of their share (the counted score breaks ties)."""
     best = [_candidates(phrases) for phrases in ranked]
-    candidates = sorted({phrase for phrases in best for phrase, _ in phrases})
+    candidates = sorted({phrase.text for phrases in best for phrase in phrases})
     if not candidates:
         return ranked
     row = {phrase: index for index, phrase in enumerate(candidates)}
@@ -207,21 +223,22 @@ def _by_meaning(
     result = []
     for number, phrases in enumerate(best):
         scored = []
-        for phrase, counted in phrases:
-            own = similarity[row[phrase]]
+        for phrase in phrases:
+            own = similarity[row[phrase.text]]
             rival = float(np.delete(own, number).max()) if len(own) > 1 else 0.0
-            scored.append((phrase, 2 * float(own[number]) - rival + COUNT_TIE_BREAK * counted))
-        result.append(sorted(scored, key=lambda item: (-item[1], item[0])))
+            closeness = 2 * float(own[number]) - rival + SHARE_WEIGHT * float(np.log(phrase.share))
+            scored.append(phrase._replace(score=closeness + COUNT_TIE_BREAK * phrase.score))
+        result.append(_best_first(scored))
     return result
 
 
-def _candidates(phrases: list[tuple[str, float]]) -> list[tuple[str, float]]:
+def _candidates(phrases: list[_Phrase]) -> list[_Phrase]:
     """The best ``MEANING_CANDIDATES`` phrases, and the best that may name the topic if none of
     them may."""
     best = phrases[:MEANING_CANDIDATES]
-    if any(_may_name(phrase) for phrase, _ in best):
+    if any(_may_name(phrase.text) for phrase in best):
         return best
-    namer = next((p for p in phrases[MEANING_CANDIDATES:] if _may_name(p[0])), None)
+    namer = next((p for p in phrases[MEANING_CANDIDATES:] if _may_name(p.text)), None)
     return best if namer is None else [*best, namer]
 
 
@@ -230,7 +247,7 @@ def _score(phrase: str, share: float, rarity: float) -> float:
     return float(weight * share**SHARE_POWER * np.log1p(rarity))
 
 
-def _names(ranked: list[list[tuple[str, float]]]) -> list[str | None]:
+def _names(ranked: list[list[_Phrase]]) -> list[str | None]:
     """Each cluster's first phrase, handed out best offer first so that no two are the same."""
     offers = [
         (offer, number, phrase)
@@ -246,15 +263,15 @@ def _names(ranked: list[list[tuple[str, float]]]) -> list[str | None]:
     return names
 
 
-def _name_offers(phrases: list[tuple[str, float]]) -> list[tuple[str, tuple[float, float]]]:
+def _name_offers(phrases: list[_Phrase]) -> list[tuple[str, tuple[float, float]]]:
     """What a cluster may open with: a long enough phrase offers the best word's score first."""
     if not phrases:
         return []
-    best = phrases[0][1]
+    best = phrases[0].score
     return [
-        (phrase, (best, score) if " " in phrase and score >= NAME_SHARE * best else (score, 0.0))
-        for phrase, score in phrases[: PHRASES_PER_LABEL * 4]
-        if _may_name(phrase)
+        (text, (best, score) if " " in text and score >= NAME_SHARE * best else (score, 0.0))
+        for text, score, _ in phrases[: PHRASES_PER_LABEL * 4]
+        if _may_name(text)
     ]
 
 
@@ -263,16 +280,16 @@ def _may_name(phrase: str) -> bool:
     return " " in phrase or _kind(phrase) is not _Word.GENERIC
 
 
-def _chosen(name: str | None, phrases: list[tuple[str, float]]) -> list[str]:
+def _chosen(name: str | None, phrases: list[_Phrase]) -> list[str]:
     """The label's phrases: its name, then the best that share no word with one chosen."""
     chosen = [name] if name else []
-    for phrase, _ in phrases:
+    for phrase in phrases:
         if len(chosen) == PHRASES_PER_LABEL:
             break
-        if not chosen and not _may_name(phrase):
+        if not chosen and not _may_name(phrase.text):
             continue
-        if not any(_stems(phrase) & _stems(other) for other in chosen):
-            chosen.append(phrase)
+        if not any(_stems(phrase.text) & _stems(other) for other in chosen):
+            chosen.append(phrase.text)
     return chosen
 
 
