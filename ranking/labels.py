@@ -220,16 +220,33 @@ def _by_meaning(ranked: list[list[_Phrase]], meaning: Meaning) -> list[list[_Phr
         return ranked
     row = {phrase: index for index, phrase in enumerate(candidates)}
     similarity = meaning.encode(candidates) @ meaning.centres.T
+    rivals = _Rivals(similarity)
     result = []
     for number, phrases in enumerate(best):
         scored = []
         for phrase in phrases:
-            own = similarity[row[phrase.text]]
-            rival = float(np.delete(own, number).max()) if len(own) > 1 else 0.0
-            closeness = 2 * float(own[number]) - rival + SHARE_WEIGHT * float(np.log(phrase.share))
+            index = row[phrase.text]
+            own = float(similarity[index, number])
+            closeness = 2 * own - rivals.of(index, number) + SHARE_WEIGHT * np.log(phrase.share)
             scored.append(phrase._replace(score=closeness + COUNT_TIE_BREAK * phrase.score))
         result.append(_best_first(scored))
     return result
+
+
+class _Rivals:
+    """Each phrase's closeness to the closest centre but one: its two closest, found once."""
+
+    def __init__(self, similarity: Matrix) -> None:
+        self._closest = similarity.argmax(axis=1)
+        ordered = np.sort(similarity, axis=1)
+        self._first = ordered[:, -1]
+        self._second = ordered[:, -2] if similarity.shape[1] > 1 else np.zeros(len(similarity))
+
+    def of(self, index: int, number: int) -> float:
+        """The closeness of phrase ``index`` to the closest centre other than ``number``'s."""
+        if self._closest[index] != number:
+            return float(self._first[index])
+        return float(self._second[index])
 
 
 def _candidates(phrases: list[_Phrase]) -> list[_Phrase]:

@@ -18,9 +18,9 @@ import numpy as np
 from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import Session
 
-from app.core.models import HfDailyPaper, Paper, PaperAuthor
+from app.core.models import HfDailyPaper, Paper, PaperAuthor, PaperEmbedding
 from app.core.names import author_key
-from ranking.embeddings import load_vectors
+from app.core.vectors import stack
 from ranking.scoring import Candidate, Score, ScoringContext
 from ranking.trending.data import LabelRecord
 from ranking.trending.features import EMBEDDING_SIZE
@@ -63,8 +63,7 @@ def with_memory(
     after it)."""
     day = context.day
     history = _author_history(session, day, candidates)
-    recent = _earlier_papers(session, day - timedelta(days=INTEREST_DAYS), day, frozenset())
-    memory = _topic_memory(session, day, recent, history, model)
+    memory = _topic_memory(session, day, history, model)
     return replace(context, author_history=history, topic_memory=memory)
 
 
@@ -172,18 +171,17 @@ def _authors(session: Session, papers: object) -> dict[str, tuple[str, ...]]:
     return {arxiv_id: tuple(names) for arxiv_id, names in grouped.items()}
 
 
-def _topic_memory(
-    session: Session, day: date, earlier: list[Published], history: AuthorHistory, model: str
-) -> TopicMemory:
+def _topic_memory(session: Session, day: date, history: AuthorHistory, model: str) -> TopicMemory:
+    """The papers of the ``INTEREST_DAYS`` before ``day`` that have a vector under ``model``,
+    read with their vectors in one query (a paper without one is left out)."""
     start = day - timedelta(days=INTEREST_DAYS)
-    recent = [paper for paper in earlier if paper.announced_on >= start]
-    vectors = load_vectors(session, [paper.arxiv_id for paper in recent], model)
-    kept = [paper for paper in recent if paper.arxiv_id in vectors]
-    matrix = (
-        np.stack([vectors[paper.arxiv_id] for paper in kept]).astype(np.float32)
-        if kept
-        else np.zeros((0, EMBEDDING_SIZE), dtype=np.float32)
-    )
-    announced = np.array([paper.announced_on.toordinal() for paper in kept], dtype=np.int64)
-    featured = np.array([history.first_featured(paper.arxiv_id) for paper in kept], dtype=np.int64)
+    rows = session.execute(
+        select(Paper.arxiv_id, Paper.announced_on, PaperEmbedding.dimensions, PaperEmbedding.vector)
+        .join(PaperEmbedding, PaperEmbedding.arxiv_id == Paper.arxiv_id)
+        .where(PaperEmbedding.model == model, Paper.announced_on >= start, Paper.announced_on < day)
+    ).all()
+    dimensions = rows[0].dimensions if rows else EMBEDDING_SIZE
+    matrix = stack([row.vector for row in rows], dimensions)
+    announced = np.array([row.announced_on.toordinal() for row in rows], dtype=np.int64)
+    featured = np.array([history.first_featured(row.arxiv_id) for row in rows], dtype=np.int64)
     return TopicMemory(matrix, announced, featured)
