@@ -48,21 +48,21 @@ SOME_RARE_WORD = """pool AS (
 ),
 {ranked}"""
 
-_POOL_RANKED = """by_words AS (
-    SELECT s.arxiv_id
+# The pool's papers inside the filters, best first.
+_POOL_BEST = """SELECT s.arxiv_id
     FROM paper_search AS s{papers}, words AS w, pool AS r
     WHERE s.document @@ r.words AND {where}
-    ORDER BY {rank} DESC LIMIT {words}
-)"""
+    ORDER BY {rank} DESC LIMIT {words}"""
+
+_POOL_RANKED = "by_words AS (\n    " + _POOL_BEST + "\n)"
 
 # A filtered search: the pool's papers may all fall outside the filter, while papers inside
 # it hold the other words. Where the pool leaves none, the papers holding any word inside the
 # filter are ranked, as many as that is, so a filter never empties an answer the words have.
-_POOL_RANKED_OR_ANY = """by_pool AS MATERIALIZED (
-    SELECT s.arxiv_id
-    FROM paper_search AS s{papers}, words AS w, pool AS r
-    WHERE s.document @@ r.words AND {where}
-    ORDER BY {rank} DESC LIMIT {words}
+_POOL_RANKED_OR_ANY = (
+    "by_pool AS MATERIALIZED (\n    "  # noqa: S608 (constant templates)
+    + _POOL_BEST
+    + """
 ),
 by_words AS (
     SELECT arxiv_id FROM by_pool
@@ -72,6 +72,7 @@ by_words AS (
      WHERE NOT EXISTS (SELECT 1 FROM by_pool) AND s.document @@ w.any_word AND {where}
      ORDER BY {rank} DESC LIMIT {words})
 )"""
+)
 
 # With meaning: papers holding every query word (a paper holding some is a match only when
 # close in meaning, and those are among the nearest). The GIN index is asked for the rare
