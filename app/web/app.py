@@ -115,22 +115,7 @@ def create_app(
     settings = settings or _factory_settings()
     configure_logging(settings)
     engine = make_engine(settings, role="web")
-
-    @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        # Again: a server started with an app object (the demo) set its loggers up since.
-        configure_logging(settings)
-        # In a thread, so the loop stays free; awaited, so "ready" means search is.
-        replicas = app.state.web.replicas
-        if replicas is not None:  # checked before the first request can come
-            await run_in_threadpool(replicas.start)
-        await run_in_threadpool(_warm, settings, app.state.web.search)
-        yield
-        if replicas is not None:
-            replicas.stop()
-        engine.dispose()
-
-    app = _fastapi(lifespan)
+    app = _fastapi(_lifespan(settings, engine))
     app.state.web = build_context(settings, make_session_factory(engine), clock, search_limits)
     app.state.database_file = DatabaseFile.of(engine)
     _route_reads(app, app.state.web)
@@ -147,6 +132,28 @@ def create_app(
         return _health(engine)
 
     return app
+
+
+def _lifespan(
+    settings: Settings, engine: Engine
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start: the replicas' checks, then a warm search; end: stop them, close the engine."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Again: a server started with an app object (the demo) set its loggers up since.
+        configure_logging(settings)
+        # In a thread, so the loop stays free; awaited, so "ready" means search is.
+        replicas = app.state.web.replicas
+        if replicas is not None:  # checked before the first request can come
+            await run_in_threadpool(replicas.start)
+        await run_in_threadpool(_warm, settings, app.state.web.search)
+        yield
+        if replicas is not None:
+            replicas.stop()
+        engine.dispose()
+
+    return lifespan
 
 
 def _fastapi(lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]) -> FastAPI:
