@@ -239,6 +239,13 @@ COMMANDS: tuple[Command, ...] = (
         add_arguments=_arguments("app.cli.ranking", "add_day_argument"),
     ),
     Command(
+        name="people",
+        help="split author names into the people behind them, keeping each person's address "
+        "(the daily job does this for each day's names)",
+        handler=_handler("app.cli.ranking", "run_people"),
+        add_arguments=_arguments("app.cli.ranking", "add_people_arguments"),
+    ),
+    Command(
         name="week-review",
         help="write up the week that holds --date D: its topics, what Paperboy predicted and "
         "what Hugging Face featured (the daily job does this with each publication)",

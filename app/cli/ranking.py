@@ -29,6 +29,7 @@ from app.services.daily import DailyReport, run_range
 from app.services.daily import run_daily as daily_chain
 from app.services.editions import Advance, Progress
 from app.services.emerging import flag_week
+from app.services.people import names_of_day, split_names
 from app.services.reports import Report
 from app.services.week_review import review_week
 from ranking.embeddings import check_matrix
@@ -202,6 +203,20 @@ def run_rank(args: argparse.Namespace, settings: Settings) -> int:
 
 def run_emerging(args: argparse.Namespace, settings: Settings) -> int:
     return _step("emerging", settings, lambda sessions: flag_week(settings, sessions, args.date))
+
+
+def add_people_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--date", type=parse_day, help="split only the names of day D's papers (default: all)"
+    )
+
+
+def run_people(args: argparse.Namespace, settings: Settings) -> int:
+    def split(sessions: sessionmaker[Session]) -> Report:
+        names = None if args.date is None else names_of_day(sessions, args.date)
+        return split_names(settings, sessions, names)
+
+    return _step("people", settings, split)
 
 
 def run_week_review(args: argparse.Namespace, settings: Settings) -> int:

@@ -26,7 +26,8 @@ from app.services import editions
 from app.services.editions import EditionsReport, EmbedReport, Progress, RankReport, no_progress
 from app.services.emerging import EmergingReport, flag_week
 from app.services.ingest import IngestReport, ingest
-from app.services.reports import Failure, Outcome, worst
+from app.services.people import PeopleReport, names_of_day, split_names
+from app.services.reports import Failure, Outcome, Report, worst
 from app.services.week_review import WeekReviewReport, review_week
 from ingest.live_writes import latest_listing_day
 from ranking.days import announcement_days, closing_days, unranked_days
@@ -47,9 +48,11 @@ class DayRanking:
     published: EditionsReport | None = None
     emerging: EmergingReport | None = None
     reviewed: WeekReviewReport | None = None
+    people: PeopleReport | None = None
 
     def lines(self) -> list[str]:
-        steps = (self.embedded, self.ranked, self.published, self.emerging, self.reviewed)
+        steps: tuple[Report | None, ...] = (self.embedded, self.ranked, self.people)
+        steps += (self.published, self.emerging, self.reviewed)
         return [line for step in steps if step is not None for line in step.lines()]
 
 
@@ -174,12 +177,26 @@ def _chain(
         if steps.embed:
             done = replace(done, embedded=editions.embed(settings, sessions, day, progress))
         done = replace(done, ranked=editions.rank(settings, sessions, day))
+        done = _people_of_day(settings, sessions, day, done)
         if steps.publish:
             done = replace(done, published=editions.publish(settings, sessions, day))
             done = _written_up(settings, sessions, day, done)
     except RankingInputError as error:
         return done, Failure.of(error)
     return done, None
+
+
+def _people_of_day(
+    settings: Settings, sessions: sessionmaker[Session], day: date, done: DayRanking
+) -> DayRanking:
+    """The day's names split into people again: a failure is logged and the chain goes on,
+    since the name pages still show every paper of a name."""
+    try:
+        names = names_of_day(sessions, day)
+        return replace(done, people=split_names(settings, sessions, names))
+    except Exception:
+        log.exception("splitting the names of %s into people failed; the chain goes on", day)
+        return done
 
 
 def _written_up(

@@ -1,8 +1,8 @@
 """The ORM models every process shares, one module per part of the service.
 
-``base`` (the declarative base), ``papers`` (the foundation), ``ingest``, ``ranking``,
-``subscriptions`` and ``operations``, each with the states (``StrEnum``) its rows hold. Import
-them from here: ``from app.core.models import Paper``.
+``base`` (the declarative base), ``papers`` (the foundation), ``people``, ``ingest``,
+``ranking``, ``subscriptions`` and ``operations``, each with the states (``StrEnum``) its rows
+hold. Import them from here: ``from app.core.models import Paper``.
 The schema only changes through a migration in ``migrations/``; a test checks that these
 models and the migrations agree.
 """
@@ -20,6 +20,7 @@ from app.core.models.papers import (
     PaperAuthor,
     PaperCategory,
 )
+from app.core.models.people import PaperPerson, Person
 from app.core.models.ranking import (
     DayScore,
     Edition,
@@ -74,7 +75,9 @@ __all__ = [
     "PaperAuthor",
     "PaperCategory",
     "PaperEmbedding",
+    "PaperPerson",
     "PaperTopic",
+    "Person",
     "PhraseEmbedding",
     "PhraseVector",
     "ReadingList",

@@ -106,6 +106,8 @@ class Subscriber(Base):
     unsubscribed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # The author page the reader said is theirs ("This is me"), by author key.
     claimed_author: Mapped[str | None] = mapped_column(String(200))
+    # The person of that name the reader said they are: pages split a name into people.
+    claimed_person: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"))
     # The private feed's token carries it; revoking the feed draws a new one.
     feed_key: Mapped[str | None] = mapped_column(String(32))
 

@@ -1,0 +1,245 @@
+"""Split stored author names into people and keep each person's id: ``paperboy people`` and
+the daily chain's step after embedding.
+
+Each name's papers are split afresh (:func:`ranking.people.split_people`) and matched to the
+people already stored (:func:`ranking.person_ids.reconcile`), so a new paper joins its person
+or starts a new one, and an address only moves when a split or merge leaves a person no
+papers (``people.moved_to``). A claimed person chooses first and keeps its address.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+import numpy as np
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.clock import Clock, utc_now
+from app.core.config import Settings
+from app.core.db import session_scope
+from app.core.models import (
+    Paper,
+    PaperAuthor,
+    PaperCategory,
+    PaperEmbedding,
+    PaperPerson,
+    Person,
+    Subscriber,
+)
+from app.core.vectors import Matrix, unpack
+from app.services.reports import Completed
+from ranking.people import Work, split_people
+from ranking.person_ids import reconcile
+
+# Names split in one unit of work: few enough for the IN lists, many enough to read in bulk.
+NAMES_PER_BATCH = 500
+
+
+@dataclass
+class PeopleReport(Completed):
+    """What a run did: names split, people made, people moved to another."""
+
+    names: int = 0
+    people: int = 0
+    new_people: int = 0
+    moved: int = 0
+
+    def lines(self) -> list[str]:
+        return [
+            f"people: {self.names} names hold {self.people} people "
+            f"({self.new_people} new, {self.moved} moved)"
+        ]
+
+
+@dataclass
+class _Papers:
+    """What a batch of names' papers hold: each paper's author keys, categories, vector."""
+
+    authors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    categories: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    vectors: dict[str, Matrix] = field(default_factory=dict)
+    order: dict[str, tuple[date, str]] = field(default_factory=dict)
+
+
+def split_names(
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    keys: Iterable[str] | None = None,
+    clock: Clock = utc_now,
+) -> PeopleReport:
+    """Split ``keys`` (every stored name when None) into people, a batch a unit of work."""
+    report = PeopleReport()
+    with session_scope(sessions) as session:
+        names = sorted(set(keys)) if keys is not None else _all_names(session)
+    for start in range(0, len(names), NAMES_PER_BATCH):
+        with session_scope(sessions) as session:
+            batch = names[start : start + NAMES_PER_BATCH]
+            _split_batch(session, settings.embedding_model, batch, report, clock())
+    return report
+
+
+def names_of_day(sessions: sessionmaker[Session], day: date) -> list[str]:
+    """The names of the papers announced on ``day``: the ones a new day can change."""
+    with session_scope(sessions) as session:
+        return sorted(
+            set(
+                session.scalars(
+                    select(PaperAuthor.author_key)
+                    .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
+                    .where(Paper.announced_on == day)
+                )
+            )
+        )
+
+
+def _all_names(session: Session) -> list[str]:
+    return sorted(set(session.scalars(select(PaperAuthor.author_key).distinct())))
+
+
+def _split_batch(
+    session: Session, model: str, names: Sequence[str], report: PeopleReport, now: datetime
+) -> None:
+    by_name: dict[str, set[str]] = defaultdict(set)
+    for key, arxiv_id in session.execute(
+        select(PaperAuthor.author_key, PaperAuthor.arxiv_id).where(
+            PaperAuthor.author_key.in_(names)
+        )
+    ):
+        by_name[key].add(arxiv_id)
+    papers = _read_papers(session, model, {p for ids in by_name.values() for p in ids})
+    stored = _stored(session, names)
+    claims = select(Subscriber.claimed_person).where(Subscriber.claimed_person.is_not(None))
+    claimed = frozenset(person for person in session.scalars(claims) if person is not None)
+    writes = _Writes()
+    for key in names:
+        ids = sorted(by_name.get(key, ()), key=lambda paper: papers.order[paper])
+        context = (stored.get(key, {}), claimed, now)
+        _split_name(session, key, ids, papers, context, writes, report)
+    writes.write(session, names)
+
+
+def _read_papers(session: Session, model: str, ids: set[str]) -> _Papers:
+    found = _Papers()
+    chosen = sorted(ids)
+    for start in range(0, len(chosen), NAMES_PER_BATCH * 4):
+        page = chosen[start : start + NAMES_PER_BATCH * 4]
+        for arxiv_id, key in session.execute(
+            select(PaperAuthor.arxiv_id, PaperAuthor.author_key)
+            .where(PaperAuthor.arxiv_id.in_(page))
+            .order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
+        ):
+            found.authors[arxiv_id].append(key)
+        for arxiv_id, category in session.execute(
+            select(PaperCategory.arxiv_id, PaperCategory.category).where(
+                PaperCategory.arxiv_id.in_(page)
+            )
+        ):
+            found.categories[arxiv_id].add(category)
+        for arxiv_id, blob in session.execute(
+            select(PaperEmbedding.arxiv_id, PaperEmbedding.vector).where(
+                PaperEmbedding.model == model, PaperEmbedding.arxiv_id.in_(page)
+            )
+        ):
+            found.vectors[arxiv_id] = unpack(blob)
+        for arxiv_id, day in session.execute(
+            select(Paper.arxiv_id, Paper.announced_on).where(Paper.arxiv_id.in_(page))
+        ):
+            found.order[arxiv_id] = (day or date.min, arxiv_id)
+    return found
+
+
+def _stored(session: Session, names: Sequence[str]) -> dict[str, dict[str, int]]:
+    stored: dict[str, dict[str, int]] = defaultdict(dict)
+    for key, arxiv_id, person in session.execute(
+        select(PaperPerson.author_key, PaperPerson.arxiv_id, PaperPerson.person_id).where(
+            PaperPerson.author_key.in_(names)
+        )
+    ):
+        stored[key][arxiv_id] = person
+    return stored
+
+
+def _works(key: str, ids: Sequence[str], papers: _Papers) -> list[Work]:
+    """What the split knows of each paper: its other authors, categories and vector (zeros
+    when the paper has none yet under the configured model)."""
+    width = next((len(papers.vectors[p]) for p in ids if p in papers.vectors), 1)
+    blank = np.zeros(width, dtype=np.float32)
+    return [
+        Work(
+            coauthors=frozenset(other for other in papers.authors[p] if other != key),
+            categories=frozenset(papers.categories[p]),
+            vector=_sized(papers.vectors.get(p), blank),
+        )
+        for p in ids
+    ]
+
+
+def _sized(vector: Matrix | None, blank: Matrix) -> Matrix:
+    return vector if vector is not None and vector.shape == blank.shape else blank
+
+
+@dataclass
+class _Writes:
+    """A batch's changes, written at once: its names' rows, the people kept and moved."""
+
+    rows: list[dict[str, object]] = field(default_factory=list)
+    kept: set[int] = field(default_factory=set)
+    moves: dict[int, int] = field(default_factory=dict)
+
+    def write(self, session: Session, names: Sequence[str]) -> None:
+        session.execute(delete(PaperPerson).where(PaperPerson.author_key.in_(names)))
+        if self.rows:
+            session.execute(insert(PaperPerson), self.rows)
+        if self.kept:
+            session.execute(
+                update(Person)
+                .where(Person.id.in_(self.kept), Person.moved_to.is_not(None))
+                .values(moved_to=None)
+            )
+        for person, to in self.moves.items():
+            session.execute(update(Person).where(Person.id == person).values(moved_to=to))
+
+
+def _split_name(
+    session: Session,
+    key: str,
+    ids: list[str],
+    papers: _Papers,
+    context: tuple[dict[str, int], frozenset[int], datetime],
+    writes: _Writes,
+    report: PeopleReport,
+) -> None:
+    stored, claimed, now = context
+    labels = split_people(_works(key, ids, papers))
+    groups: list[list[str]] = [[] for _ in range(max(labels, default=-1) + 1)]
+    for arxiv_id, label in zip(ids, labels, strict=True):
+        groups[label].append(arxiv_id)
+    matched = reconcile(stored, groups, first_pick=claimed)
+    people = [_person(session, key, person, now, report) for person in matched.people]
+    writes.kept.update(person for person in matched.people if person is not None)
+    writes.moves.update({person: people[group] for person, group in matched.moved.items()})
+    writes.rows += [
+        {"arxiv_id": arxiv_id, "author_key": key, "person_id": person}
+        for person, group in zip(people, groups, strict=True)
+        for arxiv_id in group
+    ]
+    report.names += 1
+    report.people += len(groups)
+    report.moved += len(matched.moved)
+
+
+def _person(
+    session: Session, key: str, person: int | None, now: datetime, report: PeopleReport
+) -> int:
+    """The stored person kept, or a new one."""
+    if person is not None:
+        return person
+    made = Person(author_key=key, created_at=now)
+    session.add(made)
+    session.flush()
+    report.new_people += 1
+    return made.id

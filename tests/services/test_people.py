@@ -1,0 +1,88 @@
+"""Names split into people on a real store: ids stay put as papers arrive, splits and merges."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+
+from app.core.db import session_scope
+from app.core.models import PaperPerson, Person, Subscriber
+from app.services.people import names_of_day, split_names
+from tests.conftest import Database
+from tests.digest.editions import add_subscriber
+from tests.services.people_store import LEARNING, MAGNETS, store, store_zhe_qu
+
+
+def _people(database: Database, key: str) -> dict[int, list[str]]:
+    with database.sessions() as session:
+        found: dict[int, list[str]] = {}
+        for arxiv_id, person in session.execute(
+            select(PaperPerson.arxiv_id, PaperPerson.person_id)
+            .where(PaperPerson.author_key == key)
+            .order_by(PaperPerson.arxiv_id)
+        ):
+            found.setdefault(person, []).append(arxiv_id)
+        return found
+
+
+def test_a_name_in_two_fields_with_two_circles_of_coauthors_is_two_people(
+    database: Database,
+) -> None:
+    store_zhe_qu(database)
+    report = split_names(database.settings, database.sessions)
+    assert sorted(_people(database, "zhe-qu").values()) == [
+        ["2501.00001", "2501.00002", "2501.00003"],
+        ["2501.00004", "2501.00005"],
+    ]
+    assert list(_people(database, "ana-lima").values()) == [["2501.00001", "2501.00002"]]
+    assert report.names == 5 and report.people == 6 and report.new_people == 6
+
+
+def test_a_new_paper_joins_its_person_and_no_address_changes(database: Database) -> None:
+    store_zhe_qu(database)
+    split_names(database.settings, database.sessions)
+    before = _people(database, "zhe-qu")
+    store(database, "2501.00006", "zhe-qu ana-lima", "cs.LG", LEARNING)
+    store(database, "2501.00007", "zhe-qu eve-park", "cond-mat.str-el", MAGNETS)
+    report = split_names(database.settings, database.sessions, ["zhe-qu"])
+    after = _people(database, "zhe-qu")
+    assert after.keys() == before.keys()
+    assert report.new_people == 0 and report.moved == 0
+    learning = next(p for p, ids in before.items() if "2501.00001" in ids)
+    assert after[learning] == [*before[learning], "2501.00006"]
+    assert split_names(database.settings, database.sessions, ["zhe-qu"]).new_people == 0
+    assert _people(database, "zhe-qu") == after
+
+
+def test_a_paper_joining_two_people_merges_them_and_the_smaller_moves(database: Database) -> None:
+    store_zhe_qu(database)
+    split_names(database.settings, database.sessions)
+    people = _people(database, "zhe-qu")
+    learning, magnets = sorted(people, key=lambda p: -len(people[p]))
+    store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
+    report = split_names(database.settings, database.sessions, ["zhe-qu"])
+    assert report.moved == 1
+    assert list(_people(database, "zhe-qu")) == [learning]
+    with database.sessions() as session:
+        assert session.get_one(Person, magnets).moved_to == learning
+        assert session.get_one(Person, learning).moved_to is None
+
+
+def test_a_claimed_person_keeps_its_address_through_a_merge(database: Database) -> None:
+    store_zhe_qu(database)
+    split_names(database.settings, database.sessions)
+    people = _people(database, "zhe-qu")
+    learning, magnets = sorted(people, key=lambda p: -len(people[p]))
+    add_subscriber(database.sessions, "zq@example.org", claimed_person=magnets)
+    store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    assert list(_people(database, "zhe-qu")) == [magnets]
+    with session_scope(database.sessions) as session:
+        assert session.get_one(Person, learning).moved_to == magnets
+        assert session.scalar(select(Subscriber.claimed_person)) == magnets
+
+
+def test_the_names_of_a_day_are_the_authors_of_its_papers(database: Database) -> None:
+    store_zhe_qu(database)
+    assert names_of_day(database.sessions, date(2025, 1, 5)) == ["dan-ruiz", "zhe-qu"]
