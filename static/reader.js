@@ -61,7 +61,10 @@
       markStance(box, follows.indexOf(ident) >= 0 ? "follow" : (mutes.indexOf(ident) >= 0 ? "mute" : ""));
     });
     document.querySelectorAll("[data-claim]").forEach(function (box) {
-      markClaim(box, state.claimed_author === box.getAttribute("data-claim"));
+      markClaim(box, !state.claimed_person && state.claimed_author === box.getAttribute("data-claim"));
+    });
+    document.querySelectorAll("[data-claim-person]").forEach(function (box) {
+      markClaim(box, state.claimed_person === Number(box.getAttribute("data-claim-person")));
     });
   }
 
@@ -89,6 +92,6 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (document.querySelector("[data-paper], [data-follow], [data-claim]")) { refresh(); }
+    if (document.querySelector("[data-paper], [data-follow], [data-claim], [data-claim-person]")) { refresh(); }
   });
 })();

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import Session
 
 from app.core.explanations import chance_words
@@ -77,8 +77,16 @@ def _papers(count: int) -> str:
     return f"{count} paper" if count == 1 else f"{count} papers"
 
 
-def author_facts(session: Session, key: str, collaborators: list[Collaborator]) -> AuthorFacts:
+def author_facts(
+    session: Session,
+    key: str,
+    collaborators: list[Collaborator],
+    among: ColumnElement[bool] | None = None,
+) -> AuthorFacts:
+    """What the ranking knows of the name's papers (``among`` narrows them to a person's)."""
     mine = select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key == key)
+    if among is not None:
+        mine = mine.where(among)
     upvotes = _best_upvotes(session, mine)
     team = [one.author.key for one in collaborators if one.shared_papers >= TEAM_SHARED_PAPERS]
     return AuthorFacts(

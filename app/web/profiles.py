@@ -7,7 +7,7 @@ from it, so the page and the API always say the same thing.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
@@ -32,6 +32,7 @@ from app.web.author_facts import AuthorFacts, author_facts
 from app.web.collaboration_graph import Graph, SharedWork, collaboration_graph
 from app.web.followers import author_claimed, author_followers, topic_followers
 from app.web.organizations import OrganizationMonth, topic_months
+from app.web.people import PersonSummary, people_of_name, person_claimed, within
 from app.web.view_models import (
     Card,
     Coauthor,
@@ -83,6 +84,10 @@ class AuthorPage:
     followers: int  # readers following the name (a count only)
     claimed: bool
     graph: Graph | None
+    # The name's people when it holds several; on a person's page, which of them it is.
+    people: list[PersonSummary] = field(default_factory=list)
+    person: int | None = None
+    hidden: bool = False  # a person's page its claimant hid: only they see it
 
 
 @dataclass(frozen=True)
@@ -97,23 +102,24 @@ class TopicPage:
     followers: int = 0  # readers following it (a count only: who follows stays private)
 
 
-def author_page(session: Session, key: str) -> AuthorPage | None:
+def author_page(session: Session, key: str, person: int | None = None) -> AuthorPage | None:
+    """The name's page, or one person's page: the name's papers narrowed to theirs."""
     name = session.scalar(select(Author.name).where(Author.key == key))
     if name is None:
         return None
+    mine = (PaperAuthor.author_key == key) & within(PaperAuthor.arxiv_id, person)
     ids = list(
         session.scalars(
             select(PaperAuthor.arxiv_id)
             .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
-            .where(PaperAuthor.author_key == key)
+            .where(mine)
             .order_by(Paper.announced_on.desc().nulls_last(), Paper.arxiv_id.desc())
         ).unique()
     )
-    spellings = sorted(
-        set(session.scalars(select(PaperAuthor.name).where(PaperAuthor.author_key == key)))
-    )
-    close = collaborators(_coauthors(session, key))
-    shared = _shared_topics(session, key, close)
+    spellings = sorted(set(session.scalars(select(PaperAuthor.name).where(mine))))
+    close = collaborators(_coauthors(session, key, person))
+    shared = _shared_topics(session, key, close, person)
+    people = people_of_name(session, key)
     return AuthorPage(
         key=key,
         name=name,
@@ -123,15 +129,19 @@ def author_page(session: Session, key: str) -> AuthorPage | None:
         topics=_author_topics(session, ids),
         collaborators=close,
         shared=shared,
-        facts=author_facts(session, key, close),
+        facts=author_facts(session, key, close, within(PaperAuthor.arxiv_id, person)),
         months=topic_months(session, ids),
         followers=author_followers(session, key),
-        claimed=author_claimed(session, key),
+        claimed=person_claimed(session, person) if person else author_claimed(session, key),
         graph=collaboration_graph(name, shared),
+        people=people if len(people) > 1 else [],
+        person=person,
     )
 
 
-def _shared_topics(session: Session, key: str, close: list[Collaborator]) -> list[SharedWork]:
+def _shared_topics(
+    session: Session, key: str, close: list[Collaborator], person: int | None
+) -> list[SharedWork]:
     """Each collaborator with the topic most of the papers they share with ``key`` are in."""
     mine, theirs = aliased(PaperAuthor), aliased(PaperAuthor)
     rows = session.execute(
@@ -139,6 +149,7 @@ def _shared_topics(session: Session, key: str, close: list[Collaborator]) -> lis
         .join(mine, mine.arxiv_id == theirs.arxiv_id)
         .join(PaperTopic, PaperTopic.arxiv_id == theirs.arxiv_id)
         .where(mine.author_key == key, theirs.author_key.in_([c.author.key for c in close]))
+        .where(within(mine.arxiv_id, person))
     )
     counts: dict[str, Counter[int]] = {}
     for coauthor, topic_id in rows:
@@ -161,12 +172,12 @@ def _shared_topics(session: Session, key: str, close: list[Collaborator]) -> lis
     return shared
 
 
-def _coauthors(session: Session, key: str) -> list[Coauthor]:
+def _coauthors(session: Session, key: str, person: int | None) -> list[Coauthor]:
     mine, theirs = aliased(PaperAuthor), aliased(PaperAuthor)
     rows = session.execute(
         select(theirs.author_key, func.min(theirs.name), func.count(func.distinct(theirs.arxiv_id)))
         .join(mine, mine.arxiv_id == theirs.arxiv_id)
-        .where(mine.author_key == key, theirs.author_key != key)
+        .where(mine.author_key == key, theirs.author_key != key, within(mine.arxiv_id, person))
         .group_by(theirs.author_key)
         .order_by(func.count(func.distinct(theirs.arxiv_id)).desc())
         .limit(50)

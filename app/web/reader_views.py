@@ -233,6 +233,7 @@ def state(session: Session, email_key: str) -> dict[str, object]:
         "followed_authors": found.followed_authors,
         "muted_authors": found.muted_authors,
         "claimed_author": found.claimed_author,
+        "claimed_person": found.claimed_person,
     }
 
 

@@ -6,9 +6,10 @@ is never mailed (the digest run takes ``active`` rows only) and subscribing late
 into a pending subscription that keeps what the reader did (:func:`keeping_follows`).
 
 Claiming an author page ("This is me") likes every work under that author key and follows
-the author's topics. Author keys are names: a claim covers every paper written under that
-name, a namesake's too; the reader thumbs those down, which the selection reads as "less like
-this", and a thumbs-down is never overwritten by a claim. Unclaiming takes back the claim's
+the author's topics. Author keys are names: a claim of a name covers every paper written under
+it, a namesake's too; a claim of one of its people (``people``) covers that person's papers.
+The reader thumbs a namesake's paper down, which the selection reads as "less like this", and
+a thumbs-down is never overwritten by a claim. Unclaiming takes back the claim's
 likes on the author's works (thumbs-downs stay) and leaves the topics followed.
 """
 
@@ -29,7 +30,9 @@ from app.core.models import (
     Frequency,
     Paper,
     PaperAuthor,
+    PaperPerson,
     PaperTopic,
+    Person,
     SavedPaper,
     Subscriber,
     SubscriberStatus,
@@ -199,10 +202,20 @@ def _placed(
     return follows, mutes
 
 
-def claim(session: Session, subscriber: Subscriber, author_key: str, now: datetime) -> None:
-    """Claim the page ("This is me"): the author's works liked (a thumbs-down stays), their
-    topics followed."""
-    works = _works(session, author_key)
+class NotClaimantError(Exception):
+    """Only the reader who claimed a person may hide or show their page."""
+
+
+def claim(
+    session: Session,
+    subscriber: Subscriber,
+    author_key: str,
+    now: datetime,
+    person: int | None = None,
+) -> None:
+    """Claim the page ("This is me"): the works liked (a thumbs-down stays), their topics
+    followed. A person's page claims that person's works; a name's page, all of the name's."""
+    works = _works(session, author_key, person)
     given = feedback_of(session, subscriber.id)
     for arxiv_id in works:
         if arxiv_id not in given:
@@ -211,24 +224,41 @@ def claim(session: Session, subscriber: Subscriber, author_key: str, now: dateti
     subscriber.followed_topics = _joined(subscriber.followed_topics, topics)
     subscriber.muted_topics = [t for t in subscriber.muted_topics if t not in topics]
     subscriber.claimed_author = author_key
+    subscriber.claimed_person = person
     session.flush()
 
 
 def unclaim(session: Session, subscriber: Subscriber) -> None:
-    """Take the claim back: its likes of the author's works go; thumbs-downs and topics stay."""
+    """Take the claim back: its likes of the works go; thumbs-downs and topics stay. A hidden
+    person's page shows again, since nobody is left who could show it."""
     if subscriber.claimed_author is None:
         return
+    works = _works(session, subscriber.claimed_author, subscriber.claimed_person)
     session.execute(
         delete(DigestFeedback).where(
             DigestFeedback.subscriber_id == subscriber.id,
             DigestFeedback.value > 0,
-            DigestFeedback.arxiv_id.in_(_works(session, subscriber.claimed_author)),
+            DigestFeedback.arxiv_id.in_(works),
         )
     )
+    if subscriber.claimed_person is not None:
+        set_hidden(session, subscriber, subscriber.claimed_person, hidden=False)
     subscriber.claimed_author = None
+    subscriber.claimed_person = None
 
 
-def _works(session: Session, author_key: str) -> list[str]:
+def set_hidden(session: Session, subscriber: Subscriber, person: int, *, hidden: bool) -> None:
+    """Hide or show a person's page: its claimant's choice alone."""
+    if subscriber.claimed_person != person:
+        raise NotClaimantError(f"person {person} is not claimed by this reader")
+    session.get_one(Person, person).hidden = hidden
+
+
+def _works(session: Session, author_key: str, person: int | None = None) -> list[str]:
+    if person is not None:
+        return list(
+            session.scalars(select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person))
+        )
     return list(
         session.scalars(
             select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key == author_key).distinct()

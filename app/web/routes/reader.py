@@ -37,7 +37,7 @@ from app.web.routes.voting import SESSION_COOKIE
 from digest import catch_up
 from digest.accounts import reader, saved_searches
 from digest.accounts.library import LibraryRefusedError
-from digest.accounts.reader import Stance
+from digest.accounts.reader import NotClaimantError, Stance
 from digest.accounts.saved_searches import SavedSearchRefusedError
 
 router = APIRouter(include_in_schema=False)
@@ -87,6 +87,8 @@ async def post_action(
         raise HTTPException(404, f"not stored here: {missing}") from missing
     except (SavedSearchRefusedError, LibraryRefusedError) as refused:
         raise HTTPException(400, str(refused)) from None
+    except NotClaimantError as refused:
+        raise HTTPException(403, str(refused)) from None
     if _wants_json(request):
         return JSONResponse(dict(done))
     return RedirectResponse(_back(request, fallback), status_code=303)

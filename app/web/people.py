@@ -1,0 +1,114 @@
+"""The people behind a name, as its pages show them (reads only).
+
+A name's page lists its people when there are several, each with what tells them apart: how
+many papers, their main topic, their closest co-authors. A person's page is the name's page
+narrowed to that person's papers (:func:`app.web.profiles.author_page`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, func, select, true
+from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
+
+from app.core.models import PaperAuthor, PaperPerson, PaperTopic, Person, Subscriber
+from app.core.topic_labels import topic_labels
+from app.web.followers import FOLLOWING
+from app.web.view_models import key_phrases
+
+# A moved person's chain of moves is followed this far: a longer one is a loop.
+MOVES_FOLLOWED = 20
+COAUTHORS_NAMED = 2
+
+
+@dataclass(frozen=True)
+class PersonSummary:
+    """One person of a name, as the name's page introduces them."""
+
+    id: int
+    papers: int
+    topic: str | None
+    coauthors: list[str]
+
+
+@dataclass(frozen=True)
+class Found:
+    """A person asked for by id: the row, or where its address moved."""
+
+    person: Person | None
+    moved_to: int | None = None
+
+
+def find_person(session: Session, person_id: int) -> Found:
+    """The person, or the person its papers moved to (through every later move)."""
+    person = session.get(Person, person_id)
+    for _ in range(MOVES_FOLLOWED):
+        if person is None or person.moved_to is None:
+            break
+        person = session.get(Person, person.moved_to)
+    if person is None or person.id == person_id:
+        return Found(person)
+    return Found(None, moved_to=person.id)
+
+
+def within(column: InstrumentedAttribute[str], person: int | None) -> ColumnElement[bool]:
+    """``column`` (a paper id) is one of the person's papers; anything when ``person`` is None."""
+    if person is None:
+        return true()
+    return column.in_(select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person))
+
+
+def people_of_name(session: Session, key: str) -> list[PersonSummary]:
+    """The name's people shown to readers (not moved, not hidden), most papers first."""
+    counts = session.execute(
+        select(PaperPerson.person_id, func.count())
+        .join(Person, Person.id == PaperPerson.person_id)
+        .where(PaperPerson.author_key == key, Person.moved_to.is_(None), Person.hidden.is_(False))
+        .group_by(PaperPerson.person_id)
+    ).all()
+    ranked = sorted(counts, key=lambda row: (-row[1], row[0]))
+    return [
+        PersonSummary(
+            id=person,
+            papers=papers,
+            topic=_main_topic(session, person),
+            coauthors=_closest(session, key, person),
+        )
+        for person, papers in ranked
+    ]
+
+
+def _main_topic(session: Session, person: int) -> str | None:
+    topics = Counter(
+        session.scalars(select(PaperTopic.topic_id).where(within(PaperTopic.arxiv_id, person)))
+    )
+    if not topics:
+        return None
+    top = topics.most_common(1)[0][0]
+    label = topic_labels(session, [top]).get(top)
+    phrases = key_phrases(label) if label else []
+    return phrases[0] if phrases else label
+
+
+def _closest(session: Session, key: str, person: int) -> list[str]:
+    theirs = aliased(PaperAuthor)
+    rows = session.execute(
+        select(func.min(theirs.name), func.count(func.distinct(theirs.arxiv_id)))
+        .where(theirs.author_key != key, within(theirs.arxiv_id, person))
+        .group_by(theirs.author_key)
+        .order_by(func.count(func.distinct(theirs.arxiv_id)).desc(), func.min(theirs.name))
+        .limit(COAUTHORS_NAMED)
+    )
+    return [name for name, _ in rows]
+
+
+def person_claimed(session: Session, person: int) -> bool:
+    """Whether a confirmed reader said this person is them."""
+    claims = session.scalar(
+        select(func.count())
+        .select_from(Subscriber)
+        .where(Subscriber.claimed_person == person, Subscriber.status.in_(FOLLOWING))
+    )
+    return bool(claims)
