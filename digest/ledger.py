@@ -18,7 +18,7 @@ map, flush and per-statement construction cost more than the statements themselv
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -78,6 +78,7 @@ class Reader:
     send_empty: bool
     failure_count: int
     away_since: date | None = None
+    followed_people: list[int] = field(default_factory=list)
 
     @classmethod
     def of(cls, subscriber: Subscriber) -> Reader:

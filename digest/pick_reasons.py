@@ -18,10 +18,11 @@ REASONS_QUOTED = 2
 def follow_reason(paper: EditionPaper, taste: Taste) -> str | None:
     """ "by Jane Doe, whom you follow" or the followed topic; None if the reader follows
     neither."""
+    people = paper.author_people or (None,) * len(paper.authors)
     followed = [
         name
-        for name, key in zip(paper.authors, paper.author_keys, strict=False)
-        if key in taste.followed_authors
+        for name, key, person in zip(paper.authors, paper.author_keys, people, strict=False)
+        if key in taste.followed_authors or person in taste.followed_people
     ]
     if followed:
         return f"by {followed[0]}, whom you follow"

@@ -21,6 +21,7 @@ from app.core.models import (
     EditionItem,
     Paper,
     PaperEmbedding,
+    PaperPerson,
     PhraseEmbedding,
 )
 from app.core.periods import last_day
@@ -92,7 +93,8 @@ def _view(
         )
     }
     labels = topic_labels(session, [row.topic_id for row in scored if row.topic_id is not None])
-    view = [_edition_paper(papers[row.arxiv_id], row, labels) for row in scored]
+    people = people_of_papers(session, ids)
+    view = [_edition_paper(papers[row.arxiv_id], row, labels, people) for row in scored]
     return EditionView(
         view,
         _vectors(session, ids, model),
@@ -126,8 +128,20 @@ def _day_scores(session: Session, edition_ids: list[int]) -> list[DayScore]:
     return list(session.scalars(query.order_by(DayScore.edition_id, DayScore.rank)))
 
 
+def people_of_papers(session: Session, ids: Sequence[str]) -> dict[tuple[str, str], int]:
+    """The person behind each (paper, author key) of the papers, where names were split."""
+    query = select(PaperPerson.arxiv_id, PaperPerson.author_key, PaperPerson.person_id)
+    return {
+        (arxiv_id, key): person
+        for arxiv_id, key, person in session.execute(query.where(PaperPerson.arxiv_id.in_(ids)))
+    }
+
+
 def _edition_paper(
-    paper: Paper, item: EditionItem | DayScore, labels: dict[int, str]
+    paper: Paper,
+    item: EditionItem | DayScore,
+    labels: dict[int, str],
+    people: dict[tuple[str, str], int],
 ) -> EditionPaper:
     topic = item.topic_id
     return EditionPaper(
@@ -135,6 +149,7 @@ def _edition_paper(
         title=paper.title,
         authors=[link.name for link in paper.authors],
         author_keys=[link.author_key for link in paper.authors],
+        author_people=tuple(people.get((paper.arxiv_id, a.author_key)) for a in paper.authors),
         categories=paper.category_names,
         score=item.score,
         components=json.loads(item.components) if item.components else {},

@@ -131,7 +131,7 @@ def _text(paper: EditionPaper) -> str:
 
 
 def _followed(view: EditionView, taste: Taste, exclusion_cosine: float) -> list[int]:
-    if not (taste.followed_authors or taste.followed_topics):
+    if not (taste.followed_authors or taste.followed_topics or taste.followed_people):
         return []
     allowed = eligible(view, taste, exclusion_cosine, by_category=False)
     return [i for i in np.flatnonzero(allowed).tolist() if follows(view.papers[i], taste)]

@@ -56,6 +56,8 @@ class EditionPaper:
     chance: float | None = None
     reasons: tuple[str, ...] = ()
     abstract: str = ""
+    # The person (``people``) behind each author key, row for row (None: not split yet).
+    author_people: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,7 @@ class Taste:
     muted_topics: frozenset[int] = frozenset()
     followed_authors: frozenset[str] = frozenset()
     muted_authors: frozenset[str] = frozenset()
+    followed_people: frozenset[int] = frozenset()
     liked: Matrix | None = None
     # The title and abstract of each liked paper, row for row with ``liked``.
     liked_texts: tuple[str, ...] = ()
@@ -207,7 +210,7 @@ def _score_parts(edition: EditionView, taste: Taste) -> _ScoreParts:
     # Thumbs down keep the raw embeddings: they push away a subject (what the model places
     # together), not one author's kind of paper.
     unliked -= FEEDBACK_WEIGHT * _standard(_mean_similarity(edition.vectors, taste.disliked))
-    if taste.followed_topics or taste.followed_authors:
+    if taste.followed_topics or taste.followed_authors or taste.followed_people:
         unliked += FOLLOW_BONUS * np.array([follows(p, taste) for p in edition.papers])
     return _ScoreParts(unliked, _liked_match(edition, taste), interest)
 
@@ -304,7 +307,8 @@ def _muted(paper: EditionPaper, taste: Taste) -> bool:
 
 def follows(paper: EditionPaper, taste: Taste) -> bool:
     topic = paper.topic_id is not None and paper.topic_id in taste.followed_topics
-    return topic or bool(taste.followed_authors.intersection(paper.author_keys))
+    people = bool(taste.followed_people.intersection(paper.author_people))
+    return topic or people or bool(taste.followed_authors.intersection(paper.author_keys))
 
 
 def _diverse(

@@ -67,6 +67,7 @@ class Tastes:
             muted_topics=frozenset(subscriber.muted_topics),
             followed_authors=frozenset(subscriber.followed_authors),
             muted_authors=frozenset(subscriber.muted_authors),
+            followed_people=frozenset(subscriber.followed_people),
             liked=_stacked(feedback.liked),
             liked_texts=tuple(feedback.liked_texts),
             liked_papers=tuple(feedback.liked_papers),

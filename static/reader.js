@@ -63,6 +63,10 @@
     document.querySelectorAll("[data-claim]").forEach(function (box) {
       markClaim(box, !state.claimed_person && state.claimed_author === box.getAttribute("data-claim"));
     });
+    document.querySelectorAll("[data-follow-person]").forEach(function (box) {
+      var person = Number(box.getAttribute("data-follow-person"));
+      markStance(box, (state.followed_people || []).indexOf(person) >= 0 ? "follow" : "");
+    });
     document.querySelectorAll("[data-claim-person]").forEach(function (box) {
       markClaim(box, state.claimed_person === Number(box.getAttribute("data-claim-person")));
     });
@@ -92,6 +96,6 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (document.querySelector("[data-paper], [data-follow], [data-claim], [data-claim-person]")) { refresh(); }
+    if (document.querySelector("[data-paper], [data-follow], [data-claim], [data-follow-person], [data-claim-person]")) { refresh(); }
   });
 })();

@@ -28,10 +28,12 @@ from app.core.models import (
     PaperEmbedding,
     PaperPerson,
     Person,
+    PersonCorrection,
     Subscriber,
 )
 from app.core.vectors import Matrix, unpack
 from app.services.reports import Completed
+from digest.accounts.corrections import QUORUM
 from ranking.people import Work, split_people
 from ranking.person_ids import reconcile
 
@@ -112,14 +114,43 @@ def _split_batch(
         by_name[key].add(arxiv_id)
     papers = _read_papers(session, model, {p for ids in by_name.values() for p in ids})
     stored = _stored(session, names)
-    claims = select(Subscriber.claimed_person).where(Subscriber.claimed_person.is_not(None))
-    claimed = frozenset(person for person in session.scalars(claims) if person is not None)
+    claims = dict(
+        session.execute(
+            select(Subscriber.id, Subscriber.claimed_person).where(
+                Subscriber.claimed_person.is_not(None)
+            )
+        ).all()
+    )
+    claimed = frozenset(person for person in claims.values() if person is not None)
+    detached = _detached(session, names, claims)
     writes = _Writes()
     for key in names:
         ids = sorted(by_name.get(key, ()), key=lambda paper: papers.order[paper])
-        context = (stored.get(key, {}), claimed, now)
+        context = _Context(stored.get(key, {}), claimed, detached.get(key, frozenset()), now)
         _split_name(session, key, ids, papers, context, writes, report)
     writes.write(session, names)
+
+
+def _detached(
+    session: Session, names: Sequence[str], claims: dict[int, int | None]
+) -> dict[str, frozenset[str]]:
+    """Per name, the papers readers agreed are not by the person they were under: the
+    person's claimant said so, or ``QUORUM`` readers did."""
+    said: dict[tuple[str, str, int], set[int]] = defaultdict(set)
+    for key, arxiv_id, person, reader in session.execute(
+        select(
+            PersonCorrection.author_key,
+            PersonCorrection.arxiv_id,
+            PersonCorrection.person_id,
+            PersonCorrection.subscriber_id,
+        ).where(PersonCorrection.author_key.in_(names), PersonCorrection.withdrawn_at.is_(None))
+    ):
+        said[(key, arxiv_id, person)].add(reader)
+    detached: dict[str, set[str]] = defaultdict(set)
+    for (key, arxiv_id, person), readers in said.items():
+        if len(readers) >= QUORUM or any(claims.get(one) == person for one in readers):
+            detached[key].add(arxiv_id)
+    return {key: frozenset(ids) for key, ids in detached.items()}
 
 
 def _read_papers(session: Session, model: str, ids: set[str]) -> _Papers:
@@ -204,22 +235,34 @@ class _Writes:
             session.execute(update(Person).where(Person.id == person).values(moved_to=to))
 
 
+@dataclass(frozen=True)
+class _Context:
+    """What a name's split keeps to: its stored people, the claimed ones, the papers readers
+    agreed are not by the person they were under (each then a person of its own)."""
+
+    stored: dict[str, int]
+    claimed: frozenset[int]
+    detached: frozenset[str]
+    now: datetime
+
+
 def _split_name(
     session: Session,
     key: str,
     ids: list[str],
     papers: _Papers,
-    context: tuple[dict[str, int], frozenset[int], datetime],
+    context: _Context,
     writes: _Writes,
     report: PeopleReport,
 ) -> None:
-    stored, claimed, now = context
-    labels = split_people(_works(key, ids, papers))
+    kept = [arxiv_id for arxiv_id in ids if arxiv_id not in context.detached]
+    labels = split_people(_works(key, kept, papers))
     groups: list[list[str]] = [[] for _ in range(max(labels, default=-1) + 1)]
-    for arxiv_id, label in zip(ids, labels, strict=True):
+    for arxiv_id, label in zip(kept, labels, strict=True):
         groups[label].append(arxiv_id)
-    matched = reconcile(stored, groups, first_pick=claimed)
-    people = [_person(session, key, person, now, report) for person in matched.people]
+    groups += [[arxiv_id] for arxiv_id in ids if arxiv_id in context.detached]
+    matched = reconcile(context.stored, groups, first_pick=context.claimed)
+    people = [_person(session, key, person, context.now, report) for person in matched.people]
     writes.kept.update(person for person in matched.people if person is not None)
     writes.moves.update({person: people[group] for person, group in matched.moved.items()})
     writes.rows += [

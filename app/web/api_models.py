@@ -213,6 +213,20 @@ class AuthorProfile(ApiModel):
         description="Hugging Face organizations their papers were submitted under"
     )
     note: str
+    people: list[PersonSummary] = Field(
+        default_factory=list,
+        description="The people Paperboy thinks publish under this name, when there are several",
+    )
+    person: int | None = Field(
+        default=None, description="On /api/people/{id}: the person these papers are narrowed to"
+    )
+
+
+class PersonSummary(ApiModel):
+    id: int = Field(description="Its page: /people/{id}, its API: /api/people/{id}")
+    papers: int
+    topic: str | None = Field(description="The topic most of their papers are in")
+    coauthors: list[str] = Field(description="Their closest co-authors' names")
 
 
 class TopicSummary(ApiModel):

@@ -104,6 +104,14 @@ def _closest(session: Session, key: str, person: int) -> list[str]:
     return [name for name, _ in rows]
 
 
+def person_followers(session: Session, person: int) -> int:
+    """How many readers follow this person (a count only: who follows stays private)."""
+    lists = session.scalars(
+        select(Subscriber.followed_people).where(Subscriber.status.in_(FOLLOWING))
+    )
+    return sum(person in (followed or ()) for followed in lists)
+
+
 def person_claimed(session: Session, person: int) -> bool:
     """Whether a confirmed reader said this person is them."""
     claims = session.scalar(

@@ -7,12 +7,13 @@ from it, so the page and the API always say the same thing.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set
 from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
 import numpy as np
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, aliased
 
 from app.core.models import (
@@ -32,7 +33,13 @@ from app.web.author_facts import AuthorFacts, author_facts
 from app.web.collaboration_graph import Graph, SharedWork, collaboration_graph
 from app.web.followers import author_claimed, author_followers, topic_followers
 from app.web.organizations import OrganizationMonth, topic_months
-from app.web.people import PersonSummary, people_of_name, person_claimed, within
+from app.web.people import (
+    PersonSummary,
+    people_of_name,
+    person_claimed,
+    person_followers,
+    within,
+)
 from app.web.view_models import (
     Card,
     Coauthor,
@@ -88,6 +95,8 @@ class AuthorPage:
     people: list[PersonSummary] = field(default_factory=list)
     person: int | None = None
     hidden: bool = False  # a person's page its claimant hid: only they see it
+    # The papers the signed-in reader said are not this person's: out of their view.
+    left_out: list[Card] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -102,20 +111,16 @@ class TopicPage:
     followers: int = 0  # readers following it (a count only: who follows stays private)
 
 
-def author_page(session: Session, key: str, person: int | None = None) -> AuthorPage | None:
-    """The name's page, or one person's page: the name's papers narrowed to theirs."""
+def author_page(
+    session: Session, key: str, person: int | None = None, leave_out: Set[str] = frozenset()
+) -> AuthorPage | None:
+    """The name's page, or one person's page: the name's papers narrowed to theirs, less
+    ``leave_out`` (what the reader said is not theirs)."""
     name = session.scalar(select(Author.name).where(Author.key == key))
     if name is None:
         return None
     mine = (PaperAuthor.author_key == key) & within(PaperAuthor.arxiv_id, person)
-    ids = list(
-        session.scalars(
-            select(PaperAuthor.arxiv_id)
-            .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
-            .where(mine)
-            .order_by(Paper.announced_on.desc().nulls_last(), Paper.arxiv_id.desc())
-        ).unique()
-    )
+    ids = [arxiv_id for arxiv_id in _newest_first(session, mine) if arxiv_id not in leave_out]
     spellings = sorted(set(session.scalars(select(PaperAuthor.name).where(mine))))
     close = collaborators(_coauthors(session, key, person))
     shared = _shared_topics(session, key, close, person)
@@ -131,11 +136,23 @@ def author_page(session: Session, key: str, person: int | None = None) -> Author
         shared=shared,
         facts=author_facts(session, key, close, within(PaperAuthor.arxiv_id, person)),
         months=topic_months(session, ids),
-        followers=author_followers(session, key),
+        followers=person_followers(session, person) if person else author_followers(session, key),
         claimed=person_claimed(session, person) if person else author_claimed(session, key),
         graph=collaboration_graph(name, shared),
         people=people if len(people) > 1 else [],
         person=person,
+        left_out=queries.plain_cards(session, sorted(leave_out)),
+    )
+
+
+def _newest_first(session: Session, mine: ColumnElement[bool]) -> list[str]:
+    return list(
+        session.scalars(
+            select(PaperAuthor.arxiv_id)
+            .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
+            .where(mine)
+            .order_by(Paper.announced_on.desc().nulls_last(), Paper.arxiv_id.desc())
+        ).unique()
     )
 
 
@@ -198,8 +215,8 @@ def _author_topics(session: Session, ids: list[str]) -> list[AuthorTopic]:
     return [AuthorTopic(TopicChip(t, labels[t]), n) for t, n in ranked if t in labels][:10]
 
 
-def author_json(session: Session, key: str) -> api.AuthorProfile | None:
-    page = author_page(session, key)
+def author_json(session: Session, key: str, person: int | None = None) -> api.AuthorProfile | None:
+    page = author_page(session, key, person)
     if page is None:
         return None
     return api.AuthorProfile(
@@ -225,7 +242,13 @@ def author_json(session: Session, key: str) -> api.AuthorProfile | None:
             api.AuthorOrganization(slug=one.slug, name=one.name, papers=one.papers)
             for one in page.facts.organizations
         ],
-        note="Authors are keyed by name: people who share a name share a key.",
+        note="Authors are keyed by name: people who share a name share a key; "
+        "people lists who Paperboy thinks they are, each at /api/people/{id}.",
+        people=[
+            api.PersonSummary(id=p.id, papers=p.papers, topic=p.topic, coauthors=p.coauthors)
+            for p in page.people
+        ],
+        person=person,
     )
 
 

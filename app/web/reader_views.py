@@ -11,10 +11,11 @@ from dataclasses import dataclass, field, fields
 from datetime import date
 from urllib.parse import urlencode
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.explanations import Explanation
-from app.core.models import EditionKey, SavedPaper, Subscriber, SubscriberStatus
+from app.core.models import Author, EditionKey, Person, SavedPaper, Subscriber, SubscriberStatus
 from app.core.topic_labels import topic_labels
 from app.services.accounts import export_of
 from app.services.personal_feed import PersonalPicks, picks_for
@@ -61,6 +62,7 @@ class Follows:
     muted_topics: list[tuple[int, str]] = field(default_factory=list)
     followed_authors: list[tuple[str, str]] = field(default_factory=list)
     muted_authors: list[tuple[str, str]] = field(default_factory=list)
+    followed_people: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -234,6 +236,7 @@ def state(session: Session, email_key: str) -> dict[str, object]:
         "muted_authors": found.muted_authors,
         "claimed_author": found.claimed_author,
         "claimed_person": found.claimed_person,
+        "followed_people": found.followed_people,
     }
 
 
@@ -322,4 +325,16 @@ def _follows(session: Session, found: Subscriber) -> Follows:
         muted_topics=[(t, labels.get(t, f"topic {t}")) for t in found.muted_topics],
         followed_authors=[(k, names[k]) for k in found.followed_authors],
         muted_authors=[(k, names[k]) for k in found.muted_authors],
+        followed_people=_people_named(session, found.followed_people),
     )
+
+
+def _people_named(session: Session, people: list[int]) -> list[tuple[int, str]]:
+    """Each followed person as "Name (person 12)": a name's people share its name."""
+    rows = session.execute(
+        select(Person.id, Author.name)
+        .join(Author, Author.key == Person.author_key)
+        .where(Person.id.in_(people))
+    ).all()
+    names = {row[0]: row[1] for row in rows}
+    return [(one, f"{names.get(one, 'someone')} (person {one})") for one in people]

@@ -54,6 +54,7 @@ WEB_DEFAULTS = {
     "muted_topics": [],
     "followed_authors": [],
     "muted_authors": [],
+    "followed_people": [],
     "frequency": Frequency.DAILY,
     "weekday": 0,
     "delivery_hour": 7,
@@ -191,6 +192,12 @@ def set_author(subscriber: Subscriber, key: str, stance: Stance) -> None:
     subscriber.followed_authors, subscriber.muted_authors = _placed(
         subscriber.followed_authors, subscriber.muted_authors, key, stance
     )
+
+
+def set_person(subscriber: Subscriber, person: int, *, follow: bool) -> None:
+    """Follow one person of a name, or stop; a follow of the name itself is left as it is."""
+    others = [one for one in subscriber.followed_people if one != person]
+    subscriber.followed_people = [*others, person] if follow else others
 
 
 def _placed(

@@ -1,9 +1,12 @@
-"""People behind author names: ``people``, ``paper_people`` and ``subscribers.claimed_person``.
+"""People behind author names: ``people``, ``paper_people``, ``subscribers.claimed_person`` and
+``subscribers.followed_people``.
 
 Every author name becomes one person holding all of the name's papers, so every page, claim
 and follow keeps meaning what it meant; ``paperboy people`` then splits names it finds to be
 several people. A claim of a name becomes a claim of its person (``claimed_author`` stays,
-naming the person's name). Going back drops the people; claims of names stay as they were.
+naming the person's name); a follow of a name becomes a follow of its person too, and the
+follow of the name stays, so it keeps taking every paper of the name. Going back drops the
+people; claims and follows of names stay as they were.
 
 Revision ID: 0026
 Revises: 0025
@@ -31,6 +34,9 @@ def upgrade() -> None:
     _create_tables()
     with op.batch_alter_table("subscribers", table_kwargs=KEEP_IDS) as batch_op:
         batch_op.add_column(sa.Column("claimed_person", sa.Integer(), nullable=True))
+        batch_op.add_column(
+            sa.Column("followed_people", sa.JSON(), server_default="[]", nullable=False)
+        )
         batch_op.create_foreign_key(
             batch_op.f("fk_subscribers_claimed_person_people"),
             "people",
@@ -76,6 +82,46 @@ def _create_tables() -> None:
         sa.PrimaryKeyConstraint("arxiv_id", "author_key", name=op.f("pk_paper_people")),
     )
     op.create_index(op.f("ix_paper_people_person_id"), "paper_people", ["person_id"], unique=False)
+    _create_corrections()
+
+
+def _create_corrections() -> None:
+    op.create_table(
+        "person_corrections",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("subscriber_id", sa.Integer(), nullable=False),
+        sa.Column("person_id", sa.Integer(), nullable=False),
+        sa.Column("arxiv_id", sa.String(length=40), nullable=False),
+        sa.Column("author_key", sa.String(length=200), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("withdrawn_at", sa.DateTime(timezone=True), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["arxiv_id"],
+            ["papers.arxiv_id"],
+            name=op.f("fk_person_corrections_arxiv_id_papers"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["person_id"], ["people.id"], name=op.f("fk_person_corrections_person_id_people")
+        ),
+        sa.ForeignKeyConstraint(
+            ["subscriber_id"],
+            ["subscribers.id"],
+            name=op.f("fk_person_corrections_subscriber_id_subscribers"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_person_corrections")),
+        sa.UniqueConstraint(
+            "subscriber_id",
+            "person_id",
+            "arxiv_id",
+            name=op.f("uq_person_corrections_subscriber_id"),
+        ),
+    )
+    for column in ("subscriber_id", "person_id", "author_key"):
+        op.create_index(
+            op.f(f"ix_person_corrections_{column}"), "person_corrections", [column], unique=False
+        )
 
 
 def _one_person_per_name() -> None:
@@ -97,6 +143,29 @@ def _one_person_per_name() -> None:
         "(SELECT people.id FROM people WHERE people.author_key = subscribers.claimed_author) "
         "WHERE claimed_author IS NOT NULL"
     )
+    _follows_of_people()
+
+
+def _follows_of_people() -> None:
+    """Each reader following names follows their people as well."""
+    bind = op.get_bind()
+    subscribers = sa.table(
+        "subscribers",
+        sa.column("id", sa.Integer()),
+        sa.column("followed_authors", sa.JSON()),
+        sa.column("followed_people", sa.JSON()),
+    )
+    found = bind.execute(sa.text("SELECT author_key, id FROM people")).all()
+    people: dict[str, int] = {row[0]: row[1] for row in found}
+    rows = bind.execute(sa.select(subscribers.c.id, subscribers.c.followed_authors)).all()
+    for subscriber, names in rows:
+        followed = [people[key] for key in names or () if key in people]
+        if followed:
+            bind.execute(
+                subscribers.update()
+                .where(subscribers.c.id == subscriber)
+                .values(followed_people=followed)
+            )
 
 
 def downgrade() -> None:
@@ -104,7 +173,9 @@ def downgrade() -> None:
         batch_op.drop_constraint(
             batch_op.f("fk_subscribers_claimed_person_people"), type_="foreignkey"
         )
+        batch_op.drop_column("followed_people")
         batch_op.drop_column("claimed_person")
+    op.drop_table("person_corrections")
     op.drop_index(op.f("ix_paper_people_person_id"), table_name="paper_people")
     op.drop_table("paper_people")
     op.drop_index(op.f("ix_people_author_key"), table_name="people")

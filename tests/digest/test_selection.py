@@ -90,6 +90,16 @@ def test_categories_mutes_and_follows_shape_the_digest() -> None:
     assert picks[0].reason == "by Bo, whom you follow"
 
 
+def test_a_followed_person_brings_their_papers_and_not_a_namesakes() -> None:
+    mine = replace(paper(1, author="zhe-qu"), author_people=(12,))
+    namesake = replace(paper(2, author="zhe-qu"), author_people=(13,))
+    view = edition([mine, namesake, paper(3), paper(4)])
+    picks = pick(view, Taste(max_items=1, followed_people=frozenset({12})))
+    assert ids(picks) == ["1"]
+    assert picks[0].reason == "by Zhe-Qu, whom you follow"
+    assert ids(pick(view, Taste(max_items=1, followed_people=frozenset({13})))) == ["2"]
+
+
 def test_no_more_than_the_topic_cap_from_one_topic() -> None:
     view = edition([paper(n, topic=1) for n in range(1, 4)] + [paper(4, topic=2)])
     assert ids(pick(view, Taste(max_items=4))) == ["1", "2", "4"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -85,6 +86,22 @@ def test_every_name_is_one_person_holding_each_of_its_papers_once(engine_at_0025
     assert _rows(engine_at_0025, "SELECT count(*) FROM people WHERE hidden OR moved_to > 0") == [
         (0,)
     ]
+
+
+def test_every_follow_of_a_name_also_follows_its_person_and_stays(engine_at_0025: Engine) -> None:
+    upgrade_to_head(engine_at_0025)
+    people = dict(_rows(engine_at_0025, "SELECT author_key, id FROM people"))
+    follows = _rows(
+        engine_at_0025, "SELECT followed_authors, followed_people FROM subscribers ORDER BY email"
+    )
+    assert [(_json(names), _json(ids)) for names, ids in follows] == [
+        (["zhe-qu"], [people["zhe-qu"]])
+    ] * 3
+
+
+def _json(value: object) -> object:
+    """A JSON column as read back: SQLite gives text, PostgreSQL the value."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def test_every_claim_of_a_name_becomes_a_claim_of_its_person(engine_at_0025: Engine) -> None:

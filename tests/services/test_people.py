@@ -9,6 +9,7 @@ from sqlalchemy import select
 from app.core.db import session_scope
 from app.core.models import PaperPerson, Person, Subscriber
 from app.services.people import names_of_day, split_names
+from digest.run_inputs import people_of_papers
 from tests.conftest import Database
 from tests.digest.editions import add_subscriber
 from tests.services.people_store import LEARNING, MAGNETS, store, store_zhe_qu
@@ -81,6 +82,19 @@ def test_a_claimed_person_keeps_its_address_through_a_merge(database: Database) 
     with session_scope(database.sessions) as session:
         assert session.get_one(Person, learning).moved_to == magnets
         assert session.scalar(select(Subscriber.claimed_person)) == magnets
+
+
+def test_an_editions_papers_know_the_person_behind_each_author(database: Database) -> None:
+    store_zhe_qu(database)
+    split_names(database.settings, database.sessions)
+    owners = _people(database, "zhe-qu")
+    with database.sessions() as session:
+        people = people_of_papers(session, ["2501.00001", "2501.00004"])
+    learning = next(p for p, ids in owners.items() if "2501.00001" in ids)
+    magnets = next(p for p, ids in owners.items() if "2501.00004" in ids)
+    assert people[("2501.00001", "zhe-qu")] == learning
+    assert people[("2501.00004", "zhe-qu")] == magnets
+    assert len(people) == 6  # every author of the two papers
 
 
 def test_the_names_of_a_day_are_the_authors_of_its_papers(database: Database) -> None:

@@ -13,11 +13,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.core.db import session_scope
-from app.core.models import DigestFeedback, PaperPerson, Subscriber
+from app.core.models import DigestFeedback, PaperPerson, Person, PersonCorrection, Subscriber
 from app.services.people import split_names
 from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import signin
+from digest.accounts.corrections import PER_DAY
 from tests.conftest import Database
 from tests.ranking.axe_check import audited
 from tests.services.people_store import LEARNING, store, store_zhe_qu
@@ -76,6 +77,23 @@ def test_the_name_page_lists_its_people_and_each_has_a_page_of_its_papers(
     assert site.get("/authors/ana-lima").text.count("people publish as") == 0
 
 
+def test_the_api_gives_a_names_people_and_each_persons_profile(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    learning, magnets = people
+    name = site.get("/api/authors/zhe-qu").json()
+    assert [(one["id"], one["papers"]) for one in name["people"]] == [(learning, 3), (magnets, 2)]
+    assert name["person"] is None and name["paperCount"] == 5
+    person = site.get(f"/api/people/{magnets}").json()
+    assert person["person"] == magnets and person["paperCount"] == 2
+    assert sorted(paper["id"] for paper in person["papers"]) == MAGNET_PAPERS
+    assert site.get("/api/people/999999").status_code == 404
+    store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    moved = site.get(f"/api/people/{magnets}", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (301, f"/api/people/{learning}")
+
+
 def test_a_person_left_without_papers_answers_301_to_the_person_who_has_them(
     site: TestClient, database: Database, people: tuple[int, int]
 ) -> None:
@@ -125,6 +143,92 @@ def test_this_is_me_claims_one_person_whose_claimant_alone_can_hide_the_page(
             select(Subscriber).where(Subscriber.email_key == "zq@example.org")
         ).one()
         assert reader.claimed_person is None
+
+
+def test_following_a_person_lists_them_on_for_you_and_counts_them_on_the_page(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    magnets = people[1]
+    reader = _signed_in(database, "f@example.org")
+    followed = site.post(f"/people/{magnets}/follow", headers=reader, follow_redirects=False)
+    assert followed.status_code == 303
+    assert "1 reader follows this person" in site.get(f"/people/{magnets}").text
+    for_you = site.get("/for-you", headers=reader).text
+    assert f'<a href="/people/{magnets}" class="bidi">Zhe Qu (person {magnets})</a>' in for_you
+    state = site.get("/for-you/state.json", headers=reader).json()
+    assert state["followed_people"] == [magnets] and state["followed_authors"] == []
+    site.post(f"/people/{magnets}/follow", data={"undo": "1"}, headers=reader)
+    assert "0 readers follow this person" in site.get(f"/people/{magnets}").text
+    assert site.post("/people/999999/follow", headers=reader).status_code == 404
+
+
+def _not_theirs(
+    site: TestClient, who: dict[str, str], person: int, paper: str, undo: bool = False
+) -> int:
+    form = {"arxiv_id": paper} | ({"undo": "1"} if undo else {})
+    answer = site.post(f"/people/{person}/not-theirs", data=form, headers=who)
+    return answer.status_code
+
+
+def test_not_theirs_changes_one_readers_view_until_three_agree_and_is_kept(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    learning = people[0]
+    readers = [_signed_in(database, f"c{n}@example.org") for n in range(3)]
+    wrong = LEARNING_PAPERS[2]
+    assert _not_theirs(site, readers[0], learning, wrong) == 200
+    mine = site.get(f"/people/{learning}", headers=readers[0])
+    assert _papers(mine.text) == LEARNING_PAPERS[:2]
+    assert "Papers you said are not theirs" in mine.text
+    assert mine.headers["cache-control"] == "private, no-store"
+    assert _papers(site.get(f"/people/{learning}").text) == LEARNING_PAPERS
+    assert _papers(site.get(f"/people/{learning}", headers=readers[1]).text) == LEARNING_PAPERS
+    _not_theirs(site, readers[1], learning, wrong)
+    assert _papers(site.get(f"/people/{learning}").text) == LEARNING_PAPERS
+    _not_theirs(site, readers[2], learning, wrong)
+    # Three agree: the paper is a person of its own for everyone.
+    assert _papers(site.get(f"/people/{learning}").text) == LEARNING_PAPERS[:2]
+    assert "We think 3 people publish as" in site.get("/authors/zhe-qu").text
+    # One takes it back: two are not enough, and the paper comes home.
+    assert _not_theirs(site, readers[2], learning, wrong, undo=True) == 200
+    assert _papers(site.get(f"/people/{learning}").text) == LEARNING_PAPERS
+    with database.sessions() as session:
+        rows = session.scalars(select(PersonCorrection).order_by(PersonCorrection.id)).all()
+        assert [(r.arxiv_id, r.withdrawn_at is None) for r in rows] == [
+            (wrong, True),
+            (wrong, True),
+            (wrong, False),
+        ]
+
+
+def test_a_claimants_correction_holds_for_everyone_and_one_reader_is_rate_limited(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    learning = people[0]
+    claimant = _signed_in(database, "own@example.org")
+    site.post(f"/people/{learning}/claim", headers=claimant)
+    assert _not_theirs(site, claimant, learning, LEARNING_PAPERS[0]) == 200
+    assert _papers(site.get(f"/people/{learning}").text) == LEARNING_PAPERS[1:]
+    assert _not_theirs(site, claimant, learning, MAGNET_PAPERS[0]) == 404
+    assert _not_theirs(site, {}, learning, LEARNING_PAPERS[1]) == 200  # to /signin
+    busy = _signed_in(database, "busy@example.org")
+    assert _not_theirs(site, busy, learning, LEARNING_PAPERS[1]) == 200
+    with session_scope(database.sessions) as session:
+        row = session.scalars(select(Subscriber).where(Subscriber.email_key == "busy@example.org"))
+        reader = row.one().id
+        others = sorted(set(session.scalars(select(Person.id))) - {learning})
+        pairs = [(p, a) for p in others for a in LEARNING_PAPERS + MAGNET_PAPERS]
+        session.add_all(
+            PersonCorrection(
+                subscriber_id=reader,
+                person_id=person,
+                arxiv_id=paper,
+                author_key="zhe-qu",
+                created_at=datetime.now(UTC),
+            )
+            for person, paper in pairs[: PER_DAY - 1]
+        )
+    assert _not_theirs(site, busy, learning, LEARNING_PAPERS[2]) == 400
 
 
 def test_a_name_and_a_person_page_pass_axe_with_and_without_scripts(

@@ -20,7 +20,7 @@ from app.core.models.papers import (
     PaperAuthor,
     PaperCategory,
 )
-from app.core.models.people import PaperPerson, Person
+from app.core.models.people import PaperPerson, Person, PersonCorrection
 from app.core.models.ranking import (
     DayScore,
     Edition,
@@ -78,6 +78,7 @@ __all__ = [
     "PaperPerson",
     "PaperTopic",
     "Person",
+    "PersonCorrection",
     "PhraseEmbedding",
     "PhraseVector",
     "ReadingList",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String, false
+from sqlalchemy import ForeignKey, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.core.models.base import Base, UTCDateTime
@@ -42,3 +42,26 @@ class PaperPerson(Base):
     )
     author_key: Mapped[str] = mapped_column(String(200), primary_key=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+
+
+class PersonCorrection(Base):
+    """A reader's "this paper is not by this person", kept as a labelled example.
+
+    It changes that reader's view at once; everyone's once the person's claimant says it or
+    enough readers agree (``app.services.corrections``). Taking it back sets ``withdrawn_at``:
+    the row stays, so what readers said and unsaid remains to learn from.
+    """
+
+    __tablename__ = "person_corrections"
+    __table_args__ = (UniqueConstraint("subscriber_id", "person_id", "arxiv_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), index=True
+    )
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    arxiv_id: Mapped[str] = mapped_column(ForeignKey("papers.arxiv_id", ondelete="CASCADE"))
+    # The name the paper was under: the split reads corrections by name.
+    author_key: Mapped[str] = mapped_column(String(200), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -12,6 +12,7 @@ from importlib.metadata import version as package_version
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+from fastapi.responses import RedirectResponse
 from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
@@ -31,7 +32,8 @@ from app.web.api_shape import (
 from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import client_host
-from app.web.params import BadInputError, TopicId, edition_key, key_label
+from app.web.params import MAX_ID, BadInputError, TopicId, edition_key, key_label
+from app.web.people import find_person
 from app.web.routes.search import (
     PageNumber,
     SortOrder,
@@ -100,6 +102,10 @@ def _error(description: str, **extra: Any) -> dict[str, Any]:
 
 ANSWERS: dict[int, dict[str, Any]] = {
     200: {"description": "The answer", "headers": CACHE_HEADERS},
+    301: {
+        "description": "Moved for good: a later split gave this person's papers to another",
+        "headers": {"Location": {"description": "Where it is now", "schema": {"type": "string"}}},
+    },
     304: {"description": NOT_MODIFIED, "headers": CACHE_HEADERS},
     400: _error("A parameter is invalid; `error.message` says which and why."),
     404: _error("Nothing is stored under that key."),
@@ -295,6 +301,26 @@ def topic(request: Request, session: SessionDep, topic_id: TopicId) -> Response:
     body = profiles.topic_json(session, topic_id)
     if body is None:
         raise HTTPException(404, f"topic {topic_id} is not stored here")
+    return cached_json(request, body)
+
+
+@router.get(
+    "/people/{person_id}", response_model=api.AuthorProfile, responses=answers(301, 304, 400, 404)
+)
+def person(
+    request: Request, session: SessionDep, person_id: Annotated[int, Path(ge=1, le=MAX_ID)]
+) -> Response:
+    """One person of a name: the name's profile narrowed to their papers. A person a later
+    split left without papers answers 301 to the person now holding them; a hidden one, 404."""
+    found = find_person(session, person_id)
+    if found.moved_to is not None:
+        return RedirectResponse(f"/api/people/{found.moved_to}", status_code=301)
+    shown = found.person
+    body = None
+    if shown is not None and not shown.hidden:
+        body = profiles.author_json(session, shown.author_key, shown.id)
+    if body is None:
+        raise HTTPException(404, f"no person {person_id} is shown here")
     return cached_json(request, body)
 
 

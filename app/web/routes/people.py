@@ -15,19 +15,22 @@ from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.models import Person, Subscriber
+from app.services.people import split_names
 from app.web import profiles
-from app.web.context import ContextDep, SessionDep
+from app.web.context import ContextDep, SessionDep, WebContext
+from app.web.forms import read_form
 from app.web.params import MAX_ID
 from app.web.people import find_person
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading
-from digest.accounts import reader
+from digest.accounts import corrections, reader
 
 router = APIRouter(include_in_schema=False)
+HTTP_BAD_REQUEST = 400
 PersonId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
@@ -39,25 +42,23 @@ def person_page(
     if found.moved_to is not None:
         return RedirectResponse(f"/people/{found.moved_to}", status_code=301)
     person = found.person
-    own = person is not None and _claimant(request, context, session, person)
+    viewer = _viewer(request, context, session)
+    own = person is not None and viewer is not None and viewer.claimed_person == person.id
     if person is None or (person.hidden and not own):
         raise HTTPException(404, f"no person {person_id} is shown here")
-    page = profiles.author_page(session, person.author_key, person.id)
+    mine = corrections.own(session, viewer.id, person.id) if viewer is not None else set()
+    page = profiles.author_page(session, person.author_key, person.id, leave_out=mine)
     if page is None:
         raise HTTPException(404, f"no person {person_id} is shown here")
     page = replace(page, hidden=person.hidden)
-    return context.respond(request, "pages/author.html", page, headers=PRIVATE if own else None)
+    private = own or bool(mine)
+    return context.respond(request, "pages/author.html", page, headers=PRIVATE if private else None)
 
 
-def _claimant(request: Request, context: ContextDep, session: Session, person: Person) -> bool:
-    """Whether the signed-in reader claimed this person (only asked of a hidden page)."""
-    if not person.hidden:
-        return False
+def _viewer(request: Request, context: ContextDep, session: Session) -> Subscriber | None:
+    """The signed-in reader's row: their claim and corrections shape the page they see."""
     email_key = signed_in_reading(request, context, session)
-    if email_key is None:
-        return False
-    claimed = select(Subscriber.claimed_person).where(Subscriber.email_key == email_key)
-    return session.scalar(claimed) == person.id
+    return None if email_key is None else reader.find(session, email_key)
 
 
 def _person(session: Session, person_id: int) -> Person:
@@ -97,6 +98,53 @@ async def unclaim(request: Request, context: ContextDep, person_id: PersonId) ->
     act = partial(_unclaiming, person_id)
     done = {"claimedPerson": None}
     return await post_action(request, context, act, done, f"/people/{person_id}")
+
+
+def _following(
+    person_id: int, follow: bool, session: Session, found: Subscriber, now: datetime
+) -> None:
+    _person(session, person_id)
+    reader.set_person(found, person_id, follow=follow)
+
+
+@router.post("/people/{person_id}/follow")
+async def follow(request: Request, context: ContextDep, person_id: PersonId) -> Response:
+    following = not (await read_form(request)).get("undo")
+    act = partial(_following, person_id, following)
+    done = {"person": person_id, "followed": following}
+    return await post_action(request, context, act, done, f"/people/{person_id}")
+
+
+def _correcting(
+    person_id: int, arxiv_id: str, undo: bool, session: Session, found: Subscriber, now: datetime
+) -> None:
+    person = _person(session, person_id)
+    if undo:
+        corrections.withdraw(session, found, person.id, arxiv_id, now)
+    else:
+        corrections.correct(session, found, person, arxiv_id, now)
+
+
+@router.post("/people/{person_id}/not-theirs")
+async def not_theirs(request: Request, context: ContextDep, person_id: PersonId) -> Response:
+    """ "This paper is not by this person" (``undo``: take it back). The name is split again
+    at once, so a correction readers agreed on shows on everyone's page."""
+    form = await read_form(request)
+    arxiv_id, undo = str(form.get("arxiv_id", ""))[:40], bool(form.get("undo"))
+    act = partial(_correcting, person_id, arxiv_id, undo)
+    done = {"person": person_id, "notTheirs": arxiv_id, "withdrawn": undo}
+    answer = await post_action(request, context, act, done, f"/people/{person_id}")
+    if answer.status_code < HTTP_BAD_REQUEST:
+        await run_in_threadpool(_split_again, context, person_id)
+    return answer
+
+
+def _split_again(context: WebContext, person_id: int) -> None:
+    with context.sessions() as session:
+        person = session.get(Person, person_id)
+        key = None if person is None else person.author_key
+    if key is not None:
+        split_names(context.settings, context.sessions, [key])
 
 
 @router.post("/people/{person_id}/hide")

@@ -36,6 +36,7 @@ from app.web.params import MAX_ID, TopicId
 from app.web.routes.voting import SESSION_COOKIE
 from digest import catch_up
 from digest.accounts import reader, saved_searches
+from digest.accounts.corrections import CorrectionRefusedError
 from digest.accounts.library import LibraryRefusedError
 from digest.accounts.reader import NotClaimantError, Stance
 from digest.accounts.saved_searches import SavedSearchRefusedError
@@ -85,7 +86,7 @@ async def post_action(
         await run_in_threadpool(readers.act, context, email_key, action)
     except LookupError as missing:
         raise HTTPException(404, f"not stored here: {missing}") from missing
-    except (SavedSearchRefusedError, LibraryRefusedError) as refused:
+    except (SavedSearchRefusedError, LibraryRefusedError, CorrectionRefusedError) as refused:
         raise HTTPException(400, str(refused)) from None
     except NotClaimantError as refused:
         raise HTTPException(403, str(refused)) from None
