@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app.cli.main import main
 from app.core.config import Settings
 from app.core.editions import latest_edition
-from app.core.models import Edition, EditionItem, HfDailyPaper, Paper
+from app.core.models import Edition, EditionItem, HfDailyPaper, Paper, PaperAuthor, PaperPerson
 from app.core.periods import span
 from app.services.reports import Outcome
 from app.services.signals import refresh_signals
@@ -215,6 +215,21 @@ def test_run_daily_embeds_ranks_and_publishes_the_day_week_and_month(
     assert "day edition 2025-12-19 v1 published" in out
     assert "week edition 2025-12-15 v1 published: 100 of 491 papers" in out
     assert "month edition 2025-12-01 v1 published: 100 of 491 papers" in out
+    # The day's names are split into people: each of its papers' authors has one.
+    with embedded_db.sessions() as session:
+        day = select(Paper.arxiv_id).where(Paper.announced_on == DAY)
+        authors = session.execute(
+            select(PaperAuthor.arxiv_id, PaperAuthor.author_key).where(
+                PaperAuthor.arxiv_id.in_(day)
+            )
+        )
+        placed = session.execute(
+            select(PaperPerson.arxiv_id, PaperPerson.author_key).where(
+                PaperPerson.arxiv_id.in_(day)
+            )
+        )
+        assert {tuple(row) for row in placed} == {tuple(row) for row in authors} != set()
+    assert "people: " in out
 
 
 def test_run_daily_ranks_nothing_when_the_ingest_step_fails(
