@@ -66,14 +66,27 @@ def linked_groups(works: Sequence[Work], short_list: int = SHORT_LIST) -> list[l
             index = parent[index]
         return index
 
-    for first, work in enumerate(works):
-        for second in range(first + 1, len(works)):
-            if _linked(work, works[second], short_list):
-                parent[root(first)] = root(second)
+    for first, second in _sharing(works):
+        if _linked(works[first], works[second], short_list):
+            parent[root(first)] = root(second)
     groups: dict[int, list[int]] = {}
     for index in range(len(works)):
         groups.setdefault(root(index), []).append(index)
     return list(groups.values())
+
+
+def _sharing(works: Sequence[Work]) -> set[tuple[int, int]]:
+    """The pairs of works with a co-author in common: the only ones that can be linked."""
+    by_coauthor: dict[str, list[int]] = {}
+    for index, work in enumerate(works):
+        for coauthor in work.coauthors:
+            by_coauthor.setdefault(coauthor, []).append(index)
+    return {
+        (first, second)
+        for holders in by_coauthor.values()
+        for n, first in enumerate(holders)
+        for second in holders[n + 1 :]
+    }
 
 
 def _linked(one: Work, other: Work, short_list: int) -> bool:
@@ -84,6 +97,8 @@ def _linked(one: Work, other: Work, short_list: int) -> bool:
 
 def _merged(groups: list[list[int]], works: Sequence[Work], params: SplitParams) -> list[int]:
     """The merged cluster of each group: average linkage while the best pair is similar enough."""
+    if len(groups) == 1:
+        return [0]
     similarity = _similarity(groups, works, params.category_weight)
     sizes = np.ones(len(groups))
     cluster = list(range(len(groups)))

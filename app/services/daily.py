@@ -51,8 +51,8 @@ class DayRanking:
     people: PeopleReport | None = None
 
     def lines(self) -> list[str]:
-        steps: tuple[Report | None, ...] = (self.embedded, self.ranked, self.people)
-        steps += (self.published, self.emerging, self.reviewed)
+        steps: tuple[Report | None, ...] = (self.embedded, self.ranked, self.published)
+        steps += (self.emerging, self.reviewed, self.people)
         return [line for step in steps if step is not None for line in step.lines()]
 
 
@@ -177,10 +177,11 @@ def _chain(
         if steps.embed:
             done = replace(done, embedded=editions.embed(settings, sessions, day, progress))
         done = replace(done, ranked=editions.rank(settings, sessions, day))
-        done = _people_of_day(settings, sessions, day, done)
         if steps.publish:
             done = replace(done, published=editions.publish(settings, sessions, day))
             done = _written_up(settings, sessions, day, done)
+        # After publishing: nothing published waits on who is who.
+        done = _people_of_day(settings, sessions, day, done)
     except RankingInputError as error:
         return done, Failure.of(error)
     return done, None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 import numpy as np
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.clock import Clock, utc_now
@@ -105,6 +105,7 @@ def _all_names(session: Session) -> list[str]:
 def _split_batch(
     session: Session, model: str, names: Sequence[str], report: PeopleReport, now: datetime
 ) -> None:
+    _lock_names(session, names)
     by_name: dict[str, set[str]] = defaultdict(set)
     for key, arxiv_id in session.execute(
         select(PaperAuthor.author_key, PaperAuthor.arxiv_id).where(
@@ -128,7 +129,21 @@ def _split_batch(
         ids = sorted(by_name.get(key, ()), key=lambda paper: papers.order[paper])
         context = _Context(stored.get(key, {}), claimed, detached.get(key, frozenset()), now)
         _split_name(session, key, ids, papers, context, writes, report)
-    writes.write(session, names)
+    writes.write(session)
+
+
+def _lock_names(session: Session, names: Sequence[str]) -> None:
+    """On PostgreSQL, one split of a name at a time (the daily job and a reader's correction
+    may split the same name at once); SQLite's single writer already serialises them."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    session.execute(
+        text(
+            "SELECT pg_advisory_xact_lock(hashtext(name)) "
+            "FROM unnest(CAST(:names AS text[])) AS name ORDER BY name"
+        ),
+        {"names": sorted(names)},
+    )
 
 
 def _detached(
@@ -213,26 +228,69 @@ def _sized(vector: Matrix | None, blank: Matrix) -> Matrix:
     return vector if vector is not None and vector.shape == blank.shape else blank
 
 
+# A stored person's id, or a person made in this batch (its id comes with the batch's flush).
+_PersonRef = int | Person
+
+
+def _id(person: _PersonRef) -> int:
+    return person if isinstance(person, int) else person.id
+
+
 @dataclass
 class _Writes:
-    """A batch's changes, written at once: its names' rows, the people kept and moved."""
+    """A batch's changes, written at once: its names' rows, the people kept, made and moved."""
 
-    rows: list[dict[str, object]] = field(default_factory=list)
+    rows: list[tuple[str, str, _PersonRef]] = field(default_factory=list)
+    # Names whose stored papers changed person: their rows are written anew.
+    rewritten: list[str] = field(default_factory=list)
     kept: set[int] = field(default_factory=set)
-    moves: dict[int, int] = field(default_factory=dict)
+    moves: dict[int, _PersonRef] = field(default_factory=dict)
 
-    def write(self, session: Session, names: Sequence[str]) -> None:
-        session.execute(delete(PaperPerson).where(PaperPerson.author_key.in_(names)))
+    def place(self, key: str, placed: dict[str, _PersonRef], stored: dict[str, int]) -> None:
+        """The name's rows: all of them when a stored paper changed person, else the new."""
+        if any(placed.get(arxiv_id) != person for arxiv_id, person in stored.items()):
+            self.rewritten.append(key)
+            self.rows += [(arxiv_id, key, person) for arxiv_id, person in placed.items()]
+        else:
+            self.rows += [(a, key, person) for a, person in placed.items() if a not in stored]
+
+    def write(self, session: Session) -> None:
+        session.flush()  # every new person of the batch, in one statement
+        for start in range(0, len(self.rewritten), NAMES_PER_BATCH):
+            names = self.rewritten[start : start + NAMES_PER_BATCH]
+            session.execute(delete(PaperPerson).where(PaperPerson.author_key.in_(names)))
         if self.rows:
-            session.execute(insert(PaperPerson), self.rows)
+            rows = [
+                {"arxiv_id": arxiv_id, "author_key": key, "person_id": _id(person)}
+                for arxiv_id, key, person in self.rows
+            ]
+            session.execute(insert(PaperPerson), rows)
         if self.kept:
             session.execute(
                 update(Person)
                 .where(Person.id.in_(self.kept), Person.moved_to.is_not(None))
                 .values(moved_to=None)
             )
-        for person, to in self.moves.items():
+        moved = {person: _id(to) for person, to in self.moves.items()}
+        for person, to in moved.items():
             session.execute(update(Person).where(Person.id == person).values(moved_to=to))
+        if moved:
+            _follow_moves(session, moved)
+
+
+def _follow_moves(session: Session, moved: dict[int, int]) -> None:
+    """Readers who claimed or followed a person that moved claim or follow where it went."""
+    for person, to in moved.items():
+        session.execute(
+            update(Subscriber).where(Subscriber.claimed_person == person).values(claimed_person=to)
+        )
+    rows = session.execute(select(Subscriber.id, Subscriber.followed_people)).all()
+    for subscriber, followed in rows:
+        if any(person in moved for person in followed or ()):
+            kept = list(dict.fromkeys(moved.get(person, person) for person in followed))
+            session.execute(
+                update(Subscriber).where(Subscriber.id == subscriber).values(followed_people=kept)
+            )
 
 
 @dataclass(frozen=True)
@@ -265,11 +323,10 @@ def _split_name(
     people = [_person(session, key, person, context.now, report) for person in matched.people]
     writes.kept.update(person for person in matched.people if person is not None)
     writes.moves.update({person: people[group] for person, group in matched.moved.items()})
-    writes.rows += [
-        {"arxiv_id": arxiv_id, "author_key": key, "person_id": person}
-        for person, group in zip(people, groups, strict=True)
-        for arxiv_id in group
-    ]
+    placed = {
+        arxiv_id: person for person, group in zip(people, groups, strict=True) for arxiv_id in group
+    }
+    writes.place(key, placed, context.stored)
     report.names += 1
     report.people += len(groups)
     report.moved += len(matched.moved)
@@ -277,12 +334,11 @@ def _split_name(
 
 def _person(
     session: Session, key: str, person: int | None, now: datetime, report: PeopleReport
-) -> int:
-    """The stored person kept, or a new one."""
+) -> _PersonRef:
+    """The stored person kept, or a new one (stored with the batch)."""
     if person is not None:
         return person
     made = Person(author_key=key, created_at=now)
     session.add(made)
-    session.flush()
     report.new_people += 1
-    return made.id
+    return made

@@ -17,6 +17,7 @@ from app.core.models import PaperAuthor, PaperPerson, PaperTopic, Person, Subscr
 from app.core.topic_labels import topic_labels
 from app.web.followers import FOLLOWING
 from app.web.view_models import key_phrases
+from digest.accounts.reader import claimant, hidden_condition
 
 # A moved person's chain of moves is followed this far: a longer one is a loop.
 MOVES_FOLLOWED = 20
@@ -61,14 +62,20 @@ def within(column: InstrumentedAttribute[str], person: int | None) -> ColumnElem
 
 
 def people_of_name(session: Session, key: str) -> list[PersonSummary]:
-    """The name's people shown to readers (not moved, not hidden), most papers first."""
+    """The name's people shown to readers (not moved, not hidden), most papers first; told
+    apart by topic and co-authors only when there are several to tell apart."""
     counts = session.execute(
         select(PaperPerson.person_id, func.count())
         .join(Person, Person.id == PaperPerson.person_id)
-        .where(PaperPerson.author_key == key, Person.moved_to.is_(None), Person.hidden.is_(False))
+        .where(PaperPerson.author_key == key, Person.moved_to.is_(None), ~hidden_condition())
         .group_by(PaperPerson.person_id)
     ).all()
     ranked = sorted(counts, key=lambda row: (-row[1], row[0]))
+    if len(ranked) < 2:
+        return [
+            PersonSummary(id=person, papers=papers, topic=None, coauthors=[])
+            for person, papers in ranked
+        ]
     return [
         PersonSummary(
             id=person,
@@ -102,6 +109,11 @@ def _closest(session: Session, key: str, person: int) -> list[str]:
         .limit(COAUTHORS_NAMED)
     )
     return [name for name, _ in rows]
+
+
+def is_hidden(session: Session, person: Person) -> bool:
+    """Whether the person's page is hidden (by a claimant who still claims it)."""
+    return person.hidden and claimant(session, person.id) is not None
 
 
 def person_followers(session: Session, person: int) -> int:

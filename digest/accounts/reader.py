@@ -21,7 +21,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.orm import Session
 
 from app.core import tokens
@@ -194,6 +194,12 @@ def set_author(subscriber: Subscriber, key: str, stance: Stance) -> None:
     )
 
 
+def leave_people_of(session: Session, subscriber: Subscriber, author_key: str) -> None:
+    """Unfollowing or muting a name stops following each of its people too."""
+    people = set(session.scalars(select(Person.id).where(Person.author_key == author_key)))
+    subscriber.followed_people = [p for p in subscriber.followed_people if p not in people]
+
+
 def set_person(subscriber: Subscriber, person: int, *, follow: bool) -> None:
     """Follow one person of a name, or stop; a follow of the name itself is left as it is."""
     others = [one for one in subscriber.followed_people if one != person]
@@ -211,6 +217,35 @@ def _placed(
 
 class NotClaimantError(Exception):
     """Only the reader who claimed a person may hide or show their page."""
+
+
+class ClaimTakenError(Exception):
+    """Another reader already said this person is them: one claimant a person."""
+
+
+def claimant(session: Session, person: int) -> int | None:
+    """The subscriber who claimed the person, if any."""
+    found = select(Subscriber.id).where(Subscriber.claimed_person == person).limit(1)
+    return session.scalar(found)
+
+
+def hidden_condition() -> ColumnElement[bool]:
+    """SQL for "the person's page is hidden": hidden by a claimant who still claims it (a
+    claim taken back, or an account deleted, shows the page again)."""
+    claimed = select(Subscriber.id).where(Subscriber.claimed_person == Person.id).exists()
+    return Person.hidden & claimed
+
+
+def claim_person(session: Session, subscriber: Subscriber, person: Person, now: datetime) -> None:
+    """ "This is me" on a person's page: refused when another reader claims them already."""
+    if subscriber.claimed_person == person.id:
+        return
+    holder = claimant(session, person.id)
+    if holder is not None and holder != subscriber.id:
+        raise ClaimTakenError(f"person {person.id} is claimed by another reader")
+    unclaim(session, subscriber)
+    person.hidden = False  # a hide was its earlier claimant's
+    claim(session, subscriber, person.author_key, now, person=person.id)
 
 
 def claim(
@@ -236,8 +271,8 @@ def claim(
 
 
 def unclaim(session: Session, subscriber: Subscriber) -> None:
-    """Take the claim back: its likes of the works go; thumbs-downs and topics stay. A hidden
-    person's page shows again, since nobody is left who could show it."""
+    """Take the claim back: its likes of the works go; thumbs-downs and topics stay. A page
+    its claimant hid shows again (:func:`hidden_condition`)."""
     if subscriber.claimed_author is None:
         return
     works = _works(session, subscriber.claimed_author, subscriber.claimed_person)
@@ -248,8 +283,6 @@ def unclaim(session: Session, subscriber: Subscriber) -> None:
             DigestFeedback.arxiv_id.in_(works),
         )
     )
-    if subscriber.claimed_person is not None:
-        set_hidden(session, subscriber, subscriber.claimed_person, hidden=False)
     subscriber.claimed_author = None
     subscriber.claimed_person = None
 

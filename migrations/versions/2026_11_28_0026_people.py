@@ -82,6 +82,9 @@ def _create_tables() -> None:
         sa.PrimaryKeyConstraint("arxiv_id", "author_key", name=op.f("pk_paper_people")),
     )
     op.create_index(op.f("ix_paper_people_person_id"), "paper_people", ["person_id"], unique=False)
+    op.create_index(
+        op.f("ix_paper_people_author_key"), "paper_people", ["author_key"], unique=False
+    )
     _create_corrections()
 
 
@@ -176,6 +179,7 @@ def downgrade() -> None:
         batch_op.drop_column("followed_people")
         batch_op.drop_column("claimed_person")
     op.drop_table("person_corrections")
+    op.drop_index(op.f("ix_paper_people_author_key"), table_name="paper_people")
     op.drop_index(op.f("ix_paper_people_person_id"), table_name="paper_people")
     op.drop_table("paper_people")
     op.drop_index(op.f("ix_people_author_key"), table_name="people")

@@ -17,8 +17,9 @@ from app.core.models import DigestFeedback, PaperPerson, Person, PersonCorrectio
 from app.services.people import split_names
 from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import signin
+from digest.accounts import reader, signin
 from digest.accounts.corrections import PER_DAY
+from digest.accounts.subscriptions import delete_everything
 from tests.conftest import Database
 from tests.ranking.axe_check import audited
 from tests.services.people_store import LEARNING, store, store_zhe_qu
@@ -94,10 +95,28 @@ def test_the_api_gives_a_names_people_and_each_persons_profile(
     assert (moved.status_code, moved.headers["location"]) == (301, f"/api/people/{learning}")
 
 
+def test_a_hidden_page_shows_again_once_its_claimant_is_gone(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    magnets = people[1]
+    zhe = _signed_in(database, "gone@example.org")
+    site.post(f"/people/{magnets}/claim", headers=zhe)
+    site.post(f"/people/{magnets}/hide", headers=zhe)
+    assert site.get(f"/people/{magnets}").status_code == 404
+    with session_scope(database.sessions) as session:
+        found = reader.find(session, "gone@example.org")
+        assert found is not None
+        delete_everything(session, found)
+    assert site.get(f"/people/{magnets}").status_code == 200
+    assert f'<a href="/people/{magnets}">' in site.get("/authors/zhe-qu").text
+
+
 def test_a_person_left_without_papers_answers_301_to_the_person_who_has_them(
     site: TestClient, database: Database, people: tuple[int, int]
 ) -> None:
     learning, magnets = people
+    follower = _signed_in(database, "follows@example.org")
+    site.post(f"/people/{magnets}/follow", headers=follower)
     store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
     split_names(database.settings, database.sessions, ["zhe-qu"])
     moved = site.get(f"/people/{magnets}", follow_redirects=False)
@@ -106,6 +125,9 @@ def test_a_person_left_without_papers_answers_301_to_the_person_who_has_them(
         LEARNING_PAPERS + MAGNET_PAPERS + ["2501.00008"]
     )
     assert "people publish as" not in site.get("/authors/zhe-qu").text
+    # Its follower now follows where its papers went.
+    state = site.get("/for-you/state.json", headers=follower).json()
+    assert state["followed_people"] == [learning]
     assert site.get("/people/999999").status_code == 404
     assert site.get("/people/0").status_code == 400
 
@@ -127,11 +149,17 @@ def test_this_is_me_claims_one_person_whose_claimant_alone_can_hide_the_page(
         )
         assert sorted(liked) == MAGNET_PAPERS
     assert site.post(f"/people/{magnets}/hide", headers=other).status_code == 403
+    assert site.post(f"/people/{magnets}/claim", headers=other).status_code == 409
     assert (
         site.post(f"/people/{magnets}/hide", headers=zhe, follow_redirects=False).status_code == 303
     )
+    # Claiming again leaves the page hidden; to others it is as if it did not exist.
+    site.post(f"/people/{magnets}/claim", headers=zhe)
     assert site.get(f"/people/{magnets}").status_code == 404
     assert site.get(f"/people/{magnets}", headers=other).status_code == 404
+    assert site.get(f"/api/people/{magnets}").status_code == 404
+    for action in ("follow", "claim", "hide"):
+        assert site.post(f"/people/{magnets}/{action}", headers=other).status_code == 404
     own = site.get(f"/people/{magnets}", headers=zhe)
     assert own.status_code == 200 and "Hidden:" in own.text
     assert own.headers["cache-control"] == "private, no-store"
@@ -159,6 +187,12 @@ def test_following_a_person_lists_them_on_for_you_and_counts_them_on_the_page(
     assert state["followed_people"] == [magnets] and state["followed_authors"] == []
     site.post(f"/people/{magnets}/follow", data={"undo": "1"}, headers=reader)
     assert "0 readers follow this person" in site.get(f"/people/{magnets}").text
+    # Unfollowing the name leaves its people too.
+    site.post(f"/people/{magnets}/follow", headers=reader)
+    site.post("/authors/zhe-qu/follow", headers=reader)
+    site.post("/authors/zhe-qu/follow", data={"undo": "1"}, headers=reader)
+    state = site.get("/for-you/state.json", headers=reader).json()
+    assert state["followed_people"] == [] and state["followed_authors"] == []
     assert site.post("/people/999999/follow", headers=reader).status_code == 404
 
 

@@ -40,7 +40,8 @@ class PaperPerson(Base):
     arxiv_id: Mapped[str] = mapped_column(
         ForeignKey("papers.arxiv_id", ondelete="CASCADE"), primary_key=True
     )
-    author_key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    # Indexed: a name's page and its split read the name's rows.
+    author_key: Mapped[str] = mapped_column(String(200), primary_key=True, index=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
 
 

@@ -33,7 +33,7 @@ from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import client_host
 from app.web.params import MAX_ID, BadInputError, TopicId, edition_key, key_label
-from app.web.people import find_person
+from app.web.people import find_person, is_hidden
 from app.web.routes.search import (
     PageNumber,
     SortOrder,
@@ -317,7 +317,7 @@ def person(
         return RedirectResponse(f"/api/people/{found.moved_to}", status_code=301)
     shown = found.person
     body = None
-    if shown is not None and not shown.hidden:
+    if shown is not None and not is_hidden(session, shown):
         body = profiles.author_json(session, shown.author_key, shown.id)
     if body is None:
         raise HTTPException(404, f"no person {person_id} is shown here")

@@ -25,12 +25,11 @@ from app.web import profiles
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import read_form
 from app.web.params import MAX_ID
-from app.web.people import find_person
+from app.web.people import find_person, is_hidden
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading
 from digest.accounts import corrections, reader
 
 router = APIRouter(include_in_schema=False)
-HTTP_BAD_REQUEST = 400
 PersonId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
@@ -44,13 +43,14 @@ def person_page(
     person = found.person
     viewer = _viewer(request, context, session)
     own = person is not None and viewer is not None and viewer.claimed_person == person.id
-    if person is None or (person.hidden and not own):
+    hidden = person is not None and is_hidden(session, person)
+    if person is None or (hidden and not own):
         raise HTTPException(404, f"no person {person_id} is shown here")
     mine = corrections.own(session, viewer.id, person.id) if viewer is not None else set()
     page = profiles.author_page(session, person.author_key, person.id, leave_out=mine)
     if page is None:
         raise HTTPException(404, f"no person {person_id} is shown here")
-    page = replace(page, hidden=person.hidden)
+    page = replace(page, hidden=hidden)
     private = own or bool(mine)
     return context.respond(request, "pages/author.html", page, headers=PRIVATE if private else None)
 
@@ -61,17 +61,18 @@ def _viewer(request: Request, context: ContextDep, session: Session) -> Subscrib
     return None if email_key is None else reader.find(session, email_key)
 
 
-def _person(session: Session, person_id: int) -> Person:
-    found = session.get(Person, person_id)
-    if found is None or found.moved_to is not None:
+def _person(session: Session, person_id: int, found: Subscriber) -> Person:
+    """The person a button acts on; a hidden one is missing to all but its claimant."""
+    person = session.get(Person, person_id)
+    if person is None or person.moved_to is not None:
         raise LookupError(f"person {person_id}")
-    return found
+    if found.claimed_person != person.id and is_hidden(session, person):
+        raise LookupError(f"person {person_id}")
+    return person
 
 
 def _claiming(person_id: int, session: Session, found: Subscriber, now: datetime) -> None:
-    person = _person(session, person_id)
-    reader.unclaim(session, found)
-    reader.claim(session, found, person.author_key, now, person=person.id)
+    reader.claim_person(session, found, _person(session, person_id, found), now)
 
 
 def _unclaiming(person_id: int, session: Session, found: Subscriber, now: datetime) -> None:
@@ -82,7 +83,7 @@ def _unclaiming(person_id: int, session: Session, found: Subscriber, now: dateti
 def _hiding(
     person_id: int, hidden: bool, session: Session, found: Subscriber, now: datetime
 ) -> None:
-    _person(session, person_id)
+    _person(session, person_id, found)
     reader.set_hidden(session, found, person_id, hidden=hidden)
 
 
@@ -103,7 +104,7 @@ async def unclaim(request: Request, context: ContextDep, person_id: PersonId) ->
 def _following(
     person_id: int, follow: bool, session: Session, found: Subscriber, now: datetime
 ) -> None:
-    _person(session, person_id)
+    _person(session, person_id, found)
     reader.set_person(found, person_id, follow=follow)
 
 
@@ -116,13 +117,22 @@ async def follow(request: Request, context: ContextDep, person_id: PersonId) -> 
 
 
 def _correcting(
-    person_id: int, arxiv_id: str, undo: bool, session: Session, found: Subscriber, now: datetime
+    person_id: int,
+    arxiv_id: str,
+    undo: bool,
+    changed: list[bool],
+    session: Session,
+    found: Subscriber,
+    now: datetime,
 ) -> None:
-    person = _person(session, person_id)
+    """Say or take back "not theirs"; ``changed`` learns whether everyone's page changes."""
+    person = _person(session, person_id, found)
+    before = corrections.agreed(session, person.id, arxiv_id)
     if undo:
         corrections.withdraw(session, found, person.id, arxiv_id, now)
     else:
         corrections.correct(session, found, person, arxiv_id, now)
+    changed.append(before != corrections.agreed(session, person.id, arxiv_id))
 
 
 @router.post("/people/{person_id}/not-theirs")
@@ -131,10 +141,11 @@ async def not_theirs(request: Request, context: ContextDep, person_id: PersonId)
     at once, so a correction readers agreed on shows on everyone's page."""
     form = await read_form(request)
     arxiv_id, undo = str(form.get("arxiv_id", ""))[:40], bool(form.get("undo"))
-    act = partial(_correcting, person_id, arxiv_id, undo)
+    changed: list[bool] = []
+    act = partial(_correcting, person_id, arxiv_id, undo, changed)
     done = {"person": person_id, "notTheirs": arxiv_id, "withdrawn": undo}
     answer = await post_action(request, context, act, done, f"/people/{person_id}")
-    if answer.status_code < HTTP_BAD_REQUEST:
+    if any(changed):
         await run_in_threadpool(_split_again, context, person_id)
     return answer
 

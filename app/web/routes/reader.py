@@ -38,7 +38,7 @@ from digest import catch_up
 from digest.accounts import reader, saved_searches
 from digest.accounts.corrections import CorrectionRefusedError
 from digest.accounts.library import LibraryRefusedError
-from digest.accounts.reader import NotClaimantError, Stance
+from digest.accounts.reader import ClaimTakenError, NotClaimantError, Stance
 from digest.accounts.saved_searches import SavedSearchRefusedError
 
 router = APIRouter(include_in_schema=False)
@@ -90,6 +90,8 @@ async def post_action(
         raise HTTPException(400, str(refused)) from None
     except NotClaimantError as refused:
         raise HTTPException(403, str(refused)) from None
+    except ClaimTakenError as refused:
+        raise HTTPException(409, str(refused)) from None
     if _wants_json(request):
         return JSONResponse(dict(done))
     return RedirectResponse(_back(request, fallback), status_code=303)
@@ -267,6 +269,8 @@ def _author_stance(
 ) -> None:
     _stored(session, Author, key)
     reader.set_author(found, key, stance)
+    if stance is not Stance.FOLLOW:
+        reader.leave_people_of(session, found, key)
 
 
 def _topic_stance(
