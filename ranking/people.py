@@ -14,11 +14,14 @@ apart, against one person per name and a split by primary category, is in docs/b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
+from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
 
 from app.core.vectors import Matrix
 
@@ -96,48 +99,41 @@ def _linked(one: Work, other: Work, short_list: int) -> bool:
 
 
 def _merged(groups: list[list[int]], works: Sequence[Work], params: SplitParams) -> list[int]:
-    """The merged cluster of each group: average linkage while the best pair is similar enough."""
-    if len(groups) == 1:
-        return [0]
+    """The merged cluster of each group: average linkage while the best pair is similar enough.
+
+    Average linkage (each group one observation) is scipy's; a similarity ``s`` is the
+    distance ``span - s`` (``span`` above any similarity), so merging while
+    ``s >= threshold`` is cutting the tree at ``span - threshold``.
+    """
+    if len(groups) == 1 or math.isinf(params.merge_threshold):
+        return list(range(len(groups)))
     similarity = _similarity(groups, works, params.category_weight)
-    sizes = np.ones(len(groups))
-    cluster = list(range(len(groups)))
-    alive = np.ones(len(groups), dtype=bool)
-    np.fill_diagonal(similarity, -np.inf)
-    while alive.sum() > 1:
-        masked = np.where(alive[:, None] & alive[None, :], similarity, -np.inf)
-        first, second = (int(i) for i in np.unravel_index(int(np.argmax(masked)), masked.shape))
-        if masked[first, second] < params.merge_threshold:
-            break
-        # Average linkage: the merged row is the size-weighted mean of the two.
-        joined = (sizes[first] * similarity[first] + sizes[second] * similarity[second]) / (
-            sizes[first] + sizes[second]
-        )
-        similarity[first], similarity[:, first] = joined, joined
-        similarity[first, first] = -np.inf
-        sizes[first] += sizes[second]
-        alive[second] = False
-        cluster = [first if c == second else c for c in cluster]
-    return cluster
+    span = 2.0 + abs(params.category_weight)
+    distance = span - similarity
+    np.fill_diagonal(distance, 0.0)
+    tree = linkage(squareform(distance, checks=False), method="average")
+    labels = fcluster(tree, t=span - params.merge_threshold, criterion="distance")
+    return [int(label) for label in labels]
 
 
 def _similarity(
     groups: list[list[int]], works: Sequence[Work], category_weight: float
 ) -> NDArray[np.float64]:
+    """Cosine of the groups' centroids plus ``category_weight`` times their categories'
+    Jaccard overlap."""
     centres = np.stack([np.mean([works[i].vector for i in group], axis=0) for group in groups])
     centres /= np.maximum(np.linalg.norm(centres, axis=1, keepdims=True), 1e-12)
     cosine = (centres @ centres.T).astype(np.float64)
     categories = [frozenset().union(*(works[i].categories for i in group)) for group in groups]
-    overlap = np.array(
-        [[_jaccard(one, other) for other in categories] for one in categories], dtype=np.float64
-    )
+    columns = {name: n for n, name in enumerate(sorted(frozenset().union(*categories)))}
+    held = np.zeros((len(groups), max(len(columns), 1)))
+    for row, names in enumerate(categories):
+        held[row, [columns[name] for name in names]] = 1.0
+    shared = held @ held.T
+    union = held.sum(axis=1)[:, None] + held.sum(axis=1)[None, :] - shared
+    overlap = np.divide(shared, union, out=np.zeros_like(shared), where=union > 0)
     result: NDArray[np.float64] = cosine + category_weight * overlap
     return result
-
-
-def _jaccard(one: frozenset[str], other: frozenset[str]) -> float:
-    union = len(one | other)
-    return len(one & other) / union if union else 0.0
 
 
 def _group_of(groups: list[list[int]], count: int) -> list[int]:

@@ -58,7 +58,20 @@ def within(column: InstrumentedAttribute[str], person: int | None) -> ColumnElem
     """``column`` (a paper id) is one of the person's papers; anything when ``person`` is None."""
     if person is None:
         return true()
-    return column.in_(select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person))
+    return column.in_(select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person, listed()))
+
+
+def listed() -> ColumnElement[bool]:
+    """The paper still lists the name: a replaced author list leaves its old rows until the
+    old name is split again."""
+    return (
+        select(PaperAuthor.arxiv_id)
+        .where(
+            PaperAuthor.arxiv_id == PaperPerson.arxiv_id,
+            PaperAuthor.author_key == PaperPerson.author_key,
+        )
+        .exists()
+    )
 
 
 def people_of_name(session: Session, key: str) -> list[PersonSummary]:
@@ -68,6 +81,7 @@ def people_of_name(session: Session, key: str) -> list[PersonSummary]:
         select(PaperPerson.person_id, func.count())
         .join(Person, Person.id == PaperPerson.person_id)
         .where(PaperPerson.author_key == key, Person.moved_to.is_(None), ~hidden_condition())
+        .where(listed())
         .group_by(PaperPerson.person_id)
     ).all()
     ranked = sorted(counts, key=lambda row: (-row[1], row[0]))

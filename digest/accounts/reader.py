@@ -296,9 +296,9 @@ def set_hidden(session: Session, subscriber: Subscriber, person: int, *, hidden:
 
 def _works(session: Session, author_key: str, person: int | None = None) -> list[str]:
     if person is not None:
-        return list(
-            session.scalars(select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person))
-        )
+        mine = select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person)
+        listed = select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key == author_key)
+        return list(session.scalars(mine.where(PaperPerson.arxiv_id.in_(listed))))
     return list(
         session.scalars(
             select(PaperAuthor.arxiv_id).where(PaperAuthor.author_key == author_key).distinct()

@@ -10,10 +10,17 @@ from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from app.core.db import session_scope
-from app.core.models import DigestFeedback, PaperPerson, Person, PersonCorrection, Subscriber
+from app.core.models import (
+    DigestFeedback,
+    PaperAuthor,
+    PaperPerson,
+    Person,
+    PersonCorrection,
+    Subscriber,
+)
 from app.services.people import split_names
 from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
@@ -93,6 +100,22 @@ def test_the_api_gives_a_names_people_and_each_persons_profile(
     split_names(database.settings, database.sessions, ["zhe-qu"])
     moved = site.get(f"/api/people/{magnets}", follow_redirects=False)
     assert (moved.status_code, moved.headers["location"]) == (301, f"/api/people/{learning}")
+
+
+def test_a_paper_whose_author_list_no_longer_holds_the_name_leaves_its_person(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    magnets = people[1]
+    with session_scope(database.sessions) as session:
+        session.execute(
+            delete(PaperAuthor).where(
+                PaperAuthor.arxiv_id == MAGNET_PAPERS[1], PaperAuthor.author_key == "zhe-qu"
+            )
+        )
+    assert _papers(site.get(f"/people/{magnets}").text) == MAGNET_PAPERS[:1]
+    assert (
+        f'<a href="/people/{magnets}">no topic yet, 1 paper</a>' in site.get("/authors/zhe-qu").text
+    )
 
 
 def test_a_hidden_page_shows_again_once_its_claimant_is_gone(
