@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from app.core.models import Person, Subscriber
 from app.services.people import split_names
 from app.web import profiles
-from app.web.context import ContextDep, SessionDep, WebContext
+from app.web.context import ContextDep, SessionDep
 from app.web.forms import read_form
 from app.web.params import MAX_ID
 from app.web.people import find_person, is_hidden
@@ -120,19 +120,21 @@ def _correcting(
     person_id: int,
     arxiv_id: str,
     undo: bool,
-    changed: list[bool],
+    changed: list[str],
     session: Session,
     found: Subscriber,
     now: datetime,
 ) -> None:
-    """Say or take back "not theirs"; ``changed`` learns whether everyone's page changes."""
+    """Say or take back "not theirs"; ``changed`` learns the name when everyone's page
+    changes (the name is then split again)."""
     person = _person(session, person_id, found)
     before = corrections.agreed(session, person.id, arxiv_id)
     if undo:
         corrections.withdraw(session, found, person.id, arxiv_id, now)
     else:
         corrections.correct(session, found, person, arxiv_id, now)
-    changed.append(before != corrections.agreed(session, person.id, arxiv_id))
+    if before != corrections.agreed(session, person.id, arxiv_id):
+        changed.append(person.author_key)
 
 
 @router.post("/people/{person_id}/not-theirs")
@@ -141,21 +143,13 @@ async def not_theirs(request: Request, context: ContextDep, person_id: PersonId)
     at once, so a correction readers agreed on shows on everyone's page."""
     form = await read_form(request)
     arxiv_id, undo = str(form.get("arxiv_id", ""))[:40], bool(form.get("undo"))
-    changed: list[bool] = []
+    changed: list[str] = []
     act = partial(_correcting, person_id, arxiv_id, undo, changed)
     done = {"person": person_id, "notTheirs": arxiv_id, "withdrawn": undo}
     answer = await post_action(request, context, act, done, f"/people/{person_id}")
-    if any(changed):
-        await run_in_threadpool(_split_again, context, person_id)
+    if changed:
+        await run_in_threadpool(split_names, context.settings, context.sessions, changed)
     return answer
-
-
-def _split_again(context: WebContext, person_id: int) -> None:
-    with context.sessions() as session:
-        person = session.get(Person, person_id)
-        key = None if person is None else person.author_key
-    if key is not None:
-        split_names(context.settings, context.sessions, [key])
 
 
 @router.post("/people/{person_id}/hide")
