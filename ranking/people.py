@@ -20,8 +20,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
-from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
 
 from app.core.vectors import Matrix
 
@@ -107,6 +105,10 @@ def _merged(groups: list[list[int]], works: Sequence[Work], params: SplitParams)
     """
     if len(groups) == 1 or math.isinf(params.merge_threshold):
         return list(range(len(groups)))
+    # Imported here: the web app and every command import this module, few names need it.
+    from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
+    from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
+
     similarity = _similarity(groups, works, params.category_weight)
     span = 2.0 + abs(params.category_weight)
     distance = span - similarity

@@ -1,5 +1,5 @@
 """Split stored author names into people and keep each person's id: ``paperboy people`` and
-the daily chain's step after embedding.
+the daily chain's step after publishing.
 
 Each name's papers are split afresh (:func:`ranking.people.split_people`) and matched to the
 people already stored (:func:`ranking.person_ids.reconcile`), so a new paper joins its person
@@ -33,7 +33,7 @@ from app.core.models import (
 )
 from app.core.vectors import Matrix, unpack
 from app.services.reports import Completed
-from digest.accounts.corrections import QUORUM
+from digest.accounts.corrections import settled
 from ranking.people import Work, split_people
 from ranking.person_ids import reconcile
 
@@ -161,9 +161,13 @@ def _detached(
         ).where(PersonCorrection.author_key.in_(names), PersonCorrection.withdrawn_at.is_(None))
     ):
         said[(key, arxiv_id, person)].add(reader)
+    claimants: dict[int, set[int]] = defaultdict(set)
+    for subscriber, claimed in claims.items():
+        if claimed is not None:
+            claimants[claimed].add(subscriber)
     detached: dict[str, set[str]] = defaultdict(set)
     for (key, arxiv_id, person), readers in said.items():
-        if len(readers) >= QUORUM or any(claims.get(one) == person for one in readers):
+        if settled(readers, claimants[person]):
             detached[key].add(arxiv_id)
     return {key: frozenset(ids) for key, ids in detached.items()}
 

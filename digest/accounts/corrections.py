@@ -9,6 +9,7 @@ so one account cannot take a person apart.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
@@ -60,18 +61,20 @@ def withdraw(
 
 def agreed(session: Session, person_id: int, arxiv_id: str) -> bool:
     """Whether the person's claimant, or ``QUORUM`` readers, say the paper is not theirs."""
-    standing = select(PersonCorrection.subscriber_id).where(
-        PersonCorrection.person_id == person_id,
-        PersonCorrection.arxiv_id == arxiv_id,
-        PersonCorrection.withdrawn_at.is_(None),
+    readers = session.scalars(
+        select(PersonCorrection.subscriber_id).where(
+            PersonCorrection.person_id == person_id,
+            PersonCorrection.arxiv_id == arxiv_id,
+            PersonCorrection.withdrawn_at.is_(None),
+        )
     )
-    readers = session.scalar(select(func.count()).select_from(standing.subquery())) or 0
-    claimant = session.scalar(
-        select(func.count())
-        .select_from(Subscriber)
-        .where(Subscriber.id.in_(standing), Subscriber.claimed_person == person_id)
-    )
-    return readers >= QUORUM or bool(claimant)
+    claimants = session.scalars(select(Subscriber.id).where(Subscriber.claimed_person == person_id))
+    return settled(set(readers), set(claimants))
+
+
+def settled(readers: Set[int], claimants: Set[int]) -> bool:
+    """The rule: ``QUORUM`` readers, or one of the person's claimants, said it."""
+    return len(readers) >= QUORUM or not readers.isdisjoint(claimants)
 
 
 def own(session: Session, subscriber_id: int, person_id: int) -> set[str]:

@@ -8,12 +8,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import select
 
 from app.core.db import session_scope
-from app.core.models import Subscriber
 from app.web.app import create_app
-from digest.accounts import signin
+from digest.accounts import reader, signin
 from tests.conftest import Database
 from tests.servers import served
 from tests.services.test_person_pages import MAGNET_PAPERS, people
@@ -61,5 +59,5 @@ def test_a_claimant_claims_their_person_and_takes_a_namesakes_paper_off_it(
         finally:
             browser.close()
     with database.sessions() as session:
-        found = session.scalars(select(Subscriber).where(Subscriber.email_key == "zq@example.org"))
-        assert found.one().claimed_person == magnets
+        found = reader.find(session, "zq@example.org")
+        assert found is not None and found.claimed_person == magnets

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from app.core.db import session_scope
 from app.core.models import (
@@ -61,6 +62,12 @@ def _signed_in(database: Database, address: str) -> dict[str, str]:
     with session_scope(database.sessions) as session:
         cookie = signin.session_token(database.settings, session, address, datetime.now(UTC))
     return {"cookie": f"{SESSION_COOKIE}={cookie}"}
+
+
+def _row(session: Session, address: str) -> Subscriber:
+    found = reader.find(session, address)
+    assert found is not None
+    return found
 
 
 def _papers(page: str) -> list[str]:
@@ -163,12 +170,10 @@ def test_this_is_me_claims_one_person_whose_claimant_alone_can_hide_the_page(
     claimed = site.post(f"/people/{magnets}/claim", headers=zhe, follow_redirects=False)
     assert claimed.status_code == 303
     with database.sessions() as session:
-        reader = session.scalars(
-            select(Subscriber).where(Subscriber.email_key == "zq@example.org")
-        ).one()
-        assert (reader.claimed_person, reader.claimed_author) == (magnets, "zhe-qu")
+        claimant = _row(session, "zq@example.org")
+        assert (claimant.claimed_person, claimant.claimed_author) == (magnets, "zhe-qu")
         liked = session.scalars(
-            select(DigestFeedback.arxiv_id).where(DigestFeedback.subscriber_id == reader.id)
+            select(DigestFeedback.arxiv_id).where(DigestFeedback.subscriber_id == claimant.id)
         )
         assert sorted(liked) == MAGNET_PAPERS
     assert site.post(f"/people/{magnets}/hide", headers=other).status_code == 403
@@ -190,33 +195,30 @@ def test_this_is_me_claims_one_person_whose_claimant_alone_can_hide_the_page(
     site.post(f"/people/{magnets}/unclaim", headers=zhe)
     assert site.get(f"/people/{magnets}").status_code == 200
     with database.sessions() as session:
-        reader = session.scalars(
-            select(Subscriber).where(Subscriber.email_key == "zq@example.org")
-        ).one()
-        assert reader.claimed_person is None
+        assert _row(session, "zq@example.org").claimed_person is None
 
 
 def test_following_a_person_lists_them_on_for_you_and_counts_them_on_the_page(
     site: TestClient, database: Database, people: tuple[int, int]
 ) -> None:
     magnets = people[1]
-    reader = _signed_in(database, "f@example.org")
-    followed = site.post(f"/people/{magnets}/follow", headers=reader, follow_redirects=False)
+    fan = _signed_in(database, "f@example.org")
+    followed = site.post(f"/people/{magnets}/follow", headers=fan, follow_redirects=False)
     assert followed.status_code == 303
     assert "1 reader follows this person" in site.get(f"/people/{magnets}").text
-    for_you = site.get("/for-you", headers=reader).text
+    for_you = site.get("/for-you", headers=fan).text
     assert f'<a href="/people/{magnets}" class="bidi">Zhe Qu (person {magnets})</a>' in for_you
-    state = site.get("/for-you/state.json", headers=reader).json()
+    state = site.get("/for-you/state.json", headers=fan).json()
     assert state["followed_people"] == [magnets] and state["followed_authors"] == []
-    site.post(f"/people/{magnets}/follow", data={"undo": "1"}, headers=reader)
+    site.post(f"/people/{magnets}/follow", data={"undo": "1"}, headers=fan)
     assert "0 readers follow this person" in site.get(f"/people/{magnets}").text
     # Unfollowing the name leaves its people too.
-    site.post(f"/people/{magnets}/follow", headers=reader)
-    site.post("/authors/zhe-qu/follow", headers=reader)
-    site.post("/authors/zhe-qu/follow", data={"undo": "1"}, headers=reader)
-    state = site.get("/for-you/state.json", headers=reader).json()
+    site.post(f"/people/{magnets}/follow", headers=fan)
+    site.post("/authors/zhe-qu/follow", headers=fan)
+    site.post("/authors/zhe-qu/follow", data={"undo": "1"}, headers=fan)
+    state = site.get("/for-you/state.json", headers=fan).json()
     assert state["followed_people"] == [] and state["followed_authors"] == []
-    assert site.post("/people/999999/follow", headers=reader).status_code == 404
+    assert site.post("/people/999999/follow", headers=fan).status_code == 404
 
 
 def _not_theirs(
@@ -271,13 +273,12 @@ def test_a_claimants_correction_holds_for_everyone_and_one_reader_is_rate_limite
     busy = _signed_in(database, "busy@example.org")
     assert _not_theirs(site, busy, learning, LEARNING_PAPERS[1]) == 200
     with session_scope(database.sessions) as session:
-        row = session.scalars(select(Subscriber).where(Subscriber.email_key == "busy@example.org"))
-        reader = row.one().id
+        busy_id = _row(session, "busy@example.org").id
         others = sorted(set(session.scalars(select(Person.id))) - {learning})
         pairs = [(p, a) for p in others for a in LEARNING_PAPERS + MAGNET_PAPERS]
         session.add_all(
             PersonCorrection(
-                subscriber_id=reader,
+                subscriber_id=busy_id,
                 person_id=person,
                 arxiv_id=paper,
                 author_key="zhe-qu",
