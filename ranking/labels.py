@@ -11,7 +11,9 @@ phrase ("video generation") or follow a label's name, but never name a topic alo
 scores by the share of the cluster's papers that use it, to the power ``SHARE_POWER`` (the
 phrases a topic's papers share are the ones readers and Hugging Face's keywords use), times
 log(1 + average papers per cluster / the papers using it across all clusters), so a phrase
-common everywhere loses to one particular to a cluster.
+common everywhere loses to one particular to a cluster, times the share of papers that put it in
+their title (:mod:`ranking.title_phrases`): a title names a subject, so "anomaly detection"
+outscores "promising direction" even where as many papers use both.
 
 A label is ``PHRASES_PER_LABEL`` phrases joined by commas. The first is the cluster's name:
 the best phrase of two or three words when it scores at least ``NAME_SHARE`` of the best
@@ -23,7 +25,8 @@ left out. Each phrase is written as the abstracts most often write it ("RAG", "G
 Given the embedding model (``meaning``), each cluster's best ``MEANING_CANDIDATES`` phrases are
 ordered again by what the model reads in them: closeness to the cluster's centre plus its
 margin over the closest other centre, plus the log of the phrase's share of the cluster's
-papers (weighed by ``SHARE_WEIGHT``). Counts alone pick filler ("correctness depends") as
+papers (weighed by ``SHARE_WEIGHT``), less a penalty for a phrase authors seldom put in a
+title (``TITLE_WEIGHT``). Counts alone pick filler ("correctness depends") as
 readily as subjects; the model knows "channel estimation" is about the wireless papers, but
 alone it also prefers a precise phrase two papers use to the subject most of them share. The
 figures (against Hugging Face's keywords, KeyBERT and the old labels) are in
@@ -45,7 +48,8 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from app.core.vectors import Matrix
-from ranking.phrase_counts import IN_PHRASE, NOUN, STOP, PhraseCounts, count_phrases
+from ranking.phrase_counts import IN_PHRASE, MAX_WORDS, NOUN, STOP, PhraseCounts, count_phrases
+from ranking.title_phrases import TYPICAL_TITLE_SHARE, title_share
 from ranking.topics import Labels
 
 PHRASES_PER_LABEL = 4
@@ -61,6 +65,10 @@ MEANING_CANDIDATES = 12
 # By meaning, a phrase few of the cluster's papers use still loses to one most of them use: the
 # log of its share counts this much beside the model's closeness and margin.
 SHARE_WEIGHT = 0.2
+# By meaning, a phrase authors seldom put in their titles (below ``FEW_IN_TITLES`` of the
+# typical share) loses this much per unit of log share: titles name subjects, not filler.
+TITLE_WEIGHT = 0.3
+FEW_IN_TITLES = float(np.exp(-0.5))
 # The counted score only breaks near-ties of meaning.
 COUNT_TIE_BREAK = 1e-3
 REPRESENTATIVES = 30
@@ -182,6 +190,22 @@ def _count(texts: Sequence[str], labels: Labels) -> PhraseCounts:
     return count_phrases(tokens, [int(labels[i]) for i in chosen], _role, HEAD_SHARE)
 
 
+def phrases_of(text: str) -> set[str]:
+    """Every phrase of one to three words the labeller may count in ``text``, lowercase."""
+    found: set[str] = set()
+    run: list[str] = []
+    for token in [*_TOKEN.findall(_TEX.sub(" . ", text.lower())), "."]:
+        if len(token) > 1 and _role(token) == IN_PHRASE:
+            run.append(token)
+            continue
+        for start in range(len(run)):
+            for size in range(1, MAX_WORDS + 1):
+                if start + size <= len(run):
+                    found.add(" ".join(run[start : start + size]))
+        run = []
+    return found
+
+
 def _role(word: str) -> int:
     kind = _kind(word)
     if kind is _Word.KEPT or kind is _Word.GENERIC:
@@ -228,6 +252,7 @@ def _by_meaning(ranked: list[list[_Phrase]], meaning: Meaning) -> list[list[_Phr
             index = row[phrase.text]
             own = float(similarity[index, number])
             closeness = 2 * own - rivals.of(index, number) + SHARE_WEIGHT * np.log(phrase.share)
+            closeness += TITLE_WEIGHT * _seldom_in_titles(phrase.text)
             scored.append(phrase._replace(score=closeness + COUNT_TIE_BREAK * phrase.score))
         result.append(_best_first(scored))
     return result
@@ -259,9 +284,16 @@ def _candidates(phrases: list[_Phrase]) -> list[_Phrase]:
     return best if namer is None else [*best, namer]
 
 
+def _seldom_in_titles(phrase: str) -> float:
+    """How far (log) below the share of titles a phrase should reach it falls; 0 above it."""
+    return min(float(np.log(title_share(phrase) / (FEW_IN_TITLES * TYPICAL_TITLE_SHARE))), 0.0)
+
+
 def _score(phrase: str, share: float, rarity: float) -> float:
+    """A counted score: the cluster's papers using the phrase, its rarity elsewhere, and the
+    share of papers that put it in their title."""
     weight = LONG_PHRASE_WEIGHT if " " in phrase else 1.0
-    return float(weight * share**SHARE_POWER * np.log1p(rarity))
+    return float(weight * title_share(phrase) * share**SHARE_POWER * np.log1p(rarity))
 
 
 def _names(ranked: list[list[_Phrase]]) -> list[str | None]:
