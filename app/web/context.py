@@ -34,6 +34,7 @@ from app.web.limits import RateLimiter
 from app.web.memo import Memo
 from app.web.read_routing import any_reader_session, lost_standby, open_session
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
+from app.web.tex_text import tex_text
 from digest.latex import readable
 from ranking.embedder import query_embedder
 from search.searcher import Searcher, make_searcher
@@ -160,6 +161,7 @@ def make_templates(assets: Assets, site_url: str) -> Jinja2Templates:
     templates.env.globals["static"] = assets.url
     templates.env.globals["site_url"] = site_url.rstrip("/")
     templates.env.filters["plain"] = readable
+    templates.env.filters["tex"] = tex_text
     templates.env.filters["lsn"] = format_position
     return templates
 

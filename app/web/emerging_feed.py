@@ -9,6 +9,7 @@ from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XM
 from app.web.atom_parts import body, day_stamp, feed_head, link, text
 from app.web.emerging import EmergingCard
 from app.web.feeds import ATOM
+from digest.latex import readable
 
 ENTRIES = 50
 
@@ -39,7 +40,7 @@ def _entry(feed: ET.Element, week: date, card: EmergingCard, site_url: str) -> N
     text(entry, "published", day_stamp(week))
     text(entry, "updated", card.computed_at.isoformat().replace("+00:00", "Z"))
     new = f" Phrases new to it: {', '.join(card.new_phrases)}." if card.new_phrases else ""
-    founding = "; ".join(f"{p.title} ({p.arxiv_id})" for p in card.founding)
+    founding = "; ".join(f"{readable(p.title)} ({p.arxiv_id})" for p in card.founding)
     summary = (
         f"{card.recent_share:.2%} of the recent weeks' papers, "
         f"against {card.baseline_share:.2%} in the weeks before.{new} Founding papers: {founding}."

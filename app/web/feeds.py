@@ -22,6 +22,7 @@ from typing import Any
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
 from app.web.view_models import Card
+from digest.latex import readable
 
 ATOM = "http://www.w3.org/2005/Atom"
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"
@@ -69,7 +70,7 @@ def first_published(card: Card, fallback: datetime) -> datetime:
 
 def paragraphs(card: Card) -> list[str]:
     """The abstract, then why the paper is in the edition (plain text)."""
-    parts = [card.paper.abstract]
+    parts = [readable(card.paper.abstract)]
     if card.score is not None:
         parts.append(_why(card))
     if card.topic is not None:
@@ -123,7 +124,7 @@ def rss(spec: FeedSpec) -> bytes:
 
 
 def _rss_item(item: ET.Element, spec: FeedSpec, card: Card) -> None:
-    _sub(item, "title", card.paper.title)
+    _sub(item, "title", readable(card.paper.title))
     _sub(item, "link", paper_url(spec, card))
     _sub(item, "guid", paper_url(spec, card), isPermaLink="true")
     _sub(item, "description", summary_html(card))
@@ -145,7 +146,7 @@ def atom(spec: FeedSpec) -> bytes:
     _sub(_sub(root, "author"), "name", "Paperboy")
     for card in spec.cards:
         entry = _sub(root, "entry")
-        _sub(entry, "title", card.paper.title)
+        _sub(entry, "title", readable(card.paper.title))
         _sub(entry, "id", paper_url(spec, card))
         _sub(entry, "link", href=paper_url(spec, card), rel="alternate")
         _sub(entry, "published", first_published(card, spec.updated).isoformat())
@@ -176,7 +177,7 @@ def _json_item(spec: FeedSpec, card: Card) -> dict[str, Any]:
         "id": paper_url(spec, card),
         "url": paper_url(spec, card),
         "external_url": card.links["abstract"],
-        "title": card.paper.title,
+        "title": readable(card.paper.title),
         "content_text": summary(card),
         "date_published": published(card, spec.updated).isoformat(),
         "authors": [{"name": name} for name in card.paper.authors],

@@ -29,7 +29,8 @@ from app.core.models import (
 )
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
-from app.web.params import key_label, parse_period
+from app.web.page_views import human_label
+from app.web.params import parse_period
 from app.web.view_models import (
     Appearance,
     Card,
@@ -282,7 +283,7 @@ def _appearance(row: Any) -> Appearance:
     return Appearance(
         period=row.period,
         edition_date=row.edition_date,
-        label=key_label(parse_period(row.period), row.edition_date),
+        label=human_label(parse_period(row.period), row.edition_date),
         version=row.version,
         rank=row.position,
         score=row.score,

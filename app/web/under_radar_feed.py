@@ -7,6 +7,7 @@ from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XM
 from app.web.atom_parts import body, day_stamp, feed_head, link, text
 from app.web.feeds import ATOM
 from app.web.under_radar import UnderRadarPage
+from digest.latex import readable
 
 
 def under_radar_atom(page: UnderRadarPage, site_url: str) -> bytes:
@@ -18,7 +19,7 @@ def under_radar_atom(page: UnderRadarPage, site_url: str) -> bytes:
     )
     for pick in page.picks:
         entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
-        text(entry, "title", pick.title)
+        text(entry, "title", readable(pick.title))
         text(entry, "id", f"{site_url}/under-the-radar/{pick.arxiv_id}")
         link(entry, f"{site_url}/papers/{pick.arxiv_id}", "alternate")
         text(entry, "published", day_stamp(pick.announced_on))

@@ -58,6 +58,10 @@ def indexable_pages(settings: Settings) -> dict[str, str]:
         "topics": "/topics",
         "author": "/authors/" + _an_author_key(settings),
         "organization": "/organizations/ByteDance-Seed",
+        "search": "/search",
+        "subscribe": "/subscribe",
+        "privacy": "/privacy",
+        "month": "/?period=month",
     }
 
 
@@ -69,7 +73,20 @@ def _an_author_key(settings: Settings) -> str:
 
 
 @pytest.mark.parametrize(
-    "kind", ["trending", "week", "paper", "topic", "topics", "author", "organization"]
+    "kind",
+    [
+        "trending",
+        "week",
+        "month",
+        "paper",
+        "topic",
+        "topics",
+        "author",
+        "organization",
+        "search",
+        "subscribe",
+        "privacy",
+    ],
 )
 def test_every_indexable_page_carries_opengraph_twitter_and_canonical_tags(
     client: TestClient, site_settings: Settings, kind: str

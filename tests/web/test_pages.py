@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from app.core.explanations import chance_words
 from app.web.pager import PAPERS_PER_PAGE
+from app.web.tex_text import tex_text
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
 from tests.web.conftest import HF_PAPER, HF_SUBMITTER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
 from tests.web.explained import PLAIN, RARE, RARE_WORDS, TOP, TOP_WORDS, explained_site
@@ -144,7 +145,7 @@ def test_a_paper_page_shows_its_abstract_authors_categories_and_edition_scores(
     body = client.get(f"/api/papers/{arxiv_id}").json()
     assert body["title"].split()[0] in response.text
     assert 'href="/authors/' in response.text
-    assert "day 2025-12-19" in response.text
+    assert "19 Dec 2025" in response.text
     components = body["editions"][0]["score_components"]
     assert components and all(name in response.text for name in components)
     assert "Similar papers" in response.text and len(listed(response.text)) == 6
@@ -238,8 +239,8 @@ def test_the_paper_page_shows_each_editions_chance_and_reasons(explained: TestCl
     page = explained.get(f"/papers/{TOP}").text
     rows = page[page.index('<table class="editions">') : page.index("<h2>Similar papers")]
     day, week = rows.split('<td><a href="/?period=')[1:]
-    assert "day 2025-12-19" in day and TOP_WORDS in day and AUTHORS in visible(day)
-    assert "week 2025-W51" in week and "chance to be featured" not in week
+    assert "19 Dec 2025" in day and TOP_WORDS in day and AUTHORS in visible(day)
+    assert "Week of 15 Dec 2025" in week and "chance to be featured" not in week
     assert "★ 10 stars on GitHub" in page and not BARE_SCORE.search(visible(rows))
 
 
@@ -269,6 +270,10 @@ MORE = re.compile(
 )
 
 
+def _text_of(fragment: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
 def test_a_card_shows_the_abstracts_opening_and_keeps_the_rest_behind_more(
     client: TestClient,
 ) -> None:
@@ -277,14 +282,15 @@ def test_a_card_shows_the_abstracts_opening_and_keeps_the_rest_behind_more(
     folded = 0
     for item in items:
         [(lead, after)] = SUMMARY.findall(card_of(html, item["paper"]["id"]))
-        whole = " ".join(item["summary"].split())
-        shown = unescape(lead)
+        # A card shows the abstract with its TeX text commands as HTML ("\\%" as "%").
+        whole = " ".join(_text_of(str(tex_text(item["summary"]))).split())
+        shown = _text_of(lead)
         assert whole.startswith(shown.removesuffix("…")) and len(shown) <= 301
         rest = MORE.findall(after)
         if rest:
             folded += 1
             assert '<details class="more" open' not in after
-            joined = f"{shown.removesuffix('…')} {unescape(rest[0]).removeprefix('…')}"
+            joined = f"{shown.removesuffix('…')} {_text_of(rest[0]).removeprefix('…')}"
             assert " ".join(joined.split()) == whole or shown.endswith("…")
         else:
             assert shown == whole
