@@ -4,8 +4,9 @@
 
 A phrase is what the topic labeller counts as one (``ranking.labels.phrases_of``: one to three
 words between stop words, boilerplate and marks, lowercase), read in a paper's title and in the
-opening of its abstract the labeller reads. Each paper counts a phrase once. Only papers first
-announced on or after ``--since`` are read: the labels are measured on 2025's days
+abstract's first ``LABEL_TEXT_CHARACTERS`` characters (the labeller reads that many of title and
+abstract together, so a little less of the abstract). Each paper counts a phrase once. Only
+papers first announced on or after ``--since`` are read: the labels are measured on 2025's days
 (``benchmarks/label_keywords.py``), so the table never saw the papers it is judged on. Only
 phrases that at least ``--papers`` papers use are written.
 """
