@@ -28,7 +28,12 @@ _ELEMENTS = {
     "textnormal": None,
 }
 _COMMAND = re.compile(r"\\(" + "|".join(_ELEMENTS) + r")\s*\{([^{}$]*)\}")
-_MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
+# A span of maths is bounded, so an unclosed "\(" costs a bounded look ahead, not the whole text.
+_MATH = re.compile(
+    r"\$\$.{1,2000}?\$\$|\$[^$]{1,2000}\$|\\\(.{1,2000}?\\\)|\\\[.{1,2000}?\\\]", re.DOTALL
+)
+# An escaped dollar ("\$5") is a dollar sign, never the edge of maths.
+_ESCAPED_DOLLAR = "\x00"
 # Dashes stay as written: a page shows the abstract's own characters but for TeX's markup.
 _ESCAPES = {"\\&": "&", "\\%": "%", "\\_": "_", "\\#": "#"}
 # A command inside another ("\textbf{\emph{x}}") is read from the inside out, this deep.
@@ -39,6 +44,7 @@ def tex_text(text: str | None) -> Markup:
     """``text`` escaped, with its text commands outside maths as HTML elements."""
     if not text:
         return Markup("")
+    text = text.replace("\\$", _ESCAPED_DOLLAR)
     parts: list[Markup] = []
     last = 0
     for math in _MATH.finditer(text):
@@ -46,7 +52,7 @@ def tex_text(text: str | None) -> Markup:
         parts.append(escape(math.group(0)))
         last = math.end()
     parts.append(_outside_math(text[last:]))
-    return Markup("").join(parts)
+    return Markup("").join(parts).replace(_ESCAPED_DOLLAR, "$")
 
 
 def _outside_math(segment: str) -> Markup:

@@ -65,3 +65,8 @@ def test_a_paper_page_names_its_editions_as_a_reader_says_them(client: TestClien
     assert places.get("day") == "17 Dec 2025"
     assert places.get("week") == "Week of 15 Dec 2025"
     assert "2025-W51" not in page
+
+
+def test_an_escaped_dollar_is_a_dollar_sign_not_the_edge_of_maths() -> None:
+    html = str(tex_text(r"costs \$5 and \textbf{bold}, then \$10 beside $x$"))
+    assert html == "costs $5 and <strong>bold</strong>, then $10 beside $x$"
