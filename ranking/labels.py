@@ -285,7 +285,8 @@ def _candidates(phrases: list[_Phrase]) -> list[_Phrase]:
 
 
 def _seldom_in_titles(phrase: str) -> float:
-    """How far (log) below the share of titles a phrase should reach it falls; 0 above it."""
+    """The log of how far a phrase's title share falls short of the share it should reach: a
+    negative number, or 0 when it reaches it."""
     return min(float(np.log(title_share(phrase) / (FEW_IN_TITLES * TYPICAL_TITLE_SHARE))), 0.0)
 
 

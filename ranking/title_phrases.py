@@ -18,8 +18,8 @@ TITLE_PHRASES_FILE = Path(__file__).with_name("title_phrases.txt")
 # About the share of a listed phrase's papers that have it in the title: a phrase not in the
 # file (too few papers use it to tell) is taken to be typical.
 TYPICAL_TITLE_SHARE = 0.3
-# Papers' worth of the typical share every phrase starts from, so a phrase ten papers use is
-# not judged on ten titles alone.
+# Papers' worth of the typical share every phrase starts from, so a phrase few papers use is
+# not judged on their titles alone.
 SMOOTHING_PAPERS = 5.0
 
 
