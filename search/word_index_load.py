@@ -30,7 +30,8 @@ from search.word_index import (
 
 # Papers whose documents one statement computes and commits.
 SPAN_PAPERS = 5_000
-# Statements computing documents at once: to_tsvector is the cost, one server core each.
+# Statements computing documents at once, unless told: to_tsvector is the cost, one database
+# server core each (`paperboy import --index-workers` gives the server's count).
 WORKERS = 2
 # Analysed once loaded; paper_search is analysed once filled (complete).
 ANALYZED = ("papers", "paper_authors")
@@ -76,7 +77,14 @@ _RECOUNT = ("TRUNCATE paper_search_words", COUNT_WORDS)
 
 
 class WordIndexAfterLoad:
-    """The word index's work deferred by a first import (a no-op where there is none)."""
+    """The word index's work deferred by a first import (a no-op where there is none);
+    ``workers`` statements compute the documents at once, ``span_papers`` papers each."""
+
+    def __init__(self, workers: int = WORKERS, span_papers: int = SPAN_PAPERS) -> None:
+        if workers < 1 or span_papers < 1:
+            raise ValueError("workers and span_papers must be at least 1")
+        self.workers = workers
+        self.span_papers = span_papers
 
     def defer(self, connection: Connection) -> None:
         """Triggers off and the GIN index dropped, in the caller's transaction."""
@@ -103,7 +111,7 @@ class WordIndexAfterLoad:
                 session.execute(text(f"ANALYZE {table}"))
             missing = list(session.scalars(_MISSING))
         started = time.perf_counter()
-        _fill(sessions, missing)
+        _fill(sessions, missing, self.workers, self.span_papers)
         steps = {"documents": time.perf_counter() - started}
         with session_scope(sessions) as session:
             steps.update(complete(session.connection()))
@@ -146,17 +154,19 @@ def finish_in_transaction(connection: Connection) -> None:
         complete(connection)
 
 
-def _fill(sessions: sessionmaker[Session], missing: Sequence[str]) -> None:
+def _fill(
+    sessions: sessionmaker[Session], missing: Sequence[str], workers: int, span_papers: int
+) -> None:
     spans = [
-        (missing[start], missing[min(start + SPAN_PAPERS, len(missing)) - 1])
-        for start in range(0, len(missing), SPAN_PAPERS)
+        (missing[start], missing[min(start + span_papers, len(missing)) - 1])
+        for start in range(0, len(missing), span_papers)
     ]
 
     def fill(span: tuple[str, str]) -> None:
         with session_scope(sessions) as session:
             session.execute(_FILL_SPAN, {"first": span[0], "last": span[1]})
 
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         for _ in pool.map(fill, spans):  # re-raises the first failure
             pass
 

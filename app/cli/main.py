@@ -13,7 +13,6 @@ import importlib
 import sys
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
@@ -26,13 +25,8 @@ from app.core.schema import SchemaOutOfDateError, migrate, require_current_schem
 from app.core.settings_check import EXIT_REFUSED, database_refusal, said, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
 from app.services.overview import describe_store, format_overview
-from ingest.bulk.chunk_reader import Rejection
-from ingest.bulk.importer import ImportSummary, import_file
 from search.database_indexes import PLACE_LINES, search_place
 from search.database_indexes import complete as complete_search_indexes
-from search.word_index_load import WordIndexAfterLoad
-
-MAX_PRINTED_REJECTIONS = 20
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 
@@ -101,48 +95,6 @@ def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def run_import(args: argparse.Namespace, settings: Settings) -> int:
-    return _import(args.path, settings, quiet=args.quiet)
-
-
-def _import(path: Path, settings: Settings, *, quiet: bool) -> int:
-    if not path.is_file():
-        print(f"paperboy import: no such file: {path}", file=sys.stderr)
-        return 1
-    with open_engine(settings) as engine:
-        require_current_schema(engine)
-        summary = import_file(
-            path,
-            make_session_factory(engine),
-            show_progress=not quiet and sys.stderr.isatty() and not settings.log_json,
-            on_rejection=_rejection_printer(path),
-            deferred_work=(WordIndexAfterLoad(),),
-        )
-    _print_summary(summary)
-    return summary.exit_code
-
-
-def _rejection_printer(path: Path) -> Callable[[Rejection], None]:
-    printed = 0
-
-    def print_rejection(rejection: Rejection) -> None:
-        nonlocal printed
-        printed += 1
-        if printed <= MAX_PRINTED_REJECTIONS:
-            print(f"{path}:{rejection.line}: rejected: {rejection.reason}", file=sys.stderr)
-
-    return print_rejection
-
-
-def _print_summary(summary: ImportSummary) -> None:
-    hidden = len(summary.rejections) - MAX_PRINTED_REJECTIONS
-    if hidden > 0:
-        print(f"... and {hidden} more rejected lines", file=sys.stderr)
-    if summary.fatal:
-        print(f"paperboy import: {summary.fatal}", file=sys.stderr)
-    print_or_log_report([f"imported {summary.line()}"], command="import")
-
-
 def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
     with open_engine(settings) as engine:
         require_current_schema(engine)
@@ -151,19 +103,14 @@ def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _add_import_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", type=Path, help="JSON-lines file, plain or .gz")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
 COMMANDS: tuple[Command, ...] = (
     Command("migrate", "create or upgrade the database schema (safe to repeat)", run_migrate),
     Command(
         name="import",
         help="bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
         "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",
-        handler=run_import,
-        add_arguments=_add_import_arguments,
+        handler=_handler("app.cli.importing", "run_import"),
+        add_arguments=_arguments("app.cli.importing", "add_import_arguments"),
     ),
     Command("stats", "print what the database holds", run_stats),
     Command(

@@ -76,6 +76,15 @@ def test_import_exits_2_when_lines_were_rejected(
     assert "read 1, new 0, updated 0, unchanged 0, rejected 1" in captured.out
 
 
+def test_import_refuses_no_index_workers(
+    database: Database, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["import", str(SAMPLE_PATH), "--index-workers", "0"], database.settings)
+    assert exited.value.code == 2
+    assert "--index-workers: invalid choice: 0" in capsys.readouterr().err
+
+
 def test_import_exits_1_on_a_truncated_file_and_names_the_problem(
     database: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -99,6 +99,20 @@ def test_a_first_import_builds_the_word_index_after_its_rows(words: Database) ->
     assert again.finished_after == {} and word_index_state(words) == KEPT
 
 
+def test_documents_computed_by_several_statements_at_once_are_the_same(words: Database) -> None:
+    # Spans of seven papers, three statements at once: the sample makes many spans.
+    parallel = WordIndexAfterLoad(workers=3, span_papers=7)
+    summary = import_file(SAMPLE_PATH, words.sessions, deferred_work=(parallel,))
+    assert summary.exit_code == 0 and "documents" in summary.finished_after
+    assert word_index_state(words) == KEPT
+
+
+@pytest.mark.parametrize(("workers", "span_papers"), [(0, 7), (3, 0)])
+def test_no_workers_or_empty_spans_are_refused(workers: int, span_papers: int) -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        WordIndexAfterLoad(workers=workers, span_papers=span_papers)
+
+
 def killed_first_import(database: Database) -> None:
     """What an import killed after its rows leaves: triggers off, no GIN, papers without words."""
     with session_scope(database.sessions) as session:

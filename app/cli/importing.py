@@ -1,0 +1,76 @@
+"""``paperboy import``: a bulk JSON-lines file into the store, with its summary and rejections
+printed (the work is :mod:`ingest.bulk.importer`'s)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from app.core.config import Settings
+from app.core.db import make_session_factory, open_engine
+from app.core.logs import print_or_log_report
+from app.core.schema import require_current_schema
+from ingest.bulk.chunk_reader import Rejection
+from ingest.bulk.importer import ImportSummary, import_file
+from search.word_index_load import WordIndexAfterLoad
+
+MAX_PRINTED_REJECTIONS = 20
+# Statements computing the word index's documents at once: beyond the cores of a large
+# database server, more only wait; the command's connection pool holds them all.
+MAX_INDEX_WORKERS = 8
+
+
+def add_import_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="JSON-lines file, plain or .gz")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--index-workers",
+        type=int,
+        choices=range(1, MAX_INDEX_WORKERS + 1),
+        default=min(os.cpu_count() or 1, MAX_INDEX_WORKERS),
+        metavar="N",
+        help="after a first PostgreSQL import, compute the word index with N statements at once, "
+        f"one database core each (default: this machine's cores, at most {MAX_INDEX_WORKERS})",
+    )
+
+
+def run_import(args: argparse.Namespace, settings: Settings) -> int:
+    path: Path = args.path
+    if not path.is_file():
+        print(f"paperboy import: no such file: {path}", file=sys.stderr)
+        return 1
+    with open_engine(settings) as engine:
+        require_current_schema(engine)
+        summary = import_file(
+            path,
+            make_session_factory(engine),
+            show_progress=not args.quiet and sys.stderr.isatty() and not settings.log_json,
+            on_rejection=_rejection_printer(path),
+            deferred_work=(WordIndexAfterLoad(args.index_workers),),
+        )
+    _print_summary(summary)
+    return summary.exit_code
+
+
+def _rejection_printer(path: Path) -> Callable[[Rejection], None]:
+    printed = 0
+
+    def print_rejection(rejection: Rejection) -> None:
+        nonlocal printed
+        printed += 1
+        if printed <= MAX_PRINTED_REJECTIONS:
+            print(f"{path}:{rejection.line}: rejected: {rejection.reason}", file=sys.stderr)
+
+    return print_rejection
+
+
+def _print_summary(summary: ImportSummary) -> None:
+    hidden = len(summary.rejections) - MAX_PRINTED_REJECTIONS
+    if hidden > 0:
+        print(f"... and {hidden} more rejected lines", file=sys.stderr)
+    if summary.fatal:
+        print(f"paperboy import: {summary.fatal}", file=sys.stderr)
+    print_or_log_report([f"imported {summary.line()}"], command="import")
