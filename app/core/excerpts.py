@@ -2,8 +2,10 @@
 
 A sentence ends at ``.``, ``!`` or ``?`` followed by a space and a capital, a digit or an
 opening mark, unless the word before is a common abbreviation ("e.g.", "et al.", "Fig.") or
-the stop is inside inline maths (``$...$``). An opening longer than its limit is cut at a word,
-never inside ``$...$`` (a half formula is neither TeX nor text), and says so with "…".
+the stop is inside inline maths (``$...$``) or a brace group (``\textbf{...}``). An opening
+longer than its limit is cut at a word, never inside ``$...$`` or ``{...}`` (half a formula or
+half a text command is neither TeX nor text: pages render each half on its own), and says so
+with "…".
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def _sentence_ends(text: str, count: int) -> list[int]:
     """Where each of the first ``count`` sentences ends (the text's end closing the last)."""
     ends: list[int] = []
     for stop in _STOP.finditer(text):
-        if not (_in_maths(text, stop.start()) or _abbreviation(text, stop.start())):
+        if not (_tex_opening(text, stop.start()) >= 0 or _abbreviation(text, stop.start())):
             ends.append(stop.end())
             if len(ends) == count:
                 return ends
@@ -64,12 +66,37 @@ def _sentence_ends(text: str, count: int) -> list[int]:
 
 
 def _word_end(text: str, limit: int) -> int:
-    """The last word boundary at or before ``limit`` outside ``$...$`` (the limit itself
-    when one word is longer than that)."""
+    """The last word boundary at or before ``limit`` outside ``$...$`` and ``{...}`` (the
+    limit itself when there is none)."""
     end = text.rfind(" ", 0, limit + 1)
-    while end > 0 and _in_maths(text, end):
-        end = text.rfind(" ", 0, text.rfind("$", 0, end))
+    while end > 0 and (opened := _tex_opening(text, end)) >= 0:
+        end = text.rfind(" ", 0, opened)  # the last space before the formula or group
     return end if end > 0 else limit
+
+
+def _tex_opening(text: str, position: int) -> int:
+    """Where the formula or brace group holding ``position`` opens (the outermost one); -1
+    when ``position`` is outside both."""
+    openings = [_open_brace(text, position)]
+    if _in_maths(text, position):
+        openings.append(text.rfind("$", 0, position))
+    inside = [opening for opening in openings if opening >= 0]
+    return min(inside) if inside else -1
+
+
+def _open_brace(text: str, position: int) -> int:
+    """Where the outermost brace group still open at ``position`` opens; -1 when none is."""
+    if "{" not in text[:position]:
+        return -1
+    depth, opened = 0, -1
+    for at, character in enumerate(text[:position]):
+        if character in "{}" and (at == 0 or text[at - 1] != "\\"):
+            if character == "{":
+                opened = at if depth == 0 else opened
+                depth += 1
+            elif depth:
+                depth -= 1
+    return opened if depth else -1
 
 
 def _in_maths(text: str, position: int) -> bool:

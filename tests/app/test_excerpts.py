@@ -22,6 +22,16 @@ def test_a_long_opening_is_cut_at_a_word_and_never_inside_inline_maths() -> None
     assert "$" not in shown.lead and shown.rest.startswith("$a + b")
 
 
+def test_a_long_opening_is_never_cut_inside_a_text_command() -> None:
+    # Pages render the lead and the rest apart: half of \textbf{...} would show raw on both.
+    text = "word " * 50 + "\\textbf{bold words that run past the limit. Still bold} and the rest."
+    shown = excerpt(text, limit=260)
+    assert shown.cut and shown.lead.endswith("word…")
+    assert shown.rest.startswith("\\textbf{bold words") and shown.rest.count("{") == 1
+    nested = "A \\emph{first {inner} part. Not a sentence} ends here. Next one."
+    assert first_sentence(nested) == "A \\emph{first {inner} part. Not a sentence} ends here."
+
+
 def test_broken_tex_and_short_abstracts_are_shown_whole() -> None:
     text = "We bound $\\frac{1}{ unbalanced. Never closed."
     assert excerpt(text) == excerpt(text, 5)
