@@ -33,9 +33,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import func, select
+
 from app.cli.demo.steps import DEMO_READER
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
+from app.core.models import HfDailyPaper
 from benchmarks.pages import PAGES
 from benchmarks.serve import serve
 from digest.accounts import links
@@ -116,7 +119,27 @@ def page_fill(base: str, settings: Settings) -> dict[str, str]:
     author = re.search(r'href="/authors/([^"]+)"', html)
     topic = re.search(r'href="/topics/(\d+)"', html)
     assert author is not None and topic is not None, "the paper page links no author or topic"
-    return {"paper": paper, "author": author[1], "topic": topic[1], "token": token(settings)}
+    return {
+        "paper": paper,
+        "author": author[1],
+        "topic": topic[1],
+        "organization": organization(settings),
+        "token": token(settings),
+    }
+
+
+def organization(settings: Settings) -> str:
+    """The slug of the organization with the most papers on Hugging Face's daily page."""
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        slug = session.scalar(
+            select(HfDailyPaper.organization_name)
+            .where(HfDailyPaper.organization_name.is_not(None))
+            .group_by(HfDailyPaper.organization_name)
+            .order_by(func.count().desc(), HfDailyPaper.organization_name)
+            .limit(1)
+        )
+        assert slug is not None, "the demo holds no Hugging Face organization"
+        return slug
 
 
 def token(settings: Settings) -> str:

@@ -1,8 +1,9 @@
 """Each kind of page of the site once: what tests/web/test_accessibility.py checks with axe
 and benchmarks/lighthouse.py scores with Lighthouse.
 
-Paths are templates: ``{paper}``, ``{topic}``, ``{author}`` and ``{token}`` (a subscriber's
-preferences link) are filled from the database each one serves.
+Paths are templates: ``{paper}``, ``{topic}``, ``{author}``, ``{organization}`` (a Hugging Face
+organization's slug) and ``{token}`` (a subscriber's preferences link) are filled from the
+database each one serves.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ PAGES = {
     "search": "/search?q=video+diffusion",
     "topic": "/topics/{topic}",
     "author": "/authors/{author}",
+    "organization": "/organizations/{organization}",
     "topics": "/topics",
     "status": "/status",
     "accuracy": "/accuracy",

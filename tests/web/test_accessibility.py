@@ -59,7 +59,13 @@ def axe() -> Any:
 def urls(base_url: str, site_settings: Settings, migrated_engine: Engine) -> dict[str, str]:
     topic, _ = a_topic_of(site_settings, LAST_DAY)
     token = _preferences_token(site_settings, migrated_engine)
-    fill = {"paper": HF_PAPER, "topic": topic, "author": "jose-perez", "token": token}
+    fill = {
+        "paper": HF_PAPER,
+        "topic": topic,
+        "author": "jose-perez",
+        "organization": "ByteDance-Seed",
+        "token": token,
+    }
     return {name: base_url + path.format(**fill) for name, path in PAGES.items()}
 
 
