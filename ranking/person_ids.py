@@ -49,6 +49,26 @@ def reconcile(
     return Reconciled(people, _moves(overlap, taken))
 
 
+def claimed_apart(
+    stored: Mapping[str, int], groups: Sequence[Sequence[str]], claimed: frozenset[int]
+) -> list[list[str]]:
+    """``groups`` with no two claimed people in one: two readers claimed them, and each said
+    "this is me", which outweighs a split's guess that they are one person. A group holding
+    papers of several claimed people is cut into one part each; its other papers go with the
+    part holding the most papers."""
+    apart: list[list[str]] = []
+    for group in groups:
+        owners = Counter(stored[p] for p in group if stored.get(p) in claimed)
+        if len(owners) < 2:
+            apart.append(list(group))
+            continue
+        parts = {owner: [p for p in group if stored.get(p) == owner] for owner in sorted(owners)}
+        largest = max(sorted(owners), key=lambda owner: owners[owner])
+        parts[largest] += [p for p in group if stored.get(p) not in owners]
+        apart += parts.values()
+    return apart
+
+
 def _moves(overlap: Counter[tuple[int, int]], taken: set[int]) -> dict[int, int]:
     best: dict[int, tuple[int, int]] = {}
     for (group, person), count in sorted(overlap.items()):

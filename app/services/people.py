@@ -16,7 +16,7 @@ from datetime import date, datetime
 
 import numpy as np
 from sqlalchemy import delete, insert, select, text, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
@@ -35,7 +35,7 @@ from app.core.vectors import Matrix, unpack
 from app.services.reports import Completed
 from digest.accounts.corrections import settled
 from ranking.people import Work, split_people
-from ranking.person_ids import reconcile
+from ranking.person_ids import claimed_apart, reconcile
 
 # Names split in one unit of work: few enough for the IN lists, many enough to read in bulk.
 NAMES_PER_BATCH = 500
@@ -283,11 +283,10 @@ class _Writes:
 
 
 def _follow_moves(session: Session, moved: dict[int, int]) -> None:
-    """Readers who claimed or followed a person that moved claim or follow where it went."""
+    """Readers who claimed, followed or corrected a person that moved do so where it went."""
     for person, to in moved.items():
-        session.execute(
-            update(Subscriber).where(Subscriber.claimed_person == person).values(claimed_person=to)
-        )
+        _move_claim(session, person, to)
+        _move_corrections(session, person, to)
     rows = session.execute(select(Subscriber.id, Subscriber.followed_people)).all()
     for subscriber, followed in rows:
         if any(person in moved for person in followed or ()):
@@ -295,6 +294,38 @@ def _follow_moves(session: Session, moved: dict[int, int]) -> None:
             session.execute(
                 update(Subscriber).where(Subscriber.id == subscriber).values(followed_people=kept)
             )
+
+
+def _move_claim(session: Session, person: int, to: int) -> None:
+    """The claimant moves with its hide, unless the person it moves to has a claimant: one
+    reader a person (the split keeps claimed people apart, so this is the rare case of a
+    claimed person left with no papers at all)."""
+    if session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == person)) is None:
+        return
+    taken = session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == to))
+    claim = update(Subscriber).where(Subscriber.claimed_person == person)
+    session.execute(claim.values(claimed_person=None if taken is not None else to))
+    if taken is None and session.scalar(select(Person.hidden).where(Person.id == person)):
+        session.execute(update(Person).where(Person.id == to).values(hidden=True))
+
+
+def _move_corrections(session: Session, person: int, to: int) -> None:
+    """A reader's corrections go with the person, so they can still be taken back; one the
+    reader also made of the person moved to stays there alone."""
+    twin = aliased(PersonCorrection)
+    also_there = (
+        select(twin.id)
+        .where(twin.person_id == to)
+        .where(twin.subscriber_id == PersonCorrection.subscriber_id)
+        .where(twin.arxiv_id == PersonCorrection.arxiv_id)
+        .exists()
+    )
+    session.execute(
+        delete(PersonCorrection).where(PersonCorrection.person_id == person, also_there)
+    )
+    session.execute(
+        update(PersonCorrection).where(PersonCorrection.person_id == person).values(person_id=to)
+    )
 
 
 @dataclass(frozen=True)
@@ -323,6 +354,7 @@ def _split_name(
     for arxiv_id, label in zip(kept, labels, strict=True):
         groups[label].append(arxiv_id)
     groups += [[arxiv_id] for arxiv_id in ids if arxiv_id in context.detached]
+    groups = claimed_apart(context.stored, groups, context.claimed)
     matched = reconcile(context.stored, groups, first_pick=context.claimed)
     people = [_person(session, key, person, context.now, report) for person in matched.people]
     writes.kept.update(person for person in matched.people if person is not None)

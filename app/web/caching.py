@@ -16,6 +16,9 @@ from fastapi import Request, Response
 from pydantic_core import to_json
 
 CACHE_CONTROL = "public, max-age=300"
+# What its owner may hide at any moment (a person's page): a cache asks again each time, and
+# its ETag makes the answer a 304 while nothing changed.
+REVALIDATED = "public, no-cache"
 
 
 def etag(body: bytes) -> str:

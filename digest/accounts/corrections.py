@@ -4,7 +4,8 @@ It hides the paper from that reader's view of the person at once. For everyone, 
 person's claimant, or ``QUORUM`` readers saying the same: then the next split of the name
 (``app.services.people``) gives the paper a person of its own. A reader may take it back;
 the row stays, withdrawn, as a labelled example. Each reader makes at most ``PER_DAY`` a day,
-so one account cannot take a person apart.
+so one account cannot take a person apart, and one taken back is said again a day later at the
+soonest, so one account cannot have a name split again and again.
 """
 
 from __future__ import annotations
@@ -34,9 +35,14 @@ def correct(
     if listed is None or listed.person_id != person.id:
         raise LookupError(f"paper {arxiv_id} of person {person.id}")
     found = _row(session, subscriber.id, person.id, arxiv_id)
-    if found is None or found.withdrawn_at is not None:
+    if found is not None and found.withdrawn_at is not None:
+        # Said, taken back and said again would split the name again each time, uncounted.
+        if found.withdrawn_at > now - timedelta(days=1):
+            raise CorrectionRefusedError("taken back in the last day: say it again tomorrow")
         _check_rate(session, subscriber.id, now)
+        found.created_at = now  # said again: counted as one of today's
     if found is None:
+        _check_rate(session, subscriber.id, now)
         found = PersonCorrection(
             subscriber_id=subscriber.id,
             person_id=person.id,

@@ -55,15 +55,19 @@ def _fill(connection: Connection) -> None:
                 {"paper": paper, "position": position, "key": key, "name": name},
             )
     for email, claimed in (("q@x.org", "zhe-qu"), ("n@x.org", "no-papers"), ("r@x.org", None)):
-        connection.execute(
-            text(
-                f"INSERT INTO subscribers ({SUBSCRIBER_COLUMNS}, email_key, link_key, "
-                "claimed_author) VALUES (:email, 'active', '[]', '', '', '[]', '[]', "
-                "'[\"zhe-qu\"]', '[]', 'daily', 0, 7, 'UTC', 10, false, 0, :created, "
-                ":email, 'k', :claimed)"
-            ),
-            {"email": email, "created": CREATED, "claimed": claimed},
-        )
+        _subscriber(connection, email, claimed)
+
+
+def _subscriber(connection: Connection, email: str, claimed: str | None) -> None:
+    connection.execute(
+        text(
+            f"INSERT INTO subscribers ({SUBSCRIBER_COLUMNS}, email_key, link_key, "
+            "claimed_author) VALUES (:email, 'active', '[]', '', '', '[]', '[]', "
+            "'[\"zhe-qu\"]', '[]', 'daily', 0, 7, 'UTC', 10, false, 0, :created, "
+            ":email, 'k', :claimed)"
+        ),
+        {"email": email, "created": CREATED, "claimed": claimed},
+    )
 
 
 def _rows(engine: Engine, sql: str) -> list[tuple[Any, ...]]:
@@ -104,7 +108,9 @@ def _json(value: object) -> object:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def test_every_claim_of_a_name_becomes_a_claim_of_its_person(engine_at_0025: Engine) -> None:
+def test_every_claim_of_a_name_becomes_a_claim_of_its_person(
+    engine_at_0025: Engine, later_claimant: str | None = None
+) -> None:
     upgrade_to_head(engine_at_0025)
     people = dict(_rows(engine_at_0025, "SELECT author_key, id FROM people"))
     claims = _rows(
@@ -112,12 +118,22 @@ def test_every_claim_of_a_name_becomes_a_claim_of_its_person(engine_at_0025: Eng
         "SELECT email, claimed_author, claimed_person, followed_authors "
         "FROM subscribers ORDER BY email",
     )
+    # Of two claimants of one name (a later reader may have claimed it too: claims of a name
+    # were not exclusive), the earlier subscriber gets its person; the later keeps the name.
+    later = [(later_claimant, "zhe-qu", None)] if later_claimant else []
     assert [row[:3] for row in claims] == [
+        *later,
         ("n@x.org", "no-papers", people["no-papers"]),
         ("q@x.org", "zhe-qu", people["zhe-qu"]),
         ("r@x.org", None, None),
     ]
     assert all("zhe-qu" in str(row[3]) for row in claims)
+
+
+def test_two_claims_of_one_name_leave_its_person_one_claimant(engine_at_0025: Engine) -> None:
+    with engine_at_0025.begin() as connection:
+        _subscriber(connection, "a@x.org", "zhe-qu")
+    test_every_claim_of_a_name_becomes_a_claim_of_its_person(engine_at_0025, "a@x.org")
 
 
 def test_going_back_keeps_the_claims_of_names_and_subscriber_ids(engine_at_0025: Engine) -> None:

@@ -1,6 +1,6 @@
 """Person ids that survive a new split: the larger part keeps the address, the rest moves."""
 
-from ranking.person_ids import reconcile
+from ranking.person_ids import claimed_apart, reconcile
 
 
 def test_a_new_paper_joins_its_person_and_everyone_keeps_their_id() -> None:
@@ -52,3 +52,16 @@ def test_ties_go_to_the_older_person_so_a_rerun_gives_the_same_answer() -> None:
     assert first.people == [7]
     assert first.moved == {9: 0}
     assert reconcile(stored, [["b1", "a1"]]) == first
+
+
+def test_a_group_holding_two_claimed_people_is_cut_between_them() -> None:
+    stored = {"a1": 1, "a2": 1, "a3": 1, "b1": 2, "b2": 2, "c1": 3}
+    merged = [["a1", "b1", "new", "a2", "b2", "a3", "c1"]]
+    # 1 and 2 are claimed: each keeps its papers; the rest go with the larger (1).
+    assert claimed_apart(stored, merged, frozenset({1, 2})) == [
+        ["a1", "a2", "a3", "new", "c1"],
+        ["b1", "b2"],
+    ]
+    # One claimed person in a group, or none: the groups are left as they are.
+    assert claimed_apart(stored, merged, frozenset({1})) == merged
+    assert claimed_apart(stored, [["a1"], ["b1"]], frozenset({1, 2})) == [["a1"], ["b1"]]

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.core.db import session_scope
@@ -99,7 +100,10 @@ def test_the_api_gives_a_names_people_and_each_persons_profile(
     name = site.get("/api/authors/zhe-qu").json()
     assert [(one["id"], one["papers"]) for one in name["people"]] == [(learning, 3), (magnets, 2)]
     assert name["person"] is None and name["paperCount"] == 5
-    person = site.get(f"/api/people/{magnets}").json()
+    answer = site.get(f"/api/people/{magnets}")
+    # Its claimant may hide it at any moment: a cache asks again before each use.
+    assert answer.headers["cache-control"] == "public, no-cache"
+    person = answer.json()
     assert person["person"] == magnets and person["paperCount"] == 2
     assert sorted(paper["id"] for paper in person["papers"]) == MAGNET_PAPERS
     assert site.get("/api/people/999999").status_code == 404
@@ -198,6 +202,55 @@ def test_this_is_me_claims_one_person_whose_claimant_alone_can_hide_the_page(
         assert _row(session, "zq@example.org").claimed_person is None
 
 
+def test_two_claimed_people_stay_apart_when_a_new_paper_links_them(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    learning, magnets = people
+    first, second = _signed_in(database, "l@example.org"), _signed_in(database, "m@example.org")
+    site.post(f"/people/{learning}/claim", headers=first)
+    site.post(f"/people/{magnets}/claim", headers=second)
+    site.post(f"/people/{magnets}/hide", headers=second)
+    # Without the claims, this paper's co-authors would merge the two (see the 301 test).
+    store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    assert _papers(site.get(f"/people/{learning}").text) == [*LEARNING_PAPERS, "2501.00008"]
+    assert site.get(f"/people/{magnets}", follow_redirects=False).status_code == 404  # hidden
+    assert _papers(site.get(f"/people/{magnets}", headers=second).text) == MAGNET_PAPERS
+    with database.sessions() as session:
+        claims = [_row(session, who).claimed_person for who in ("l@example.org", "m@example.org")]
+    assert claims == [learning, magnets]
+
+
+def test_one_person_has_one_claimant_whatever_the_order_of_writes(
+    database: Database, people: tuple[int, int]
+) -> None:
+    # Two claims at the same moment both pass the check before either is stored: the second
+    # write is refused, and the reader's action runs again and finds the first (409).
+    now = datetime.now(UTC)
+    with session_scope(database.sessions) as session:
+        for address in ("one@example.org", "two@example.org"):
+            reader.reader_row(session, address, now)
+    with pytest.raises(IntegrityError), session_scope(database.sessions) as session:
+        for address in ("one@example.org", "two@example.org"):
+            _row(session, address).claimed_person = people[0]
+            session.flush()
+
+
+def test_a_follower_can_leave_a_person_hidden_since(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    magnets = people[1]
+    fan, claimant = _signed_in(database, "fan@example.org"), _signed_in(database, "z@example.org")
+    site.post(f"/people/{magnets}/follow", headers=fan)
+    site.post(f"/people/{magnets}/claim", headers=claimant)
+    site.post(f"/people/{magnets}/hide", headers=claimant)
+    assert site.post(f"/people/{magnets}/follow", headers=fan).status_code == 404
+    form = {"undo": "1"}
+    left = site.post(f"/people/{magnets}/follow", data=form, headers=fan, follow_redirects=False)
+    assert left.status_code == 303
+    assert site.get("/for-you/state.json", headers=fan).json()["followed_people"] == []
+
+
 def test_following_a_person_lists_them_on_for_you_and_counts_them_on_the_page(
     site: TestClient, database: Database, people: tuple[int, int]
 ) -> None:
@@ -287,6 +340,43 @@ def test_a_claimants_correction_holds_for_everyone_and_one_reader_is_rate_limite
             for person, paper in pairs[: PER_DAY - 1]
         )
     assert _not_theirs(site, busy, learning, LEARNING_PAPERS[2]) == 400
+
+
+def test_a_correction_taken_back_is_said_again_a_day_later_at_the_soonest(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    # Each change may split the name again: saying and unsaying must not go on all day.
+    learning, wrong = people[0], LEARNING_PAPERS[2]
+    fickle = _signed_in(database, "fickle@example.org")
+    assert _not_theirs(site, fickle, learning, wrong) == 200
+    assert _not_theirs(site, fickle, learning, wrong, undo=True) == 200
+    assert _not_theirs(site, fickle, learning, wrong) == 400
+    with session_scope(database.sessions) as session:
+        row = session.scalars(select(PersonCorrection)).one()
+        row.withdrawn_at = row.created_at = datetime.now(UTC) - timedelta(days=2)
+    assert _not_theirs(site, fickle, learning, wrong) == 200
+    with database.sessions() as session:
+        row = session.scalars(select(PersonCorrection)).one()
+        # Said again today: it counts among today's corrections.
+        assert row.withdrawn_at is None and row.created_at > datetime.now(UTC) - timedelta(hours=1)
+
+
+def test_corrections_move_with_their_person_and_can_be_taken_back_there(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    learning, magnets = people
+    readers = [_signed_in(database, f"r{n}@example.org") for n in range(3)]
+    wrong = MAGNET_PAPERS[1]
+    for who in readers:
+        _not_theirs(site, who, magnets, wrong)  # three agree: the paper is split off
+    store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    assert site.get(f"/people/{magnets}", follow_redirects=False).status_code == 301
+    mine = site.get(f"/people/{learning}", headers=readers[0]).text
+    assert "Papers you said are not theirs" in mine
+    assert _not_theirs(site, readers[0], learning, wrong, undo=True) == 200
+    # Two are not enough: the paper comes back to the person its magnets papers went to.
+    assert wrong in _papers(site.get(f"/people/{learning}").text)
 
 
 def test_a_name_and_a_person_page_pass_axe_with_and_without_scripts(

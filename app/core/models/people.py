@@ -64,5 +64,6 @@ class PersonCorrection(Base):
     arxiv_id: Mapped[str] = mapped_column(ForeignKey("papers.arxiv_id", ondelete="CASCADE"))
     # The name the paper was under: the split reads corrections by name.
     author_key: Mapped[str] = mapped_column(String(200), index=True)
+    # When it was last said: saying it again after taking it back moves it.
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

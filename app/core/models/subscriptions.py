@@ -108,8 +108,11 @@ class Subscriber(Base):
     followed_people: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
     # The author page the reader said is theirs ("This is me"), by author key.
     claimed_author: Mapped[str | None] = mapped_column(String(200))
-    # The person of that name the reader said they are: pages split a name into people.
-    claimed_person: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"))
+    # The person of that name the reader said they are: pages split a name into people. One
+    # reader a person: the unique index refuses a second claim made at the same moment.
+    claimed_person: Mapped[int | None] = mapped_column(
+        ForeignKey("people.id", ondelete="SET NULL"), index=True, unique=True
+    )
     # The private feed's token carries it; revoking the feed draws a new one.
     feed_key: Mapped[str | None] = mapped_column(String(32))
 

@@ -29,7 +29,7 @@ from app.web.api_shape import (
     sort_cards,
     submitted_by,
 )
-from app.web.caching import Rendered, cached, cached_json, model_bytes, rendered
+from app.web.caching import REVALIDATED, Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import client_host
 from app.web.params import MAX_ID, BadInputError, TopicId, edition_key, key_label
@@ -321,7 +321,7 @@ def person(
         body = profiles.author_json(session, shown.author_key, shown.id)
     if body is None:
         raise HTTPException(404, f"no person {person_id} is shown here")
-    return cached_json(request, body)
+    return cached(request, model_bytes(body), "application/json", cache_control=REVALIDATED)
 
 
 @router.get("/authors/{key}", response_model=api.AuthorProfile, responses=answers(304, 400, 404))

@@ -104,7 +104,8 @@ async def unclaim(request: Request, context: ContextDep, person_id: PersonId) ->
 def _following(
     person_id: int, follow: bool, session: Session, found: Subscriber, now: datetime
 ) -> None:
-    _person(session, person_id, found)
+    if follow:  # leaving always works, even a person hidden or moved since
+        _person(session, person_id, found)
     reader.set_person(found, person_id, follow=follow)
 
 
