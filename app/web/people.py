@@ -139,10 +139,9 @@ def person_followers(session: Session, person: int) -> int:
 
 
 def person_claimed(session: Session, person: int) -> bool:
-    """Whether a confirmed reader said this person is them."""
+    """Whether a reader said this person is them: a claim is made signed in, so the address
+    was proven; one who stopped the digest still holds it (and its hide and corrections)."""
     claims = session.scalar(
-        select(func.count())
-        .select_from(Subscriber)
-        .where(Subscriber.claimed_person == person, Subscriber.status.in_(FOLLOWING))
+        select(func.count()).select_from(Subscriber).where(Subscriber.claimed_person == person)
     )
     return bool(claims)

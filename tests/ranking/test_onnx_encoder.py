@@ -25,10 +25,14 @@ from ranking.onnx_encoder import (
 )
 from ranking.text import embedding_text
 from search.query import Filters, Found
+from search.relevance import FUSION
 from search.searcher import make_searcher
 from tests.conftest import SAMPLE_PATH, Database
 
 SOURCE = Path(resolve_model_path(Settings().embedding_model))
+# How far the int8 query model's closeness to a paper may be from torch's: twice the typical
+# gap (0.005 to 0.01 on the sample's queries and papers).
+INT8_ERROR = 0.02
 # A reader's queries of the sample's papers (AnimaMimic, a mixture-of-experts paper).
 QUERIES = (
     "bring a still 3D character model to life using motion from generated clips",
@@ -111,7 +115,10 @@ def test_the_int8_query_model_finds_torchs_top_result_among_its_first_three(
     # Not "the same top result": for these queries the first two papers lie a few hundredths
     # apart, a gap that onnxruntime's or numpy's next release may close. What must hold is the
     # int8 weights' bounded loss (the embedder's floor, tests/ranking/test_embeddings.py) and
-    # that a reader still sees torch's best paper at the top of the page.
+    # that a reader still sees torch's best paper at the top of the page, unless its meaning
+    # lies within the int8 model's error of the admission threshold: then any approximate
+    # query model may leave it out (AnimaMimic's is 0.505 by torch; on a CPU without VNNI the
+    # int8 model reads 0.497).
     _place(built, embedded_db.settings.data_dir)
     vectors, tops = {}, {}
     for backend in ("torch", "onnx-int8"):
@@ -122,9 +129,21 @@ def test_the_int8_query_model_finds_torchs_top_result_among_its_first_three(
         searcher = make_searcher(settings, embedded_db.sessions, query_embedder)
         tops[backend] = [_first(searcher.search(query, Filters()), 3) for query in QUERIES]
     assert np.min(np.sum(vectors["torch"] * vectors["onnx-int8"], axis=1)) >= 0.98
-    for torchs, int8s in zip(tops["torch"], tops["onnx-int8"], strict=True):
-        assert torchs
-        assert torchs[0] in int8s
+    papers = _paper_vectors(embedded_db, [torchs[0] for torchs in tops["torch"]])
+    for n, (torchs, int8s) in enumerate(zip(tops["torch"], tops["onnx-int8"], strict=True)):
+        closeness = {name: float(vectors[name][n] @ papers[n]) for name in vectors}
+        assert abs(closeness["torch"] - closeness["onnx-int8"]) < INT8_ERROR
+        at_the_edge = abs(closeness["onnx-int8"] - FUSION.strong_meaning) < INT8_ERROR
+        assert torchs[0] in int8s or at_the_edge
+
+
+def _paper_vectors(database: Database, arxiv_ids: list[str]) -> list[np.ndarray]:
+    """The papers' vectors as torch makes them (the store's vectors are torch's)."""
+    with gzip.open(SAMPLE_PATH, "rt") as lines:
+        records = {r["id"]: r for r in map(json.loads, lines)}
+    texts = [embedding_text(records[i]["title"], records[i]["summary"]) for i in arxiv_ids]
+    settings = database.settings.model_copy(update={"search_query_backend": "torch"})
+    return list(np.asarray(query_embedder(settings).encode(texts)))
 
 
 @pytest.mark.model

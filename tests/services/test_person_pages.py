@@ -28,7 +28,7 @@ from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
 from digest.accounts import reader, signin
 from digest.accounts.corrections import PER_DAY
-from digest.accounts.subscriptions import delete_everything
+from digest.accounts.subscriptions import delete_everything, unsubscribe
 from tests.conftest import Database
 from tests.ranking.axe_check import audited
 from tests.services.people_store import LEARNING, store, store_zhe_qu
@@ -234,6 +234,20 @@ def test_one_person_has_one_claimant_whatever_the_order_of_writes(
         for address in ("one@example.org", "two@example.org"):
             _row(session, address).claimed_person = people[0]
             session.flush()
+
+
+def test_a_claimant_who_stops_the_digest_still_holds_the_claim(
+    site: TestClient, database: Database, people: tuple[int, int]
+) -> None:
+    magnets = people[1]
+    zhe = _signed_in(database, "zq@example.org")
+    site.post(f"/people/{magnets}/claim", headers=zhe)
+    with session_scope(database.sessions) as session:
+        unsubscribe(_row(session, "zq@example.org"), datetime.now(UTC))
+    # The page, the claim button and the claimant's corrections say the same: claimed.
+    assert "unclaimed" not in site.get(f"/people/{magnets}").text
+    other = _signed_in(database, "x@example.org")
+    assert site.post(f"/people/{magnets}/claim", headers=other).status_code == 409
 
 
 def test_a_follower_can_leave_a_person_hidden_since(
