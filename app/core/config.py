@@ -127,6 +127,9 @@ class Settings(BaseSettings):
     # Web front end and JSON API.
     api_rate_limit_per_minute: int = Field(default=120, ge=0)
     api_rate_limit_burst: int = Field(default=30, ge=1)
+    # Link previews a client may have drawn a minute (those the daily job stored cost nothing).
+    preview_drawings_per_minute: int = Field(default=20, ge=0)
+    preview_drawings_burst: int = Field(default=5, ge=1)
     search_semantic: bool = True
     # Load the query model and open the search index (semantic only) and the API's key-phrase
     # stop list as a web process starts, so its first reader waits for none of them.

@@ -1,5 +1,5 @@
 """Which stored edition answers "the newest": one answer for the pages, the feeds, the API,
-the digest and the ranking steps."""
+the digest and the ranking steps; and what an edition is called where a reader sees it."""
 
 from __future__ import annotations
 
@@ -25,3 +25,12 @@ def latest_edition(
         query = query.options(selectinload(Edition.items))
     newest = query.order_by(Edition.edition_date.desc(), Edition.version.desc()).limit(1)
     return session.scalars(newest).first()
+
+
+def human_label(period: Period, key: date) -> str:
+    """An edition's name as a reader says it: 19 Dec 2025, Week of 15 Dec 2025, December 2025."""
+    if period == "week":
+        return f"Week of {key.day} {key:%b %Y}"
+    if period == "month":
+        return f"{key:%B %Y}"
+    return f"{key.day} {key:%b %Y}"

@@ -27,6 +27,7 @@ from app.services.editions import EditionsReport, EmbedReport, Progress, RankRep
 from app.services.emerging import EmergingReport, flag_week
 from app.services.ingest import IngestReport, ingest
 from app.services.people import PeopleReport, names_of_day, split_names
+from app.services.previews.stored import PreviewsReport, draw_published
 from app.services.reports import Failure, Outcome, Report, worst
 from app.services.week_review import WeekReviewReport, review_week
 from ingest.live_writes import latest_listing_day
@@ -49,10 +50,11 @@ class DayRanking:
     emerging: EmergingReport | None = None
     reviewed: WeekReviewReport | None = None
     people: PeopleReport | None = None
+    previews: PreviewsReport | None = None
 
     def lines(self) -> list[str]:
         steps: tuple[Report | None, ...] = (self.embedded, self.ranked, self.published)
-        steps += (self.emerging, self.reviewed, self.people)
+        steps += (self.emerging, self.reviewed, self.previews, self.people)
         return [line for step in steps if step is not None for line in step.lines()]
 
 
@@ -180,6 +182,7 @@ def _chain(
         if steps.publish:
             done = replace(done, published=editions.publish(settings, sessions, day))
             done = _written_up(settings, sessions, day, done)
+        done = _previews_drawn(settings, sessions, day, done)
         # After publishing: nothing published waits on who is who.
         done = _people_of_day(settings, sessions, day, done)
     except RankingInputError as error:
@@ -197,6 +200,18 @@ def _people_of_day(
         return replace(done, people=split_names(settings, sessions, names))
     except Exception:
         log.exception("splitting the names of %s into people failed; the chain goes on", day)
+        return done
+
+
+def _previews_drawn(
+    settings: Settings, sessions: sessionmaker[Session], day: date, done: DayRanking
+) -> DayRanking:
+    """The link previews of the editions holding ``day``: a failure is logged and the chain
+    goes on, since the web draws any preview it finds no file for."""
+    try:
+        return replace(done, previews=draw_published(settings, sessions, day))
+    except Exception:
+        log.exception("drawing the link previews of %s failed; the chain goes on", day)
         return done
 
 

@@ -8,6 +8,7 @@ read, and alone in offline mode.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -18,9 +19,12 @@ from app.core.db import session_scope
 from app.services import editions
 from app.services.editions import EditionsReport
 from app.services.ingest import IngestReport, Source, ingest
+from app.services.previews.stored import PreviewsReport, draw_published
 from app.services.reports import Failure, Outcome, worst
 from ingest.live_writes import latest_listing_day
 from ranking.errors import RankingInputError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,8 @@ class SignalsReport:
     # None when no announcement is stored yet, or the rebuild failed.
     rebuilt: EditionsReport | None = None
     rebuild_failure: Failure | None = None
+    # None when nothing was rebuilt, or drawing failed (logged: the web draws what is missing).
+    previews: PreviewsReport | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -44,6 +50,7 @@ class SignalsReport:
         return [
             *(self.hf.lines() if self.hf else []),
             *(self.rebuilt.lines() if self.rebuilt else []),
+            *(self.previews.lines() if self.previews else []),
         ]
 
 
@@ -56,9 +63,21 @@ def refresh_signals(
     if target is None:
         return SignalsReport(hf)
     try:
-        return SignalsReport(hf, editions.refresh_editions(settings, sessions, target))
+        rebuilt = editions.refresh_editions(settings, sessions, target)
     except RankingInputError as error:
         return SignalsReport(hf, rebuild_failure=Failure.of(error))
+    return SignalsReport(hf, rebuilt, previews=_previews_redrawn(settings, sessions, target))
+
+
+def _previews_redrawn(
+    settings: Settings, sessions: sessionmaker[Session], day: date
+) -> PreviewsReport | None:
+    """The previews whose upvotes or chance the rebuild moved, drawn again."""
+    try:
+        return draw_published(settings, sessions, day)
+    except Exception:
+        log.exception("drawing the link previews of %s failed; the rebuild stands", day)
+        return None
 
 
 def _latest_listing_day(sessions: sessionmaker[Session]) -> date | None:

@@ -53,6 +53,7 @@ from app.web.head import HeadAsGetMiddleware
 from app.web.hosts import HostMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
+from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits
 from app.web.read_routing import route_reads
 from app.web.request_ids import RequestIdMiddleware
 from app.web.routes import (
@@ -111,14 +112,17 @@ def create_app(
     settings: Settings | None = None,
     clock: Clock = utc_now,
     search_limits: SearchLimits = SEARCH_LIMITS,
+    drawing_limits: DrawingLimits = DRAWING_LIMITS,
 ) -> FastAPI:
     """The app for one deployment; ``clock`` is what its pages take as now (tests freeze it),
-    ``search_limits`` how many searches it runs at once (tests make them few)."""
+    ``search_limits`` how many searches it runs at once and ``drawing_limits`` how many link
+    previews it draws (tests make them few)."""
     settings = settings or _factory_settings()
     configure_logging(settings)
     engine = make_engine(settings, role="web")
     app = _fastapi(_lifespan(settings, engine))
-    app.state.web = build_context(settings, make_session_factory(engine), clock, search_limits)
+    sessions = make_session_factory(engine)
+    app.state.web = build_context(settings, sessions, clock, search_limits, drawing_limits)
     app.state.database_file = DatabaseFile.of(engine)
     _route_reads(app, app.state.web)
     _add_middleware(app, settings, app.state.web.limiter)
@@ -153,6 +157,7 @@ def _lifespan(
         yield
         if replicas is not None:
             replicas.stop()
+        app.state.web.previews.close()
         engine.dispose()
 
     return lifespan

@@ -10,7 +10,7 @@ through the same function.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from datetime import date
 from functools import partial
 from typing import Annotated, Any
@@ -29,9 +29,11 @@ from app.core.models import Edition
 from app.core.periods import Period
 from app.core.replicas import Replicas
 from app.core.wal import format_position
+from app.services.previews.stored import previews_directory
 from app.web.assets import Assets
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
+from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits, PreviewDrawings
 from app.web.read_routing import any_reader_session, lost_standby, open_session
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
 from app.web.tex_text import tex_text
@@ -41,9 +43,6 @@ from search.searcher import Searcher, make_searcher
 
 TEMPLATES_DIR = bundled_folder(BundledFolder.TEMPLATES)
 STATIC_DIR = bundled_folder(BundledFolder.STATIC)
-# A preview shows upvotes, which move: redrawn after an hour; a few hundred kept.
-PREVIEW_SECONDS = 3600.0
-PREVIEWS_KEPT = 300
 
 
 @dataclass(frozen=True)
@@ -56,14 +55,12 @@ class WebContext:
     limiter: RateLimiter
     memo: Memo
     search_turns: SearchTurns
+    # Link previews: stored by the daily job, or drawn in a pool of their own and kept apart
+    # from the pages' memo (from the primary always: a revalidation need not draw them again).
+    previews: PreviewDrawings
     clock: Clock = utc_now
     # The standbys that GET requests read from (None: every request reads the primary).
     replicas: Replicas | None = None
-    # Link previews drawn (PNG, tens of KB each), kept apart from the pages' memo.
-    # Drawn from the primary always: a revalidation need not draw them again.
-    previews: Memo = field(
-        default_factory=lambda: Memo(PREVIEW_SECONDS, PREVIEWS_KEPT, afresh_on_revalidation=False)
-    )
 
     def edition(self, session: Session, period: Period, key: date | None) -> Edition | None:
         """The edition to serve for (period, key), looked up at most once per memo lifetime.
@@ -123,6 +120,7 @@ def build_context(
     sessions: sessionmaker[Session],
     clock: Clock = utc_now,
     search_limits: SearchLimits = SEARCH_LIMITS,
+    drawing_limits: DrawingLimits = DRAWING_LIMITS,
 ) -> WebContext:
     """Everything the handlers share, for one deployment (``clock`` is the tests' to freeze)."""
     assets = Assets.of(STATIC_DIR)
@@ -139,6 +137,7 @@ def build_context(
         search_turns=SearchTurns(search_limits, _search_rate(settings)),
         clock=clock,
         replicas=replicas,
+        previews=_previews(settings, drawing_limits),
     )
 
 
@@ -146,6 +145,11 @@ def _replicas(settings: Settings, sessions: sessionmaker[Session], clock: Clock)
     if not settings.database_replica_urls:
         return None
     return Replicas(settings, sessions.kw["bind"], clock)
+
+
+def _previews(settings: Settings, limits: DrawingLimits) -> PreviewDrawings:
+    rate = RateLimiter(settings.preview_drawings_per_minute, settings.preview_drawings_burst)
+    return PreviewDrawings(previews_directory(settings.data_dir), rate, limits)
 
 
 def _search_rate(settings: Settings) -> RateLimiter:

@@ -68,6 +68,17 @@ class Memo:
     _entries: OrderedDict[Hashable, tuple[float, object, bool]] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def peek(self, key: Hashable) -> object | None:
+        """The value kept for ``key`` if still fresh, else None; builds nothing."""
+        now = self.clock()
+        with self._lock:
+            kept = self._entries.get(key)
+            afresh = self.afresh_on_revalidation and _AFRESH.get()
+            if kept is None or now - kept[0] >= self.ttl_seconds or (afresh and kept[2]):
+                return None
+            self._entries.move_to_end(key)
+            return kept[1]
+
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         """The value kept for ``key`` if still fresh, else ``build()`` (kept for next time).
 
@@ -76,12 +87,9 @@ class Memo:
         :func:`built_afresh`, a value built under :func:`reading_standbys` is built again.
         """
         now = self.clock()
-        with self._lock:
-            kept = self._entries.get(key)
-            afresh = self.afresh_on_revalidation and _AFRESH.get()
-            if kept is not None and now - kept[0] < self.ttl_seconds and not (afresh and kept[2]):
-                self._entries.move_to_end(key)
-                return kept[1]  # type: ignore[return-value]
+        kept = self.peek(key)
+        if kept is not None:
+            return kept  # type: ignore[return-value]
         value = build()
         with self._lock:
             self._entries[key] = (now, value, _FROM_STANDBY.get())

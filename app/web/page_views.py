@@ -13,6 +13,7 @@ from datetime import UTC, date
 
 from markupsafe import Markup
 
+from app.core.editions import human_label
 from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
 from app.core.wal import StandbyState, described
@@ -107,15 +108,6 @@ def _filter_query(
     wanted = {"period": period, "date": key.isoformat() if key else None, "category": category}
     named = {name: value for name, value in wanted.items() if value}
     return named | ({"topic": str(topic)} if topic is not None else {})
-
-
-def human_label(period: Period, key: date) -> str:
-    """An edition's name as a reader says it: 19 Dec 2025, Week of 15 Dec 2025, December 2025."""
-    if period == "week":
-        return f"Week of {key.day} {key:%b %Y}"
-    if period == "month":
-        return f"{key:%B %Y}"
-    return f"{key.day} {key:%b %Y}"
 
 
 def nearest_date(dates: list[date], wanted: date) -> date | None:

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.core.editions import human_label
 from app.core.explanations import load_reasons
 from app.core.models import (
     Author,
@@ -29,7 +30,6 @@ from app.core.models import (
 )
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
-from app.web.page_views import human_label
 from app.web.params import parse_period
 from app.web.view_models import (
     Appearance,

@@ -121,10 +121,14 @@ def _hf_signal() -> HfDailyPaper:
 def site_settings(
     migrated_engine: Engine, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Settings]:
-    """Settings of the filled database (no rate limit, keyword search only: no model)."""
+    """Settings of the filled database (no rate limits, keyword search only: no model)."""
     data_dir = tmp_path_factory.mktemp("web")
     settings = _settings(
-        migrated_engine, data_dir, api_rate_limit_per_minute=0, search_semantic=False
+        migrated_engine,
+        data_dir,
+        api_rate_limit_per_minute=0,
+        preview_drawings_per_minute=0,
+        search_semantic=False,
     )
     _fill(settings, migrated_engine)
     yield settings

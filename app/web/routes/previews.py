@@ -1,8 +1,8 @@
 """Link previews (``og:image``), each a 1200 by 630 PNG, public for a day: a paper's
 (``/previews/papers/{id}.png``), a topic's (``/previews/topics/{id}.png``), an edition's
-(``/previews/{period}/{date}.png``) and the site's (``/previews/site.png``). Each is drawn on
-first asking and kept in ``WebContext.previews``, apart from the pages' memo, so that previews
-never push the pages out."""
+(``/previews/{period}/{date}.png``) and the site's (``/previews/site.png``). Each is read from
+the file the daily job stored, else drawn within the limits of ``WebContext.previews``
+(:mod:`app.web.preview_drawings`): 429 or 503 with ``Retry-After`` past them."""
 
 from __future__ import annotations
 
@@ -10,17 +10,19 @@ from collections.abc import Callable
 from datetime import date
 
 from fastapi import APIRouter, HTTPException, Request, Response
-from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.db import session_scope
 from app.core.periods import Period
+from app.services.previews.drawing import Preview, drawn
+from app.services.previews.stored import PreviewKey
+from app.services.previews.texts import edition_preview, paper_preview, topic_preview
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, WebContext
+from app.web.forms import client_host
 from app.web.params import TopicId
-from app.web.preview_texts import edition_preview, paper_preview, topic_preview
-from app.web.previews import Preview, drawn
+from app.web.preview_drawings import DrawingRefusedError
 
 router = APIRouter(include_in_schema=False)
 PNG = "image/png"
@@ -69,7 +71,7 @@ async def edition_image(
 async def _image(
     request: Request,
     context: WebContext,
-    key: tuple[str, str],
+    key: PreviewKey,
     preview: Callable[[Session], Preview | None],
 ) -> Response:
     def build() -> Rendered:
@@ -80,5 +82,9 @@ async def _image(
             raise HTTPException(404, "nothing stored here to preview")
         return rendered(drawn(said))
 
-    image = await run_in_threadpool(context.previews.get, key, build)
+    try:
+        image = await context.previews.image(key, client_host(request), build)
+    except DrawingRefusedError as refused:
+        retry = {"Retry-After": str(refused.retry_after)}
+        raise HTTPException(refused.status, str(refused), headers=retry) from None
     return cached(request, image, PNG, cache_control=KEPT_A_DAY)

@@ -1,0 +1,114 @@
+"""Link previews as the web serves them, at a cost that one client cannot multiply.
+
+An image the daily job stored (``app.services.previews.stored``) is read from its file. Any
+other is drawn on demand, which takes a core for tens of milliseconds or more, so drawing is
+bounded three ways:
+
+- each image is drawn at most once at a time: requests for an image being drawn wait for that
+  drawing, and a drawn image is kept (``kept_seconds``, the ``kept`` most recent);
+- drawings run in a small pool of their own, never in the thread pool pages use, with at most
+  ``waiting`` more queued behind it: past that the site is busy (503 with ``Retry-After``);
+- each client (:func:`app.web.forms.client_host`) may start
+  ``PAPERBOY_PREVIEW_DRAWINGS_PER_MINUTE`` drawings a minute and ``…_BURST`` at once: past
+  that, 429 with ``Retry-After``. Waiting for a drawing another request started, or reading a
+  stored or kept image, costs a client nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi.concurrency import run_in_threadpool
+
+from app.services.previews.stored import PreviewKey, read_stored
+from app.web.caching import Rendered, rendered
+from app.web.limits import RateLimiter
+from app.web.memo import Memo
+
+
+@dataclass(frozen=True, slots=True)
+class DrawingLimits:
+    workers: int = 1  # images drawn at once in a process
+    waiting: int = 16  # drawings queued behind those before the site says it is busy
+    # A preview shows upvotes, which move: one drawn on demand is redrawn after an hour.
+    kept_seconds: float = 3600.0
+    kept: int = 300
+
+
+DRAWING_LIMITS = DrawingLimits()
+
+
+class DrawingRefusedError(Exception):
+    """A drawing refused: the client's rate is spent, or the pool's queue is full."""
+
+    def __init__(self, reason: str, status: int, retry_after: int) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.retry_after = retry_after
+
+
+class PreviewDrawings:
+    """The images stored under ``directory``, and the drawings of the rest (thread-safe);
+    ``rate`` counts each client's drawings."""
+
+    def __init__(
+        self, directory: Path, rate: RateLimiter, limits: DrawingLimits = DRAWING_LIMITS
+    ) -> None:
+        self._directory = directory
+        self._limits = limits
+        self._kept = Memo(limits.kept_seconds, limits.kept, afresh_on_revalidation=False)
+        self._pool = ThreadPoolExecutor(limits.workers, thread_name_prefix="preview-drawing")
+        self._rate = rate
+        self._drawing: dict[PreviewKey, Future[Rendered]] = {}
+        self._lock = threading.Lock()
+
+    async def image(self, key: PreviewKey, client: str, draw: Callable[[], Rendered]) -> Rendered:
+        """The image of ``key``: stored, kept, or drawn by ``draw`` (whose errors propagate
+        to every request waiting for it); :class:`DrawingRefusedError` past the limits."""
+        stored = await run_in_threadpool(read_stored, self._directory, key)
+        if stored is not None:
+            return rendered(stored)
+        drawing = self._kept_or_drawing(key, client, draw)
+        # Shielded: a client that goes away must not cancel a drawing others wait for.
+        return await asyncio.shield(asyncio.wrap_future(drawing))
+
+    def close(self) -> None:
+        """Stop taking drawings; those queued are dropped (the process is ending)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _kept_or_drawing(
+        self, key: PreviewKey, client: str, draw: Callable[[], Rendered]
+    ) -> Future[Rendered]:
+        with self._lock:
+            kept = self._kept.peek(key)
+            if isinstance(kept, Rendered):
+                done: Future[Rendered] = Future()
+                done.set_result(kept)
+                return done
+            running = self._drawing.get(key)
+            if running is not None:
+                return running
+            self._admit(client)
+            started = self._pool.submit(self._kept.get, key, draw)
+            self._drawing[key] = started
+        started.add_done_callback(lambda finished: self._forget(key, finished))
+        return started
+
+    def _admit(self, client: str) -> None:
+        """Refuse a new drawing past the queue's bound or the client's rate (lock held)."""
+        if len(self._drawing) >= self._limits.workers + self._limits.waiting:
+            raise DrawingRefusedError("too many previews being drawn; retry in a moment", 503, 5)
+        wait = self._rate.retry_after(client)
+        if wait is not None:
+            reason = f"too many previews drawn for you in the last minute; retry in {wait} s"
+            raise DrawingRefusedError(reason, 429, wait)
+
+    def _forget(self, key: PreviewKey, finished: Future[Rendered]) -> None:
+        with self._lock:
+            if self._drawing.get(key) is finished:
+                del self._drawing[key]
