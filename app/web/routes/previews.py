@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import date
 
 from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
@@ -85,6 +86,8 @@ async def _image(
     try:
         image = await context.previews.image(key, client_host(request), build)
     except DrawingRefusedError as refused:
+        # Plain text, not the error page: an image's client reads no page, and a refusal
+        # must cost less than the drawing it refuses.
         retry = {"Retry-After": str(refused.retry_after)}
-        raise HTTPException(refused.status, str(refused), headers=retry) from None
+        return PlainTextResponse(str(refused), refused.status, headers=retry)
     return cached(request, image, PNG, cache_control=KEPT_A_DAY)
