@@ -4,20 +4,22 @@ clock makes that day today, so ``/status`` is green by the same rules as in prod
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.cli.demo import responses
+from app.cli.demo.clock import MARK_EVERY, MARK_FILE, demo_clock
 from app.cli.demo.replay import (
     SAMPLE,
     SAMPLE_SIGNALS,
-    demo_clock,
     replay_server,
     replayed_ingest,
     sample_routes,
 )
 from app.cli.demo.steps import _replay_settings
+from app.core.config import get_settings
 from app.core.models import Paper
 from app.services.status import stale_before
 from app.web.app import create_app
@@ -90,10 +92,44 @@ def test_the_replayed_hugging_face_page_holds_the_days_signals_of_sample_papers_
 
 def test_the_demo_clock_starts_on_the_replayed_day_and_moves_with_real_time() -> None:
     real = [datetime(2026, 11, 23, 13, 0, tzinfo=UTC)]
-    clock = demo_clock(DAY, lambda: real[0])
+    clock = demo_clock(DAY, real=lambda: real[0])
     assert clock() == datetime(2025, 12, 19, 19, 0, tzinfo=UTC)  # 14:00 in New York
     real[0] += timedelta(minutes=5)
     assert clock() == datetime(2025, 12, 19, 19, 5, tzinfo=UTC)
+
+
+def test_a_demo_clock_made_later_never_starts_behind_what_an_earlier_one_gave(
+    tmp_path: Path,
+) -> None:
+    # A slow daily job: the site's clock is made twenty minutes after the job's.
+    real = [datetime(2026, 11, 23, 13, 0, tzinfo=UTC)]
+    jobs = demo_clock(DAY, tmp_path, real=lambda: real[0])
+    given = [jobs()]
+    for _ in range(40):
+        real[0] += timedelta(seconds=31)
+        given.append(jobs())
+    sites = demo_clock(DAY, tmp_path, real=lambda: real[0])
+    assert sites() > max(given)
+    assert sites() - max(given) <= 3 * MARK_EVERY  # continues, rather than jumping ahead
+
+
+def test_a_restarted_demos_clock_goes_on_from_where_the_last_one_was_read(
+    tmp_path: Path,
+) -> None:
+    real = [datetime(2026, 11, 23, 13, 0, tzinfo=UTC)]
+    first = demo_clock(DAY, tmp_path, real=lambda: real[0])
+    real[0] += timedelta(hours=2)  # served for two hours, read now and then
+    last = first()
+    real[0] += timedelta(days=3)  # stopped for three days, then restarted
+    again = demo_clock(DAY, tmp_path, real=lambda: real[0])
+    assert last < again() <= last + 3 * MARK_EVERY
+    assert stale_before(DAY, get_settings(), again()) is None
+
+
+def test_a_damaged_clock_mark_starts_the_clock_on_the_samples_afternoon(tmp_path: Path) -> None:
+    (tmp_path / MARK_FILE).write_text("not a time")
+    clock = demo_clock(DAY, tmp_path)
+    assert clock().date() == DAY
 
 
 def test_the_samples_day_is_current_by_the_demo_clock_and_stale_by_the_real_one(

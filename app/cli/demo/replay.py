@@ -1,11 +1,10 @@
 """A local HTTP server answering the demo's live ingest with the bundled sample's own latest
-day (:mod:`app.cli.demo.responses`), and the clock the demo runs at: that day's.
+day (:mod:`app.cli.demo.responses`).
 
 The sample is a past week, so the demo's "now" is the afternoon of its latest announcement day
-(US/Eastern), moving on from there as the demo runs: the live ingest asks for that day, and
-``/status`` judges the data's age by it, with the same rule as in production, and finds it
-current. Judged by the real clock, the demo's data would be stale, and a real deployment's
-``/status`` says so.
+(:mod:`app.cli.demo.clock`): the live ingest asks for that day, and ``/status`` judges the data's
+age by it, with the same rule as in production, and finds it current. Judged by the real clock,
+the demo's data would be stale, and a real deployment's ``/status`` says so.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import date, datetime, time
+from datetime import date, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
@@ -21,16 +20,12 @@ from urllib.parse import parse_qsl, urlsplit
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.cli.demo import responses
-from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.services.ingest import IngestReport, Source, ingest
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample"
 SAMPLE = SAMPLE_DIR / "arxiv_listings_sample.jsonl.gz"
 SAMPLE_SIGNALS = SAMPLE_DIR / "hf_daily_sample.jsonl"
-# The hour of the demo's clock on the sample's latest day, US/Eastern: that day's announcement
-# is out (20:00 the evening before), the next one not yet.
-DEMO_HOUR = time(14, 0)
 Route = tuple[str, frozenset[tuple[str, str]]]
 
 
@@ -46,14 +41,6 @@ def sample_routes(archives: Sequence[str]) -> tuple[date, dict[Route, tuple[byte
         (f"/rss/{'+'.join(archives)}", frozenset()): (feed, "application/rss+xml"),
         ("/api/daily_papers", frozenset({("date", day.isoformat())})): (page, "application/json"),
     }
-
-
-def demo_clock(day: date, real: Clock = utc_now) -> Clock:
-    """The demo's clock: ``day`` at :data:`DEMO_HOUR` US/Eastern when it is made, moving on with
-    the real clock."""
-    start = datetime.combine(day, DEMO_HOUR, responses.EASTERN)
-    started = real()
-    return lambda: start + (real() - started)
 
 
 def _handler(routes: dict[Route, tuple[bytes, str]]) -> type[BaseHTTPRequestHandler]:

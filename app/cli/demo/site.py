@@ -1,4 +1,4 @@
-"""The demo's site: the web app at the demo's clock (:func:`app.cli.demo.replay.demo_clock`),
+"""The demo's site: the web app at the demo's clock (:mod:`app.cli.demo.clock`),
 so that its pages and ``/status`` take the sample's latest day as today, mailing a local mail
 sink that runs for as long as the site does and writes ``DATA_DIR/mail/*.eml``.
 
@@ -20,8 +20,8 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from app.cli.common import job_session
+from app.cli.demo.clock import demo_clock
 from app.cli.demo.mailsink import free_port, mail_sink
-from app.cli.demo.replay import demo_clock
 from app.core.clock import utc_now
 from app.core.config import Settings, get_settings
 from app.core.models import Paper
@@ -52,7 +52,7 @@ def demo_app(settings: Settings, drop: MailDrop | None = None) -> FastAPI:
     local = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": drop.port})
     with job_session(local) as session:
         day = session.scalar(select(func.max(Paper.announced_on)))
-    app = create_app(local, utc_now if day is None else demo_clock(day))
+    app = create_app(local, utc_now if day is None else demo_clock(day, local.data_dir))
     app.router.lifespan_context = _with_sink(app.router.lifespan_context, drop)
     return app
 

@@ -25,8 +25,9 @@ from sqlalchemy import func, select
 
 from app.cli.common import command_sessions, job_session, print_report
 from app.cli.demo.address import served_at
+from app.cli.demo.clock import demo_clock
 from app.cli.demo.mailsink import mail_sink
-from app.cli.demo.replay import demo_clock, replay_server, replayed_ingest, sample_routes
+from app.cli.demo.replay import replay_server, replayed_ingest, sample_routes
 from app.cli.ranking import import_embeddings, print_daily
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
@@ -59,7 +60,7 @@ DEMO_READER = "reader@demo.paperboy.localhost"
 class Demo:
     settings: Settings
     replay: Settings
-    # The demo's now: the sample's latest day (app.cli.demo.replay.demo_clock).
+    # The demo's now: the sample's latest day (app.cli.demo.clock).
     clock: Clock = utc_now
     day: date | None = None
     sent: int = 0
@@ -83,7 +84,8 @@ def run_demo(args: argparse.Namespace, settings: Settings) -> int:
     replayed_day, routes = sample_routes(REPLAY_CATEGORIES)
     with replay_server(routes) as source_url, mail_sink(mail_dir) as (smtp_port, sink):
         local = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": smtp_port})
-        demo = Demo(local, _replay_settings(local, source_url), demo_clock(replayed_day))
+        clock = demo_clock(replayed_day, local.data_dir)
+        demo = Demo(local, _replay_settings(local, source_url), clock)
         status = run_steps(demo)
         received = sink.received
     print_where_to_look(args, settings, demo, mail_dir, received)
