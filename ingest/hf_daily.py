@@ -11,6 +11,7 @@ with :mod:`ingest.hf_records`, which reads the same signals from flattened recor
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,10 @@ MAX_TEXT = 1_000
 MAX_COUNT = 2**31 - 1
 # The width of the username and organization slug columns (real ones: at most 40 characters).
 MAX_NAME = 200
+# An organization's slug as Hugging Face allows it (letters, digits, "-", "_", ".", neither
+# "-" nor "." at an end, no ".."): the pages link /organizations/{slug}, where a "/" or a ".."
+# would make a link that leads elsewhere or nowhere.
+SLUG = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?")
 # More names than any real author list holds: a longer list rejects its record.
 MAX_AUTHORS = 5_000
 # A link is stored only if a browser would open it as a web page: never ``javascript:`` or
@@ -114,7 +119,7 @@ def parse_item(item: Any, day: date) -> HfSignal:
         published_at=timestamp(paper.get("publishedAt")),
         project_page=web_url(paper.get("projectPage"), "projectPage"),
         submitted_by=text(_submitter(item, paper), "submittedBy", MAX_NAME),
-        organization_name=text(organization.get("name"), "organization name", MAX_NAME),
+        organization_name=slug(organization.get("name"), "organization name"),
         organization_fullname=text(organization.get("fullname"), "organization fullname"),
         authors=author_names(
             [one.get("name") for one in paper.get("authors") or () if isinstance(one, dict)]
@@ -162,6 +167,15 @@ def text(value: object, field: str, limit: int = MAX_TEXT) -> str | None:
     """An optional text field as stored: None unless a non-blank string, cleaned as
     :func:`_clean` does (a string over ``limit`` rejects the signal)."""
     return (_clean(value, field, limit) or None) if isinstance(value, str) else None
+
+
+def slug(value: object, field: str) -> str | None:
+    """A Hugging Face name as stored (see :data:`SLUG`): None unless a non-blank string; one
+    that is not a name rejects the signal, saying so."""
+    name = text(value, field, MAX_NAME)
+    if name is not None and (not SLUG.fullmatch(name) or ".." in name):
+        raise FeedFormatError(f"{field}: {name[:40]!r} is not a Hugging Face name")
+    return name
 
 
 def web_url(value: object, field: str) -> str | None:

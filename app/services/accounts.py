@@ -166,11 +166,16 @@ def export(site: Deployment, token: str) -> dict[str, object]:
         return export_of(session, found)
 
 
+# The row's keys: the reader never needs them, and a download lying in a folder or a mailbox
+# must not be enough to forge their links or open their private feed.
+KEY_MATERIAL = frozenset({"link_key", "feed_key"})
+
+
 def export_of(session: Session, found: Subscriber) -> dict[str, object]:
-    """A subscriber's row, thumbs, reading list, lists, notes, saved searches and first
-    sign-in, as plain JSON values."""
-    columns = Subscriber.__table__.columns.keys()
-    data = {name: _plain(getattr(found, name)) for name in columns}
+    """A subscriber's row (less :data:`KEY_MATERIAL`), thumbs, reading list, lists, notes,
+    saved searches and first sign-in, as plain JSON values."""
+    names = (column.name for column in Subscriber.__table__.columns)
+    data = {name: _plain(getattr(found, name)) for name in names if name not in KEY_MATERIAL}
     signed_in = select(SignInKey.signed_in_at).where(SignInKey.email_key == found.email_key)
     data["signed_in_at"] = _plain(session.scalar(signed_in))
     feedback = session.scalars(
@@ -180,7 +185,8 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
         {"arxiv_id": row.arxiv_id, "value": row.value, "not_interested": row.hidden}
         for row in feedback
     ]
-    saved = reader.saved_rows(session, found.id)
+    # Hidden ones too: a paper marked "not interested" keeps its note, which is the reader's.
+    saved = reader.every_saved_row(session, found.id)
     data["saved_papers"] = [row.arxiv_id for row in saved]
     data["reading_lists"] = [{"id": i, "name": name} for i, name in reader_lists(session, found.id)]
     data["library"] = [

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from fastapi import Request
+from fastapi import HTTPException, Request
 
 from app.core import tokens
 from app.core.config import Settings
@@ -38,6 +38,13 @@ class PostedForm:
 
     def get(self, name: str, default: str = "") -> str:
         return self.fields.get(name, default)
+
+    def sent(self, name: str) -> str:
+        """A field that sets one stored value: sent empty, it clears the value; left out, the
+        POST is refused (422), so a form that omits a field never clears what it holds."""
+        if name not in self.fields:
+            raise HTTPException(422, f"{name} is missing (send it empty to clear it)")
+        return self.fields[name]
 
     @property
     def categories(self) -> list[str]:

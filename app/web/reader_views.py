@@ -252,7 +252,7 @@ def marked(session: Session, email_key: str, card: Card) -> ReaderCard:
     found = reader.find(session, email_key)
     if found is None:
         return _reader_card(card)
-    saved = session.get(SavedPaper, (found.id, arxiv_id)) is not None
+    saved = reader.on_reading_list(session, found.id, arxiv_id)
     thumb = reader.feedback_of(session, found.id).get(arxiv_id, 0)
     return _reader_card(card, saved=saved, thumb=thumb)
 

@@ -2,12 +2,15 @@
 interested".
 
 Every saved paper is on the reading list; a reader may also file it under one named list of
-theirs (at most :data:`MAX_LISTS`, names up to :data:`MAX_LIST_NAME` characters, no two alike
-but for case). Deleting a list files its papers back under the reading list alone: nothing
-saved is lost. A saved paper may carry a private note of up to :data:`MAX_NOTE` characters,
-and be marked read. "Not interested" is a thumbs down that also hides the paper from the
-reader's digest and "For you", and takes it off the reading list. Whatever is refused is
-said in words (:class:`LibraryRefusedError`) and changes nothing stored.
+theirs (at most :data:`MAX_LISTS`, names of up to :data:`MAX_LIST_NAME` characters, at least
+one of them visible, no two alike but for case or invisible characters: see
+:mod:`app.core.visible_text`). Deleting a list files its papers back under the reading list
+alone: nothing saved is lost. A saved paper may carry a private note of up to
+:data:`MAX_NOTE` characters, and be marked read. "Not interested" is a thumbs down that also
+hides the paper from the reader's digest and "For you", and from the reading list while it
+lasts: the saved paper keeps its list, read state and note, and is back as it was once a
+thumbs is given again or the paper saved again. Whatever is refused is said in words
+(:class:`LibraryRefusedError`) and changes nothing stored.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.models import DigestFeedback, ReadingList, SavedPaper, Subscriber
-from app.core.names import collapse_whitespace
-from digest.accounts.reader import give_feedback, save, unsave
+from app.core.visible_text import comparison_key, is_visible, kept_form
+from digest.accounts.reader import give_feedback, save
 
 MAX_LISTS = 50
 MAX_LIST_NAME = 80
@@ -43,9 +46,13 @@ def _no_control(text: str, what: str, allowed: str = "") -> None:
 def list_name(name: str) -> str:
     """The list's name as kept, or :class:`LibraryRefusedError` saying what is wrong."""
     _no_control(name, "a list's name")
-    kept = collapse_whitespace(name)
+    kept = kept_form(name)
     if not kept:
         raise LibraryRefusedError("a list needs a name")
+    if not is_visible(kept):
+        raise LibraryRefusedError(
+            "a list's name needs a character that shows; this one holds only invisible ones"
+        )
     if len(kept) > MAX_LIST_NAME:
         raise LibraryRefusedError(
             f"a list's name has at most {MAX_LIST_NAME} characters; this one has {len(kept)}"
@@ -58,7 +65,7 @@ def create_list(session: Session, subscriber: Subscriber, name: str, now: dateti
     kept = list_name(name)
     lists = reader_lists(session, subscriber.id)
     for _, other in lists:
-        if other.casefold() == kept.casefold():
+        if comparison_key(other) == comparison_key(kept):
             raise LibraryRefusedError(f"you have a list named “{other}” already")
     if len(lists) >= MAX_LISTS:
         raise LibraryRefusedError(f"you have {len(lists)} lists, the most a reader may")
@@ -113,11 +120,13 @@ def set_note(
 
 
 def not_interested(session: Session, subscriber: Subscriber, arxiv_id: str, now: datetime) -> None:
-    """A thumbs down that also hides the paper from the reader's picks, off the reading list."""
+    """A thumbs down that also hides the paper from the reader's picks and reading list.
+
+    A saved paper stays stored as it is (list, read state, note): the reader's words are not
+    theirs to lose by one button, and taking the hide back shows them again."""
     give_feedback(session, subscriber, arxiv_id, -1, now)
     feedback = session.get_one(DigestFeedback, (subscriber.id, arxiv_id))
     feedback.hidden = True
-    unsave(session, subscriber, arxiv_id)
 
 
 def hidden_ids(session: Session, subscriber_id: int) -> set[str]:

@@ -21,7 +21,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import ColumnElement, Select, delete, select
 from sqlalchemy.orm import Session
 
 from app.core import tokens
@@ -113,11 +113,15 @@ def _known_paper(session: Session, arxiv_id: str) -> None:
 
 
 def save(session: Session, subscriber: Subscriber, arxiv_id: str, now: datetime) -> None:
-    """Put a paper on the reading list (again: nothing changes)."""
+    """Put a paper on the reading list (again: nothing changes). Saving a paper the reader said
+    they are not interested in takes that back: the saved paper shows again as it was."""
     _known_paper(session, arxiv_id)
     if session.get(SavedPaper, (subscriber.id, arxiv_id)) is None:
         session.add(SavedPaper(subscriber_id=subscriber.id, arxiv_id=arxiv_id, saved_at=now))
         session.flush()
+    feedback = session.get(DigestFeedback, (subscriber.id, arxiv_id))
+    if feedback is not None and feedback.hidden:
+        feedback.hidden = False
 
 
 def unsave(session: Session, subscriber: Subscriber, arxiv_id: str) -> None:
@@ -129,13 +133,34 @@ def unsave(session: Session, subscriber: Subscriber, arxiv_id: str) -> None:
 
 
 def saved_rows(session: Session, subscriber_id: int) -> list[SavedPaper]:
-    """The reader's saved papers, newest save first."""
+    """The reading list: the reader's saved papers but those they said they are not interested
+    in, newest save first."""
+    hidden = select(DigestFeedback.arxiv_id).where(
+        DigestFeedback.subscriber_id == subscriber_id, DigestFeedback.hidden.is_(True)
+    )
     return list(
-        session.scalars(
-            select(SavedPaper)
-            .where(SavedPaper.subscriber_id == subscriber_id)
-            .order_by(SavedPaper.saved_at.desc(), SavedPaper.arxiv_id)
-        )
+        session.scalars(_saved_query(subscriber_id).where(SavedPaper.arxiv_id.not_in(hidden)))
+    )
+
+
+def on_reading_list(session: Session, subscriber_id: int, arxiv_id: str) -> bool:
+    """Whether the paper is saved and not hidden as "not interested"."""
+    if session.get(SavedPaper, (subscriber_id, arxiv_id)) is None:
+        return False
+    feedback = session.get(DigestFeedback, (subscriber_id, arxiv_id))
+    return feedback is None or not feedback.hidden
+
+
+def every_saved_row(session: Session, subscriber_id: int) -> list[SavedPaper]:
+    """Every saved paper of the reader's, hidden ones included, newest save first."""
+    return list(session.scalars(_saved_query(subscriber_id)))
+
+
+def _saved_query(subscriber_id: int) -> Select[SavedPaper]:
+    return (
+        select(SavedPaper)
+        .where(SavedPaper.subscriber_id == subscriber_id)
+        .order_by(SavedPaper.saved_at.desc(), SavedPaper.arxiv_id)
     )
 
 

@@ -4,8 +4,9 @@ has feeds of its own (``/search/feed.*``).
 A saved search is its words (``-word`` exclusions included) and a category or none; dates
 are left out, since a followed search is about what comes next. A reader keeps at most
 :data:`MAX_SAVED` of up to :data:`MAX_QUERY` characters; past either, or with no word to
-search for, saving is refused in words and nothing stored changes. Saving one already kept
-changes nothing.
+search for (words that show: see :mod:`app.core.visible_text`), saving is refused in words and
+nothing stored changes. Saving one already kept changes nothing, and so does saving it again
+spelled in other case or with invisible characters: it is the same search.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.core.models import SavedSearch, Subscriber
-from app.core.names import collapse_whitespace
+from app.core.visible_text import comparison_key, is_visible, kept_form
 from search.excluded_words import TooManyExcludedError, split_query
 
 MAX_SAVED = 20
@@ -47,7 +48,7 @@ class SavedQuery:
 
 def checked(query: str, category: str) -> SavedQuery:
     """The search as it is kept, or :class:`SavedSearchRefusedError` saying what is wrong."""
-    text = collapse_whitespace(query)
+    text = kept_form(query)
     if any(unicodedata.category(character) == "Cc" for character in text):
         raise SavedSearchRefusedError("a saved search holds no control characters")
     if len(text) > MAX_QUERY:
@@ -55,10 +56,15 @@ def checked(query: str, category: str) -> SavedQuery:
             f"a saved search has at most {MAX_QUERY} characters; this one has {len(text)}"
         )
     try:
-        if not split_query(text).words:
-            raise SavedSearchRefusedError("a saved search needs a word to search for")
+        words = split_query(text).words
     except TooManyExcludedError as error:
         raise SavedSearchRefusedError(str(error)) from None
+    if not words:
+        raise SavedSearchRefusedError("a saved search needs a word to search for")
+    if not is_visible(words):
+        raise SavedSearchRefusedError(
+            "a saved search needs a word that shows; this one holds only invisible characters"
+        )
     category = category.strip()
     if category and not CATEGORY.match(category):
         raise SavedSearchRefusedError(f"{category[:40]!r} is not an arXiv category (cs.LG)")
@@ -71,7 +77,7 @@ def save_search(
     """Keep the search for the reader (kept already: nothing changes)."""
     asked = checked(query, category)
     kept = searches_of(session, subscriber.id)
-    if asked in kept:
+    if any(_same(asked, saved) for saved in kept):
         return
     if len(kept) >= MAX_SAVED:
         raise SavedSearchRefusedError(
@@ -82,6 +88,13 @@ def save_search(
     )
     session.add(row)
     session.flush()
+
+
+def _same(one: SavedQuery, other: SavedQuery) -> bool:
+    """Whether two searches are one to a reader: the same words but for case and invisible
+    characters, in the same category."""
+    same_words = comparison_key(one.query) == comparison_key(other.query)
+    return same_words and one.category == other.category
 
 
 def forget_search(session: Session, subscriber: Subscriber, search_id: int) -> None:

@@ -52,6 +52,32 @@ def test_a_search_that_cannot_be_kept_is_refused_in_words(
         checked(query, category)
 
 
+INVISIBLE = [
+    "\u200b",
+    "\u200e\u200f",
+    "\u202a\u202b\u202c\u202d\u202e",
+    "\u2066\u2067\u2068\u2069",
+    "\ufeff \u200b",
+    "\ufffd\ufffd",
+    "\u3164 \u2800",
+    "\u0301",
+]
+
+
+@pytest.mark.parametrize("query", INVISIBLE, ids=ascii)
+def test_a_search_of_only_invisible_characters_is_refused_in_words(query: str) -> None:
+    with pytest.raises(SavedSearchRefusedError, match="needs a word that shows"):
+        checked(query, "")
+    with pytest.raises(SavedSearchRefusedError, match="needs a word that shows"):
+        checked(f"{query} -graphs", "")
+
+
+def test_a_search_is_kept_in_its_compatibility_form_and_measured_so() -> None:
+    assert checked("\uff27\uff32\uff21\uff30\uff28 ﬁlters", "") == SavedQuery("GRAPH filters")
+    with pytest.raises(SavedSearchRefusedError, match=f"at most {MAX_QUERY} characters"):
+        checked("\ufdfa" * 20, "")  # twenty characters, 360 once normalized
+
+
 def _reader(database: Database, email: str = "reader@example.org") -> int:
     return add_subscriber(database.sessions, email)
 
@@ -93,3 +119,28 @@ def test_a_reader_forgets_only_their_own_searches_and_all_of_them_go_with_the_re
         delete_everything(session, session.get_one(Subscriber, one))
     with database.sessions() as session:
         assert session.scalar(select(func.count()).select_from(SavedSearch)) == 1
+
+
+def test_a_search_saved_again_in_other_case_or_with_invisible_characters_is_the_same_search(
+    database: Database,
+) -> None:
+    reader = _reader(database)
+    with session_scope(database.sessions) as session:
+        found = session.get_one(Subscriber, reader)
+        save_search(session, found, "graph neural networks", "", NOW)
+        save_search(session, found, "GRAPH neural networks", "", NOW)
+        save_search(session, found, "graph\u200b neural \u202enetworks", "", NOW)
+        save_search(session, found, "Graph Neural Networks", "cs.LG", NOW)  # another category
+    with database.sessions() as session:
+        assert searches_of(session, reader) == [
+            SavedQuery("graph neural networks"),
+            SavedQuery("Graph Neural Networks", "cs.LG"),
+        ]
+
+
+def test_a_refused_search_stores_nothing(database: Database) -> None:
+    reader = _reader(database)
+    with session_scope(database.sessions) as session, pytest.raises(SavedSearchRefusedError):
+        save_search(session, session.get_one(Subscriber, reader), "\u200b\u2066", "", NOW)
+    with database.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(SavedSearch)) == 0

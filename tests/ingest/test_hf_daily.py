@@ -290,6 +290,59 @@ def test_an_oversized_field_rejects_its_signal_with_the_reason_and_the_rest_are_
     assert (len(page.signals), page.rejected) == (14, [f"item 1: {message}"])
 
 
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "/..",
+        "..",
+        "ByteDance-Seed/..",
+        "a/b",
+        "x..y",
+        "-seed",
+        "seed.",
+        "a b",
+        "a?b",
+        "%2e%2e",
+        "\u200b",
+    ],
+    ids=ascii,
+)
+def test_an_organization_slug_that_would_make_a_broken_link_rejects_its_signal(
+    slug: str,
+) -> None:
+    page = parse_edited(lambda item, _paper: item.update(organization={"name": slug}))
+    assert len(page.signals) == 14
+    assert page.rejected == [
+        f"item 1: organization name: {slug.strip()!r} is not a Hugging Face name"
+    ]
+
+
+def test_a_day_read_again_with_a_broken_slug_keeps_what_was_stored_and_says_why(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    store_papers_of_the_page(database)
+    items = json.loads(RESPONSE)
+    seed = next(i for i, item in enumerate(items) if item["paper"]["id"] == "2510.25602")
+    items[seed]["organization"] = {"name": "ByteDance-Seed/..", "fullname": "ByteDance Seed"}
+    items[seed]["paper"]["upvotes"] = 999
+    broken = Reply(200, json.dumps(items).encode(), JSON)
+    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, RESPONSE, JSON), broken)
+    ingest_hf(context, DAY)
+    before = signals(database)["2510.25602"].upvotes
+    (report,) = ingest_hf(context, DAY)
+    assert (report.status, report.counts["read"], report.counts["rejected"]) == ("partial", 14, 1)
+    assert (
+        report.error is not None
+        and "'ByteDance-Seed/..' is not a Hugging Face name" in report.error
+    )
+    stored = signals(database)
+    assert len(stored) == 15
+    assert (stored["2510.25602"].organization_name, stored["2510.25602"].upvotes) == (
+        "ByteDance-Seed",
+        before,
+    )
+
+
 def test_a_count_that_cannot_be_real_is_dropped() -> None:
     def inflate(item: dict[str, Any], paper: dict[str, Any]) -> None:
         paper.update(upvotes=2**31, githubStars=-5)

@@ -142,6 +142,71 @@ def test_not_interested_hides_a_pick_counts_as_a_thumbs_down_and_can_be_taken_ba
     assert first in _order(_for_you(client, ada))
 
 
+def test_not_interested_keeps_the_note_and_list_and_taking_it_back_shows_them_again(
+    client: TestClient, ada: SignedIn
+) -> None:
+    first = _order(_for_you(client, ada))[0]
+    _post(client, ada, "/reading-list/lists", name="Group")
+    [group] = _lists(_page(client, ada)).values()
+    _post(client, ada, f"/papers/{first}/file", list=str(group))
+    _post(client, ada, f"/papers/{first}/note", note="Ask Ben about §2.")
+    _post(client, ada, f"/papers/{first}/not-interested")
+    assert first not in _order(_page(client, ada))
+    kept = client.get("/for-you/data.json", headers=ada.headers).json()["library"]
+    assert kept == [
+        {"arxiv_id": first, "list_id": group, "read_at": None, "note": "Ask Ben about §2."}
+    ]
+    paper = client.get(f"/papers/{first}", headers=ada.headers).text
+    assert f'action="/papers/{first}/save"' in paper  # saving it again takes the hide back
+    _post(client, ada, f"/papers/{first}/feedback", value="none")
+    assert _order(_page(client, ada, f"?list={group}")) == [first]
+    assert "Ask Ben about §2." in html.unescape(_page(client, ada))
+
+
+def test_a_form_that_leaves_a_field_out_clears_nothing(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    _post(client, ada, "/reading-list/lists", name="Kept")
+    [kept] = _lists(_page(client, ada)).values()
+    _post(client, ada, f"/papers/{HOSTILE_ID}/file", list=str(kept))
+    _post(client, ada, f"/papers/{HOSTILE_ID}/note", note="my note")
+    with _session(site_settings) as session:
+        found = reader.find(session, ada.address)
+        assert found is not None
+        found.status = SubscriberStatus.ACTIVE
+    left = (_now() - timedelta(days=3)).date()
+    _post(client, ada, "/for-you/away", since=left.isoformat())
+    for path, field in (
+        (f"/papers/{HOSTILE_ID}/note", "note"),
+        (f"/papers/{HOSTILE_ID}/file", "list"),
+        ("/for-you/away", "since"),
+    ):
+        answer = client.post(path, data={}, headers=ada.headers, follow_redirects=False)
+        assert answer.status_code == 422, path
+        assert f"{field} is missing" in answer.text
+    exported = client.get("/reading-list.json", headers=ada.headers).json()["reading_list"]
+    assert [paper["note"] for paper in exported] == ["my note"]
+    assert _order(_page(client, ada, f"?list={kept}")) == [HOSTILE_ID]
+    row = ada.row()
+    assert row is not None and row.away_since == left
+    _post(client, ada, f"/papers/{HOSTILE_ID}/note", note="")  # sent empty: cleared
+    exported = client.get("/reading-list.json", headers=ada.headers).json()["reading_list"]
+    assert [paper["note"] for paper in exported] == [""]
+
+
+def test_a_list_name_that_shows_nothing_or_is_taken_but_for_case_is_refused_in_words(
+    client: TestClient, ada: SignedIn
+) -> None:
+    for name in ("\u200b\u200b", "\u202e\u2066\ufeff", "\ufffd"):
+        said = _refused(client, ada, "/reading-list/lists", name=name)
+        assert "needs a character that shows" in html.unescape(said)
+    _post(client, ada, "/reading-list/lists", name="graph neural networks")
+    for name in ("GRAPH neural networks", "graph\u200b neural networks"):
+        said = _refused(client, ada, "/reading-list/lists", name=name)
+        assert "a list named “graph neural networks” already" in html.unescape(said)
+    assert list(_lists(_page(client, ada))) == ["graph neural networks"]
+
+
 def test_each_list_exports_as_ris_and_csl_json_that_real_parsers_read_back(
     client: TestClient, ada: SignedIn, site_settings: Settings
 ) -> None:

@@ -35,6 +35,7 @@ from app.core.models import (
     PaperAuthor,
     PaperTopic,
     SavedPaper,
+    SignInKey,
     Subscriber,
     SubscriberStatus,
 )
@@ -313,6 +314,27 @@ def test_saved_papers_are_in_the_data_export_and_go_with_the_account(
     with _session(site_settings) as session:
         left = session.scalar(select(func.count()).where(SavedPaper.subscriber_id == found.id))
     assert left == 0
+
+
+def test_the_data_export_leaves_out_every_key_the_reader_never_needs(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    _post(client, ada, f"/papers/{HOSTILE_ID}/save")
+    _post(client, ada, "/for-you/feed")
+    with _session(site_settings) as session:
+        found = reader.find(session, ada.address)
+        assert found is not None and found.feed_key is not None
+        sign_in = session.get_one(SignInKey, ada.address)
+        keys = {found.link_key, found.feed_key, sign_in.key}
+        token = links.subscriber_token(site_settings, links.PREFERENCES, found, _now())
+    for exported in (
+        client.get("/for-you/data.json", headers=ada.headers),
+        client.get("/subscriptions/export", params={"token": token}),
+    ):
+        assert exported.status_code == 200
+        assert exported.json()["saved_papers"] == [HOSTILE_ID]
+        assert not {"link_key", "feed_key", "key"} & set(exported.json())
+        assert not [key for key in keys if key in exported.text]
 
 
 def test_the_private_feed_works_until_revoked(

@@ -61,6 +61,20 @@ def test_a_followed_search_is_a_section_of_for_you_with_why(
     assert f"matches your search “{words}”" in section
 
 
+def test_a_search_saved_again_in_other_case_is_already_saved_and_one_that_shows_nothing_refused(
+    client: TestClient, ada: SignedIn
+) -> None:
+    _post(client, ada, "/searches/save", q="graph neural networks")
+    _post(client, ada, "/searches/save", q="GRAPH neural networks")
+    _post(client, ada, "/searches/save", q="graph\u200b neural\u202e networks")
+    for query in ("\u200b", "\u2066\u2069 \u200e", "\ufffd -graph"):
+        answer = client.post(
+            "/searches/save", data={"q": query}, headers=ada.headers, follow_redirects=False
+        )
+        assert answer.status_code == 400 and "needs a word that shows" in answer.text
+    assert _saved(_for_you(client, ada)) == ["graph neural networks"]
+
+
 def test_what_cannot_be_saved_is_a_clear_400_and_keeps_what_was_saved(
     client: TestClient, ada: SignedIn
 ) -> None:

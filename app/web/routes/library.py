@@ -159,7 +159,7 @@ async def delete_list(request: Request, context: ContextDep, list_id: ListId) ->
 @router.post("/papers/{arxiv_id:path}/file")
 async def file_paper(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     """File a paper under a list (``list``: its id; empty: the reading list alone)."""
-    asked = (await read_form(request)).get("list", "").strip()
+    asked = (await read_form(request)).sent("list").strip()
     if asked and not (asked.isdecimal() and 0 < int(asked) <= MAX_ID):
         raise HTTPException(422, "list is one of your lists' ids, or empty")
     list_id = int(asked) if asked else None
@@ -186,7 +186,7 @@ async def mark_read(request: Request, context: ContextDep, arxiv_id: str) -> Res
 
 @router.post("/papers/{arxiv_id:path}/note")
 async def note(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    text = (await read_form(request)).get("note", "")
+    text = (await read_form(request)).sent("note")
 
     def keep(session: Session, found: Subscriber, now: datetime) -> None:
         library.set_note(session, found, arxiv_id, text, now)

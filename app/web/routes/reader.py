@@ -190,7 +190,7 @@ def _revoke_feed(session: Session, found: Subscriber, now: datetime) -> None:
 async def away(request: Request, context: ContextDep) -> Response:
     """ "I was away since" (``since``, a day; empty: not away): the next day digest is a
     catch-up of the days since then."""
-    asked = (await read_form(request)).get("since", "")
+    asked = (await read_form(request)).sent("since")
     try:
         since = catch_up.away_since(asked, context.clock().date())
     except catch_up.AwayRefusedError as refused:
