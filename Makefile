@@ -15,11 +15,15 @@ TORCH_INDEX ?=
 # alone first (its dependencies then come at their locked versions from the usual index).
 LOCK := requirements/lock.txt
 
+# Each step says what it does: the first setting up takes minutes (torch alone is 750 MB).
 $(STAMP): pyproject.toml $(LOCK)
+	@echo "== setting up $(VENV): a virtual environment, then pip"
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet --no-deps $(TORCH) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	$(VENV)/bin/pip install --quiet -c $(LOCK) -e '.[dev]'
+	@echo "== $(TORCH), the CPU build (about 750 MB installed)"
+	$(VENV)/bin/pip install --progress-bar off --no-deps $(TORCH) $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	@echo "== Paperboy and every package at requirements/lock.txt's version"
+	$(VENV)/bin/pip install --progress-bar off -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
