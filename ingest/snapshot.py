@@ -19,11 +19,12 @@ from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.arxiv_ids import MAX_VERSION_DIGITS, InvalidArxivIdError, parse_arxiv_id
 from app.core.names import collapse_each, collapse_whitespace
 from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 
-_VERSION_LABEL = re.compile(r"v(\d+)")
+# Bounded as an identifier's version is: a longer one is a bad entry, not an int() to overflow.
+_VERSION_LABEL = re.compile(rf"v([0-9]{{1,{MAX_VERSION_DIGITS}}})")
 # Kaggle's free-text author list separates names with commas and a final "and".
 _AUTHOR_SEPARATOR = re.compile(r",\s*|\s+and\s+")
 _SEPARATOR = "\x00"

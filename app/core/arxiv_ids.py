@@ -12,17 +12,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# A version is a revision count: four digits are far more than any paper has had. A longer
+# one is not an identifier, and never reaches int(), which refuses text past Python's
+# integer-digit limit (a server error for a URL an attacker writes).
+MAX_VERSION_DIGITS = 4
+_VERSION = rf"(?:v(?P<version>\d{{1,{MAX_VERSION_DIGITS}}}))?"
 # re.ASCII: \d would also match other scripts' digits ("٢٥٠٣"), which no identifier has.
-_NEW_STYLE = re.compile(r"(?P<yymm>\d{4})\.(?P<number>\d{4,5})(?:v(?P<version>\d+))?", re.ASCII)
+_NEW_STYLE = re.compile(r"(?P<yymm>\d{4})\.(?P<number>\d{4,5})" + _VERSION, re.ASCII)
 _OLD_STYLE = re.compile(
-    r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?/(?P<number>\d{7})"
-    r"(?:v(?P<version>\d+))?",
+    r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?/(?P<number>\d{7})" + _VERSION,
     re.ASCII,
 )
 # The form of every identifier since 2015, bare: most of what a bulk import reads.
-_MODERN = re.compile(
-    r"(?P<yymm>\d\d(?:0[1-9]|1[0-2]))\.(?P<number>\d{5})(?:v(?P<version>\d+))?", re.ASCII
-)
+_MODERN = re.compile(r"(?P<yymm>\d\d(?:0[1-9]|1[0-2]))\.(?P<number>\d{5})" + _VERSION, re.ASCII)
 # Prefixes seen in the wild: "arXiv:2503.11731", "https://arxiv.org/abs/2503.11731v2",
 # "http://arxiv.org/pdf/hep-th/9901001v1", "oai:arXiv.org:2503.11731".
 _PREFIX = re.compile(
@@ -63,7 +65,7 @@ def parse_arxiv_id(text: str) -> ArxivId:
     if match := _OLD_STYLE.fullmatch(candidate):
         _check_month(match["number"][2:4], text)
         return ArxivId(f"{match['archive']}/{match['number']}", _version(match["version"], text))
-    raise InvalidArxivIdError(f"not an arXiv identifier: {text!r}")
+    raise InvalidArxivIdError(f"not an arXiv identifier: {_shown(text)}")
 
 
 def is_arxiv_id(text: str) -> bool:
@@ -76,14 +78,16 @@ def is_arxiv_id(text: str) -> bool:
 
 def _check_month(month: str, original: str) -> None:
     if not 1 <= int(month) <= 12:
-        raise InvalidArxivIdError(f"not an arXiv identifier (month {month}): {original!r}")
+        raise InvalidArxivIdError(f"not an arXiv identifier (month {month}): {_shown(original)}")
 
 
 def _check_number_width(yymm: str, number: str, original: str) -> None:
     # Four-digit sequence numbers ran to 1412; five digits from 1501 on.
     expected = 4 if yymm < "1501" else 5
     if len(number) != expected:
-        raise InvalidArxivIdError(f"not an arXiv identifier (sequence number width): {original!r}")
+        raise InvalidArxivIdError(
+            f"not an arXiv identifier (sequence number width): {_shown(original)}"
+        )
 
 
 def _version(raw: str | None, original: str) -> int | None:
@@ -91,5 +95,11 @@ def _version(raw: str | None, original: str) -> int | None:
         return None
     version = int(raw)
     if version < 1:
-        raise InvalidArxivIdError(f"not an arXiv identifier (version {raw}): {original!r}")
+        raise InvalidArxivIdError(f"not an arXiv identifier (version {raw}): {_shown(original)}")
     return version
+
+
+def _shown(text: str) -> str:
+    """``text`` as an error quotes it: its start only, as callers echo errors to whoever sent
+    the text."""
+    return repr(text[:60]) + ("…" if len(text) > 60 else "")

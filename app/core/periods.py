@@ -7,12 +7,14 @@ the date asked for, so the week's edition grows through the week under one key.
 
 from __future__ import annotations
 
+from calendar import monthrange
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
 Period = Literal["day", "week", "month"]
 PERIODS: tuple[Period, ...] = ("day", "week", "month")
+WEEK_TAIL = timedelta(days=6)  # from a week's Monday to its Sunday
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +36,12 @@ def span(period: Period, day: date) -> Span:
 
 
 def last_day(period: Period, key: date) -> date:
-    """The last calendar day of the edition of ``period`` keyed ``key`` (its first day)."""
+    """The last calendar day of the edition of ``period`` keyed ``key`` (its first day).
+
+    The calendar ends on ``date.max``: the last ISO week of 9999 runs past it, so it ends
+    there, and no month's end is found by stepping into the month after it."""
     if period == "day":
         return key
     if period == "week":
-        return key + timedelta(days=6)
-    next_month = (key.replace(day=28) + timedelta(days=4)).replace(day=1)
-    return next_month - timedelta(days=1)
+        return key + WEEK_TAIL if key <= date.max - WEEK_TAIL else date.max
+    return key.replace(day=monthrange(key.year, key.month)[1])

@@ -7,7 +7,7 @@ can have is answered 404 by :data:`TopicId` before the database is asked.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Path, Query
@@ -21,10 +21,22 @@ PERIOD_NAMES: dict[str, Period] = {"day": "day", "week": "week", "month": "month
 # Ids are INTEGER keys counted from 1: 32 bits on PostgreSQL (SQLite's are wider). A larger
 # number names no row, and handing it to the database overflows its driver (a 500).
 MAX_ID = 2**31 - 1
+# A week's pages reach its Sunday and the Monday after it (the end of a half-open range), so
+# a week may start no later than this: the last week of 9999 runs past the calendar's end.
+LATEST_WEEK_START = date.max - timedelta(days=7)
 
 
 class BadInputError(ValueError):
     """A request parameter that cannot be understood; the message says which and why."""
+
+
+def stored_id(text: str) -> int | None:
+    """``text`` as a row's id if it can be one (ASCII digits naming 1 to :data:`MAX_ID`),
+    else None; read without handing ``int()`` more digits than an id has."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_ID)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
 
 
 async def topic_id(topic_id: Annotated[int, Path(description="A topic's id")]) -> int:
@@ -49,14 +61,17 @@ def _fail() -> date:
 
 
 def parse_week(text: str) -> date:
-    """The Monday of ISO week ``YYYY-Www``."""
+    """The Monday of ISO week ``YYYY-Www``: one that ends, with a day to spare, by ``date.max``."""
     match = _WEEK.fullmatch(text)
     try:
         if match is None:
             raise ValueError
-        return date.fromisocalendar(int(match[1]), int(match[2]), 1)
+        monday = date.fromisocalendar(int(match[1]), int(match[2]), 1)
     except ValueError:
         raise BadInputError(f"week must be an ISO week as YYYY-Www, got {text[:40]!r}") from None
+    if monday > LATEST_WEEK_START:
+        raise BadInputError(f"week must end by {date.max.isoformat()}, got {text[:40]!r}")
+    return monday
 
 
 def parse_month(text: str) -> date:

@@ -10,6 +10,7 @@ from app.core.arxiv_ids import ArxivId, InvalidArxivIdError, is_arxiv_id, parse_
         ("2503.11731v2", ArxivId("2503.11731", 2)),
         ("0704.0001", ArxivId("0704.0001", None)),
         ("1412.9999v10", ArxivId("1412.9999", 10)),
+        ("2503.11731v9999", ArxivId("2503.11731", 9999)),
         ("hep-th/9901001v1", ArxivId("hep-th/9901001", 1)),
         ("hep-th/9901001", ArxivId("hep-th/9901001", None)),
         ("math.AG/0601001", ArxivId("math/0601001", None)),
@@ -36,6 +37,10 @@ def test_every_spelling_parses_to_the_base_id_and_its_version(text: str, expecte
         "2513.11731",  # month 13
         "2503.11731v0",
         "2503.11731v",
+        "2503.11731v12345",  # a version past four digits
+        "2503.11731v" + "9" * 4301,  # past Python's integer-digit limit
+        "hep-th/9901001v" + "9" * 4301,
+        "arXiv:2503.11731v" + "0" * 4300 + "1",
         "hep-th/990100",
         "HEP-TH/9901001",
         "hep-th/9913001",  # month 13
@@ -53,3 +58,9 @@ def test_an_id_prints_with_its_version_and_knows_its_style() -> None:
     assert str(parse_arxiv_id("2503.11731")) == "2503.11731"
     assert parse_arxiv_id("hep-th/9901001").is_old_style
     assert not parse_arxiv_id("2503.11731").is_old_style
+
+
+def test_the_error_for_a_very_long_text_quotes_only_its_start() -> None:
+    with pytest.raises(InvalidArxivIdError) as refused:
+        parse_arxiv_id("2503.11731v" + "9" * 4301)
+    assert len(str(refused.value)) < 120

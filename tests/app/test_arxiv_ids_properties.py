@@ -46,6 +46,7 @@ def parsed_or_refused(text: str) -> ArxivId | None:
 
 @given(st.text(max_size=60) | near_misses())
 @example("\u0662\u0665\u0660\u0663.\u0661\u0661\u0667\u0663\u0661")  # Arabic-Indic digits
+@example("2503.11731v" + "9" * 4301)  # a version past Python's integer-digit limit
 @settings(max_examples=400, deadline=None)
 def test_any_text_is_an_identifier_in_its_canonical_form_or_refused(text: str) -> None:
     parsed = parsed_or_refused(text)

@@ -72,6 +72,7 @@ def test_hostile_html_in_a_title_is_kept_as_text_for_the_renderer_to_escape() ->
     [
         ({"id": None}, "missing id"),
         ({"id": "not-an-id"}, "not an arXiv identifier"),
+        ({"id": "2503.11742v" + "9" * 4301}, "not an arXiv identifier"),
         ({"id": 2503.11742}, "missing id"),
         ({"title": ""}, "missing title"),
         ({"title": "   \n"}, "missing title"),
@@ -94,6 +95,14 @@ def test_a_listing_record_of_the_wrong_shape_is_rejected_with_the_reason(
     ("change", "message"),
     [
         ({"versions": [{"version": "one", "created": "x"}]}, "bad versions entry"),
+        (
+            {
+                "versions": [
+                    {"version": "v" + "9" * 4301, "created": "Mon, 2 Apr 2007 19:18:42 GMT"}
+                ]
+            },
+            "bad versions entry",
+        ),
         ({"versions": [{"version": "v1", "created": "not a date"}]}, "bad date"),
         ({"versions": "v1"}, "versions must be a list"),
         ({"authors_parsed": [["only-last"]]}, "authors_parsed must be"),

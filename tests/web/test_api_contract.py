@@ -6,6 +6,7 @@ these tests pin the answers a reader relies on, one request per kind of answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
@@ -16,6 +17,7 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from app.core.config import Settings
+from tests.extremes import HUGE
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
 from tests.web.conftest import HF_PAPER, OLD_STYLE_ID
 from tests.web.explained import PLAIN, TOP, WEEK, explained_site
@@ -35,6 +37,25 @@ def document(client: TestClient) -> dict[str, Any]:
 
 def test_the_document_is_valid_openapi(document: dict[str, Any]) -> None:
     validate(document)  # raises OpenAPIValidationError with the path of what is wrong
+
+
+@pytest.mark.parametrize(
+    ("identifier", "documented"),
+    [
+        (f"{HF_PAPER}v9999", True),
+        (f"arXiv:{OLD_STYLE_ID}v2", True),
+        (f"{HF_PAPER}v12345", False),  # a version past the parser's bound
+        (f"{HF_PAPER}v{HUGE}", False),
+        ("2513.14133", False),  # month 13
+    ],
+)
+def test_the_identifier_pattern_is_what_the_server_reads(
+    document: dict[str, Any], client: TestClient, identifier: str, documented: bool
+) -> None:
+    """So schemathesis sends an over-long version as invalid input, which must be refused."""
+    (parameter,) = document["paths"]["/api/papers/{arxiv_id}"]["get"]["parameters"]
+    assert bool(re.search(parameter["schema"]["pattern"], identifier)) is documented
+    assert (client.get(f"/api/papers/{identifier}").status_code == 400) is not documented
 
 
 def test_no_operation_documents_an_answer_the_server_never_gives(

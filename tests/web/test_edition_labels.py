@@ -6,8 +6,9 @@ from datetime import date
 
 import pytest
 
+from app.core.editions import human_label
 from app.core.periods import Period
-from app.web.page_views import human_label, nearest_date
+from app.web.page_views import nearest_date
 
 
 @pytest.mark.parametrize(

@@ -73,6 +73,9 @@ FIELDS = (
     "followed_topics",
     "muted_authors",
     "muted_topics",
+    "list",
+    "note",
+    "name",
 )
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Their 503 is their answer ("something needs the operator"), which uptime checkers watch for.

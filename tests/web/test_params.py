@@ -29,3 +29,12 @@ def test_a_topic_filter_too_large_for_the_database_is_refused(lenient: TestClien
     response = lenient.get("/", params={"topic": 2**63})
     assert response.status_code == 400
     assert "topic" in response.text
+
+
+@pytest.mark.parametrize("text", ["\u00b2", "\u0663", "1.0", "-1", "0"])
+def test_a_topic_filter_that_is_not_a_plain_number_is_refused(
+    lenient: TestClient, text: str
+) -> None:
+    response = lenient.get("/", params={"topic": text})
+    assert response.status_code == 400
+    assert "topic must be a topic" in response.text

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.core.periods import span
@@ -20,6 +21,7 @@ from app.web.params import (
 )
 
 DAYS = st.dates(date(1, 1, 1), date(9999, 12, 31))
+LAST_WEEK = date.fromisocalendar(9999, 52, 1)  # it ends after date.max
 SPELLED = DAYS.flatmap(
     lambda day: st.sampled_from(
         [day.isoformat(), key_label("week", day), key_label("month", day), day.strftime("%Y%m%d")]
@@ -75,8 +77,24 @@ def _as_query(period: str, label: str) -> tuple[str | None, str | None, str | No
 
 
 @given(DAYS)
+@example(date.min)
+@example(date.max)
 @settings(max_examples=100, deadline=None)
 def test_every_day_reads_back_from_its_own_label(day: date) -> None:
     assert parse_day(key_label("day", day)) == day
-    assert parse_week(key_label("week", day)) == span("week", day).key
     assert parse_month(key_label("month", day)) == span("month", day).key
+
+
+@given(st.dates(date.min, LAST_WEEK - timedelta(days=1)))
+@example(date.min)
+@example(LAST_WEEK - timedelta(days=1))
+@settings(max_examples=100, deadline=None)
+def test_every_week_the_calendar_holds_reads_back_from_its_own_label(day: date) -> None:
+    assert parse_week(key_label("week", day)) == span("week", day).key
+
+
+@given(st.dates(LAST_WEEK, date.max))
+@settings(max_examples=10, deadline=None)
+def test_the_last_week_of_9999_is_refused_as_it_ends_past_the_calendar(day: date) -> None:
+    with pytest.raises(BadInputError, match="week must end by 9999-12-31"):
+        parse_week(key_label("week", day))

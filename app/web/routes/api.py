@@ -15,7 +15,7 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from fastapi.responses import RedirectResponse
 from sqlalchemy.orm import Session
 
-from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
+from app.core.arxiv_ids import MAX_VERSION_DIGITS, InvalidArxivIdError, parse_arxiv_id
 from app.core.editions import latest_edition
 from app.core.models import Edition
 from app.web import api_models as api
@@ -48,9 +48,12 @@ from search.relevance import SearchSort
 router = APIRouter(prefix="/api", tags=["api"])
 VERSION = package_version("paperboy")
 # arXiv's two identifier schemes, with an optional version and "arXiv:" prefix (HF's paths).
+# The version's bound is the parser's, so a fuzzer reading the schema sends longer ones as
+# invalid input, expecting them refused.
 ARXIV_ID_PATTERN = (
-    r"^(?:[aA][rR][xX][iI][vV]:)?(?:[0-9]{4}\.[0-9]{4,5}"
-    r"|[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?/[0-9]{7})(?:v[0-9]+)?$"
+    r"^(?:[aA][rR][xX][iI][vV]:)?(?:[0-9]{2}(?:0[1-9]|1[0-2])\.[0-9]{4,5}"
+    r"|[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[A-Za-z]+)?)?/[0-9]{7})"
+    rf"(?:v[0-9]{{1,{MAX_VERSION_DIGITS}}})?$"
 )
 ArxivIdPath = Annotated[
     str,

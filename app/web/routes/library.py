@@ -23,7 +23,7 @@ from app.web.bibtex import bibliography
 from app.web.citations import Cited, csl_json, ris
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import read_form
-from app.web.params import MAX_ID
+from app.web.params import MAX_ID, stored_id
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading, to_sign_in
 from digest.accounts import library
 
@@ -160,9 +160,9 @@ async def delete_list(request: Request, context: ContextDep, list_id: ListId) ->
 async def file_paper(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     """File a paper under a list (``list``: its id; empty: the reading list alone)."""
     asked = (await read_form(request)).sent("list").strip()
-    if asked and not (asked.isdecimal() and 0 < int(asked) <= MAX_ID):
+    list_id = stored_id(asked) if asked else None
+    if asked and list_id is None:
         raise HTTPException(422, "list is one of your lists' ids, or empty")
-    list_id = int(asked) if asked else None
 
     def file(session: Session, found: Subscriber, now: datetime) -> None:
         library.file_under(session, found, arxiv_id, list_id, now)

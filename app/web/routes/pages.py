@@ -17,12 +17,12 @@ from app.web.context import ContextDep, SessionDep
 from app.web.page_views import PaperPage, nearest_date, trending_page
 from app.web.pager import NoSuchPageError
 from app.web.params import (
-    MAX_ID,
     BadInputError,
     edition_key,
     key_label,
     parse_day,
     parse_period,
+    stored_id,
 )
 from app.web.routes.voting import SESSION_COOKIE
 from app.web.view_models import Signals, author_links, card
@@ -49,9 +49,10 @@ def topic_param(value: str | None) -> int | None:
     """A topic filter's id; empty (the form's "All topics") is none."""
     if value is None or value == "":
         return None
-    if not value.isdigit() or not 1 <= int(value) <= MAX_ID:
+    topic = stored_id(value)
+    if topic is None:
         raise BadInputError(f"topic must be a topic's number, got {value[:40]!r}")
-    return int(value)
+    return topic
 
 
 def page_edition(
