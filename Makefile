@@ -15,7 +15,7 @@ TORCH_INDEX ?=
 # alone first (its dependencies then come at their locked versions from the usual index).
 LOCK := requirements/lock.txt
 
-# Each step says what it does: the first setting up takes minutes (torch alone is 750 MB).
+# Each step says what it does: the first setting up takes minutes, torch most of them.
 $(STAMP): pyproject.toml $(LOCK)
 	@echo "== setting up $(VENV): a virtual environment, then pip"
 	$(PYTHON) -m venv $(VENV)

@@ -35,7 +35,7 @@ def test_the_image_and_make_install_the_pinned_torch_first() -> None:
 
 def test_the_image_make_and_the_readme_install_the_locked_versions() -> None:
     assert "LOCK := requirements/lock.txt" in _read("Makefile")
-    assert "pip install --quiet -c $(LOCK) -e '.[dev]'" in _read("Makefile")
+    assert "pip install --progress-bar off -c $(LOCK) -e '.[dev]'" in _read("Makefile")
     assert "pip install -c requirements/lock.txt " in _read("Dockerfile")
     readme = _read("README.md")
     assert ".venv/bin/pip install -c requirements/lock.txt -e '.[dev]'" in readme

@@ -17,6 +17,19 @@ from app.core.names import collapse_whitespace
 # Letters, numbers, punctuation and symbols draw something, but for these.
 _DRAWN = frozenset("LNPS")
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\ufffc\ufffd")
+# Unicode's default-ignorable code points that are no format character: variation selectors,
+# the combining grapheme joiner, Mongolian free variation selectors, Hangul fillers and the
+# reserved tag range. A name holding them reads as the name without them.
+_IGNORABLE = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0000, 0xE0FFF),
+)
 
 
 def kept_form(text: str) -> str:
@@ -33,5 +46,13 @@ def comparison_key(text: str) -> str:
     """What two names must share to be the same name to a reader: equal once normalized,
     case-folded and stripped of the characters that draw nothing."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    drawn = "".join(c for c in folded if unicodedata.category(c) != "Cf" and c not in _BLANK)
-    return collapse_whitespace(drawn)
+    return collapse_whitespace("".join(c for c in folded if not _draws_nothing(c)))
+
+
+def _draws_nothing(character: str) -> bool:
+    point = ord(character)
+    return (
+        unicodedata.category(character) == "Cf"
+        or character in _BLANK
+        or any(first <= point <= last for first, last in _IGNORABLE)
+    )

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 T = TypeVar("T")
+# What :meth:`Memo._fresh` answers for a key with no fresh value (None may be a kept value).
+_MISSING = object()
 
 
 # Set for one request's context: no value kept from a build that may have read a standby is
@@ -70,14 +72,8 @@ class Memo:
 
     def peek(self, key: Hashable) -> object | None:
         """The value kept for ``key`` if still fresh, else None; builds nothing."""
-        now = self.clock()
-        with self._lock:
-            kept = self._entries.get(key)
-            afresh = self.afresh_on_revalidation and _AFRESH.get()
-            if kept is None or now - kept[0] >= self.ttl_seconds or (afresh and kept[2]):
-                return None
-            self._entries.move_to_end(key)
-            return kept[1]
+        kept = self._fresh(key, self.clock())
+        return None if kept is _MISSING else kept
 
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         """The value kept for ``key`` if still fresh, else ``build()`` (kept for next time).
@@ -85,10 +81,11 @@ class Memo:
         Built outside the lock, so a slow page never holds up the others; two requests that
         miss together both build, and the later one's value is kept. Inside
         :func:`built_afresh`, a value built under :func:`reading_standbys` is built again.
+        A kept None is a value like any other (an edition that is not stored).
         """
         now = self.clock()
-        kept = self.peek(key)
-        if kept is not None:
+        kept = self._fresh(key, now)
+        if kept is not _MISSING:
             return kept  # type: ignore[return-value]
         value = build()
         with self._lock:
@@ -97,3 +94,13 @@ class Memo:
             while len(self._entries) > self.max_entries:
                 self._entries.popitem(last=False)
         return value
+
+    def _fresh(self, key: Hashable, now: float) -> object:
+        """The value kept for ``key`` if still fresh at ``now``, else :data:`_MISSING`."""
+        with self._lock:
+            kept = self._entries.get(key)
+            afresh = self.afresh_on_revalidation and _AFRESH.get()
+            if kept is None or now - kept[0] >= self.ttl_seconds or (afresh and kept[2]):
+                return _MISSING
+            self._entries.move_to_end(key)
+            return kept[1]

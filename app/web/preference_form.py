@@ -178,6 +178,38 @@ def posted(
     )
 
 
+# The fields the preferences page always sends (text boxes, menus): one left out of a POST
+# keeps what is stored, never clears it.
+ALWAYS_SENT = (
+    "interests",
+    "exclusions",
+    "frequency",
+    "weekday",
+    "delivery_hour",
+    "time_zone",
+    "max_items",
+)
+
+
+def with_stored(
+    fields: Mapping[str, str], lists: Mapping[str, Sequence[str]], kept: Entered
+) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """A POST's fields and lists, with what it left out taken from ``kept`` (the stored
+    preferences as the page shows them): a named list with no box sent, the categories when
+    neither a box nor the other-categories field came, any field of :data:`ALWAYS_SENT`."""
+    filled = dict(fields)
+    for name in ALWAYS_SENT:
+        filled.setdefault(name, getattr(kept, name))
+    filled_lists = {name: list(values) for name, values in lists.items()}
+    for name in NAMED_LISTS:
+        if not filled_lists.get(name):
+            filled_lists[name] = list(kept.named.get(name, ()))
+    if not filled_lists.get("categories") and "other_categories" not in fields:
+        filled_lists["categories"] = list(kept.ticked)
+        filled["other_categories"] = kept.other_categories
+    return filled, filled_lists
+
+
 def _typed(names: Sequence[str]) -> list[str]:
     # At most as many as a list may hold: a POST of thousands is not echoed back whole.
     return [text for text in names if text.strip()][:MAX_NAMED]

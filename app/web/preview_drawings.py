@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,6 +43,8 @@ class DrawingLimits:
 
 
 DRAWING_LIMITS = DrawingLimits()
+# What a request told the drawings are too many waits before it asks again.
+BUSY_RETRY_SECONDS = 5
 
 
 class DrawingRefusedError(Exception):
@@ -62,47 +66,75 @@ class PreviewDrawings:
         self._directory = directory
         self._limits = limits
         self._kept = Memo(limits.kept_seconds, limits.kept, afresh_on_revalidation=False)
-        self._pool = ThreadPoolExecutor(limits.workers, thread_name_prefix="preview-drawing")
+        self._pool: ThreadPoolExecutor | None = None  # started by the first drawing
         self._rate = rate
         self._drawing: dict[PreviewKey, Future[Rendered]] = {}
+        self._waiting: Counter[PreviewKey] = Counter()
         self._lock = threading.Lock()
 
     async def image(self, key: PreviewKey, client: str, draw: Callable[[], Rendered]) -> Rendered:
         """The image of ``key``: stored, kept, or drawn by ``draw`` (whose errors propagate
         to every request waiting for it); :class:`DrawingRefusedError` past the limits."""
-        stored = await run_in_threadpool(read_stored, self._directory, key)
+        stored = await run_in_threadpool(read_stored, self._directory, key, time.time())
         if stored is not None:
             return rendered(stored)
         drawing = self._kept_or_drawing(key, client, draw)
-        # Shielded: a client that goes away must not cancel a drawing others wait for.
-        return await asyncio.shield(asyncio.wrap_future(drawing))
+        try:
+            # Shielded: a client that goes away must not cancel a drawing others wait for.
+            return await asyncio.shield(asyncio.wrap_future(drawing))
+        finally:
+            with self._lock:
+                self._waiting[key] -= 1
+                if self._waiting[key] <= 0:
+                    del self._waiting[key]
+
+    def waiting_for(self, key: PreviewKey) -> int:
+        """How many requests wait for the image of ``key`` now."""
+        with self._lock:
+            return self._waiting[key]
 
     def close(self) -> None:
-        """Stop taking drawings; those queued are dropped (the process is ending)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the pool, dropping the drawings queued (the app is stopping); a drawing asked
+        for later starts a new pool, as an app started again does."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _kept_or_drawing(
         self, key: PreviewKey, client: str, draw: Callable[[], Rendered]
     ) -> Future[Rendered]:
+        started = None
         with self._lock:
             kept = self._kept.peek(key)
             if isinstance(kept, Rendered):
-                done: Future[Rendered] = Future()
-                done.set_result(kept)
-                return done
-            running = self._drawing.get(key)
-            if running is not None:
-                return running
-            self._admit(client)
-            started = self._pool.submit(self._kept.get, key, draw)
-            self._drawing[key] = started
-        started.add_done_callback(lambda finished: self._forget(key, finished))
+                running: Future[Rendered] = Future()
+                running.set_result(kept)
+            elif (running_now := self._drawing.get(key)) is not None:
+                running = running_now
+            else:
+                running = started = self._start(key, client, draw)
+            self._waiting[key] += 1
+        if started is not None:  # outside the lock: a finished drawing calls back at once
+            started.add_done_callback(lambda finished: self._forget(key, finished))
+        return running
+
+    def _start(
+        self, key: PreviewKey, client: str, draw: Callable[[], Rendered]
+    ) -> Future[Rendered]:
+        """The drawing of ``key`` put in the pool, if the limits allow it (lock held)."""
+        self._admit(client)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._limits.workers, "preview-drawing")
+        started = self._pool.submit(self._kept.get, key, draw)
+        self._drawing[key] = started
         return started
 
     def _admit(self, client: str) -> None:
         """Refuse a new drawing past the queue's bound or the client's rate (lock held)."""
         if len(self._drawing) >= self._limits.workers + self._limits.waiting:
-            raise DrawingRefusedError("too many previews being drawn; retry in a moment", 503, 5)
+            reason = "too many previews being drawn; retry in a moment"
+            raise DrawingRefusedError(reason, 503, BUSY_RETRY_SECONDS)
         wait = self._rate.retry_after(client)
         if wait is not None:
             reason = f"too many previews drawn for you in the last minute; retry in {wait} s"

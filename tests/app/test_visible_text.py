@@ -47,6 +47,8 @@ def test_names_alike_but_for_case_width_or_invisible_characters_compare_equal() 
         "\uff47\uff52\uff41\uff50\uff48 neural networks",
         "graph\u200b neural\u00a0networks\u200f",
         "\u202egraph neural networks\u202c",
+        "graph\ufe0f neural networks",
+        "gr\u034faph neural networks\U000e0001",
     ):
         assert comparison_key(alike) == key
     assert comparison_key("Straße") == comparison_key("STRASSE")

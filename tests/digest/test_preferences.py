@@ -381,3 +381,23 @@ def test_a_topic_is_named_by_its_label_in_any_case_or_by_its_number() -> None:
     with pytest.raises(BadPreferencesError) as refused:
         parse_preferences({}, [], too_many)
     assert refused.value.errors == {"muted_topics": f"at most {MAX_NAMED} topics"}
+
+
+def test_a_preferences_post_that_leaves_fields_out_keeps_what_they_hold(
+    client: TestClient, database: Database, mail_settings: Settings
+) -> None:
+    store_names(database)
+    token = token_of(database, mail_settings, add_subscriber(database.sessions, "b@example.org"))
+    chosen = {"interests": "graph neural networks", "followed_authors": ["ada lovelace"]}
+    client.post("/subscriptions/preferences", data={**FIELDS, **chosen, "token": token})
+    # A hand-made POST carrying one field: the others it leaves out stay as they were.
+    saved = client.post("/subscriptions/preferences", data={"max_items": "5", "token": token})
+    assert saved.status_code == 200, saved.text
+    stored = one(database)
+    assert (stored.max_items, stored.interests) == (5, "graph neural networks")
+    assert (stored.followed_authors, stored.categories) == (["ada-lovelace"], ["cs.LG"])
+    assert (stored.frequency, stored.delivery_hour) == ("weekly", 6)
+    # Sent empty, a field clears what it holds.
+    cleared = {**FIELDS, "interests": "", "followed_authors": [""], "token": token}
+    client.post("/subscriptions/preferences", data=cleared)
+    assert (one(database).interests, one(database).followed_authors) == ("", [])

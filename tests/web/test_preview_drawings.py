@@ -5,11 +5,14 @@ of its own with a bounded queue, within each client's rate of drawings (on a rea
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+import time
 from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from app.core.config import Settings
@@ -17,6 +20,7 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.editions import latest_edition
 from app.core.models import EditionItem
 from app.services.previews.stored import (
+    STORED_FOR,
     draw_published,
     previews_directory,
     stored_path,
@@ -81,7 +85,7 @@ def test_a_client_past_its_drawings_is_told_when_to_retry_and_another_is_not(
     site_settings: Settings, tmp_path: Path
 ) -> None:
     settings = _without_stored_previews(
-        site_settings, tmp_path, preview_drawings_per_minute=6, preview_drawings_burst=2
+        site_settings, tmp_path, preview_drawings_per_minute=1, preview_drawings_burst=2
     )
     papers = _day_papers(settings)
     asked = [(ONE_CLIENT, papers[0]), (ONE_CLIENT, papers[1]), (ONE_CLIENT, papers[2])]
@@ -130,11 +134,14 @@ def test_the_daily_job_draws_again_only_the_images_whose_words_changed(
     with open_engine(settings) as engine:
         sessions = make_session_factory(engine)
         first = draw_published(settings, sessions, LAST_DAY)
+        edition = stored_path(previews_directory(tmp_path), ("day", LAST_DAY.isoformat()))
+        os.utime(edition, (0, 0))
         again = draw_published(settings, sessions, LAST_DAY)
         spoiled = stored_path(previews_directory(tmp_path), ("paper", _day_papers(settings)[0]))
         spoiled.write_bytes(b"not an image")
         mended = draw_published(settings, sessions, LAST_DAY)
     assert (again.drawn, again.unchanged) == (0, first.drawn)
+    assert edition.stat().st_mtime > time.time() - STORED_FOR.total_seconds()  # checked
     assert (mended.drawn, mended.unchanged) == (1, first.drawn - 1)
     assert spoiled.read_bytes().startswith(b"\x89PNG")
     assert mended.lines() == [f"link previews: 1 drawn, {first.drawn - 1} unchanged"]
@@ -153,26 +160,50 @@ class _SlowDrawing:
         return rendered(b"\x89PNG drawn")
 
 
-def test_fifty_asking_for_an_image_while_it_is_drawn_get_that_one_drawing(
+def test_fifty_asking_for_an_image_while_it_is_drawn_wait_for_that_one_drawing(
     tmp_path: Path,
 ) -> None:
-    # The client may start one drawing: joining it, or taking it kept once drawn, costs
-    # nothing; a second drawing would be refused.
+    # The client may start one drawing: a second would be refused.
     drawings = PreviewDrawings(tmp_path, RateLimiter(per_minute=1, burst=1))
-    slow = _SlowDrawing()
+    slow, key = _SlowDrawing(), ("paper", "2512.00001")
 
     async def scenario() -> list[Rendered]:
-        first = asyncio.ensure_future(drawings.image(("paper", "2512.00001"), "a", slow))
+        asked = [asyncio.ensure_future(drawings.image(key, "a", slow)) for _ in range(AT_ONCE)]
         await asyncio.to_thread(slow.started.wait, 30)
-        joined = [drawings.image(("paper", "2512.00001"), "a", slow) for _ in range(AT_ONCE)]
-        waiting = asyncio.gather(first, *joined)
+        while drawings.waiting_for(key) < AT_ONCE:  # every request joined the one drawing
+            await asyncio.sleep(0.01)
         slow.released.set()
-        return list(await waiting)
+        return list(await asyncio.gather(*asked))
 
-    images = asyncio.run(scenario())
+    images = asyncio.run(asyncio.wait_for(scenario(), 60))
     drawings.close()
     assert slow.calls == 1
     assert {image.body for image in images} == {b"\x89PNG drawn"}
+    assert drawings.waiting_for(key) == 0
+
+
+def test_a_site_stopped_and_started_again_still_draws_previews(
+    site_settings: Settings, tmp_path: Path
+) -> None:
+    app = create_app(_without_stored_previews(site_settings, tmp_path))
+    for _ in range(2):
+        with TestClient(app) as client:
+            answer = client.get(f"/previews/papers/{_day_papers(site_settings)[0]}.png")
+            assert answer.status_code == 200 and answer.content.startswith(b"\x89PNG")
+
+
+def test_a_stored_image_the_daily_job_no_longer_checks_is_drawn_again_on_demand(
+    site_settings: Settings, tmp_path: Path
+) -> None:
+    paper = _day_papers(site_settings)[0]
+    stored = stored_path(previews_directory(tmp_path), ("paper", paper))
+    stored.parent.mkdir(parents=True)
+    stored.write_bytes(b"an image of words since changed")
+    long_ago = time.time() - STORED_FOR.total_seconds() - 60
+    os.utime(stored, (long_ago, long_ago))
+    with TestClient(create_app(_without_stored_previews(site_settings, tmp_path))) as client:
+        answer = client.get(f"/previews/papers/{paper}.png")
+    assert answer.status_code == 200 and answer.content.startswith(b"\x89PNG")
 
 
 def test_past_the_drawing_queue_the_site_says_it_is_busy(tmp_path: Path) -> None:

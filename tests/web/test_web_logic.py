@@ -102,6 +102,20 @@ def test_a_kept_response_is_rebuilt_after_its_time_to_live() -> None:
     assert memo.get("a", build) == 5  # the oldest entry was dropped past max_entries
 
 
+def test_a_kept_none_is_kept_like_any_value() -> None:
+    # An edition that is not stored is looked up once per time-to-live, not on every request.
+    built: list[None] = []
+    memo = Memo(ttl_seconds=60)
+
+    def build() -> None:
+        built.append(None)
+
+    memo.get("no such edition", build)
+    memo.get("no such edition", build)
+    assert len(built) == 1
+    assert memo.peek("no such edition") is None and memo.peek("never asked") is None
+
+
 def test_a_revalidation_rebuilds_what_a_standby_may_have_built_and_keeps_the_newer() -> None:
     built: list[int] = []
     memo = Memo(ttl_seconds=60)

@@ -35,6 +35,8 @@ LINE_SIZE, LINES_SHOWN = 30, 4
 KICKER_SIZE, FOOTER_SIZE = 28, 32
 # The PNG text chunk that holds the digest of what the image says.
 SAID_KEY = "paperboy-said"
+# Raised when the layout changes, so that every stored image is drawn again.
+DRAWING_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +50,10 @@ class Preview:
 
 
 def said(preview: Preview) -> str:
-    """A digest of everything the image says: equal digests draw equal images."""
-    words = json.dumps(astuple(preview), ensure_ascii=False).encode()
-    return hashlib.sha256(words).hexdigest()
+    """A digest of everything the image says and how it is drawn (this module's layout and
+    the font found): equal digests draw equal images."""
+    drawing = [DRAWING_VERSION, _font_file(), *astuple(preview)]
+    return hashlib.sha256(json.dumps(drawing, ensure_ascii=False).encode()).hexdigest()
 
 
 @cache
@@ -62,6 +65,12 @@ def font(size: int, *, bold: bool = False) -> Font:
         if (folder / name).is_file():
             return ImageFont.truetype(str(folder / name), size)
     return ImageFont.load_default(size)
+
+
+@cache
+def _font_file() -> str:
+    """The font the images are drawn with, or "" for the one Pillow carries."""
+    return next((str(f) for f in FONT_FOLDERS if (f / "DejaVuSans.ttf").is_file()), "")
 
 
 def wrapped(text: str, face: Font, width: int, most: int) -> list[str]:
@@ -114,7 +123,7 @@ def drawn(preview: Preview) -> bytes:
     chunks = PngImagePlugin.PngInfo()
     chunks.add_text(SAID_KEY, said(preview))
     out = io.BytesIO()
-    # zlib's default level: "optimize" costs four times the drawing for a few percent.
+    # zlib's default level: "optimize" costs several times the drawing for little smaller files.
     image.save(out, format="PNG", pnginfo=chunks)
     return out.getvalue()
 

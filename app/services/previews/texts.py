@@ -3,6 +3,7 @@ store (``drawing`` draws them). TeX in titles is made plain, as mail makes it.""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import func, select
@@ -133,8 +134,14 @@ def _upvotes(session: Session, arxiv_id: str) -> int:
     return found or 0
 
 
-# An edition the paper is in: its period, its date, the paper's rank there and its chance.
-Place = tuple[Period, date, int, float | None]
+@dataclass(frozen=True, slots=True)
+class Place:
+    """An edition the paper is in, and the paper's rank and chance there."""
+
+    period: Period
+    edition_date: date
+    rank: int
+    chance: float | None
 
 
 def _places(session: Session, arxiv_id: str) -> list[Place]:
@@ -147,7 +154,8 @@ def _places(session: Session, arxiv_id: str) -> list[Place]:
     )
     found: dict[tuple[str, date], Place] = {}
     for period, day, rank, chance in rows:
-        found.setdefault((period, day), (_period(period), day, rank, chance))
+        place = Place(period=_period(period), edition_date=day, rank=rank, chance=chance)
+        found.setdefault((period, day), place)
     return list(found.values())
 
 
@@ -159,10 +167,12 @@ def _standing(upvotes: int, places: list[Place]) -> str:
     parts = []
     if upvotes:
         parts.append(f"▲ {upvotes} upvote{'' if upvotes == 1 else 's'}")
-    chance = next((place[3] for place in places if place[3] is not None), None)
+    chance = next((place.chance for place in places if place.chance is not None), None)
     if chance is not None:
         parts.append(chance_words(chance))
     elif places:
-        period, day, rank, _ = min(places, key=lambda place: place[2])
-        parts.append(f"#{rank} of the {period}, {human_label(period, day)}")
+        best = min(places, key=lambda place: place.rank)
+        parts.append(
+            f"#{best.rank} of the {best.period}, {human_label(best.period, best.edition_date)}"
+        )
     return " · ".join(parts) or NO_STANDING

@@ -162,9 +162,10 @@ async def preferences(request: Request, context: ContextDep, token: str = "") ->
 @router.post("/subscriptions/preferences")
 async def save_preferences(request: Request, context: ContextDep) -> HTMLResponse:
     require_this_site(request, context.settings)
-    form = await read_form(request)
-    token, action = form.get("token"), _action(form.get("action"))
+    sent = await read_form(request)
+    token, action = sent.get("token"), _action(sent.get("action"))
     subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
+    form = await _kept_where_left_out(context, sent, subscriber)
     named = await run_in_threadpool(form_choices.look_up, context, Named(form.lists), subscriber)
     try:
         chosen = parse_preferences(form.fields, form.categories, named)
@@ -176,6 +177,18 @@ async def save_preferences(request: Request, context: ContextDep) -> HTMLRespons
     encode = context.search.embed if context.settings.search_semantic else None
     await run_in_threadpool(accounts.save_preferences, context, token, chosen, action, encode)
     return answers.message(request, context, "Saved", "Your preferences are saved.")
+
+
+async def _kept_where_left_out(
+    context: WebContext, form: PostedForm, subscriber: Subscriber
+) -> PostedForm:
+    """The POST with each field it left out taken from the stored preferences: a form that
+    omits a field never clears what the reader chose (an empty field still clears it)."""
+    names = await run_in_threadpool(form_choices.stored_names, context, subscriber)
+    kept = preference_form.stored(
+        context.settings.categories, subscriber, names.topic_labels, names.author_names
+    )
+    return PostedForm(*preference_form.with_stored(form.fields, form.lists, kept))
 
 
 async def _preferences_page(
