@@ -15,8 +15,9 @@ Last, 50 requests at once for one undrawn topic image, from one client whose rat
 drawings: all 200 means it was drawn once (each further drawing would answer 429); the wall time
 beside that of one request for another undrawn image says the same.
 
-Prints each condition's median of the page (goal: attacked at most 1.5 times idle, as for
-searches) and the answers the attacker got.
+Prints, for each attacked run, the page's median against that of the idle run just before it
+(goal: at most 1.5 times, as for searches; the median of the rounds' ratios is the figure),
+and the answers the attacker got.
 """
 
 from __future__ import annotations
@@ -114,35 +115,38 @@ def demo_ids(settings: Settings) -> tuple[list[str], list[int]]:
 
 
 def measure(base: str, args: argparse.Namespace, papers: list[str]) -> dict[str, list[float]]:
+    """Per number of connections, the ratio of each attacked run's page p50 to the idle run
+    just before it (adjacent runs, so the machine's drift between rounds cancels out)."""
     sampling = Sampling(args.page, args.samples, args.interval)
-    medians: dict[str, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
     for _ in range(args.rounds):
         for connections in args.connections:
-            idle = time_page(base, sampling, other_searches=False).page_seconds
-            medians.setdefault("idle", []).append(statistics.median(idle))
+            idle = statistics.median(time_page(base, sampling, other_searches=False).page_seconds)
             cycling = Cycling(base, papers, connections)
-            busy = attacked(base, sampling, cycling)
-            medians.setdefault(f"{connections}", []).append(statistics.median(busy))
-            print(f"  {connections} connections: the attacker got {_answers(cycling.statuses)}")
-    return medians
+            busy = statistics.median(attacked(base, sampling, cycling))
+            ratios.setdefault(f"{connections}", []).append(busy / idle)
+            print(
+                f"  {connections} connections: page p50 {idle * 1000:.1f} ms idle, "
+                f"{busy * 1000:.1f} ms attacked ({busy / idle:.2f}x); "
+                f"the attacker got {_answers(cycling.statuses)}"
+            )
+    return ratios
 
 
-def report(medians: dict[str, list[float]]) -> None:
-    idles = medians.pop("idle")
-    idle = statistics.median(idles)
-    print(f"page p50 idle {idle * 1000:.1f} ms (the median of {len(idles)} idle runs' p50)")
-    for connections, values in medians.items():
-        busy = statistics.median(values)
+def report(ratios: dict[str, list[float]]) -> None:
+    for connections, values in ratios.items():
+        shown = ", ".join(f"{value:.2f}" for value in values)
         print(
             f"page p50 under one client cycling {CYCLED} uncached previews over {connections} "
-            f"connections: {busy * 1000:.1f} ms, ratio {busy / idle:.2f} (goal <= 1.5)"
+            f"connections, x the idle run before it: median {statistics.median(values):.2f} "
+            f"({shown}) (goal <= 1.5)"
         )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-dir", type=Path, default=None, help="demo data (kept, reused)")
-    parser.add_argument("--rounds", type=int, default=2, help="alternations of each condition")
+    parser.add_argument("--rounds", type=int, default=5, help="alternations of each condition")
     parser.add_argument("--connections", type=int, nargs="+", default=[6, 40])
     parser.add_argument("--samples", type=int, default=100, help="requests of the page, each run")
     parser.add_argument("--interval", type=float, default=0.05, help="seconds between them")
