@@ -76,8 +76,8 @@ def _filters(filters: Filters) -> tuple[str, dict[str, Any]]:
 
 def _papers_for(where: str, alias: str) -> str:
     """The join to ``papers`` that the filters read, or none: unfiltered, a common word's
-    tens of thousands of matches would each look their paper up before the LIMIT (at 1M
-    papers, 215,000 buffer reads of a 450 ms query); the final rows look their day up."""
+    tens of thousands of matches would each look their paper up before the LIMIT, a cost
+    that grows with the store; only the final rows look their day up."""
     if where == NO_FILTER:
         return ""
     return f" JOIN papers AS p ON p.arxiv_id = {alias}.arxiv_id"
@@ -312,7 +312,7 @@ class DatabaseSearch:
         """Load the query model and run one search, so the first reader's waits for neither.
 
         The search reads the top of the HNSW graph and the word index into the server's
-        buffers: on a database server just started, the first search at 1M papers took 7 s.
+        buffers: on a database server just started, the first search at 1M papers is slow.
         """
         self.search(WARM_QUERY, Filters())
 

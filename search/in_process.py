@@ -135,7 +135,7 @@ class SearchService:
 
     def warm(self) -> None:
         """One search now: the index opens, the query model loads, the vectors' pages are
-        mapped (the first product over them took 430 ms, the next 41) and the code paths
+        mapped (the first product over them is many times slower than the next) and the code paths
         warm, so that the first reader's search waits for none of it."""
         self.search("warm", Filters())
 

@@ -25,9 +25,8 @@ from app.core.vectors import stack
 
 NO_DATE = -1
 # Vectors are held (and saved) as float32, as stored. float16 would halve the file, but numpy
-# converts float16 element by element (no BLAS): scoring the 75k-paper corpus's vectors took
-# 8x longer than the float32 product itself (370-560 ms against 44-82 ms a query, two shared
-# cores), where the query's whole budget is 50 ms.
+# converts float16 element by element (no BLAS): scoring the corpus's vectors takes several
+# times as long as the float32 product itself, more than the query's whole time budget.
 VECTOR_DTYPE = np.float32
 # How the keyword index reads text; the same settings rebuild it from a saved vocabulary.
 TERM_SETTINGS: dict[str, Any] = {
@@ -126,8 +125,8 @@ def store_state(session: Session, model: str) -> StoreState:
     """The number of papers and a fingerprint of their vectors under ``model``.
 
     Adding papers changes the count; the embed step storing vectors (new papers, or new text
-    for a replaced version) changes the fingerprint. Cheap: 22 ms on the 75k-paper SQLite
-    store once its pages are cached.
+    for a replaced version) changes the fingerprint. Cheap once the store's pages are
+    cached.
     """
     papers = session.scalar(select(func.count()).select_from(Paper)) or 0
     vectors, newest = session.execute(

@@ -34,7 +34,7 @@ from search.index_files import (
 from search.keyword_columns import KeywordColumns
 from search.npy_stream import appended_npy, save_synced
 
-# Papers read and written at a time: a chunk's texts and vectors are about 60 MB at this size.
+# Papers read and written at a time: a chunk's texts and vectors stay a small part of memory.
 CHUNK_PAPERS = 20_000
 
 

@@ -69,9 +69,9 @@ def _make_sqlite_engine(url: str) -> Engine:
 
 def _configure_sqlite_connection(dbapi_connection: Any, _record: object) -> None:
     cursor = dbapi_connection.cursor()
-    # Takes effect only on a new, empty database (a no-op afterwards). Abstracts make rows of
-    # 1-2 KB: 16 KB pages hold ten of them where 4 KB pages hold two, and a bulk import writes
-    # a quarter faster for it.
+    # Takes effect only on a new, empty database (a no-op afterwards). Abstracts make long
+    # rows: 16 KB pages hold several of them where 4 KB pages hold few, and a bulk import
+    # writes faster for it.
     cursor.execute(f"PRAGMA page_size={SQLITE_PAGE_SIZE}")
     # WAL lets the web app read while a job writes; NORMAL sync is durable enough under WAL.
     cursor.execute("PRAGMA journal_mode=WAL")

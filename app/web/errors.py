@@ -27,7 +27,7 @@ from app.web.request_ids import current_request_id
 MACHINE_PREFIXES = ("/api/", "/feeds/", "/search/feed.")
 SCHEMA_MISSING = "the database schema is missing or out of date; run `paperboy migrate`"
 DATABASE_AWAY = "the database is not answering (restarting or failing over); try again shortly"
-# A PostgreSQL restart takes 10 to 25 s: a client back after this long mostly finds it done.
+# About as long as a PostgreSQL restart: a client back after this long mostly finds it done.
 DATABASE_RETRY_SECONDS = 10
 # Probes read the status code; their answer is one line of text.
 PROBE_PATHS = frozenset({"/healthz", "/readyz"})
