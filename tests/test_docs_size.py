@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "docs" / "benchmarks.md"
 CHANGELOG = ROOT / "CHANGELOG.md"
-LINKING_PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINKING_PAGES = [ROOT / "README.md", CHANGELOG, *sorted((ROOT / "docs").glob("*.md"))]
 MOST_BENCHMARK_LINES = 400
 MOST_ROW_CHARACTERS = 300
 MOST_BULLET_CHARACTERS = 100
@@ -56,3 +56,23 @@ def test_every_link_into_the_benchmarks_page_finds_its_anchor() -> None:
 
 def test_anchors_are_found_in_either_spelling() -> None:
     assert anchors('| <a id="f-one"></a>row |\n## Heading {#f-two}\n') == {"f-one", "f-two"}
+
+
+def releases() -> list[tuple[str, str | None]]:
+    lines = CHANGELOG.read_text(encoding="utf-8").splitlines()
+    return [(match["version"], match["date"]) for line in lines if (match := RELEASE.match(line))]
+
+
+def test_every_changelog_bullet_is_one_short_line() -> None:
+    lines = CHANGELOG.read_text(encoding="utf-8").splitlines()
+    bullets = [line for line in lines if line.startswith("- ")]
+    assert bullets
+    long = [line[:60] for line in bullets if len(line) > MOST_BULLET_CHARACTERS]
+    assert long == []
+
+
+def test_the_changelog_opens_with_unreleased_above_the_latest_release() -> None:
+    found = releases()
+    assert found[0] == ("Unreleased", None)
+    assert found[1][1] is not None, "the latest release carries its date"
+    assert all(date is not None for _, date in found[1:])
