@@ -71,7 +71,13 @@ def list_subscribers(sessions: sessionmaker[Session]) -> list[SubscriberRow]:
             ).all()
         )
         return [
-            SubscriberRow(s.email, s.status, s.frequency, sent.get(s.id, 0), s.failure_count)
+            SubscriberRow(
+                email=s.email,
+                status=s.status,
+                frequency=s.frequency,
+                sent=sent.get(s.id, 0),
+                failures=s.failure_count,
+            )
             for s in session.scalars(select(Subscriber).order_by(Subscriber.email))
         ]
 
@@ -92,7 +98,14 @@ def _deliveries(session: Session, subscriber: Subscriber) -> tuple[DeliveryRow, 
         .order_by(Delivery.edition_date.desc())
     )
     return tuple(
-        DeliveryRow(d.period, d.edition_date, d.status, d.attempts, d.error) for d in deliveries
+        DeliveryRow(
+            period=d.period,
+            edition_date=d.edition_date,
+            status=d.status,
+            attempts=d.attempts,
+            error=d.error,
+        )
+        for d in deliveries
     )
 
 
