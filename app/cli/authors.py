@@ -12,11 +12,18 @@ from pathlib import Path
 
 from app.cli.common import print_error
 from app.cli.personal import add_corpus_arguments, add_window_arguments
-from app.cli.trending import EXPECTED_ERRORS, corpus_embeddings, write_results
+from app.cli.trending import write_results
 from app.core.config import Settings
-from app.services.author_eval import authored, draw, evaluate, markdown_table, methods
-from ranking.people import MERGE_THRESHOLD, SplitParams
-from ranking.trending.data import load_corpus
+from app.services.author_eval import (
+    MERGE_THRESHOLD,
+    SplitParams,
+    authored,
+    draw,
+    evaluate,
+    markdown_table,
+    methods,
+)
+from app.services.corpus_files import EXPECTED_ERRORS, corpus_embeddings, load_corpus
 
 
 def add_eval_authors_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,43 +9,30 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
-from app.cli.common import command_sessions, job_session, parse_day, print_report
+from app.cli.common import command_sessions, parse_day, print_report
 from app.core.clock import utc_now
 from app.core.config import Settings
-from app.core.db import session_scope
-from app.core.editions import latest_edition
-from app.core.models import Delivery, DeliveryStatus, Subscriber
-from app.core.models.subscriptions import mailbox_key
 from app.core.tokens import TokenError
 from app.services.digests import (
+    NothingToPreviewError,
     delivery_failure,
-    latest_day_edition,
-    lazy_encoder,
-    run_searcher,
+    preview,
+    resend_digest,
     send_due_digests,
 )
-from digest.accounts.inbound import MAX_MESSAGE_BYTES, InboundMailError, unsubscribe_token
-from digest.accounts.links import UNSUBSCRIBE
-from digest.accounts.subscriptions import (
-    delete_everything,
-    find_subscriber,
-    subscriber_for,
-    unsubscribe,
+from app.services.subscribers import (
+    MAX_MESSAGE_BYTES,
+    InboundMailError,
+    SubscriberDetails,
+    SubscriberRow,
+    list_subscribers,
+    remove_subscriber,
+    show_subscriber,
+    unsubscribe_by_token,
+    unsubscribe_token,
 )
-from digest.building import build_digest
-from digest.ledger import Reader
-from digest.mail.messages import OutgoingMail
-from digest.run_inputs import edition_view
-from digest.schedule import edition_for
-from digest.sending import resend
-from digest.tastes import Tastes
-from search.searcher import Searcher
 
 
 def add_send_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,48 +52,21 @@ def add_preview_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_preview_digest(args: argparse.Namespace, settings: Settings) -> int:
-    now = utc_now()
-    with command_sessions(settings) as sessions, session_scope(sessions) as session:
-        subscriber = _subscriber(session, args.email)
-        day = args.date or latest_day_edition(session)
-        if subscriber is None or day is None:
-            what = "no such subscriber" if subscriber is None else "no edition published yet"
-            print(f"preview-digest: {what}", file=sys.stderr)
-            return 1
-        search = run_searcher(settings, sessions)
-        message = _preview(settings, session, subscriber, day, now, search)
-    if message is None:
+    try:
+        with command_sessions(settings) as sessions:
+            rendered = preview(settings, sessions, args.email, args.date, utc_now())
+    except NothingToPreviewError as error:
+        print(f"preview-digest: {error}", file=sys.stderr)
+        return 1
+    day = rendered.day
+    if rendered.message is None:
         print(f"preview-digest: nothing for {args.email} in the {day} edition", file=sys.stderr)
         return 1
     out = args.out or settings.data_dir / "previews" / f"{args.email}-{day}.eml"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(message.raw)
+    out.write_bytes(rendered.message.raw)
     print(f"wrote {out}")
     return 0
-
-
-def _preview(
-    settings: Settings,
-    session: Session,
-    subscriber: Subscriber,
-    day: date,
-    now: datetime,
-    search: Searcher,
-) -> OutgoingMail | None:
-    target = edition_for(subscriber.frequency, day)
-    edition = latest_edition(session, target.period, target.edition_date, with_items=True)
-    if edition is None:
-        return None
-    view = edition_view(session, edition, settings.embedding_model, search)
-    # Previewing claims no ledger row: it sends nothing and records nothing.
-    tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
-    reader = Reader.of(subscriber)
-    built = build_digest(settings, session, reader, view, target, now, tastes)
-    return built[0] if built else None
-
-
-def _subscriber(session: Session, email: str) -> Subscriber | None:
-    return find_subscriber(session, mailbox_key(email.strip()))
 
 
 # sysexits.h: a pipe alias's exit status tells the mail server to bounce the mail (with what
@@ -125,8 +85,8 @@ def run_unsubscribe_mail(args: argparse.Namespace, settings: Settings) -> int:
     now = utc_now()
     try:
         token = unsubscribe_token(raw)
-        with job_session(settings) as session:
-            unsubscribe(subscriber_for(session, settings, token, UNSUBSCRIBE, now), now)
+        with command_sessions(settings) as sessions:
+            unsubscribe_by_token(settings, sessions, token, now)
     except (InboundMailError, TokenError) as error:
         print(f"unsubscribe-mail: refused: {error}", file=sys.stderr)
         return EX_DATAERR
@@ -142,44 +102,44 @@ def add_subscribers_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_subscribers(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "list":
-        with job_session(settings) as session:
-            for line in _list_lines(session):
-                print(line)
+        with command_sessions(settings) as sessions:
+            rows = list_subscribers(sessions)
+        for row in rows:
+            print(_list_line(row))
         return 0
     if not args.email:
         print(f"subscribers {args.action}: give the subscriber's EMAIL", file=sys.stderr)
         return 2
     if args.action == "resend":
         return _resend(args, settings)
-    with job_session(settings) as session:
-        subscriber = _subscriber(session, args.email)
-        if subscriber is None:
-            print(f"subscribers {args.action}: no such subscriber", file=sys.stderr)
-            return 1
-        if args.action == "remove":
-            delete_everything(session, subscriber)
-            print(f"removed {args.email} and everything stored about them")
-        else:
-            print("\n".join(_show_lines(session, subscriber)))
+    found = _remove(args.email, settings) if args.action == "remove" else _show(args, settings)
+    if not found:
+        print(f"subscribers {args.action}: no such subscriber", file=sys.stderr)
+        return 1
     return 0
 
 
-def _list_lines(session: Session) -> list[str]:
-    sent = dict(
-        session.execute(
-            select(Delivery.subscriber_id, func.count())
-            .where(Delivery.status == DeliveryStatus.SENT)
-            .group_by(Delivery.subscriber_id)
-        ).all()
-    )
-    return [
-        f"{s.email}\t{s.status}\t{s.frequency}\t{sent.get(s.id, 0)} sent\t"
-        f"{s.failure_count} failures"
-        for s in session.scalars(select(Subscriber).order_by(Subscriber.email))
-    ]
+def _remove(email: str, settings: Settings) -> bool:
+    with command_sessions(settings) as sessions:
+        removed = remove_subscriber(sessions, email)
+    if removed:
+        print(f"removed {email} and everything stored about them")
+    return removed
 
 
-def _show_lines(session: Session, subscriber: Subscriber) -> list[str]:
+def _show(args: argparse.Namespace, settings: Settings) -> bool:
+    with command_sessions(settings) as sessions:
+        details = show_subscriber(sessions, args.email)
+    if details is not None:
+        print("\n".join(_show_lines(details)))
+    return details is not None
+
+
+def _list_line(row: SubscriberRow) -> str:
+    return f"{row.email}\t{row.status}\t{row.frequency}\t{row.sent} sent\t{row.failures} failures"
+
+
+def _show_lines(subscriber: SubscriberDetails) -> list[str]:
     lines = [
         f"{subscriber.email}: {subscriber.status}, {subscriber.frequency} at "
         f"{subscriber.delivery_hour}:00 {subscriber.time_zone}, up to {subscriber.max_items}",
@@ -187,32 +147,19 @@ def _show_lines(session: Session, subscriber: Subscriber) -> list[str]:
         f"failures in a row: {subscriber.failure_count}; last: {subscriber.last_failure or '-'}",
         "deliveries:",
     ]
-    deliveries = session.scalars(
-        select(Delivery)
-        .where(Delivery.subscriber_id == subscriber.id)
-        .order_by(Delivery.edition_date.desc())
-    )
     lines += [
         f"  {d.period} {d.edition_date}: {d.status}, {d.attempts} attempts"
         f"{', ' + d.error if d.error else ''}"
-        for d in deliveries
+        for d in subscriber.deliveries
     ]
     return lines
 
 
 def _resend(args: argparse.Namespace, settings: Settings) -> int:
-    now = utc_now()
     with command_sessions(settings, "worker") as sessions:
-        with session_scope(sessions) as session:
-            subscriber = _subscriber(session, args.email)
-            day = args.date or latest_day_edition(session)
-            subscriber_id = subscriber.id if subscriber else None
-        if subscriber_id is None or day is None:
-            print("subscribers resend: no such subscriber or no edition", file=sys.stderr)
-            return 1
-        search = run_searcher(settings, sessions)
-        summary = resend(
-            settings, sessions, subscriber_id, day, now, lazy_encoder(settings), search=search
-        )
+        summary = resend_digest(settings, sessions, args.email, args.date, utc_now())
+    if summary is None:
+        print("subscribers resend: no such subscriber or no edition", file=sys.stderr)
+        return 1
     print(summary.line())
     return 1 if delivery_failure(summary) else 0

@@ -1,5 +1,5 @@
 """``paperboy import``: a bulk JSON-lines file into the store, with its summary and rejections
-printed (the work is :mod:`ingest.bulk.importer`'s)."""
+printed (the work is :func:`app.services.importing.import_papers`')."""
 
 from __future__ import annotations
 
@@ -9,13 +9,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from app.cli.common import command_sessions
 from app.core.config import Settings
-from app.core.db import make_session_factory, open_engine
 from app.core.logs import print_or_log_report
-from app.core.schema import require_current_schema
-from ingest.bulk.chunk_reader import Rejection
-from ingest.bulk.importer import ImportSummary, import_file
-from search.word_index_load import WordIndexAfterLoad
+from app.services.importing import ImportSummary, Rejection, import_papers
 
 MAX_PRINTED_REJECTIONS = 20
 # Statements computing the word index's documents at once: beyond the cores of a large
@@ -42,14 +39,13 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
     if not path.is_file():
         print(f"paperboy import: no such file: {path}", file=sys.stderr)
         return 1
-    with open_engine(settings) as engine:
-        require_current_schema(engine)
-        summary = import_file(
+    with command_sessions(settings) as sessions:
+        summary = import_papers(
+            sessions,
             path,
-            make_session_factory(engine),
             show_progress=not args.quiet and sys.stderr.isatty() and not settings.log_json,
             on_rejection=_rejection_printer(path),
-            deferred_work=(WordIndexAfterLoad(args.index_workers),),
+            index_workers=args.index_workers,
         )
     _print_summary(summary)
     return summary.exit_code

@@ -17,8 +17,7 @@ from pathlib import Path
 from app.cli.common import command_sessions, print_report
 from app.core.clock import utc_now
 from app.core.config import Settings
-from app.services.ingest import Source, backfill, import_hf_signals, ingest
-from ingest.records import arxiv_categories
+from app.services.ingest import Source, arxiv_categories, backfill, import_hf_signals, ingest
 
 SOURCES = tuple(source.value for source in Source)
 

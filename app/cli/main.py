@@ -21,12 +21,11 @@ from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.db_faults import quiet_secondary_driver_errors
 from app.core.logs import configure_logging, print_or_log_report
-from app.core.schema import SchemaOutOfDateError, migrate, require_current_schema
+from app.core.schema import SchemaOutOfDateError, require_current_schema
 from app.core.settings_check import EXIT_REFUSED, database_refusal, said, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
+from app.services.migration import migrate_store
 from app.services.overview import describe_store, format_overview
-from search.database_indexes import PLACE_LINES, search_place
-from search.database_indexes import complete as complete_search_indexes
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 
@@ -87,10 +86,7 @@ EMBEDDING, TASTE, TRENDING = Artifact.EMBEDDING_MODEL, Artifact.TASTE_SPACE, Art
 
 def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
     with open_engine(settings) as engine:
-        done = migrate(engine)
-        lines = [f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}"]
-        complete_search_indexes(engine)
-        lines.append(PLACE_LINES[search_place(engine)])
+        lines = migrate_store(engine)
     print_or_log_report(lines, command="migrate")
     return 0
 

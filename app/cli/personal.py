@@ -13,8 +13,17 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from app.cli.common import parse_day, print_error, warn_if_trained_on_window
-from app.cli.trending import EXPECTED_ERRORS, corpus_embeddings, write_results
+from app.cli.trending import write_results
 from app.core.config import Settings
+from app.services.corpus_files import EXPECTED_ERRORS, corpus_embeddings, load_corpus
+from app.services.personal import (
+    TasteSpace,
+    TasteSpaceError,
+    day_views,
+    described,
+    save_space,
+    taste_space,
+)
 from app.services.personal_days import DayViews
 from app.services.personal_pairs import Corpus, corpus_of, pairs, sample
 from app.services.taste_training import (
@@ -23,13 +32,7 @@ from app.services.taste_training import (
     TrainingSettings,
     train_space,
 )
-from digest.taste_space import TasteSpace, TasteSpaceError, load_space, save_space, space_for
-from ranking.day_topics import topic_params
-from ranking.editions import diversity_rule
-from ranking.trending.data import load_corpus, load_labels
-from ranking.trending.model import load_model
-from ranking.trending.replay import Replay
-from ranking.trending.scorer import TrendingScorer
+from app.services.trending import load_model
 
 
 def add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +102,7 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
     try:
         papers = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= args.end]
         corpus = corpus_of(papers, corpus_embeddings(args.embeddings, papers, settings))
-        space = _taste_space(settings.embedding_model, args.taste_space)
+        space = taste_space(settings.embedding_model, args.taste_space)
         days = _day_views(args, settings, corpus, space)
     except (*EXPECTED_ERRORS, TasteSpaceError) as error:
         return print_error("eval-personal", error)
@@ -116,7 +119,7 @@ def run_eval_personal(args: argparse.Namespace, settings: Settings) -> int:
             "pairs": args.pairs,
             "seed": args.seed,
             "asl_c": methods.asl_c,
-            "taste_space": None if space is None else _described(space),
+            "taste_space": None if space is None else described(space),
             "trending_model": None if days is None else days.scorer.version,
             "edition_size": settings.edition_size,
         },
@@ -138,40 +141,7 @@ def _day_views(
     model = load_model(args.trending_model)
     saw_before = date.fromisoformat(model.trained_until)
     warn_if_trained_on_window("eval-personal", "the trending model", saw_before, args.start)
-    vectors = {
-        paper.arxiv_id: row for paper, row in zip(corpus.papers, corpus.vectors, strict=True)
-    }
-    return DayViews(
-        corpus=corpus,
-        replay=Replay(corpus.papers, vectors, load_labels(args.labels)),
-        scorer=TrendingScorer(model),
-        topics=topic_params(settings),
-        rule=diversity_rule(settings),
-        edition_size=settings.edition_size,
-        space=space,
-    )
-
-
-def _taste_space(model: str, path: Path | None) -> TasteSpace | None:
-    """The shipped space for ``model`` (None for another model), or the file asked for, which
-    must have been learned on ``model``'s vectors."""
-    if path is None:
-        return space_for(model)
-    space = load_space(path)
-    if space.model != model:
-        raise TasteSpaceError(
-            f"{path} maps vectors of {space.model}, and these embeddings are {model}'s"
-        )
-    return space
-
-
-def _described(space: TasteSpace) -> dict[str, object]:
-    return {
-        "model": space.model,
-        "trained_from": space.trained_from,
-        "trained_until": space.trained_until,
-        "lexical_dimensions": 0 if space.lexicon is None else space.lexicon.dimensions,
-    }
+    return day_views(settings, corpus, space, model, args.labels)
 
 
 def add_train_taste_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,14 +8,12 @@ and exit 1. Every step is one unit of work, so a crash leaves the database as it
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
@@ -30,10 +28,9 @@ from app.services.daily import run_daily as daily_chain
 from app.services.editions import Advance, Progress
 from app.services.emerging import flag_week
 from app.services.people import names_of_day, split_names
+from app.services.ranking_inputs import RankingInputError, read_vector_files
 from app.services.reports import Report
 from app.services.week_review import review_week
-from ranking.embeddings import check_matrix
-from ranking.errors import RankingInputError
 
 
 @contextmanager
@@ -133,7 +130,7 @@ def import_embeddings(
 ) -> int:
     """Check the matrix and its ids, then store them (the demo imports the sample's so)."""
     try:
-        vectors, ids = check_matrix(_read_matrix(matrix), _read_ids(ids_file))
+        vectors, ids = read_vector_files(matrix, ids_file)
     except (BadVectorsError, OSError) as error:
         return print_error("import-embeddings", error)
     progress = progress_of("vector", quiet, settings)
@@ -141,21 +138,6 @@ def import_embeddings(
         return print_report(
             editions.import_embeddings(settings, sessions, vectors, ids, model, progress)
         )
-
-
-def _read_matrix(path: Path) -> np.ndarray:
-    try:
-        matrix: np.ndarray = np.load(path, allow_pickle=False)
-    except ValueError as error:
-        raise BadVectorsError(f"{path} is not a .npy matrix: {error}") from None
-    return matrix
-
-
-def _read_ids(path: Path) -> object:
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as error:
-        raise BadVectorsError(f"{path} is not JSON: {error}") from None
 
 
 def add_day_argument(parser: argparse.ArgumentParser) -> None:

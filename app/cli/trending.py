@@ -10,21 +10,14 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 
-import numpy as np
-from numpy.typing import NDArray
-
 from app.cli.common import warn_if_trained_on_window
 from app.core.config import Settings
-from ranking.scoring import Candidate
-from ranking.trending.data import TrendingDataError, load_corpus, load_embeddings, load_labels
-from ranking.trending.model import ModelArtifactError, load_model, save_model
-from ranking.trending.replay import Replay
-
-EXPECTED_ERRORS = (TrendingDataError, ModelArtifactError, ValueError)
+from app.services.corpus_files import EXPECTED_ERRORS
+from app.services.trending import evaluate_trending, save_model, train_ranker, trending_replay
 
 
 def _day(text: str) -> date:
@@ -68,15 +61,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_train_ranker(args: argparse.Namespace, settings: Settings) -> int:
-    # scikit-learn loads in a second or so: only the commands that need it import it.
-    from ranking.trending.training import train, window_labels
-
     out = args.out or settings.data_dir / "models" / f"trending-{args.until.isoformat()}.json"
     try:
-        labels = window_labels(load_labels(args.labels), args.until)
-        corpus = [paper for paper in load_corpus(args.corpus) if paper.announced_on < args.until]
-        replay = Replay(corpus, corpus_embeddings(args.embeddings, corpus, settings), labels)
-        model = train(replay, args.until)
+        model = train_ranker(settings, args.corpus, args.labels, args.embeddings, args.until)
     except EXPECTED_ERRORS as error:
         return _fail("train-ranker", error)
     save_model(model, out)
@@ -87,20 +74,16 @@ def run_train_ranker(args: argparse.Namespace, settings: Settings) -> int:
 def run_eval_trending(args: argparse.Namespace, settings: Settings) -> int:
     if args.end < args.start:
         return _fail("eval-trending", ValueError("--to is before --from"))
-    from ranking.trending.evaluation import evaluate, markdown_table
-
     started = time.perf_counter()
     try:
-        model = load_model(args.model)
-        labels = load_labels(args.labels)
-        corpus = [paper for paper in load_corpus(args.corpus) if paper.announced_on <= args.end]
-        replay = Replay(corpus, corpus_embeddings(args.embeddings, corpus, settings), labels)
+        replayed = trending_replay(
+            settings, args.model, args.corpus, args.labels, args.embeddings, args.end
+        )
     except EXPECTED_ERRORS as error:
         return _fail("eval-trending", error)
-    saw_before = date.fromisoformat(model.trained_until)
-    warn_if_trained_on_window("eval-trending", "the model", saw_before, args.start)
-    results = evaluate(replay, labels, model, args.start, args.end)
-    write_results(args.out, results, markdown_table(results))
+    warn_if_trained_on_window("eval-trending", "the model", replayed.saw_before, args.start)
+    results, table = evaluate_trending(replayed, args.start, args.end)
+    write_results(args.out, results, table)
     print(
         f"{len(results['days'])} days ranked, {len(results['skipped_days'])} skipped, "
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
@@ -113,21 +96,6 @@ def write_results(out: Path, results: Mapping[str, object], table: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(table)
-
-
-def corpus_embeddings(
-    path: Path | None, corpus: Sequence[Candidate], settings: Settings
-) -> Mapping[str, NDArray[np.float32]]:
-    """The precomputed matrix at ``path``, or the corpus embedded with the configured model."""
-    if path is not None:
-        return load_embeddings(path)
-    from ranking.embedder import make_embedder
-    from ranking.text import embedding_text
-
-    vectors = make_embedder(settings).encode(
-        [embedding_text(paper.title, paper.abstract) for paper in corpus]
-    )
-    return {paper.arxiv_id: vectors[row] for row, paper in enumerate(corpus)}
 
 
 def _fail(command: str, error: Exception) -> int:

@@ -27,7 +27,9 @@ import numpy as np
 
 from app.core.names import author_keys
 from app.core.vectors import Matrix
-from ranking.people import SplitParams, Work, split_people
+from ranking.people import MERGE_THRESHOLD as MERGE_THRESHOLD
+from ranking.people import SplitParams as SplitParams
+from ranking.people import Work, split_people
 from ranking.scoring import Candidate
 from ranking.trending.metrics import summarise
 

@@ -1,6 +1,7 @@
 """Sending the digests: purge week-old unconfirmed sign-ups, then mail edition D's digest to
 every confirmed subscriber whose local delivery hour has come and who has not had it (the
-digests job and ``paperboy send-digests``; the ledger makes re-running safe).
+digests job and ``paperboy send-digests``; the ledger makes re-running safe). One reader's
+digest can also be previewed (rendered, sent and recorded nowhere) or sent again.
 
 The embedding model loads only if some subscriber's interests or exclusions were never
 embedded before (:func:`lazy_encoder`).
@@ -18,11 +19,18 @@ from threadpoolctl import threadpool_limits
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.editions import latest_edition
+from app.core.models import Subscriber
+from app.core.models.subscriptions import mailbox_key
 from app.core.vectors import Matrix
 from app.services.reports import Failure, Outcome
-from digest.accounts.subscriptions import purge_unconfirmed
-from digest.run_inputs import Encode
-from digest.sending import RunSummary, send_digests
+from digest.accounts.subscriptions import find_subscriber, purge_unconfirmed
+from digest.building import build_digest
+from digest.ledger import Reader
+from digest.mail.messages import OutgoingMail
+from digest.run_inputs import Encode, edition_view
+from digest.schedule import edition_for
+from digest.sending import RunSummary, resend, send_digests
+from digest.tastes import Tastes
 from ranking.embedder import query_embedder
 from search.searcher import Searcher, make_searcher
 
@@ -101,3 +109,78 @@ def lazy_encoder(settings: Settings) -> Encode:
         return loaded[0](texts)
 
     return encode
+
+
+class NothingToPreviewError(LookupError):
+    """No such subscriber, or no edition published yet."""
+
+
+@dataclass(frozen=True)
+class DigestPreview:
+    day: date
+    # None when the reader's digest of that edition would hold nothing.
+    message: OutgoingMail | None
+
+
+def preview(
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    email: str,
+    day: date | None,
+    now: datetime,
+) -> DigestPreview:
+    """The digest ``email`` would get of edition ``day`` (None: the latest day's), rendered
+    only; :class:`NothingToPreviewError` if there is no such reader or no edition."""
+    with session_scope(sessions) as session:
+        subscriber = subscriber_by_email(session, email)
+        day = day or latest_day_edition(session)
+        if subscriber is None or day is None:
+            what = "no such subscriber" if subscriber is None else "no edition published yet"
+            raise NothingToPreviewError(what)
+        search = run_searcher(settings, sessions)
+        return DigestPreview(day, _rendered(settings, session, subscriber, day, now, search))
+
+
+def _rendered(
+    settings: Settings,
+    session: Session,
+    subscriber: Subscriber,
+    day: date,
+    now: datetime,
+    search: Searcher,
+) -> OutgoingMail | None:
+    target = edition_for(subscriber.frequency, day)
+    edition = latest_edition(session, target.period, target.edition_date, with_items=True)
+    if edition is None:
+        return None
+    view = edition_view(session, edition, settings.embedding_model, search)
+    # Previewing claims no ledger row: it sends nothing and records nothing.
+    tastes = Tastes(session, settings.embedding_model, lazy_encoder(settings))
+    reader = Reader.of(subscriber)
+    built = build_digest(settings, session, reader, view, target, now, tastes)
+    return built[0] if built else None
+
+
+def resend_digest(
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    email: str,
+    day: date | None,
+    now: datetime,
+) -> RunSummary | None:
+    """Mail ``email`` edition ``day``'s digest again (None: the latest day's); None if there
+    is no such subscriber or no edition."""
+    with session_scope(sessions) as session:
+        subscriber = subscriber_by_email(session, email)
+        day = day or latest_day_edition(session)
+        subscriber_id = subscriber.id if subscriber else None
+    if subscriber_id is None or day is None:
+        return None
+    search = run_searcher(settings, sessions)
+    return resend(
+        settings, sessions, subscriber_id, day, now, lazy_encoder(settings), search=search
+    )
+
+
+def subscriber_by_email(session: Session, email: str) -> Subscriber | None:
+    return find_subscriber(session, mailbox_key(email.strip()))

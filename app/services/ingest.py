@@ -29,6 +29,7 @@ from ingest.hf_daily import StoredSignals, store_signals
 from ingest.hf_records import SignalFile, read_signal_file
 from ingest.live import Context, close, enrich_day, ingest_hf, ingest_rss, make_context
 from ingest.live_writes import latest_listing_day
+from ingest.records import arxiv_categories as arxiv_categories
 from ingest.run_log import RunReport, exit_code, save_reports
 
 

@@ -15,15 +15,12 @@ already done.
 from __future__ import annotations
 
 import argparse
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from sqlalchemy import func, select
-
-from app.cli.common import command_sessions, job_session, print_report
+from app.cli.common import command_sessions, print_report
 from app.cli.demo.address import served_at
 from app.cli.demo.clock import demo_clock
 from app.cli.demo.mailsink import mail_sink
@@ -31,20 +28,14 @@ from app.cli.demo.replay import replay_server, replayed_ingest, sample_routes
 from app.cli.ranking import import_embeddings, print_daily
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
-from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.models import AnnouncementEntry, Paper
+from app.core.db import make_session_factory, open_engine
 from app.core.schema import migrate as migrate_schema
 from app.services import editions
 from app.services.daily import run_range
+from app.services.demo import first_listed_day, stored_days, subscribe_and_confirm
 from app.services.digests import send_due_digests
+from app.services.importing import import_papers
 from app.services.ingest import import_hf_signals
-from digest.accounts import links
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import parse_preferences
-from digest.accounts.subscriptions import confirm, request_subscription
-from digest.mail.confirmation import confirmation_message
-from digest.mail.mailer import send_one
-from ingest.bulk.importer import import_file
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample"
 SAMPLE = SAMPLE_DIR / "arxiv_listings_sample.jsonl.gz"
@@ -129,7 +120,7 @@ def migrate(demo: Demo) -> int:
 
 def import_sample(demo: Demo) -> int:
     with open_engine(demo.settings) as engine:
-        summary = import_file(SAMPLE, make_session_factory(engine), show_progress=False)
+        summary = import_papers(make_session_factory(engine), SAMPLE)
     print(f"imported {summary.line()}")
     return summary.exit_code
 
@@ -152,12 +143,8 @@ def live_ingest(demo: Demo) -> int:
 
 
 def embed_replayed_day(demo: Demo) -> int:
-    with job_session(demo.settings) as session:
-        replayed = session.scalar(
-            select(func.min(AnnouncementEntry.announced_on)).where(
-                AnnouncementEntry.category.in_(REPLAY_CATEGORIES)
-            )
-        )
+    with command_sessions(demo.settings) as sessions:
+        replayed = first_listed_day(sessions, REPLAY_CATEGORIES)
     if replayed is None:
         print("nothing replayed to embed")
         return 1
@@ -168,10 +155,8 @@ def embed_replayed_day(demo: Demo) -> int:
 def rank_and_publish(demo: Demo) -> int:
     """Every announcement day stored, oldest first, so each day of the sample has its
     edition and the week and month editions are built from all of their days."""
-    with job_session(demo.settings) as session:
-        first, demo.day = session.execute(
-            select(func.min(Paper.announced_on), func.max(Paper.announced_on))
-        ).one()
+    with command_sessions(demo.settings) as sessions:
+        first, demo.day = stored_days(sessions)
     if first is None or demo.day is None:
         return 1
     with command_sessions(demo.settings, "worker") as sessions:
@@ -183,17 +168,11 @@ def subscribe_reader(demo: Demo) -> int:
     # At the demo's clock, as its site runs: links mailed at the real clock would be issued in
     # the site's future, and it would refuse every one of them.
     settings, now = demo.settings, demo.clock()
-    preferences = parse_preferences({"delivery_hour": "0"}, settings.categories)
-    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
-        reader = request_subscription(
-            session, settings, parse_address(DEMO_READER), preferences, "demo", now
-        )
-        if reader is None:
-            print(f"{DEMO_READER} is already subscribed and confirmed")
-            return 0
-        asyncio.run(send_one(settings, confirmation_message(settings, reader, now)))
-        token = links.confirm_url(settings, reader, now).rsplit("token=", 1)[1]
-        confirm(session, settings, token, now)
+    with open_engine(settings) as engine:
+        subscribed = subscribe_and_confirm(settings, make_session_factory(engine), DEMO_READER, now)
+    if not subscribed:
+        print(f"{DEMO_READER} is already subscribed and confirmed")
+        return 0
     print(f"{DEMO_READER} subscribed (confirmation mailed) and confirmed")
     return 0
 
