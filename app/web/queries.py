@@ -30,6 +30,7 @@ from app.core.models import (
 )
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
+from app.services.reading import votes
 from app.web.params import parse_period
 from app.web.view_models import (
     Appearance,
@@ -41,7 +42,6 @@ from app.web.view_models import (
     card,
     parse_components,
 )
-from digest.accounts import votes
 
 
 def edition_dates(session: Session, period: str) -> list[date]:

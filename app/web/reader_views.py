@@ -16,18 +16,24 @@ from sqlalchemy.orm import Session
 
 from app.core.explanations import Explanation
 from app.core.models import Author, EditionKey, Person, SavedPaper, Subscriber, SubscriberStatus
+from app.core.refusals import NotFound
 from app.core.topic_labels import topic_labels
 from app.services.accounts import export_of
 from app.services.personal_feed import PersonalPicks, picks_for
+from app.services.presenting import EditionView, headings
+from app.services.reading import (
+    MAX_LIST_NAME,
+    MAX_NOTE,
+    MAX_SAVED,
+    library,
+    reader,
+    saved_rows,
+    signin,
+)
 from app.web import queries
 from app.web.context import WebContext
 from app.web.under_radar import RadarSlot, reader_slot, under_radar_page
 from app.web.view_models import Card
-from digest.accounts import library, reader, signin
-from digest.accounts.library import MAX_LIST_NAME, MAX_NOTE
-from digest.accounts.saved_searches import MAX_SAVED, saved_rows
-from digest.compose import headings
-from digest.selection import EditionView
 
 # Above any scorer's contribution: the reader's own reason comes first in a feed's "Why".
 FIRST = 1e9
@@ -124,7 +130,7 @@ class ReadingList:
         return "" if self.shown is None else f"?list={self.shown}"
 
 
-class UnknownReadingListError(LookupError):
+class UnknownReadingListError(NotFound, LookupError):
     """A list id that is not one of the reader's (answered 404)."""
 
 
@@ -198,7 +204,7 @@ def reading_list(session: Session, email_key: str, list_id: int | None = None) -
     lists = library.reader_lists(session, found.id) if found else []
     names = dict(lists)
     if list_id is not None and list_id not in names:
-        raise UnknownReadingListError(f"list {list_id}")
+        raise UnknownReadingListError("no such list of yours")
     rows = {row.arxiv_id: row for row in reader.saved_rows(session, found.id)} if found else {}
     ids = [i for i, row in rows.items() if list_id is None or row.list_id == list_id]
     thumbs = reader.feedback_of(session, found.id) if found else {}
