@@ -79,7 +79,7 @@ def shown_person(
     if person is None or (hidden and not own):
         raise NotFound(f"no person {person_id} is shown here")
     mine = corrections.own(session, seen_by.id, person.id) if seen_by is not None else set()
-    return ShownPerson(person, hidden, own, mine)
+    return ShownPerson(person=person, hidden=hidden, own=own, left_out=mine)
 
 
 def _person(session: Session, person_id: int, found: Subscriber) -> Person:
