@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.models import Delivery, DeliveryStatus, Edition, EditionKey, TopicDay
+from app.core.refusals import BadInput
 from digest.sections import Sectioned
 from digest.selection import Pick, Section
 
@@ -30,7 +31,7 @@ CHANGE_GROWTH = 1.5
 CHANGES_NAMED = 3
 
 
-class AwayRefusedError(ValueError):
+class AwayRefusedError(BadInput, ValueError):
     """An "I was away since" day that cannot be taken, said in words."""
 
 

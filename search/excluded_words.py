@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.core.refusals import BadInput
+
 # A minus at the start of the query or after a space, then a word (letters, digits, and the
 # joiners of names like "gpt-4" or "c++").
 _MINUS = re.compile(r"(?:^|(?<=\s))-(\w[\w.+-]*)")
@@ -26,7 +28,7 @@ class Asked:
     without: tuple[str, ...] = ()
 
 
-class TooManyExcludedError(ValueError):
+class TooManyExcludedError(BadInput, ValueError):
     def __init__(self, count: int) -> None:
         super().__init__(f"a search may exclude at most {MAX_EXCLUDED} words, not {count}")
 

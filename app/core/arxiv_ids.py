@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.core.refusals import BadInput
+
 # A version is a revision count: four digits are far more than any paper has had. A longer
 # one is not an identifier, and never reaches int(), which refuses text past Python's
 # integer-digit limit (a server error for a URL an attacker writes).
@@ -33,7 +35,7 @@ _PREFIX = re.compile(
 )
 
 
-class InvalidArxivIdError(ValueError):
+class InvalidArxivIdError(BadInput, ValueError):
     """Raised for a string that is not an arXiv identifier."""
 
 

@@ -27,6 +27,7 @@ from functools import cache
 from sqlalchemy.orm import Session
 
 from app.core.models import UsedToken
+from app.core.refusals import BadInput
 
 # One encoder: json.dumps with these separators would build a new one for every token.
 _JSON = json.JSONEncoder(separators=(",", ":"))
@@ -45,7 +46,7 @@ MAX_ISSUED_AT = 253_402_300_800
 REPEAT_GRACE = timedelta(minutes=2)
 
 
-class TokenError(ValueError):
+class TokenError(BadInput, ValueError):
     """A token that is refused; ``reason`` says why in words (tampered, expired, used, ...)."""
 
     def __init__(self, reason: str) -> None:

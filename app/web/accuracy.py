@@ -16,8 +16,17 @@ from sqlalchemy.orm import Session
 
 from app.core.explanations import chance_words, helped, load_reasons
 from app.core.models import DayScore, Edition, HfDailyPaper, Paper
-from ranking.scorecard import Bin, Call, DayCall, DayOutcome, Scorecard, Skill, scorecard, skill
-from ranking.trending.artifact import training_period
+from app.services.radar import (
+    Bin,
+    Call,
+    DayCall,
+    DayOutcome,
+    Scorecard,
+    Skill,
+    scorecard,
+    skill,
+    training_period,
+)
 
 CHART = 240  # the charts' plotting square, in SVG units
 # What Paperboy said about each paper shown, by (day, paper).

@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from app.core.explanations import Explanation
+from app.services.presenting import announcement_time, key_phrases
 from app.web import api_models as api
 from app.web.view_models import (
     Appearance,
@@ -25,8 +26,6 @@ from app.web.view_models import (
     code_url,
     project_page,
 )
-from ingest.calendar import announcement_time
-from ranking.keyphrases import key_phrases
 
 DailySort = Literal["trending", "publishedAt"]
 

@@ -34,6 +34,7 @@ from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_engine, make_session_factory
 from app.core.logs import configure_logging
+from app.core.refusals import Refusal
 from app.core.schema import current_revision, head_revision
 from app.core.settings_check import (
     EXIT_REFUSED,
@@ -42,12 +43,14 @@ from app.core.settings_check import (
 )
 from app.core.tokens import TokenError
 from app.services.artifacts import Artifact, refuse_broken_artifacts
+from app.services.presenting import load_stop_words
+from app.services.search import Searcher
 from app.web import answers
 from app.web.assets import HashedStaticFiles
 from app.web.compression import CompressionMiddleware
 from app.web.context import WebContext, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
-from app.web.errors import database_error, http_error, server_error, validation_error
+from app.web.errors import database_error, http_error, refused, server_error, validation_error
 from app.web.forms import FormRefusedError
 from app.web.head import HeadAsGetMiddleware
 from app.web.hosts import HostMiddleware
@@ -80,8 +83,6 @@ from app.web.routes import (
 )
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 from app.web.security import SecurityMiddleware
-from ranking.keyphrases import load_stop_words
-from search.searcher import Searcher
 
 logger = logging.getLogger(__name__)
 ROUTERS = (
@@ -257,6 +258,10 @@ def _add_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, DBAPIError)
         return database_error(request, exc)
 
+    async def on_refusal(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refusal)
+        return refused(request, exc)
+
     async def on_refused_link(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, TokenError)
         return answers.refused_link(request, request.app.state.web, exc)
@@ -266,6 +271,8 @@ def _add_error_handlers(app: FastAPI) -> None:
         return answers.refused_form(request, request.app.state.web, exc.why)
 
     app.add_exception_handler(StarletteHTTPException, on_http)
+    # Whatever the domain, a use case or a parameter refuses: its meaning's status.
+    app.add_exception_handler(Refusal, on_refusal)
     # A signed link or a form that does not hold, wherever a page checks it: one refusal page.
     app.add_exception_handler(TokenError, on_refused_link)
     app.add_exception_handler(FormRefusedError, on_refused_form)

@@ -29,7 +29,9 @@ from app.core.models import Edition
 from app.core.periods import Period
 from app.core.replicas import Replicas
 from app.core.wal import format_position
+from app.services.presenting import readable
 from app.services.previews.stored import previews_directory
+from app.services.search import Searcher, make_searcher, query_embedder
 from app.web.assets import Assets
 from app.web.limits import RateLimiter
 from app.web.memo import Memo
@@ -37,9 +39,6 @@ from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits, PreviewDrawi
 from app.web.read_routing import any_reader_session, lost_standby, open_session
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
 from app.web.tex_text import tex_text
-from digest.latex import readable
-from ranking.embedder import query_embedder
-from search.searcher import Searcher, make_searcher
 
 TEMPLATES_DIR = bundled_folder(BundledFolder.TEMPLATES)
 STATIC_DIR = bundled_folder(BundledFolder.STATIC)

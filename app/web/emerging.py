@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.core.models import EmergingTopic, Paper
 from app.core.topic_labels import topic_labels
-from ranking.radar_window import RadarParams, too_short, window_start
+from app.services.radar import RadarParams, too_short, window_start
 
 BAR_WIDTH = 12
 BAR_HEIGHT = 40

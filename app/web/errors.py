@@ -18,6 +18,16 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from app.core.db_faults import connection_lost
+from app.core.refusals import (
+    BadChoice,
+    BadInput,
+    Busy,
+    Conflict,
+    Limited,
+    NotFound,
+    Refusal,
+    Refused,
+)
 from app.web.context import WebContext
 from app.web.page_views import error_page
 from app.web.request_ids import HEADER as REQUEST_ID_HEADER
@@ -34,6 +44,16 @@ PROBE_PATHS = frozenset({"/healthz", "/readyz"})
 # PostgreSQL's SQLSTATEs for an undefined table and column; SQLite says it in words.
 UNDEFINED_OBJECT_STATES = frozenset({"42P01", "42703"})
 SQLITE_UNDEFINED = ("no such table", "no such column")
+# Each meaning of a refusal (``app.core.refusals``) answers one status, whoever refuses.
+REFUSAL_STATUS: dict[type[Refusal], int] = {
+    NotFound: 404,
+    BadChoice: 422,
+    BadInput: 400,
+    Refused: 403,
+    Conflict: 409,
+    Limited: 429,
+    Busy: 503,
+}
 
 
 def wants_json(request: Request) -> bool:
@@ -64,6 +84,22 @@ def _describe(error: dict[str, object]) -> str:
     where = error.get("loc", ())
     name = where[-1] if isinstance(where, (list, tuple)) and where else "input"
     return f"{name}: {error.get('msg', 'invalid')}"
+
+
+def refusal_status(refusal: Refusal) -> int:
+    """The status of the refusal's nearest meaning (a plain :class:`Refusal`: 400)."""
+    for kind in type(refusal).__mro__:
+        if kind in REFUSAL_STATUS:
+            return REFUSAL_STATUS[kind]
+    return 400
+
+
+def refused(request: Request, refusal: Refusal) -> Response:
+    """A refusal answered with its meaning's status and its message; a wait it names is
+    the ``Retry-After``."""
+    wait = refusal.retry_after if isinstance(refusal, Limited | Busy) else None
+    headers = None if wait is None else {"Retry-After": str(wait)}
+    return http_error(request, HTTPException(refusal_status(refusal), str(refusal), headers))
 
 
 def is_schema_missing(error: DBAPIError) -> bool:

@@ -14,13 +14,14 @@ import secrets
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 
 from app.core import tokens
 from app.core.config import Settings
+from app.core.refusals import BadChoice
+from app.services.subscriptions import NAMED_LISTS
 from app.web.limits import client_key
 from app.web.origin import from_this_site
-from digest.accounts.preferences import NAMED_LISTS
 
 CSRF_COOKIE = "paperboy_csrf"
 
@@ -43,7 +44,7 @@ class PostedForm:
         """A field that sets one stored value: sent empty, it clears the value; left out, the
         POST is refused (422), so a form that omits a field never clears what it holds."""
         if name not in self.fields:
-            raise HTTPException(422, f"{name} is missing (send it empty to clear it)")
+            raise BadChoice(f"{name} is missing (send it empty to clear it)")
         return self.fields[name]
 
     @property

@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import urlencode
 
+from app.core.refusals import NotFound
 from app.web.api_shape import page_of as api_page_of
 
 T = TypeVar("T")
 PAPERS_PER_PAGE = 30
 
 
-class NoSuchPageError(ValueError):
+class NoSuchPageError(NotFound, ValueError):
     """A page number past the list's last page."""
 
 

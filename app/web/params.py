@@ -10,9 +10,11 @@ import re
 from datetime import date, timedelta
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Path, Query
+from fastapi import Depends, Path, Query
 
+from app.core.arxiv_ids import ArxivId, InvalidArxivIdError, parse_arxiv_id
 from app.core.periods import Period
+from app.core.refusals import BadInput, NotFound
 
 # ASCII digits only: \d would take "٢025" for 2025.
 _WEEK = re.compile(r"([0-9]{4})-W([0-9]{2})")
@@ -26,7 +28,7 @@ MAX_ID = 2**31 - 1
 LATEST_WEEK_START = date.max - timedelta(days=7)
 
 
-class BadInputError(ValueError):
+class BadInputError(BadInput, ValueError):
     """A request parameter that cannot be understood; the message says which and why."""
 
 
@@ -39,9 +41,17 @@ def stored_id(text: str) -> int | None:
     return number if 1 <= number <= MAX_ID else None
 
 
+def paper_path_id(text: str) -> ArxivId:
+    """The arXiv identifier a page's path names; a path naming none is a page not here."""
+    try:
+        return parse_arxiv_id(text)
+    except InvalidArxivIdError:
+        raise NotFound("not an arXiv identifier") from None
+
+
 async def topic_id(topic_id: Annotated[int, Path(description="A topic's id")]) -> int:
     if not 1 <= topic_id <= MAX_ID:
-        raise HTTPException(404, f"topic {topic_id} is not stored here")
+        raise NotFound(f"topic {topic_id} is not stored here")
     return topic_id
 
 
@@ -123,10 +133,7 @@ def key_label(period: Period, key: date) -> str:
 
 def week_monday(week: Annotated[str | None, Query(max_length=8)] = None) -> date | None:
     """``?week=YYYY-Www`` as its Monday (None when not given), answered 400 when malformed."""
-    try:
-        return None if week is None else parse_week(week)
-    except BadInputError as error:
-        raise HTTPException(400, str(error)) from None
+    return None if week is None else parse_week(week)
 
 
 WeekMonday = Annotated[date | None, Depends(week_monday)]

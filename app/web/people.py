@@ -15,12 +15,10 @@ from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from app.core.models import PaperAuthor, PaperPerson, PaperTopic, Person, Subscriber
 from app.core.topic_labels import topic_labels
+from app.services.claims import hidden_condition
 from app.web.followers import FOLLOWING
 from app.web.view_models import key_phrases
-from digest.accounts.reader import claimant, hidden_condition
 
-# A moved person's chain of moves is followed this far: a longer one is a loop.
-MOVES_FOLLOWED = 20
 COAUTHORS_NAMED = 2
 
 
@@ -32,26 +30,6 @@ class PersonSummary:
     papers: int
     topic: str | None
     coauthors: list[str]
-
-
-@dataclass(frozen=True)
-class Found:
-    """A person asked for by id: the row, or where its address moved."""
-
-    person: Person | None
-    moved_to: int | None = None
-
-
-def find_person(session: Session, person_id: int) -> Found:
-    """The person, or the person its papers moved to (through every later move)."""
-    person = session.get(Person, person_id)
-    for _ in range(MOVES_FOLLOWED):
-        if person is None or person.moved_to is None:
-            break
-        person = session.get(Person, person.moved_to)
-    if person is None or person.id == person_id:
-        return Found(person)
-    return Found(None, moved_to=person.id)
 
 
 def within(column: InstrumentedAttribute[str], person: int | None) -> ColumnElement[bool]:
@@ -123,11 +101,6 @@ def _closest(session: Session, key: str, person: int) -> list[str]:
         .limit(COAUTHORS_NAMED)
     )
     return [name for name, _ in rows]
-
-
-def is_hidden(session: Session, person: Person) -> bool:
-    """Whether the person's page is hidden (by a claimant who still claims it)."""
-    return person.hidden and claimant(session, person.id) is not None
 
 
 def person_followers(session: Session, person: int) -> int:

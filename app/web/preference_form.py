@@ -15,7 +15,7 @@ from zoneinfo import available_timezones
 
 from app.core.models import Frequency, Subscriber
 from app.services.form_choices import Suggestions
-from digest.accounts.preferences import MAX_NAMED, NAMED_LISTS
+from app.services.subscriptions import MAX_NAMED, NAMED_LISTS
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 FREQUENCY_NAMES = {Frequency.DAILY: "Daily", Frequency.WEEKLY: "Weekly"}

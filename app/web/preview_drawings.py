@@ -25,6 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.core.refusals import Limited
 from app.services.previews.stored import PreviewKey, read_stored
 from app.web.caching import Rendered, rendered
 from app.web.limits import RateLimiter
@@ -45,7 +46,7 @@ DRAWING_LIMITS = DrawingLimits()
 BUSY_RETRY_SECONDS = 5
 
 
-class DrawingRefusedError(Exception):
+class DrawingRefusedError(Limited):
     """A drawing refused: the client's rate is spent, or the pool's queue is full."""
 
     def __init__(self, reason: str, status: int, retry_after: int) -> None:

@@ -30,6 +30,7 @@ from app.core.models import (
 )
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
+from app.services.reading import vote_totals
 from app.web.params import parse_period
 from app.web.view_models import (
     Appearance,
@@ -41,7 +42,6 @@ from app.web.view_models import (
     card,
     parse_components,
 )
-from digest.accounts import votes
 
 
 def edition_dates(session: Session, period: str) -> list[date]:
@@ -124,7 +124,7 @@ def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
         .order_by(HfDailyPaper.upvotes)
     )
     found = {row.arxiv_id: _hf_signals(row) for row in rows}
-    for arxiv_id, count in votes.totals(session, list(arxiv_ids)).items():
+    for arxiv_id, count in vote_totals(session, list(arxiv_ids)).items():
         found[arxiv_id] = replace(found.get(arxiv_id, Signals()), votes=count)
     return found
 

@@ -16,18 +16,31 @@ from sqlalchemy.orm import Session
 
 from app.core.explanations import Explanation
 from app.core.models import Author, EditionKey, Person, SavedPaper, Subscriber, SubscriberStatus
+from app.core.refusals import NotFound
 from app.core.topic_labels import topic_labels
 from app.services.accounts import export_of
 from app.services.personal_feed import PersonalPicks, picks_for
+from app.services.presenting import EditionView, headings
+from app.services.reading import (
+    MAX_LIST_NAME,
+    MAX_NOTE,
+    MAX_SAVED,
+    WEB_DEFAULTS,
+    feed_reader,
+    feed_token,
+    feedback_of,
+    find_reader,
+    on_reading_list,
+    reader_lists,
+    saved_ids,
+    saved_papers,
+    saved_rows,
+    voter,
+)
 from app.web import queries
 from app.web.context import WebContext
 from app.web.under_radar import RadarSlot, reader_slot, under_radar_page
 from app.web.view_models import Card
-from digest.accounts import library, reader, signin
-from digest.accounts.library import MAX_LIST_NAME, MAX_NOTE
-from digest.accounts.saved_searches import MAX_SAVED, saved_rows
-from digest.compose import headings
-from digest.selection import EditionView
 
 # Above any scorer's contribution: the reader's own reason comes first in a feed's "Why".
 FIRST = 1e9
@@ -124,7 +137,7 @@ class ReadingList:
         return "" if self.shown is None else f"?list={self.shown}"
 
 
-class UnknownReadingListError(LookupError):
+class UnknownReadingListError(NotFound, LookupError):
     """A list id that is not one of the reader's (answered 404)."""
 
 
@@ -132,16 +145,16 @@ def signed_in(context: WebContext, session: Session, cookie: str) -> str | None:
     """Who the session cookie signs in, or None."""
     if not cookie:
         return None
-    return signin.voter(session, context.settings, cookie, context.clock())
+    return voter(session, context.settings, cookie, context.clock())
 
 
 def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage:
-    found = reader.find(session, email_key) or _transient(email_key)
+    found = find_reader(session, email_key) or _transient(email_key)
     picked = _picks(context, session, found)
     cards = _reader_cards(context, session, found, picked)
     token = None
     if found.feed_key is not None:
-        token = reader.feed_token(context.settings.secret_key, found, context.clock())
+        token = feed_token(context.settings.secret_key, found, context.clock())
     return ForYouPage(
         reader=email_key,
         edition=picked.edition,
@@ -184,7 +197,7 @@ def private_feed(
     context: WebContext, session: Session, token: str
 ) -> tuple[EditionKey | None, list[Card]]:
     """The picks a private feed's token opens (:class:`TokenError` once revoked)."""
-    found = reader.feed_reader(session, context.settings.secret_key, token, context.clock())
+    found = feed_reader(session, context.settings.secret_key, token, context.clock())
     picked = _picks(context, session, found)
     return picked.edition, [
         _with_reason(card) for card in _reader_cards(context, session, found, picked)
@@ -194,14 +207,14 @@ def private_feed(
 def reading_list(session: Session, email_key: str, list_id: int | None = None) -> ReadingList:
     """The reader's saved papers, newest first: all of them, or those of list ``list_id``
     (:class:`UnknownReadingListError` when it is not theirs)."""
-    found = reader.find(session, email_key)
-    lists = library.reader_lists(session, found.id) if found else []
+    found = find_reader(session, email_key)
+    lists = reader_lists(session, found.id) if found else []
     names = dict(lists)
     if list_id is not None and list_id not in names:
-        raise UnknownReadingListError(f"list {list_id}")
-    rows = {row.arxiv_id: row for row in reader.saved_rows(session, found.id)} if found else {}
+        raise UnknownReadingListError("no such list of yours")
+    rows = {row.arxiv_id: row for row in saved_papers(session, found.id)} if found else {}
     ids = [i for i, row in rows.items() if list_id is None or row.list_id == list_id]
-    thumbs = reader.feedback_of(session, found.id) if found else {}
+    thumbs = feedback_of(session, found.id) if found else {}
     cards = [
         _reader_card(
             card,
@@ -223,13 +236,13 @@ def _filed(row: SavedPaper, lists: list[tuple[int, str]]) -> Filed:
 
 def state(session: Session, email_key: str) -> dict[str, object]:
     """What the reader did, for the script that marks shared pages' buttons."""
-    found = reader.find(session, email_key)
+    found = find_reader(session, email_key)
     if found is None:
         return {"signed_in": True, "saved": [], "feedback": {}}
     return {
         "signed_in": True,
-        "saved": reader.saved_ids(session, found.id),
-        "feedback": reader.feedback_of(session, found.id),
+        "saved": saved_ids(session, found.id),
+        "feedback": feedback_of(session, found.id),
         "followed_topics": found.followed_topics,
         "muted_topics": found.muted_topics,
         "followed_authors": found.followed_authors,
@@ -242,18 +255,18 @@ def state(session: Session, email_key: str) -> dict[str, object]:
 
 def data_of(session: Session, email_key: str) -> dict[str, object]:
     """Everything stored about the reader, as the subscription's data export gives it."""
-    found = reader.find(session, email_key)
+    found = find_reader(session, email_key)
     return {"email_key": email_key} if found is None else export_of(session, found)
 
 
 def marked(session: Session, email_key: str, card: Card) -> ReaderCard:
     """A paper page's card as this reader left it: saved or not, their thumb."""
     arxiv_id = card.paper.arxiv_id
-    found = reader.find(session, email_key)
+    found = find_reader(session, email_key)
     if found is None:
         return _reader_card(card)
-    saved = reader.on_reading_list(session, found.id, arxiv_id)
-    thumb = reader.feedback_of(session, found.id).get(arxiv_id, 0)
+    saved = on_reading_list(session, found.id, arxiv_id)
+    thumb = feedback_of(session, found.id).get(arxiv_id, 0)
     return _reader_card(card, saved=saved, thumb=thumb)
 
 
@@ -264,7 +277,7 @@ def _transient(email_key: str) -> Subscriber:
         email=email_key,
         email_key=email_key,
         status=SubscriberStatus.WEB,
-        **reader.WEB_DEFAULTS,
+        **WEB_DEFAULTS,
     )
 
 
@@ -288,8 +301,8 @@ def _reader_cards(
     beyond = [pick.paper.arxiv_id for pick in picked.picks if pick.paper.arxiv_id not in by_id]
     if beyond:  # papers of the day that the edition leaves out
         by_id |= {card.paper.arxiv_id: card for card in queries.day_cards(session, edition, beyond)}
-    saved = set(reader.saved_ids(session, found.id))
-    thumbs = reader.feedback_of(session, found.id)
+    saved = set(saved_ids(session, found.id))
+    thumbs = feedback_of(session, found.id)
     opened = headings(picked.picks, key.period)
     return [
         _reader_card(

@@ -23,17 +23,20 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
+from app.core.refusals import Busy, Limited
 from app.web.limits import InFlight, RateLimiter, TooManyAtOnceError
 
 # What a client told that its other searches still run waits before it asks again.
 IN_FLIGHT_RETRY_SECONDS = 2
+# What a search that found every slot taken tells its client to wait.
+BUSY_RETRY_SECONDS = 2
 
 
-class SearchBusyError(RuntimeError):
+class SearchBusyError(Busy, RuntimeError):
     """Every search slot stayed taken for the whole wait."""
 
 
-class SearchRefusedError(Exception):
+class SearchRefusedError(Limited):
     """A client's search refused at once, past its own limits; ``retry_after`` in seconds."""
 
     def __init__(self, reason: str, retry_after: int) -> None:
@@ -82,7 +85,9 @@ class SearchTurns:
                 ) from None
             self._spend(client)
             if not self._slots.acquire(timeout=self._limits.busy_wait_seconds):
-                raise SearchBusyError("too many searches at once; retry in a moment")
+                raise SearchBusyError(
+                    "too many searches at once; retry in a moment", BUSY_RETRY_SECONDS
+                )
             held.callback(self._slots.release)
             yield
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.core.models import Edition, Paper
 from app.core.topic_labels import topic_labels
-from ranking.under_radar import RadarRule, judged_until, week_picks
+from app.services.radar import RadarRule, judged_until, week_picks
 
 
 @dataclass(frozen=True, slots=True)

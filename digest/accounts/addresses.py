@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import idna
 
 from app.core.models.subscriptions import mailbox_key
+from app.core.refusals import BadInput
 
 MAX_ADDRESS_LENGTH = 254
 MAX_LOCAL_LENGTH = 64
@@ -35,7 +36,7 @@ _TOP_LABEL = re.compile(r"[a-z]{2,63}|xn--[a-z0-9-]{1,59}")
 EXAMPLE = "like ada@example.org"
 
 
-class BadAddressError(ValueError):
+class BadAddressError(BadInput, ValueError):
     """An email address Paperboy will not store or write to; the message says why."""
 
 

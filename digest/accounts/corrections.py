@@ -17,13 +17,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.models import PaperPerson, Person, PersonCorrection, Subscriber
+from app.core.refusals import BadInput
 
 # Readers who must agree before a correction changes everyone's page.
 QUORUM = 3
 PER_DAY = 20
 
 
-class CorrectionRefusedError(Exception):
+class CorrectionRefusedError(BadInput):
     """Too many corrections from one reader in a day."""
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core.models import DigestFeedback, ReadingList, SavedPaper, Subscriber
+from app.core.refusals import BadInput, NotFound
 from app.core.visible_text import comparison_key, is_visible, kept_form
 from digest.accounts.reader import give_feedback, save
 
@@ -30,11 +31,11 @@ MAX_LIST_NAME = 80
 MAX_NOTE = 2000
 
 
-class LibraryRefusedError(ValueError):
+class LibraryRefusedError(BadInput, ValueError):
     """A list, note or filing that cannot be kept, said in words a reader can act on."""
 
 
-class UnknownListError(LookupError):
+class UnknownListError(NotFound, LookupError):
     """A list id that is not one of the reader's lists (answered 404)."""
 
 

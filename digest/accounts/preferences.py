@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from app.core.models import Frequency
 from app.core.names import author_key, collapse_whitespace
+from app.core.refusals import BadInput
 
 FREQUENCIES = tuple(Frequency)
 MAX_TEXT = 2000
@@ -31,7 +32,7 @@ T = TypeVar("T")
 NAMED_LISTS = ("followed_topics", "muted_topics", "followed_authors", "muted_authors")
 
 
-class BadPreferencesError(ValueError):
+class BadPreferencesError(BadInput, ValueError):
     """Preferences that cannot be taken: what is wrong with each field, by the field's name."""
 
     def __init__(self, errors: Mapping[str, str]) -> None:

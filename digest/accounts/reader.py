@@ -38,6 +38,7 @@ from app.core.models import (
     SubscriberStatus,
 )
 from app.core.models.subscriptions import new_link_key
+from app.core.refusals import Conflict, Refused
 from digest.accounts.preferences import Preferences
 from digest.accounts.votes import UnknownPaperError
 
@@ -240,11 +241,11 @@ def _placed(
     return follows, mutes
 
 
-class NotClaimantError(Exception):
+class NotClaimantError(Refused):
     """Only the reader who claimed a person may hide or show their page."""
 
 
-class ClaimTakenError(Exception):
+class ClaimTakenError(Conflict):
     """Another reader already said this person is them: one claimant a person."""
 
 

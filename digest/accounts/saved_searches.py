@@ -21,6 +21,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.core.models import SavedSearch, Subscriber
+from app.core.refusals import BadInput
 from app.core.visible_text import comparison_key, is_visible, kept_form
 from search.excluded_words import TooManyExcludedError, split_query
 
@@ -30,7 +31,7 @@ MAX_QUERY = 200
 CATEGORY = re.compile(r"^[a-z][a-z-]{0,19}(\.[A-Za-z][A-Za-z-]{0,19})?$")
 
 
-class SavedSearchRefusedError(ValueError):
+class SavedSearchRefusedError(BadInput, ValueError):
     """A search that cannot be saved, said in words a reader can act on."""
 
 

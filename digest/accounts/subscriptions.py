@@ -24,6 +24,7 @@ from app.core.models import (
     Vote,
 )
 from app.core.models.subscriptions import new_link_key
+from app.core.refusals import Limited
 from digest.accounts import links
 from digest.accounts.addresses import Address
 from digest.accounts.preferences import Preferences
@@ -34,7 +35,7 @@ RATE_WINDOW = timedelta(hours=1)
 RECEIVING = frozenset({SubscriberStatus.ACTIVE, SubscriberStatus.PAUSED})
 
 
-class RateLimitedError(Exception):
+class RateLimitedError(Limited):
     """Too many subscribe requests for an address or from a client in the last hour."""
 
 

@@ -13,9 +13,10 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.core.models import Paper, Vote
+from app.core.refusals import NotFound
 
 
-class UnknownPaperError(LookupError):
+class UnknownPaperError(NotFound, LookupError):
     """A vote, a save or a note for a paper Paperboy does not hold."""
 
 

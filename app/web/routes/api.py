@@ -11,13 +11,16 @@ from __future__ import annotations
 from importlib.metadata import version as package_version
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import RedirectResponse
 from sqlalchemy.orm import Session
 
-from app.core.arxiv_ids import MAX_VERSION_DIGITS, InvalidArxivIdError, parse_arxiv_id
+from app.core.arxiv_ids import MAX_VERSION_DIGITS, parse_arxiv_id
 from app.core.editions import latest_edition
 from app.core.models import Edition
+from app.core.refusals import NotFound
+from app.services.claims import find_person, is_hidden
+from app.services.search import Filters, SearchSort
 from app.web import api_models as api
 from app.web import profiles, queries
 from app.web.api_shape import (
@@ -32,8 +35,7 @@ from app.web.api_shape import (
 from app.web.caching import REVALIDATED, Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import client_host
-from app.web.params import MAX_ID, BadInputError, TopicId, edition_key, key_label
-from app.web.people import find_person, is_hidden
+from app.web.params import MAX_ID, TopicId, edition_key, key_label
 from app.web.routes.search import (
     PageNumber,
     SortOrder,
@@ -42,8 +44,6 @@ from app.web.routes.search import (
     search_filters,
 )
 from app.web.view_models import Card, Signals
-from search.query import Filters
-from search.relevance import SearchSort
 
 router = APIRouter(prefix="/api", tags=["api"])
 VERSION = package_version("paperboy")
@@ -174,16 +174,13 @@ def _edition_asked(
 ) -> Edition:
     """The edition ``?date=|week=|month=`` names (the latest day's when none): 400 when the
     parameters cannot be read, 404 when nothing is published under them."""
-    try:
-        period, key = edition_key(date_, week, month)
-    except BadInputError as error:
-        raise HTTPException(400, str(error)) from None
+    period, key = edition_key(date_, week, month)
     edition = context.edition(session, period, key)
     if edition is not None:
         return edition
     if key is None:
-        raise HTTPException(404, "no edition is published")
-    raise HTTPException(404, f"no {period} edition for {key_label(period, key)}")
+        raise NotFound("no edition is published")
+    raise NotFound(f"no {period} edition for {key_label(period, key)}")
 
 
 @router.get("/version", response_model=api.VersionInfo, responses=answers(304))
@@ -279,13 +276,10 @@ def _page_links(site: str, request: Request, page: int, limit: int, total: int) 
 )
 def paper(request: Request, session: SessionDep, arxiv_id: ArxivIdPath) -> Response:
     """One paper, with its topic, community signals and its places in editions."""
-    try:
-        parsed = parse_arxiv_id(arxiv_id)
-    except InvalidArxivIdError as error:
-        raise HTTPException(400, str(error)) from None
+    parsed = parse_arxiv_id(arxiv_id)
     found = queries.papers(session, [parsed.base]).get(parsed.base)
     if found is None:
-        raise HTTPException(404, f"paper {parsed.base} is not stored here")
+        raise NotFound(f"paper {parsed.base} is not stored here")
     signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
     topic = queries.paper_topic(session, found.arxiv_id)
     places = queries.appearances(session, found.arxiv_id)
@@ -303,7 +297,7 @@ def topic(request: Request, session: SessionDep, topic_id: TopicId) -> Response:
     """One topic: label, key phrases, size per day, papers by day, related topics."""
     body = profiles.topic_json(session, topic_id)
     if body is None:
-        raise HTTPException(404, f"topic {topic_id} is not stored here")
+        raise NotFound(f"topic {topic_id} is not stored here")
     return cached_json(request, body)
 
 
@@ -323,7 +317,7 @@ def person(
     if shown is not None and not is_hidden(session, shown):
         body = profiles.author_json(session, shown.author_key, shown.id)
     if body is None:
-        raise HTTPException(404, f"no person {person_id} is shown here")
+        raise NotFound(f"no person {person_id} is shown here")
     return cached(request, model_bytes(body), "application/json", cache_control=REVALIDATED)
 
 
@@ -334,5 +328,5 @@ def author(
     """An author key's works (newest first), topics and close collaborators."""
     body = profiles.author_json(session, key)
     if body is None:
-        raise HTTPException(404, f"no author with key {key[:80]!r} is stored here")
+        raise NotFound(f"no author with key {key[:80]!r} is stored here")
     return cached_json(request, body)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 from sqlalchemy import func, select
 
@@ -16,7 +16,6 @@ from app.web.emerging import EmergingPage, emerging_page, flagged_weeks
 from app.web.emerging_feed import emerging_atom
 from app.web.feeds import MEDIA_TYPES
 from app.web.params import WeekMonday
-from ranking.errors import RankingInputError
 
 router = APIRouter(include_in_schema=False)
 FEED_WEEKS = 8
@@ -29,10 +28,7 @@ def emerging(
     session: SessionDep,
     week: WeekMonday,
 ) -> Response:
-    try:
-        page = _page(context, session, week)
-    except RankingInputError as error:
-        raise HTTPException(400, str(error)) from None
+    page = _page(context, session, week)
     return context.respond(request, "pages/emerging.html", page)
 
 

@@ -13,10 +13,11 @@ from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Request, Response
+from fastapi import APIRouter, Path, Request, Response
 
 from app.core.models import Edition
 from app.core.periods import Period
+from app.core.refusals import NotFound
 from app.web import profiles, queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.catalogue import category_is_stored
@@ -61,7 +62,7 @@ EDITION_FEEDS: dict[Period, tuple[str, str, str]] = {
 def _latest(context: ContextDep, session: SessionDep, period: Period) -> Edition:
     edition = context.edition(session, period, None)
     if edition is None:
-        raise HTTPException(404, f"no {period} edition is published yet")
+        raise NotFound(f"no {period} edition is published yet")
     return edition
 
 
@@ -139,7 +140,7 @@ def category(
     # Asked before the edition is read: a request that fails after reading it rolls back its
     # session, which expires the Edition the memo keeps for every other request.
     if not category_is_stored(session, category):
-        raise HTTPException(404, f"no stored paper is in category {category}")
+        raise NotFound(f"no stored paper is in category {category}")
     edition = _latest(context, session, "day")
 
     def build() -> FeedSpec:
@@ -161,7 +162,7 @@ def topic(
     def build() -> FeedSpec:
         page = profiles.topic_page(session, topic_id)
         if page is None:
-            raise HTTPException(404, f"topic {topic_id} is not stored here")
+            raise NotFound(f"topic {topic_id} is not stored here")
         cards = [card for day in page.days for card in day.cards][:TOPIC_ITEMS]
         when = datetime.combine(page.sizes[-1].day, datetime.min.time(), UTC)
         title, feed = f"Paperboy topic: {page.topic.label}", f"/feeds/topic/{topic_id}.{fmt}"
@@ -182,7 +183,7 @@ def author(
     many, and must not push the editions out of the memo)."""
     page = profiles.author_page(session, key)
     if page is None:
-        raise HTTPException(404, f"no author with key {key[:80]!r} is stored here")
+        raise NotFound(f"no author with key {key[:80]!r} is stored here")
     when = _newest_day(page.works)
     title, feed = f"Paperboy author: {page.name}", f"/feeds/author/{key}.{fmt}"
     spec = _spec(context, title, f"/authors/{key}", feed, when, page.works[:AUTHOR_ITEMS])
@@ -201,7 +202,7 @@ def organization(
     (built each time, as an author's)."""
     page = organization_page(session, slug)
     if page is None:
-        raise HTTPException(404, f"no paper of organization {slug[:80]!r} is stored here")
+        raise NotFound(f"no paper of organization {slug[:80]!r} is stored here")
     when = _newest_day(page.papers)
     title, feed = f"Paperboy organization: {page.name}", f"/feeds/organization/{slug}.{fmt}"
     spec = _spec(context, title, f"/organizations/{slug}", feed, when, page.papers)

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime
+from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app.core.models import Subscriber
+from app.core.refusals import BadChoice
+from app.services import library
 from app.web import reader_views
 from app.web.bibtex import bibliography
 from app.web.citations import Cited, csl_json, ris
@@ -25,7 +26,6 @@ from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import read_form
 from app.web.params import MAX_ID, stored_id
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading, to_sign_in
-from digest.accounts import library
 
 router = APIRouter(include_in_schema=False)
 # Ids past the database's integer range are refused before a query PostgreSQL would refuse.
@@ -42,10 +42,7 @@ def _reading_list(
     email_key = signed_in_reading(request, context, session)
     if email_key is None:
         return None
-    try:
-        return reader_views.reading_list(session, email_key, list_id)
-    except reader_views.UnknownReadingListError:
-        raise HTTPException(404, "no such list of yours") from None
+    return reader_views.reading_list(session, email_key, list_id)
 
 
 @router.get(READING_LIST, response_class=HTMLResponse)
@@ -141,19 +138,14 @@ def _plain_paper(context: WebContext, card: reader_views.ReaderCard) -> dict[str
 @router.post(f"{READING_LIST}/lists")
 async def create_list(request: Request, context: ContextDep) -> Response:
     name = (await read_form(request)).get("name", "")
-
-    def create(session: Session, found: Subscriber, now: datetime) -> None:
-        library.create_list(session, found, name, now)
-
-    return await post_action(request, context, create, {"list": name}, READING_LIST)
+    act = partial(library.create_list, context, name=name)
+    return await post_action(request, context, act, {"list": name}, READING_LIST)
 
 
 @router.post(f"{READING_LIST}/lists/{{list_id}}/delete")
 async def delete_list(request: Request, context: ContextDep, list_id: ListId) -> Response:
-    def delete(session: Session, found: Subscriber, now: datetime) -> None:
-        library.delete_list(session, found, list_id)
-
-    return await post_action(request, context, delete, {"deleted": list_id}, READING_LIST)
+    act = partial(library.delete_list, context, list_id=list_id)
+    return await post_action(request, context, act, {"deleted": list_id}, READING_LIST)
 
 
 @router.post("/papers/{arxiv_id:path}/file")
@@ -162,42 +154,31 @@ async def file_paper(request: Request, context: ContextDep, arxiv_id: str) -> Re
     asked = (await read_form(request)).sent("list").strip()
     list_id = stored_id(asked) if asked else None
     if asked and list_id is None:
-        raise HTTPException(422, "list is one of your lists' ids, or empty")
-
-    def file(session: Session, found: Subscriber, now: datetime) -> None:
-        library.file_under(session, found, arxiv_id, list_id, now)
-
+        raise BadChoice("list is one of your lists' ids, or empty")
+    act = partial(library.file_paper, context, arxiv_id=arxiv_id, list_id=list_id)
     done = {"arxiv_id": arxiv_id, "list": list_id}
-    return await post_action(request, context, file, done, READING_LIST)
+    return await post_action(request, context, act, done, READING_LIST)
 
 
 @router.post("/papers/{arxiv_id:path}/read")
 async def mark_read(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     value = (await read_form(request)).get("value", "")
     if value not in ("read", "unread"):
-        raise HTTPException(422, "value is one of: read, unread")
-
-    def mark(session: Session, found: Subscriber, now: datetime) -> None:
-        library.mark_read(session, found, arxiv_id, value == "read", now)
-
+        raise BadChoice("value is one of: read, unread")
+    act = partial(library.mark_read, context, arxiv_id=arxiv_id, read=value == "read")
     done = {"arxiv_id": arxiv_id, "read": value == "read"}
-    return await post_action(request, context, mark, done, READING_LIST)
+    return await post_action(request, context, act, done, READING_LIST)
 
 
 @router.post("/papers/{arxiv_id:path}/note")
 async def note(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     text = (await read_form(request)).sent("note")
-
-    def keep(session: Session, found: Subscriber, now: datetime) -> None:
-        library.set_note(session, found, arxiv_id, text, now)
-
-    return await post_action(request, context, keep, {"arxiv_id": arxiv_id}, READING_LIST)
+    act = partial(library.set_note, context, arxiv_id=arxiv_id, text=text)
+    return await post_action(request, context, act, {"arxiv_id": arxiv_id}, READING_LIST)
 
 
 @router.post("/papers/{arxiv_id:path}/not-interested")
 async def not_interested(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    def hide(session: Session, found: Subscriber, now: datetime) -> None:
-        library.not_interested(session, found, arxiv_id, now)
-
+    act = partial(library.not_interested, context, arxiv_id=arxiv_id)
     done = {"arxiv_id": arxiv_id, "hidden": True}
-    return await post_action(request, context, hide, done, "/for-you")
+    return await post_action(request, context, act, done, "/for-you")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Path, Request, Response
+from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import HTMLResponse
 
+from app.core.refusals import NotFound
 from app.web.context import ContextDep, SessionDep
 from app.web.organizations import organization_page
 
@@ -23,5 +24,5 @@ def organization(
 ) -> Response:
     page = organization_page(session, slug)
     if page is None:
-        raise HTTPException(404, "no paper of this organization is stored here")
+        raise NotFound("no paper of this organization is stored here")
     return context.respond(request, "pages/organization.html", page)

@@ -6,20 +6,20 @@ import re
 from datetime import date
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.periods import PERIODS, Period, span
+from app.core.refusals import NotFound
 from app.web import queries, reader_views
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.page_views import PaperPage, nearest_date, trending_page
-from app.web.pager import NoSuchPageError
 from app.web.params import (
     BadInputError,
     edition_key,
     key_label,
+    paper_path_id,
     parse_day,
     parse_period,
     stored_id,
@@ -33,10 +33,6 @@ SIMILAR = 6
 HTML = "text/html; charset=utf-8"
 # A page showing what one reader did is theirs alone.
 PRIVATE = {"Cache-Control": "private, no-store"}
-
-
-def bad_request(error: BadInputError) -> HTTPException:
-    return HTTPException(400, str(error))
 
 
 def category_param(value: str | None) -> str | None:
@@ -80,28 +76,22 @@ def trending(
     topic: Annotated[str | None, Query(max_length=12)] = None,
     page: Annotated[int, Query(ge=1, le=1000, description="Page of the edition, from 1")] = 1,
 ) -> Response:
-    try:
-        chosen, key = page_edition(period, date, week, month)
-        wanted = category_param(category)
-        topic_id = topic_param(topic)
-    except BadInputError as error:
-        raise bad_request(error) from None
+    chosen, key = page_edition(period, date, week, month)
+    wanted = category_param(category)
+    topic_id = topic_param(topic)
     edition = context.edition(session, chosen, key)
     missed = None
     if key is not None and edition is None:
         # A day without an edition (a weekend, a holiday): the nearest one, saying so.
         nearest = nearest_date(queries.edition_dates(session, chosen), key)
         if nearest is None:
-            raise HTTPException(404, f"no {chosen} edition for {key_label(chosen, key)}")
+            raise NotFound(f"no {chosen} edition for {key_label(chosen, key)}")
         edition, missed = context.edition(session, chosen, nearest), key
 
     def build() -> Rendered:
         cards = [] if edition is None else queries.edition_cards(session, edition)
         dates = {name: queries.edition_dates(session, name) for name in PERIODS}
-        try:
-            view = trending_page(chosen, edition, cards, dates, wanted, topic_id, missed, page)
-        except NoSuchPageError as error:
-            raise HTTPException(404, str(error)) from None
+        view = trending_page(chosen, edition, cards, dates, wanted, topic_id, missed, page)
         return rendered(context.render("pages/trending.html", view))
 
     edition_id = None if edition is None else edition.id
@@ -114,16 +104,13 @@ def trending(
 def paper_page(
     request: Request, arxiv_id: str, context: ContextDep, session: SessionDep
 ) -> Response:
-    try:
-        parsed = parse_arxiv_id(arxiv_id)
-    except InvalidArxivIdError:
-        raise HTTPException(404, "not an arXiv identifier") from None
+    parsed = paper_path_id(arxiv_id)
     if parsed.base != arxiv_id:
         # A versioned or prefixed spelling: one canonical page (a path on this site only).
         return RedirectResponse(f"/papers/{parsed.base}", status_code=308)
     found = queries.papers(session, [parsed.base]).get(parsed.base)
     if found is None:
-        raise HTTPException(404, f"paper {parsed.base} is not stored here")
+        raise NotFound(f"paper {parsed.base} is not stored here")
     signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
     topic = queries.paper_topic(session, found.arxiv_id)
     shown, headers = card(0, found, topic, None, signals), None

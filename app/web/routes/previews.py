@@ -9,20 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 
-from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.db import session_scope
 from app.core.periods import Period
+from app.core.refusals import NotFound
 from app.services.previews.drawing import Preview, drawn
 from app.services.previews.stored import PreviewKey
 from app.services.previews.texts import edition_preview, paper_preview, topic_preview
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, WebContext
 from app.web.forms import client_host
-from app.web.params import TopicId
+from app.web.params import TopicId, paper_path_id
 from app.web.preview_drawings import DrawingRefusedError
 
 router = APIRouter(include_in_schema=False)
@@ -38,10 +38,7 @@ SITE = Preview(
 
 @router.get("/previews/papers/{arxiv_id:path}.png")
 async def paper_image(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    try:
-        parsed = parse_arxiv_id(arxiv_id)
-    except InvalidArxivIdError:
-        raise HTTPException(404, "not an arXiv identifier") from None
+    parsed = paper_path_id(arxiv_id)
     key = ("paper", parsed.base)
     return await _image(request, context, key, lambda s: paper_preview(s, parsed.base))
 
@@ -80,7 +77,7 @@ async def _image(
         with session_scope(context.sessions) as session:
             said = preview(session)
         if said is None:  # raised, so that nothing is kept for it
-            raise HTTPException(404, "nothing stored here to preview")
+            raise NotFound("nothing stored here to preview")
         return rendered(drawn(said))
 
     try:

@@ -11,21 +11,22 @@ revoking it draws a new key, and every URL given before stops working.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Annotated, Literal
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app.core.models import Author, Subscriber, Topic
+from app.core.refusals import BadChoice
 from app.core.tokens import TokenError
 from app.services import accounts, readers
+from app.services.readers import Stance
 from app.web import answers, reader_views
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
@@ -34,12 +35,6 @@ from app.web.forms import browser_nonce, csrf_field, read_form, require_this_sit
 from app.web.origin import own_path
 from app.web.params import MAX_ID, TopicId
 from app.web.routes.voting import SESSION_COOKIE
-from digest import catch_up
-from digest.accounts import reader, saved_searches
-from digest.accounts.corrections import CorrectionRefusedError
-from digest.accounts.library import LibraryRefusedError
-from digest.accounts.reader import ClaimTakenError, NotClaimantError, Stance
-from digest.accounts.saved_searches import SavedSearchRefusedError
 
 router = APIRouter(include_in_schema=False)
 Format = Literal["rss", "atom", "json"]
@@ -73,25 +68,17 @@ def to_sign_in(request: Request) -> Response:
 async def post_action(
     request: Request,
     context: WebContext,
-    action: readers.Action,
+    action: Callable[[str], object],
     done: Mapping[str, object],
     fallback: str,
 ) -> Response:
-    """Check a button's POST, run its action as the signed-in reader, answer back."""
+    """Check a button's POST, run its action (a use case, given the signed-in reader's key)
+    in the thread pool, answer back; what the action refuses answers its own status."""
     require_this_site(request, context.settings)
     email_key = await _signed_in(request, context)
     if email_key is None:
         return to_sign_in(request)
-    try:
-        await run_in_threadpool(readers.act, context, email_key, action)
-    except LookupError as missing:
-        raise HTTPException(404, f"not stored here: {missing}") from missing
-    except (SavedSearchRefusedError, LibraryRefusedError, CorrectionRefusedError) as refused:
-        raise HTTPException(400, str(refused)) from None
-    except NotClaimantError as refused:
-        raise HTTPException(403, str(refused)) from None
-    except ClaimTakenError as refused:
-        raise HTTPException(409, str(refused)) from None
+    await run_in_threadpool(action, email_key)
     if _wants_json(request):
         return JSONResponse(dict(done))
     return RedirectResponse(_back(request, fallback), status_code=303)
@@ -177,40 +164,26 @@ async def forget(request: Request, context: ContextDep) -> Response:
     return response
 
 
-def _make_feed(session: Session, found: Subscriber, now: datetime) -> None:
-    if found.feed_key is None:
-        reader.revoke_feed(found)
-
-
-def _revoke_feed(session: Session, found: Subscriber, now: datetime) -> None:
-    reader.revoke_feed(found)
-
-
 @router.post("/for-you/away")
 async def away(request: Request, context: ContextDep) -> Response:
     """ "I was away since" (``since``, a day; empty: not away): the next day digest is a
     catch-up of the days since then."""
-    asked = (await read_form(request)).sent("since")
-    try:
-        since = catch_up.away_since(asked, context.clock().date())
-    except catch_up.AwayRefusedError as refused:
-        raise HTTPException(400, str(refused)) from None
-
-    def mark(session: Session, found: Subscriber, now: datetime) -> None:
-        found.away_since = since
-
+    since = readers.away_since(context, (await read_form(request)).sent("since"))
     done = {"away_since": since.isoformat() if since else None}
-    return await post_action(request, context, mark, done, "/for-you#away")
+    act = partial(readers.mark_away, context, since=since)
+    return await post_action(request, context, act, done, "/for-you#away")
 
 
 @router.post("/for-you/feed")
 async def make_feed(request: Request, context: ContextDep) -> Response:
-    return await post_action(request, context, _make_feed, {"feed": True}, "/for-you")
+    act = partial(readers.make_feed, context)
+    return await post_action(request, context, act, {"feed": True}, "/for-you")
 
 
 @router.post("/for-you/feed/revoke")
 async def revoke_feed(request: Request, context: ContextDep) -> Response:
-    return await post_action(request, context, _revoke_feed, {"revoked": True}, "/for-you")
+    act = partial(readers.revoke_feed, context)
+    return await post_action(request, context, act, {"revoked": True}, "/for-you")
 
 
 def _card(arxiv_id: str) -> str:
@@ -219,38 +192,26 @@ def _card(arxiv_id: str) -> str:
 
 @router.post("/papers/{arxiv_id:path}/save")
 async def save(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    act = partial(_saving, arxiv_id, True)
-    return await post_action(
-        request, context, act, {"arxiv_id": arxiv_id, "saved": True}, _card(arxiv_id)
-    )
+    act = partial(readers.save_paper, context, arxiv_id=arxiv_id, saved=True)
+    done = {"arxiv_id": arxiv_id, "saved": True}
+    return await post_action(request, context, act, done, _card(arxiv_id))
 
 
 @router.post("/papers/{arxiv_id:path}/unsave")
 async def unsave(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    act = partial(_saving, arxiv_id, False)
-    return await post_action(
-        request, context, act, {"arxiv_id": arxiv_id, "saved": False}, _card(arxiv_id)
-    )
-
-
-def _saving(arxiv_id: str, on: bool, session: Session, found: Subscriber, now: datetime) -> None:
-    if on:
-        reader.save(session, found, arxiv_id, now)
-    else:
-        reader.unsave(session, found, arxiv_id)
+    act = partial(readers.save_paper, context, arxiv_id=arxiv_id, saved=False)
+    done = {"arxiv_id": arxiv_id, "saved": False}
+    return await post_action(request, context, act, done, _card(arxiv_id))
 
 
 @router.post("/papers/{arxiv_id:path}/feedback")
 async def feedback(request: Request, context: ContextDep, arxiv_id: str) -> Response:
     value = THUMBS.get((await read_form(request)).get("value"))
     if value is None:
-        raise HTTPException(422, "value is one of: up, down, none")
-
-    def give(session: Session, found: Subscriber, now: datetime) -> None:
-        reader.give_feedback(session, found, arxiv_id, value, now)
-
+        raise BadChoice("value is one of: up, down, none")
+    act = partial(readers.give_feedback, context, arxiv_id=arxiv_id, value=value)
     done = {"arxiv_id": arxiv_id, "thumb": value}
-    return await post_action(request, context, give, done, _card(arxiv_id))
+    return await post_action(request, context, act, done, _card(arxiv_id))
 
 
 async def _stance(request: Request, on: Stance) -> Stance:
@@ -258,48 +219,15 @@ async def _stance(request: Request, on: Stance) -> Stance:
     return Stance.NEITHER if (await read_form(request)).get("undo") else on
 
 
-def _stored(session: Session, kind: type[Author | Topic], ident: str | int) -> None:
-    """Refuse an author or topic Paperboy does not hold (answered 404)."""
-    if session.get(kind, ident) is None:
-        raise LookupError(f"{kind.__tablename__} {ident}")
-
-
-def _author_stance(
-    key: str, stance: Stance, session: Session, found: Subscriber, now: datetime
-) -> None:
-    _stored(session, Author, key)
-    reader.set_author(found, key, stance)
-    if stance is not Stance.FOLLOW:
-        reader.leave_people_of(session, found, key)
-
-
-def _topic_stance(
-    topic: int, stance: Stance, session: Session, found: Subscriber, now: datetime
-) -> None:
-    _stored(session, Topic, topic)
-    reader.set_topic(found, topic, stance)
-
-
-def _claiming(key: str, session: Session, found: Subscriber, now: datetime) -> None:
-    _stored(session, Author, key)
-    reader.unclaim(session, found)
-    reader.claim(session, found, key, now)
-
-
-def _unclaiming(key: str, session: Session, found: Subscriber, now: datetime) -> None:
-    if found.claimed_author == key:
-        reader.unclaim(session, found)
-
-
 @router.post("/authors/{key}/claim")
 async def claim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
-    act = partial(_claiming, key)
+    act = partial(readers.claim_author, context, key=key)
     return await post_action(request, context, act, {"claimed": key}, f"/authors/{key}")
 
 
 @router.post("/authors/{key}/unclaim")
 async def unclaim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
-    act = partial(_unclaiming, key)
+    act = partial(readers.unclaim_author, context, key=key)
     return await post_action(request, context, act, {"claimed": None}, f"/authors/{key}")
 
 
@@ -309,10 +237,9 @@ async def author_stance(
     request: Request, context: ContextDep, key: AuthorKey, verb: Verb
 ) -> Response:
     stance = await _stance(request, VERBS[verb])
-    act = partial(_author_stance, key, stance)
-    return await post_action(
-        request, context, act, {"author": key, "stance": stance}, f"/authors/{key}"
-    )
+    act = partial(readers.set_author_stance, context, key=key, stance=stance)
+    done = {"author": key, "stance": stance}
+    return await post_action(request, context, act, done, f"/authors/{key}")
 
 
 @router.post("/topics/{topic_id}/{verb}")
@@ -320,7 +247,7 @@ async def topic_stance(
     request: Request, context: ContextDep, topic_id: TopicId, verb: Verb
 ) -> Response:
     stance = await _stance(request, VERBS[verb])
-    act = partial(_topic_stance, topic_id, stance)
+    act = partial(readers.set_topic_stance, context, topic=topic_id, stance=stance)
     done = {"topic": topic_id, "stance": stance}
     return await post_action(request, context, act, done, f"/topics/{topic_id}")
 
@@ -330,19 +257,14 @@ async def save_search(request: Request, context: ContextDep) -> Response:
     """Follow the search in the form (``q``, ``category``): a section of the digest."""
     form = await read_form(request)
     query, category = form.get("q", ""), form.get("category", "")
-
-    def keep(session: Session, found: Subscriber, now: datetime) -> None:
-        saved_searches.save_search(session, found, query, category, now)
-
+    act = partial(readers.save_search, context, query=query, category=category)
     done: dict[str, object] = {"saved_search": query, "category": category}
-    return await post_action(request, context, keep, done, "/for-you#searches")
+    return await post_action(request, context, act, done, "/for-you#searches")
 
 
 @router.post("/searches/{search_id}/delete")
 async def forget_search(
     request: Request, context: ContextDep, search_id: Annotated[int, Path(ge=1, le=MAX_ID)]
 ) -> Response:
-    def forget(session: Session, found: Subscriber, now: datetime) -> None:
-        saved_searches.forget_search(session, found, search_id)
-
-    return await post_action(request, context, forget, {"deleted": search_id}, "/for-you#searches")
+    act = partial(readers.forget_search, context, search_id=search_id)
+    return await post_action(request, context, act, {"deleted": search_id}, "/for-you#searches")

@@ -10,22 +10,28 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.names import author_key, collapse_whitespace
+from app.core.refusals import BadInput, NotFound
+from app.services.search import (
+    MAX_MATCHES,
+    Filters,
+    Found,
+    SearchSort,
+    mentions,
+    query_words,
+    snippet,
+    split_query,
+)
 from app.web import profiles, queries
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import client_host
 from app.web.page_views import SearchPage
-from app.web.params import BadInputError, TopicId, parse_day
-from app.web.search_turns import SearchBusyError, SearchRefusedError
-from search.excluded_words import TooManyExcludedError, mentions, split_query
-from search.query import Filters, Found
-from search.relevance import MAX_MATCHES, SearchSort
-from search.snippets import query_words, snippet
+from app.web.params import TopicId, parse_day
 
 router = APIRouter(include_in_schema=False)
 PER_PAGE = 20
@@ -39,15 +45,12 @@ SortOrder = Annotated[SearchSort, Query(description=SORT_HELP)]
 
 
 def search_filters(since: str | None, until: str | None, category: str | None) -> Filters:
-    """The filters of a search, or a 400 naming the one that is malformed."""
-    try:
-        return Filters(
-            parse_day(since, "since") if since else None,
-            parse_day(until, "until") if until else None,
-            category or None,
-        )
-    except BadInputError as error:
-        raise HTTPException(400, str(error)) from None
+    """The filters of a search; a malformed one is refused (:class:`BadInputError`)."""
+    return Filters(
+        parse_day(since, "since") if since else None,
+        parse_day(until, "until") if until else None,
+        category or None,
+    )
 
 
 def run_search(
@@ -61,25 +64,15 @@ def run_search(
     """Every match of the query and filters, best first (at most ``MAX_MATCHES``), searched
     in one of the process's turns (``client``: :func:`app.web.forms.client_host`)."""
     query = collapse_whitespace(q)
-    if len(query) > context.settings.search_max_query_length:
-        raise HTTPException(
-            400, f"the query is longer than {context.settings.search_max_query_length} characters"
-        )
+    longest = context.settings.search_max_query_length
+    if len(query) > longest:
+        raise BadInput(f"the query is longer than {longest} characters")
     filters = search_filters(since, until, category)
-    try:
-        asked = split_query(query)
-    except TooManyExcludedError as error:
-        raise HTTPException(400, str(error)) from None
+    asked = split_query(query)
     if not asked.words:
         return Found([], {})
-    try:
-        with context.search_turns.turn(client):
-            found = context.search.search(asked.words, filters)
-    except SearchRefusedError as refused:
-        retry = {"Retry-After": str(refused.retry_after)}
-        raise HTTPException(429, str(refused), headers=retry) from None
-    except SearchBusyError as error:
-        raise HTTPException(503, str(error), headers={"Retry-After": "2"}) from None
+    with context.search_turns.turn(client):
+        found = context.search.search(asked.words, filters)
     return _without(context, found, asked.without) if asked.without else found
 
 
@@ -183,7 +176,7 @@ def author_page(
 ) -> Response:
     page = profiles.author_page(session, key)
     if page is None:
-        raise HTTPException(404, "no author with this key is stored here")
+        raise NotFound("no author with this key is stored here")
     return context.respond(request, "pages/author.html", page)
 
 
@@ -193,5 +186,5 @@ def topic_page(
 ) -> Response:
     page = profiles.topic_page(session, topic_id)
     if page is None:
-        raise HTTPException(404, f"topic {topic_id} is not stored here")
+        raise NotFound(f"topic {topic_id} is not stored here")
     return context.respond(request, "pages/topic.html", page)

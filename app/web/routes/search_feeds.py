@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request, Response
 
 from app.core.names import collapse_whitespace
+from app.services.search import SearchSort
 from app.web import queries
 from app.web.caching import cached
 from app.web.context import ContextDep
@@ -24,7 +25,6 @@ from app.web.forms import client_host
 from app.web.routes.api import answers
 from app.web.routes.feeds import FEED_CONTENT
 from app.web.routes.search import run_search
-from search.relevance import SearchSort
 
 router = APIRouter(prefix="/search", tags=["feeds"], default_response_class=Response)
 Format = Literal["rss", "atom", "json"]

@@ -15,12 +15,12 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from app.core.db_faults import connection_lost
 from app.core.schema import current_revision, head_revision
 from app.core.wal import StandbyState, format_position, usable
+from app.services.search import SearchPlace
 from app.services.status import Status, gather
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.database_file import DatabaseFile
 from app.web.errors import retry_later
 from app.web.page_views import status_page
-from search.database_indexes import SearchPlace
 
 router = APIRouter(include_in_schema=False)
 

@@ -25,6 +25,15 @@ from app.core.models import Subscriber
 from app.core.tokens import TokenError
 from app.services import accounts, form_choices
 from app.services.accounts import PreferencesAction
+from app.services.subscriptions import (
+    BadAddressError,
+    BadPreferencesError,
+    Named,
+    RateLimitedError,
+    links,
+    parse_address,
+    parse_preferences,
+)
 from app.web import answers, preference_form
 from app.web.account_views import (
     CheckInboxPage,
@@ -45,10 +54,6 @@ from app.web.forms import (
     require_this_site,
 )
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import links
-from digest.accounts.addresses import BadAddressError, parse_address
-from digest.accounts.preferences import BadPreferencesError, Named, parse_preferences
-from digest.accounts.subscriptions import RateLimitedError
 
 router = APIRouter(include_in_schema=False)
 FEEDBACK_VALUES = {"1": "more", "-1": "fewer"}

@@ -18,14 +18,18 @@ from starlette.background import BackgroundTask
 
 from app.core.config import Settings
 from app.services import accounts
+from app.services.subscriptions import (
+    BadAddressError,
+    RateLimitedError,
+    UnknownPaperError,
+    links,
+    parse_address,
+)
 from app.web import answers
 from app.web.account_views import SigninPage
 from app.web.context import ContextDep, WebContext
 from app.web.forms import CSRF_COOKIE, browser_nonce, checked_form, client_host, csrf_field
 from app.web.origin import from_this_site
-from digest.accounts import links, votes
-from digest.accounts.addresses import BadAddressError, parse_address
-from digest.accounts.subscriptions import RateLimitedError
 
 router = APIRouter(include_in_schema=False)
 SESSION_COOKIE = "paperboy_session"
@@ -148,6 +152,6 @@ async def _vote(request: Request, context: ContextDep, arxiv_id: str, *, up: boo
         return JSONResponse({"detail": "sign in to vote: /signin"}, status_code=401)
     try:
         count = await run_in_threadpool(accounts.vote, context, voter, arxiv_id, up=up)
-    except votes.UnknownPaperError:
+    except UnknownPaperError:
         return JSONResponse({"detail": f"no paper {arxiv_id}"}, status_code=404)
     return JSONResponse({"arxiv_id": arxiv_id, "votes": count, "voted": up})
