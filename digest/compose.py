@@ -10,9 +10,9 @@ from app.core.config import Settings
 from app.core.excerpts import first_sentence
 from app.core.explanations import chance_words
 from app.core.models import EditionKey
+from app.core.tex import readable
 from digest.accounts import links
 from digest.emerging_notes import EmergingNote, ReviewNote
-from digest.latex import readable
 from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message
 from digest.mail.render import render_email

@@ -21,8 +21,8 @@ from email.utils import format_datetime
 from typing import Any
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
+from app.core.tex import readable
 from app.web.view_models import Card
-from digest.latex import readable
 
 ATOM = "http://www.w3.org/2005/Atom"
 DUBLIN_CORE = "http://purl.org/dc/elements/1.1/"

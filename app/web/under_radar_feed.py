@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
+from app.core.tex import readable
 from app.web.atom_parts import body, day_stamp, feed_head, link, text
 from app.web.feeds import ATOM
 from app.web.under_radar import UnderRadarPage
-from digest.latex import readable
 
 
 def under_radar_atom(page: UnderRadarPage, site_url: str) -> bytes:

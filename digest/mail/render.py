@@ -10,7 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from app.core.bundled import BundledFolder, bundled_folder
-from digest.latex import readable
+from app.core.tex import readable
 
 TEMPLATES = bundled_folder(BundledFolder.TEMPLATES)
 
