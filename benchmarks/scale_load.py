@@ -32,7 +32,7 @@ from benchmarks.synthetic_corpus import Batch
 from ingest.bulk.connection import bulk_load_sessions
 from ingest.bulk.deferred import constraints_restored_at_end
 from ingest.bulk.rows import insert_columns
-from ranking.text import embedding_text, text_hash
+from ranking.embeddings import embedding_text, text_hash
 from search.database_indexes import DEFAULT_DIMENSIONS, ensure_vector_index, index_name, install
 from search.index_files import index_directory
 from search.index_writer import write_search_index

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any
 
-from ranking.new_phrases import IndexedTexts, new_phrases
+from ranking.keyphrases import IndexedTexts, new_phrases
 
 TOPICS_NAMED = 10
 RISING = 1.5  # this week's papers at least this many times the mean of the weeks before

@@ -31,8 +31,8 @@ from app.services.previews.stored import PreviewsReport, draw_published
 from app.services.reports import Failure, Outcome, Report, worst
 from app.services.week_review import WeekReviewReport, review_week
 from ingest.live_writes import latest_listing_day
-from ranking.days import announcement_days, closing_days, unranked_days
 from ranking.errors import RankingInputError
+from ranking.pipeline import announcement_days, closing_days, unranked_days
 
 log = logging.getLogger(__name__)
 NOTHING_STORED = "daily: no announcement stored yet; nothing to rank"

@@ -34,8 +34,7 @@ from app.core.models import (
 from app.core.vectors import Matrix, unpack
 from app.services.reports import Completed
 from digest.accounts.corrections import settled
-from ranking.people import Work, split_people
-from ranking.person_ids import claimed_apart, reconcile
+from ranking.people import Work, claimed_apart, reconcile, split_people
 
 # Names split in one unit of work: few enough for the IN lists, many enough to read in bulk.
 NAMES_PER_BATCH = 500
