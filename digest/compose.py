@@ -14,8 +14,7 @@ from app.core.tex import readable
 from digest.accounts import links
 from digest.emerging_notes import EmergingNote, ReviewNote
 from digest.ledger import Reader
-from digest.mail.messages import Envelope, OutgoingMail, build_message
-from digest.mail.render import render_email
+from digest.mail.messages import Envelope, OutgoingMail, build_message, render_email
 from digest.sections import Sectioned
 from digest.selection import Pick, Section
 

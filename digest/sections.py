@@ -4,9 +4,10 @@
    follow, whatever its trending rank and their categories (a follow is asked for by name),
    best ranked first, up to :data:`FOLLOWED_SHOWN`; how many of them no section holds is said.
 2. **Searches**: for each search the reader saved (:mod:`digest.accounts.saved_searches`),
-   oldest first, what it finds among the edition's papers (:mod:`digest.search_matches`), best
-   match first, up to :data:`SEARCH_SHOWN` each and :data:`SEARCHES_SHOWN` in all, with
-   its ``-word`` exclusions; one section per search, "New for …".
+   oldest first, what it finds among the edition's papers
+   (:class:`digest.run_inputs.SearchMatches`), best match first, up to :data:`SEARCH_SHOWN`
+   each and :data:`SEARCHES_SHOWN` in all, with its ``-word`` exclusions; one section per
+   search, "New for …".
 3. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
    first, then every other paper announced that day), up to the reader's number of items.
 4. **Trending**: the edition's best papers the sections above left out, a few, so that a

@@ -75,7 +75,7 @@ class EditionView:
     # How many of the papers, from the first, are the edition itself; those after are the rest
     # of the day, best first, which gain nothing from trending (None: all are the edition).
     edition_size: int | None = None
-    # What a saved search finds in the edition's days, best first (digest.search_matches;
+    # What a saved search finds in the edition's days, best first (digest.run_inputs;
     # None: no search runs, and saved searches find nothing).
     matcher: Callable[[SavedQuery], list[str]] | None = None
     trending: np.ndarray = field(init=False, repr=False, compare=False)
