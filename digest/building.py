@@ -17,7 +17,7 @@ from digest.compose import Away, WeekNotes, digest_message
 from digest.emerging_notes import emerging_notes, review_note
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
-from digest.picks import reader_picks
+from digest.sections import reader_picks
 from digest.selection import EditionView
 from digest.tastes import Tastes
 

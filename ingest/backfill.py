@@ -13,8 +13,7 @@ from datetime import date
 from app.core.db import session_scope
 from app.core.models import IngestRunStatus
 from ingest import live_writes, oai
-from ingest.live import FAILURES, MAX_LOGGED_REJECTIONS, Context
-from ingest.run_log import RunReport
+from ingest.live import FAILURES, MAX_LOGGED_REJECTIONS, Context, RunReport
 
 
 def backfill(

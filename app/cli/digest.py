@@ -39,10 +39,10 @@ from digest.accounts.subscriptions import (
     unsubscribe,
 )
 from digest.building import build_digest
+from digest.due_rows import edition_for
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.run_inputs import edition_view
-from digest.schedule import edition_for
 from digest.sending import resend
 from digest.tastes import Tastes
 from search.searcher import Searcher

@@ -23,10 +23,10 @@ from app.core.config import Settings
 from app.core.editions import latest_edition
 from app.core.models import EditionKey, Frequency, Subscriber
 from app.services.digests import latest_day_edition
+from digest.due_rows import edition_for
 from digest.ledger import Reader
-from digest.picks import reader_picks
 from digest.run_inputs import Encode, edition_view
-from digest.schedule import edition_for
+from digest.sections import reader_picks
 from digest.selection import EditionView, Pick
 from digest.tastes import Tastes
 from search.searcher import Searcher
