@@ -38,8 +38,7 @@ from digest.accounts.saved_searches import SavedQuery
 from digest.selection import EditionPaper, EditionView
 from digest.taste_space import space_for
 from search.excluded_words import split_query
-from search.query import Filters
-from search.relevance import MAX_MATCHES, SearchSort
+from search.query import MAX_MATCHES, Filters, SearchSort
 from search.searcher import Searcher
 
 Encode = Callable[[Sequence[str]], Matrix]

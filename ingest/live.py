@@ -34,8 +34,7 @@ from app.core.db import make_session_factory, session_scope
 from app.core.models import IngestRun, IngestRunStatus
 from ingest import arxiv_api, hf_daily, live_writes
 from ingest.errors import SourceError
-from ingest.gate import Gate
-from ingest.http import PoliteSession
+from ingest.http import Gate, PoliteSession
 from ingest.rss import REPLACED_TYPES, FeedItem, Listing, feed_url, fetch_feed, parse_listing
 
 MAX_LOGGED_REJECTIONS = 20

@@ -39,8 +39,7 @@ from ranking.day_topics import known_topics, topic_params
 from ranking.scoring import Candidate, Reason, Score, Scorer, ScoringContext
 from ranking.signals import load_signals
 from ranking.topics import UNASSIGNED, centroids, cluster, nearest
-from ranking.trending.reasons import MIN_LIFT, community_words
-from ranking.trending.scorer import COMMUNITY_WEIGHTS, community_counts
+from ranking.trending.scorer import COMMUNITY_WEIGHTS, MIN_LIFT, community_counts, community_words
 
 
 def with_period_topics(

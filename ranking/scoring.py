@@ -32,8 +32,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 if TYPE_CHECKING:  # the trending model's inputs; those modules read Candidate from here
+    from ranking.trending.features import TopicMemory
     from ranking.trending.history import AuthorHistory
-    from ranking.trending.momentum import TopicMemory
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 The web process holds no index: one SQL statement gathers candidates from both indexes (the
 nearest papers in meaning, and papers holding the query's words), scores each as the
-in-process search does, and keeps the matches by the same rules (:mod:`search.relevance`):
+in-process search does, and keeps the matches by the same rules (:mod:`search.query`):
 
 - ``meaning``: the cosine of the paper's ``halfvec`` with the query's;
 - ``keyword``: the ``ts_rank`` of each query word in the paper's words (title A, abstract B,
@@ -32,8 +32,17 @@ from app.core.config import Settings
 from app.core.vectors import Matrix
 from search.database_indexes import halfvec_text
 from search.index import NO_DATE
-from search.query import Filters, Found, QueryEncoder, QueryModel
-from search.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
+from search.query import (
+    ALL_WORDS,
+    FUSION,
+    MAX_MATCHES,
+    Filters,
+    Found,
+    Fusion,
+    Match,
+    QueryEncoder,
+    QueryModel,
+)
 from search.word_candidates import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.

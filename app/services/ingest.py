@@ -23,8 +23,6 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import IngestRunStatus
 from app.services.reports import Failure, Outcome, worst
-from ingest.backfill import backfill as harvest
-from ingest.backfill import cross_check
 from ingest.hf_daily import StoredSignals, store_signals
 from ingest.hf_records import SignalFile, read_signal_file
 from ingest.live import (
@@ -39,6 +37,8 @@ from ingest.live import (
     save_reports,
 )
 from ingest.live_writes import latest_listing_day
+from ingest.oai import backfill as harvest
+from ingest.oai import cross_check
 
 
 class Source(StrEnum):

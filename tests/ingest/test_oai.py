@@ -11,8 +11,8 @@ from sqlalchemy.orm import selectinload
 
 from app.core.models import Paper
 from ingest import live_writes, oai
-from ingest.backfill import backfill, cross_check, harvest
 from ingest.live import Context, RunReport, exit_code
+from ingest.oai import backfill, cross_check, harvest
 from ingest.paper_writer import store_records
 from ingest.records import LIMITS
 from tests.conftest import FIXTURES, Database

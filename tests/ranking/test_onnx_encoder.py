@@ -24,8 +24,7 @@ from ranking.onnx_encoder import (
     read_tokenizer,
     token_arrays,
 )
-from search.query import Filters, Found
-from search.relevance import FUSION
+from search.query import FUSION, Filters, Found
 from search.searcher import make_searcher
 from tests.conftest import SAMPLE_PATH, Database
 

@@ -42,8 +42,7 @@ from app.web.routes.search import (
     search_filters,
 )
 from app.web.view_models import Card, Signals
-from search.query import Filters
-from search.relevance import SearchSort
+from search.query import Filters, SearchSort
 
 router = APIRouter(prefix="/api", tags=["api"])
 VERSION = package_version("paperboy")

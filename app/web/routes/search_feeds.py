@@ -24,7 +24,7 @@ from app.web.forms import client_host
 from app.web.routes.api import answers
 from app.web.routes.feeds import FEED_CONTENT
 from app.web.routes.search import run_search
-from search.relevance import SearchSort
+from search.query import SearchSort
 
 router = APIRouter(prefix="/search", tags=["feeds"], default_response_class=Response)
 Format = Literal["rss", "atom", "json"]
