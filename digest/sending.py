@@ -42,8 +42,8 @@ from app.core.models import (
     SubscriberStatus,
 )
 from digest import ledger
-from digest.building import BuiltDigest, build_digest
 from digest.catch_up import Gap, gap_of
+from digest.compose import BuiltDigest, build_digest
 from digest.due_rows import LEDGER_COLUMNS, Views, due_rows, edition_for, edition_views
 from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
 from digest.mail.messages import make_message_id

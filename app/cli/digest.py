@@ -38,7 +38,7 @@ from digest.accounts.subscriptions import (
     subscriber_for,
     unsubscribe,
 )
-from digest.building import build_digest
+from digest.compose import build_digest
 from digest.due_rows import edition_for
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
