@@ -12,7 +12,7 @@ in-process search does, and keeps the matches by the same rules (:mod:`search.qu
 - ``coverage``: the share of the query's word rarity that the paper holds (1: every word; a
   word no paper holds counts as the rarest, and as missing).
 
-Which papers the word index is asked for is :mod:`search.word_candidates`. The indexes are
+Which papers the word index is asked for is :mod:`search.word_index`'s. The indexes are
 made by migration 0014 and kept by :mod:`search.database_indexes`.
 """
 
@@ -43,7 +43,7 @@ from search.query import (
     QueryEncoder,
     QueryModel,
 )
-from search.word_candidates import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
+from search.word_index import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
 WARM_QUERY = "learning models for language and images"
@@ -195,7 +195,7 @@ def candidates_statement(
 
     The dimension is written into the SQL, not bound: the planner must see the partial HNSW
     index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it. ``bounds``: how many
-    papers the word step may read (:mod:`search.word_candidates`).
+    papers the word step may read (:mod:`search.word_index`).
     """
     where, params = _filters(filters)
     words = by_words(
