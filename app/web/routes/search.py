@@ -23,8 +23,7 @@ from app.web.page_views import SearchPage
 from app.web.params import BadInputError, TopicId, parse_day
 from app.web.search_turns import SearchBusyError, SearchRefusedError
 from search.excluded_words import TooManyExcludedError, mentions, split_query
-from search.query import MAX_MATCHES, Filters, Found, SearchSort
-from search.snippets import query_words, snippet
+from search.query import MAX_MATCHES, Filters, Found, SearchSort, query_words, snippet
 
 router = APIRouter(include_in_schema=False)
 PER_PAGE = 20
