@@ -6,10 +6,10 @@ warning. Unusable ranking input (:class:`RankingInputError`) stops it as a failu
 what the earlier steps stored.
 
 The chain ranks more than one day when there is more to do: the daily job also ranks the
-announcement days a missed run left unranked (:func:`ranking.days.unranked_days`), and
+announcement days a missed run left unranked (:func:`ranking.pipeline.unranked_days`), and
 ``run-daily --from --to`` fills a range. Days go oldest first, since a day's topics continue
 the topics of the days before it; the week and month are published once per period, after
-its last day of the run (:func:`ranking.days.closing_days`).
+its last day of the run (:func:`ranking.pipeline.closing_days`).
 """
 
 from __future__ import annotations

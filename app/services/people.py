@@ -2,7 +2,7 @@
 the daily chain's step after publishing.
 
 Each name's papers are split afresh (:func:`ranking.people.split_people`) and matched to the
-people already stored (:func:`ranking.person_ids.reconcile`), so a new paper joins its person
+people already stored (:func:`ranking.people.reconcile`), so a new paper joins its person
 or starts a new one, and an address only moves when a split or merge leaves a person no
 papers (``people.moved_to``). A claimed person chooses first and keeps its address.
 """

@@ -1,7 +1,7 @@
 """A reader's "For you": the picks their digest would hold of the latest edition, on the site.
 
 The web page and the private feed call :func:`picks_for`, which runs the digest's own
-selection (``digest.picks.reader_picks``) on the edition the digest would send the reader
+selection (``digest.sections.reader_picks``) on the edition the digest would send the reader
 (the day's, or the week's for a weekly reader), read the way a digest run reads it
 (``digest.run_inputs``). A reader with no subscriber row yet is selected for with the digest's
 defaults.
