@@ -16,8 +16,7 @@ from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.schema import upgrade_to_head
 from app.core.vectors import Matrix, normalise
 from ingest.bulk.importer import import_file
-from ranking.embeddings import import_matrix
-from ranking.text import embedding_text
+from ranking.embeddings import embedding_text, import_matrix
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "corpus"
 CORPUS = DATA / "arxiv_listings_2025-03-18_2026-07-01.jsonl.gz"

@@ -29,7 +29,7 @@ from app.core.config import get_settings
 from app.core.db import make_engine
 from app.core.schema import upgrade_to_head
 from ingest.arxiv_api import result_to_record
-from ingest.gate import Gate
+from ingest.http import Gate
 from ingest.oai import parse_page
 from ingest.rss import parse_listing
 from ingest.safe_xml import parse_xml

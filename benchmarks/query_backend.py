@@ -31,7 +31,7 @@ from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
 from ranking.embedder import query_embedder, resolve_model_path
 from ranking.onnx_model import cached_model_path
 from search.index import make_index
-from search.relevance import FUSION
+from search.query import FUSION
 
 BACKENDS = ("torch", "onnx-int8")
 POSTGRES = "postgresql+psycopg://paperboy@127.0.0.1:5433/paperboy_eval_c"

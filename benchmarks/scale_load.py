@@ -7,7 +7,7 @@ afterwards the word documents are computed in one statement (the migration's own
 ``paper_search_refresh``), then the GIN index and the words' counts, then the HNSW index are
 made (``search.database_indexes``).
 SQLite: ``executemany`` in one transaction per chunk on the bulk-load connection
-(``ingest.bulk.connection``), then the persisted search index is written under DATA_DIR
+(``ingest.bulk.importer``), then the persisted search index is written under DATA_DIR
 (``search.index_files.write_search_index``).
 """
 
@@ -29,10 +29,10 @@ from app.core.models import Author, Paper, PaperAuthor, PaperCategory, PaperEmbe
 from app.core.names import author_key
 from app.core.vectors import Matrix
 from benchmarks.synthetic_corpus import Batch
-from ingest.bulk.connection import bulk_load_sessions
 from ingest.bulk.deferred import constraints_restored_at_end
+from ingest.bulk.importer import bulk_load_sessions
 from ingest.bulk.rows import insert_columns
-from ranking.text import embedding_text, text_hash
+from ranking.embeddings import embedding_text, text_hash
 from search.database_indexes import DEFAULT_DIMENSIONS, ensure_vector_index, index_name, install
 from search.index_files import index_directory
 from search.index_writer import write_search_index

@@ -26,8 +26,8 @@ from benchmarks.corpus_data import CORPUS, DATA, MATRIX, prepare_database
 from ranking.pipeline import default_scorer, rank_day
 from ranking.trending.data import load_corpus, load_embeddings, load_labels
 from ranking.trending.evaluation import evaluate
+from ranking.trending.features import INTEREST_DAYS
 from ranking.trending.model import load_model
-from ranking.trending.momentum import INTEREST_DAYS
 from ranking.trending.replay import Replay
 
 LABELS = DATA.parent / "hf_daily" / "hf_daily_papers_2024-05-27_2025-12-31.jsonl.gz"

@@ -8,7 +8,7 @@ would type a few), the target is that paper, and the haystack is the whole corpu
 papers, its precomputed vectors). Queries are split in two halves by a hash of the paper id:
 the fusion's weights and cut-off are chosen on the *tune* half and reported on the *report*
 half. Reports MRR@10 and recall@10 of keyword-only, meaning-only, the former reciprocal rank
-fusion and the shipped hybrid (``search.relevance``), with and without its cut-off, plus how
+fusion and the shipped hybrid (``search.query``), with and without its cut-off, plus how
 many of 200 generated nonsense queries still get results. The index, scores and fusion are
 the web app's own code (``search.index.make_index``, ``search.in_process.keyword_scores`` and
 ``matches``).
@@ -36,8 +36,7 @@ from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
 from ranking.embedder import make_embedder
 from search.in_process import keyword_scores, matches
 from search.index import Document, Index, make_index
-from search.query import Filters
-from search.relevance import FUSION, Fusion, Words, best_rows
+from search.query import FUSION, Filters, Fusion, Words, best_rows
 
 HF = CORPUS.parent.parent / "hf_daily" / "hf_daily_papers_2024-05-27_2025-12-31.jsonl.gz"
 DEPTH = 10

@@ -35,8 +35,7 @@ from ranking.embedder import make_embedder
 from search.database_indexes import halfvec_text
 from search.in_database import Scoring, _scoring_params, candidates_statement, tune_hnsw
 from search.in_database import run_search as run_statement
-from search.query import Filters
-from search.relevance import FUSION, Words, relevance
+from search.query import FUSION, Filters, Words, relevance
 
 SCALES = (1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0)
 RRF_K = 60

@@ -45,8 +45,7 @@ from ranking.embedder import query_embedder
 from ranking.embeddings import import_matrix
 from ranking.pipeline import default_scorer, publish_periods, rank_day
 from search.in_process import SearchService, keyword_scores
-from search.query import Filters
-from search.relevance import SearchSort
+from search.query import Filters, SearchSort
 
 QUERIES = (
     "diffusion models for video generation",

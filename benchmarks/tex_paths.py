@@ -2,8 +2,8 @@
 
     .venv/bin/python -m benchmarks.tex_paths [--corpus PATH] [--examples 8]
 
-Titles go through ``digest.latex.readable`` (what mail, feeds and previews show) and author
-names through ``app.core.tex_accents.decode_tex_accents`` (what names and author keys are
+Titles go through ``app.core.tex.readable`` (what mail, feeds and previews show) and author
+names through ``app.core.tex.decode_tex_accents`` (what names and author keys are
 made of); each is set beside pylatexenc's ``LatexNodes2Text().latex_to_text`` of the same
 text (both in NFC, whitespace collapsed). Prints, for titles and for names: how many, the
 share where the two agree (of all, and of those holding TeX: a backslash, a dollar, a brace or
@@ -24,9 +24,8 @@ from pathlib import Path
 
 from pylatexenc.latex2text import LatexNodes2Text
 
-from app.core.tex_accents import decode_tex_accents
+from app.core.tex import decode_tex_accents, readable
 from benchmarks.corpus_data import CORPUS
-from digest.latex import readable
 from tests.web.conftest import HOSTILE_ABSTRACT, HOSTILE_AUTHOR, HOSTILE_TITLE
 
 TEX_MARKS = ("\\", "$", "{", "~")

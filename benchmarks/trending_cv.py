@@ -21,10 +21,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ranking.trending.calibration import brier_skill, expected_calibration_error
 from ranking.trending.data import load_corpus, load_embeddings, load_labels
 from ranking.trending.features import FEATURE_NAMES, columns
-from ranking.trending.metrics import day_metrics
+from ranking.trending.metrics import brier_skill, day_metrics, expected_calibration_error
 from ranking.trending.replay import Replay
 from ranking.trending.training import (
     TrainingSet,

@@ -19,9 +19,8 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from ranking.trending.baselines import Baseline
 from ranking.trending.data import load_corpus, load_embeddings, load_labels
-from ranking.trending.evaluation import methods
+from ranking.trending.evaluation import Baseline, methods
 from ranking.trending.replay import Day, Replay
 from ranking.trending.training import train, window_labels
 

@@ -30,7 +30,7 @@ from app.services.ingest import import_hf_signals
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database
 from benchmarks.scorecard import LABELS
 from ranking.pipeline import default_scorer, rank_day
-from ranking.trending.momentum import INTEREST_DAYS
+from ranking.trending.features import INTEREST_DAYS
 from ranking.under_radar import Missed, RadarRule, WeekPool, pick, week_pool
 
 START, END = date(2025, 4, 1), date(2025, 11, 30)

@@ -20,7 +20,7 @@ is there to show how each way of merging days uses what a live week edition know
 Methods, each from the same day-level scores and counts: ``concatenate`` (Monday's order, then
 Tuesday's, ...), ``interleave`` (each day's first, then each day's second, ...), ``per-day z``
 (the sum's z-score among its day's papers), ``per-day percentile`` (its place in its day, as
-a share) and ``day score + counts`` (shipped, :mod:`ranking.period_scores`: the plain sum).
+a share) and ``day score + counts`` (shipped, :mod:`ranking.period_pool`: the plain sum).
 Besides them, ``one pool as of the last day``: the way week editions were built before, the
 whole week scored in one call as of its last announcement day, with the scorer's decayed
 community component.
@@ -40,7 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.core.config import get_settings
-from ranking.period_scores import community_term, period_scores
+from ranking.period_pool import community_term, period_scores
 from ranking.scoring import Candidate, Signal
 from ranking.trending.data import LabelRecord, load_corpus, load_embeddings, load_labels
 from ranking.trending.metrics import ndcg_at, summarise

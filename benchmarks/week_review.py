@@ -24,9 +24,15 @@ from app.services.ingest import import_hf_signals
 from benchmarks.corpus_data import CORPUS, MATRIX, prepare_database
 from benchmarks.scorecard import LABELS
 from ranking.pipeline import default_scorer, rank_day
-from ranking.trending.momentum import INTEREST_DAYS
-from ranking.week_review import TOPICS_NAMED, Review, ReviewInputs, review
-from ranking.week_review_store import EARLIER_WEEKS, review_inputs
+from ranking.trending.features import INTEREST_DAYS
+from ranking.week_review import (
+    EARLIER_WEEKS,
+    TOPICS_NAMED,
+    Review,
+    ReviewInputs,
+    review,
+    review_inputs,
+)
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

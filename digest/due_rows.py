@@ -3,6 +3,9 @@ names an edition of the run's day, and the editions those rows are for.
 
 A subscriber whose schedule cannot be read (an unknown time zone) is left out and counted, so
 one row never stops everyone's digest.
+
+Whose digest is due (:func:`due`, pure): frequency, weekday, delivery hour in the subscriber's
+time zone.
 """
 
 from __future__ import annotations
@@ -10,16 +13,16 @@ from __future__ import annotations
 import logging
 from datetime import date, datetime
 from typing import NamedTuple
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from app.core.editions import latest_edition
-from app.core.models import DeliveryStatus, EditionKey, Subscriber, SubscriberStatus
+from app.core.models import DeliveryStatus, EditionKey, Frequency, Subscriber, SubscriberStatus
 from app.core.periods import Period, span
 from digest.run_inputs import edition_view
-from digest.schedule import due
 from digest.selection import EditionView
 from search.searcher import Searcher
 
@@ -96,3 +99,22 @@ def _pending_row(subscriber_id: int, edition: EditionKey, now: datetime) -> Ledg
         item_count=0,
         created_at=now,
     )
+
+
+def due(
+    frequency: Frequency, weekday: int, hour: int, time_zone: str, day: date, now: datetime
+) -> EditionKey | None:
+    """The edition to send for edition day ``day`` at ``now``, or None yet."""
+    local = now.astimezone(ZoneInfo(time_zone))
+    if local.hour < hour:
+        return None
+    if frequency == Frequency.WEEKLY and local.weekday() != weekday:
+        return None
+    return edition_for(frequency, day)
+
+
+def edition_for(frequency: Frequency, day: date) -> EditionKey:
+    """The edition holding edition day ``day`` that a subscriber of ``frequency`` gets."""
+    if frequency == Frequency.WEEKLY:
+        return EditionKey("week", span("week", day).key)
+    return EditionKey("day", day)

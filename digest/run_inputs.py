@@ -1,5 +1,12 @@
 """What a digest run reads: an edition and the rest of its days as the selection sees them,
-and each subscriber's taste."""
+each subscriber's taste, and what each saved search finds among the papers of an edition's
+days (:class:`SearchMatches`; see :mod:`digest.accounts.saved_searches`).
+
+The deployment's own search runs each saved search once per edition, whoever saved it, over
+the edition's days only: the same matches, best first, that the search page and the search's
+feeds give for those days. The ``-word`` exclusions are applied by the digest's sections,
+which hold each paper's text (:mod:`digest.sections`).
+"""
 
 from __future__ import annotations
 
@@ -27,9 +34,11 @@ from app.core.models import (
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
 from app.core.vectors import Matrix, pack, stack, unpack
-from digest.search_matches import SearchMatches
+from digest.accounts.saved_searches import SavedQuery
 from digest.selection import EditionPaper, EditionView
 from digest.taste_space import space_for
+from search.excluded_words import split_query
+from search.query import MAX_MATCHES, Filters, SearchSort
 from search.searcher import Searcher
 
 Encode = Callable[[Sequence[str]], Matrix]
@@ -199,3 +208,20 @@ def phrase_vectors(
             session.add(PhraseEmbedding(model=model, text_hash=keys[i], vector=stored[keys[i]]))
     rows = [unpack(stored[key]) for key in keys if key in stored]
     return np.vstack(rows) if rows else None
+
+
+class SearchMatches:
+    """Saved searches run over the days ``first`` to ``last``, each once."""
+
+    def __init__(self, searcher: Searcher, first: date, last: date) -> None:
+        self._searcher, self._first, self._last = searcher, first, last
+        self._found: dict[SavedQuery, list[str]] = {}
+
+    def __call__(self, saved: SavedQuery) -> list[str]:
+        """The arXiv ids the search finds in those days, best first."""
+        if saved not in self._found:
+            words = split_query(saved.query).words
+            filters = Filters(self._first, self._last, saved.category or None)
+            found = self._searcher.search(words, filters)
+            self._found[saved] = found.page(SearchSort.relevance, 1, MAX_MATCHES)
+        return self._found[saved]

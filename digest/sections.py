@@ -1,12 +1,13 @@
-"""A reader's digest in sections, chosen from the whole day (pure).
+"""A reader's digest in sections, chosen from the whole day (pure), and the reader's picks.
 
 1. **Followed**: every paper of the day by an author the reader follows or in a topic they
    follow, whatever its trending rank and their categories (a follow is asked for by name),
    best ranked first, up to :data:`FOLLOWED_SHOWN`; how many of them no section holds is said.
 2. **Searches**: for each search the reader saved (:mod:`digest.accounts.saved_searches`),
-   oldest first, what it finds among the edition's papers (:mod:`digest.search_matches`), best
-   match first, up to :data:`SEARCH_SHOWN` each and :data:`SEARCHES_SHOWN` in all, with
-   its ``-word`` exclusions; one section per search, "New for …".
+   oldest first, what it finds among the edition's papers
+   (:class:`digest.run_inputs.SearchMatches`), best match first, up to :data:`SEARCH_SHOWN`
+   each and :data:`SEARCHES_SHOWN` in all, with its ``-word`` exclusions; one section per
+   search, "New for …".
 3. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
    first, then every other paper announced that day), up to the reader's number of items.
 4. **Trending**: the edition's best papers the sections above left out, a few, so that a
@@ -16,6 +17,12 @@ So a digest holds at most ``FOLLOWED_SHOWN + SEARCHES_SHOWN + max_items + TRENDI
 papers, and says how many followed or searched papers it left out. No paper is in two
 sections; mutes and excluded phrases hold in every section, categories in the last two (a
 follow or a saved search is asked for by name).
+
+One reader's picks of a day are the one selection the digest and the site's "For you" share:
+the digest run and the web page both call :func:`reader_picks` with the edition as the
+selection sees it (for a day edition, every paper announced that day) and the run's (or the
+request's) tastes, so a reader sees on the site what their digest of that edition holds, in
+the same sections and order and with the same reasons.
 """
 
 from __future__ import annotations
@@ -23,7 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
+from sqlalchemy.orm import Session
 
+from app.core.config import Settings
+from digest.ledger import Reader
 from digest.pick_reasons import follow_reason, trending_reason
 from digest.selection import (
     EditionPaper,
@@ -35,6 +45,7 @@ from digest.selection import (
     follows,
     select,
 )
+from digest.tastes import Tastes
 from search.excluded_words import mentions, split_query
 
 # Enough for a prolific group's day; past it the mail says how many more there were.
@@ -143,3 +154,15 @@ def _trending(
     allowed = eligible(view, taste, exclusion_cosine)[: view.shown_size]
     free = [i for i in np.flatnonzero(allowed).tolist() if view.papers[i].arxiv_id not in taken]
     return free[:TRENDING_SHOWN]
+
+
+def reader_picks(
+    settings: Settings, session: Session, reader: Reader, view: EditionView, tastes: Tastes
+) -> Sectioned:
+    """The reader's picks of ``view`` in sections, each with why."""
+    return sectioned_picks(
+        view,
+        tastes.of(session, reader),
+        max_per_topic=settings.diversity_max_per_topic,
+        exclusion_cosine=settings.digest_exclusion_cosine,
+    )

@@ -17,9 +17,9 @@ from enum import StrEnum
 
 import numpy as np
 
+from app.core.tex import readable
 from app.core.vectors import Matrix
 from digest.accounts.saved_searches import SavedQuery
-from digest.latex import readable
 from digest.pick_reasons import follow_reason, quoted, trending_reason
 from digest.profile_match import PoolIndex, fuse, paper_text
 from digest.taste_space import TasteSpace
@@ -75,7 +75,7 @@ class EditionView:
     # How many of the papers, from the first, are the edition itself; those after are the rest
     # of the day, best first, which gain nothing from trending (None: all are the edition).
     edition_size: int | None = None
-    # What a saved search finds in the edition's days, best first (digest.search_matches;
+    # What a saved search finds in the edition's days, best first (digest.run_inputs;
     # None: no search runs, and saved searches find nothing).
     matcher: Callable[[SavedQuery], list[str]] | None = None
     trending: np.ndarray = field(init=False, repr=False, compare=False)

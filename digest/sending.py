@@ -42,13 +42,12 @@ from app.core.models import (
     SubscriberStatus,
 )
 from digest import ledger
-from digest.building import BuiltDigest, build_digest
 from digest.catch_up import Gap, gap_of
-from digest.due_rows import LEDGER_COLUMNS, Views, due_rows, edition_views
+from digest.compose import BuiltDigest, build_digest
+from digest.due_rows import LEDGER_COLUMNS, Views, due_rows, edition_for, edition_views
 from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
 from digest.mail.messages import make_message_id
 from digest.run_inputs import Encode, days_view
-from digest.schedule import edition_for
 from digest.selection import EditionView
 from digest.tastes import Tastes
 from search.searcher import Searcher

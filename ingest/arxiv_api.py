@@ -20,8 +20,7 @@ from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.config import Settings
 from app.core.names import collapse_whitespace
 from ingest.errors import FeedFormatError, FetchError, SourceError
-from ingest.gate import Gate
-from ingest.http import PoliteSession
+from ingest.http import Gate, PoliteSession
 from ingest.records import PaperRecord, RecordError, arxiv_categories, checked
 from ingest.safe_xml import parse_xml
 

@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import NamedTuple, Never
 
 from app.core.names import collapse_whitespace
-from app.core.tex_accents import decode_tex_accents
+from app.core.tex import decode_tex_accents
 
 # arXiv taxonomy: "cs.AI", "math.AG", "hep-th", "cond-mat.str-el". Listing pages mix in ACM and
 # MSC classes ("I.2.7", "68T50"), which are not arXiv categories and are dropped.

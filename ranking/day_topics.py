@@ -19,10 +19,9 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings
 from app.core.models import Paper, PaperTopic, Topic, TopicDay
 from app.core.vectors import Matrix, pack, stack
-from ranking.embeddings import load_vectors
+from ranking.embeddings import embedding_text, load_vectors
 from ranking.errors import RankingInputError
 from ranking.labels import Encode, Meaning, label_clusters, representatives
-from ranking.text import embedding_text
 from ranking.topics import Labels, TopicParams, centroids, cluster, match, trend
 
 # How far back a topic may have last been seen and still be continued.

@@ -5,10 +5,15 @@ recomputed only when that text changes. Work goes page by page through the paper
 is bounded by the page and the batch, never by the corpus; each page is handed to a
 checkpoint once stored (the caller commits there), so a run that is killed keeps every page
 before the one in hand, and running it again embeds only what is left.
+
+The text a paper is embedded from (:func:`embedding_text`) is fixed: ``title + ". " +
+abstract``, each with runs of whitespace collapsed to one space and trimmed. The precomputed
+corpus matrix uses the same rule, so hashes agree.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,7 +26,6 @@ from sqlalchemy.orm import Session
 from app.core.models import Paper, PaperEmbedding
 from app.core.vectors import BadVectorsError, Matrix, normalise, pack, stack
 from ranking.embedder import Embedder
-from ranking.text import embedding_text, text_hash
 from search.database_indexes import (
     EmbeddingRow,
     build_vector_index,
@@ -259,3 +263,15 @@ def load_vectors(session: Session, arxiv_ids: Sequence[str], model: str) -> dict
             matrix = stack([row.vector for row in rows], rows[0].dimensions)
             found.update({row.arxiv_id: matrix[i] for i, row in enumerate(rows)})
     return found
+
+
+def collapse_whitespace(text: str) -> str:
+    return " ".join(text.split())
+
+
+def embedding_text(title: str, abstract: str) -> str:
+    return f"{collapse_whitespace(title)}. {collapse_whitespace(abstract)}"
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

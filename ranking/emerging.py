@@ -22,12 +22,11 @@ from sqlalchemy.orm import Session
 from app.core.config import Settings
 from app.core.models import EmergingTopic, Paper, PaperTopic
 from app.core.vectors import Matrix
-from ranking.embeddings import load_vectors
+from ranking.embeddings import embedding_text, load_vectors
+from ranking.keyphrases import IndexedTexts, new_phrases
 from ranking.labels import label_clusters, representatives
-from ranking.new_phrases import IndexedTexts, new_phrases
 from ranking.radar import Burst, Radar, radar
 from ranking.radar_window import RadarParams, monday, too_short, window_start
-from ranking.text import embedding_text
 
 FOUNDING = 5
 

@@ -1,32 +1,45 @@
 """A week or month edition's own ranking: topics clustered over the period's papers, and each
 paper scored among its own announcement day, with its community counts so far added
-(:mod:`ranking.period_scores`).
+(:func:`period_scores`).
 
 Topics: the period's papers are clustered together (k-means seeded with the centroids of the
 topics its days found), and a cluster takes the id of the day topic closest to it, so the
 topic filter and the topic pages of a week speak of the topics its days showed. A paper whose
 cluster is too small or new to the period's days keeps its own day's topic, if it has one.
+
+Scores: a paper's period score is its day-level score, what the scorer said of it among the
+papers of its own announcement day before any community signal (for the trending model, the
+logit of its calibrated chance at announcement), plus its community counts so far (Hugging Face
+upvotes, Paperboy votes), weighed as the trending scorer weighs them but without their decay: in
+a week, Monday's paper has had four more days to gather upvotes than Friday's, and forgetting
+Monday's upvotes by Friday would rank the week by Friday's alone.
+
+The day-level scores are not standardised per day. A calibrated chance is already on one scale
+across days (the probability of being featured), and standardising it gives a strong day's
+runner-up the place of a weak day's best: on twelve weeks of real data it ranked the weeks
+worse than the plain sum, as did per-day percentiles, interleaving and concatenating the day
+orders (docs/ranking.md, "Week and month editions"; benchmarks/week_editions.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date, timedelta
 
 import numpy as np
+from numpy.typing import NDArray
 from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from app.core.periods import Span
 from app.core.vectors import Matrix
 from ranking.day_topics import known_topics, topic_params
-from ranking.period_scores import community_term, period_scores
 from ranking.scoring import Candidate, Reason, Score, Scorer, ScoringContext
 from ranking.signals import load_signals
 from ranking.topics import UNASSIGNED, centroids, cluster, nearest
-from ranking.trending.reasons import MIN_LIFT, community_words
-from ranking.trending.scorer import community_counts
+from ranking.trending.scorer import COMMUNITY_WEIGHTS, MIN_LIFT, community_counts, community_words
 
 
 def with_period_topics(
@@ -103,3 +116,18 @@ def _score(day_level: Score, total: float, lift: float, counts: dict[str, float]
     if words and lift >= MIN_LIFT and all(reason.factor != "community" for reason in said):
         said = (*said, Reason("community", words, round(lift, 4)))
     return Score(total=total, components=parts, chance=None, reasons=said)
+
+
+def community_term(counts: Mapping[str, float]) -> float:
+    """A paper's community counts so far on the logit scale, undecayed."""
+    return sum(
+        weight * math.log1p(max(counts.get(source, 0.0), 0.0))
+        for source, weight in COMMUNITY_WEIGHTS.items()
+    )
+
+
+def period_scores(
+    day_scores: NDArray[np.float64], community: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """The period's score of each paper: its day-level score plus its counts so far."""
+    return np.asarray(day_scores + community, dtype=np.float64)

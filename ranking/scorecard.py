@@ -3,7 +3,7 @@
 A day counts once its outcome is in: a pool of at least ``MIN_POOL`` papers of which Hugging
 Face featured at least one, the rule ``eval-trending`` scores days by, so the two agree on the
 same days. Brier skill is measured against each day's own base rate and the expected
-calibration error over equal-count bins (:mod:`ranking.trending.calibration`).
+calibration error over equal-count bins (:mod:`ranking.trending.metrics`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import date
 import numpy as np
 from numpy.typing import NDArray
 
-from ranking.trending.calibration import (
+from ranking.trending.metrics import (
     MIN_POOL,
     brier_skill,
     expected_calibration_error,

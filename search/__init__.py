@@ -1,8 +1,7 @@
 """Search over every stored paper: words and meaning, in the process or in PostgreSQL.
 
-- :mod:`search.query`: what a search is asked (filters) and answers (the matches found);
-- :mod:`search.relevance`: which papers match and in which order (pure);
-- :mod:`search.snippets`: the passage of an abstract that shows why a paper matched (pure);
+- :mod:`search.query`: what a search is asked (filters) and answers (pure): which papers
+  match, in which order, and the passage of an abstract that shows why;
 - :mod:`search.index`, :mod:`search.index_files`, :mod:`search.in_process`: the in-process
   store (SQLite, and PostgreSQL without pgvector): the index, its files under ``DATA_DIR``,
   and searching it;

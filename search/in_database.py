@@ -2,7 +2,7 @@
 
 The web process holds no index: one SQL statement gathers candidates from both indexes (the
 nearest papers in meaning, and papers holding the query's words), scores each as the
-in-process search does, and keeps the matches by the same rules (:mod:`search.relevance`):
+in-process search does, and keeps the matches by the same rules (:mod:`search.query`):
 
 - ``meaning``: the cosine of the paper's ``halfvec`` with the query's;
 - ``keyword``: the ``ts_rank`` of each query word in the paper's words (title A, abstract B,
@@ -12,7 +12,7 @@ in-process search does, and keeps the matches by the same rules (:mod:`search.re
 - ``coverage``: the share of the query's word rarity that the paper holds (1: every word; a
   word no paper holds counts as the rarest, and as missing).
 
-Which papers the word index is asked for is :mod:`search.word_candidates`. The indexes are
+Which papers the word index is asked for is :mod:`search.word_index`'s. The indexes are
 made by migration 0014 and kept by :mod:`search.database_indexes`.
 """
 
@@ -32,9 +32,18 @@ from app.core.config import Settings
 from app.core.vectors import Matrix
 from search.database_indexes import halfvec_text
 from search.index import NO_DATE
-from search.query import Filters, Found, QueryEncoder, QueryModel
-from search.relevance import ALL_WORDS, FUSION, MAX_MATCHES, Fusion, Match
-from search.word_candidates import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
+from search.query import (
+    ALL_WORDS,
+    FUSION,
+    MAX_MATCHES,
+    Filters,
+    Found,
+    Fusion,
+    Match,
+    QueryEncoder,
+    QueryModel,
+)
+from search.word_index import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
 WARM_QUERY = "learning models for language and images"
@@ -186,7 +195,7 @@ def candidates_statement(
 
     The dimension is written into the SQL, not bound: the planner must see the partial HNSW
     index's ``dimensions = n`` and its ``halfvec(n)`` cast to use it. ``bounds``: how many
-    papers the word step may read (:mod:`search.word_candidates`).
+    papers the word step may read (:mod:`search.word_index`).
     """
     where, params = _filters(filters)
     words = by_words(

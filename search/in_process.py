@@ -6,7 +6,7 @@ store; otherwise this process builds it, as before, and saves it for the next on
 REFRESH_SECONDS a process checks the store and the files again. The query model (handed in,
 :data:`search.query.QueryModel`) loads in :meth:`SearchService.warm` (the web app's start,
 when search is semantic) or on the first semantic search, never at import (web workers start
-without torch). Which papers match and in which order is pure (:mod:`search.relevance`);
+without torch). Which papers match and in which order is pure (:mod:`search.query`);
 reading the database is a thin shell.
 """
 
@@ -39,8 +39,19 @@ from search.index_files import (
     open_current,
 )
 from search.index_writer import write_search_index
-from search.query import Filters, Found, QueryEncoder, QueryModel
-from search.relevance import FUSION, MAX_MATCHES, Fusion, Match, Words, best_rows, relevance
+from search.query import (
+    FUSION,
+    MAX_MATCHES,
+    Filters,
+    Found,
+    Fusion,
+    Match,
+    QueryEncoder,
+    QueryModel,
+    Words,
+    best_rows,
+    relevance,
+)
 
 logger = logging.getLogger(__name__)
 REFRESH_SECONDS = 300.0

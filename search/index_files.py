@@ -13,6 +13,10 @@ the three arrays of its papers x terms CSC matrix, so that a query reads only it
 columns, and processes on one machine share the pages. Text (ids, terms, category names) is
 one entry a line. :func:`open_current` checks what it reads and raises
 :class:`IndexFilesError` on anything that does not add up; its callers rebuild.
+
+Large arrays are written a piece at a time (:func:`appended_npy`): the shape is known first,
+the values come after. The file is the one ``numpy.save`` would have written for the whole
+array, and reopens with ``numpy.load``.
 """
 
 from __future__ import annotations
@@ -26,9 +30,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
+from numpy.typing import NDArray
 
 from search.index import VECTOR_DTYPE, Index, StoreState, reopen_terms
 
@@ -232,3 +237,31 @@ def _replaced(entry: Path, keep: set[str | None]) -> bool:
 def _abandoned(entry: Path) -> bool:
     old = time.time() - entry.stat().st_mtime > ABANDONED_SECONDS
     return entry.name.startswith(STAGING_PREFIX) and old
+
+
+class ShortArrayError(ValueError):
+    """Fewer or more values were appended than the shape promised."""
+
+
+@contextmanager
+def appended_npy(path: Path, shape: tuple[int, ...], dtype: Any) -> Iterator[BinaryIO]:
+    """A ``.npy`` file of ``shape``: append its values in order (``array.tofile(file)``); on
+    leaving, their size is checked and the file synced."""
+    kind = np.dtype(dtype)
+    with path.open("wb") as file:
+        header = {"descr": np.lib.format.dtype_to_descr(kind), "fortran_order": False}
+        np.lib.format.write_array_header_1_0(file, {**header, "shape": shape})
+        start = file.tell()
+        yield file
+        written = file.tell() - start
+        expected = int(np.prod(shape, dtype=np.int64)) * kind.itemsize
+        if written != expected:
+            raise ShortArrayError(f"{path}: {written} bytes of values, expected {expected}")
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def save_synced(path: Path, array: NDArray[Any]) -> None:
+    """``array`` as a ``.npy`` file, on disk before this returns."""
+    with appended_npy(path, array.shape, array.dtype) as file:
+        np.ascontiguousarray(array).tofile(file)

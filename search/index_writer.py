@@ -25,14 +25,15 @@ from app.core.vectors import stack
 from search.index import NO_DATE, VECTOR_DTYPE, StoreState, searched_text, store_state
 from search.index_files import (
     FORMAT,
+    appended_npy,
     build_lock,
     current_state,
     publish,
+    save_synced,
     write_lines,
     write_text,
 )
 from search.keyword_columns import KeywordColumns
-from search.npy_stream import appended_npy, save_synced
 
 # Papers read and written at a time: a chunk's texts and vectors stay a small part of memory.
 CHUNK_PAPERS = 20_000

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from search.index import TERM_SETTINGS
-from search.npy_stream import appended_npy, save_synced
+from search.index_files import appended_npy, save_synced
 
 # Entries a column bucket holds, about: 12 bytes each on disk, sorted in memory one at a time.
 BUCKET_ENTRIES = 16_000_000

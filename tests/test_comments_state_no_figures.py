@@ -43,9 +43,9 @@ CONSTANTS = {
     ("app/services/taste_training.py", "5 MB"),  # 20,000 terms by 128 dimensions in float16
     ("app/web/sitemap.py", "50 MB"),  # the sitemaps.org protocol's limit
     ("digest/ledger.py", "30 s"),  # the mailer's TIMEOUT_SECONDS
-    ("ingest/bulk/connection.py", "256 MB"),  # the bulk loader's page cache
+    ("ingest/bulk/importer.py", "256 MB"),  # the bulk loader's page cache
     ("ranking/people.py", "2 %"),  # the goal the split was chosen for
-    ("search/word_candidates.py", "10%"),  # RARE_WORD_RARITY's share of papers
+    ("search/word_index.py", "10%"),  # RARE_WORD_RARITY's share of papers
 }
 
 

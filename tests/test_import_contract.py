@@ -16,7 +16,7 @@ from tests.conftest import PROJECT_ROOT
 PACKAGES = ("app", "ingest", "ranking", "digest", "search")
 FORBIDDEN = "Entry points reach the domain packages only through app.services"
 # A route and a command taking the domain's own schedule rather than a use case's answer.
-INJECTED = "import digest.schedule\n"
+INJECTED = "import digest.due_rows\n"
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -53,7 +53,7 @@ def inject(root: Path, path: Path) -> str:
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     path.write_text("".join(lines) + INJECTED, encoding="utf-8")
     module = ".".join(path.relative_to(root).with_suffix("").parts)
-    return f"{module} -> digest.schedule (l.{len(lines) + 1})"
+    return f"{module} -> digest.due_rows (l.{len(lines) + 1})"
 
 
 def test_a_route_or_command_importing_a_domain_package_breaks_the_contract(

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from app.core.tex_accents import decode_tex_accents
+from app.core.tex import decode_tex_accents
 
 MAX_KEY_LENGTH = 200
 # Letters that Unicode does not decompose into a base letter plus an accent.

@@ -35,9 +35,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from app.core.config import PLACEHOLDER_SECRETS, Settings, get_settings
-from app.core.database_url import connection_problem, url_problem
 from app.core.db import make_engine
-from app.core.db_faults import storage_problem
+from app.core.db_faults import connection_problem, storage_problem, url_problem
 from app.core.logs import JsonFormatter
 
 EXIT_REFUSED = 1

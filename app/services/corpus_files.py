@@ -30,7 +30,7 @@ def corpus_embeddings(
     if path is not None:
         return load_embeddings(path)
     from ranking.embedder import make_embedder
-    from ranking.text import embedding_text
+    from ranking.embeddings import embedding_text
 
     vectors = make_embedder(settings).encode(
         [embedding_text(paper.title, paper.abstract) for paper in corpus]

@@ -6,10 +6,10 @@ warning. Unusable ranking input (:class:`RankingInputError`) stops it as a failu
 what the earlier steps stored.
 
 The chain ranks more than one day when there is more to do: the daily job also ranks the
-announcement days a missed run left unranked (:func:`ranking.days.unranked_days`), and
+announcement days a missed run left unranked (:func:`ranking.pipeline.unranked_days`), and
 ``run-daily --from --to`` fills a range. Days go oldest first, since a day's topics continue
 the topics of the days before it; the week and month are published once per period, after
-its last day of the run (:func:`ranking.days.closing_days`).
+its last day of the run (:func:`ranking.pipeline.closing_days`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from app.services.previews.stored import PreviewsReport, draw_published
 from app.services.reports import Failure, Outcome, Report, worst
 from app.services.week_review import WeekReviewReport, review_week
 from ingest.live_writes import latest_listing_day
-from ranking.days import announcement_days, closing_days, unranked_days
 from ranking.errors import RankingInputError
+from ranking.pipeline import announcement_days, closing_days, unranked_days
 
 log = logging.getLogger(__name__)
 NOTHING_STORED = "daily: no announcement stored yet; nothing to rank"

@@ -24,11 +24,11 @@ from app.core.models.subscriptions import mailbox_key
 from app.core.vectors import Matrix
 from app.services.reports import Failure, Outcome
 from digest.accounts.subscriptions import find_subscriber, purge_unconfirmed
-from digest.building import build_digest
+from digest.compose import build_digest
+from digest.due_rows import edition_for
 from digest.ledger import Reader
 from digest.mail.messages import OutgoingMail
 from digest.run_inputs import Encode, edition_view
-from digest.schedule import edition_for
 from digest.sending import RunSummary, resend, send_digests
 from digest.tastes import Tastes
 from ranking.embedder import query_embedder

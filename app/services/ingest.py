@@ -23,14 +23,23 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import IngestRunStatus
 from app.services.reports import Failure, Outcome, worst
-from ingest.backfill import backfill as harvest
-from ingest.backfill import cross_check
 from ingest.hf_daily import StoredSignals, store_signals
 from ingest.hf_records import SignalFile, read_signal_file
-from ingest.live import Context, close, enrich_day, ingest_hf, ingest_rss, make_context
+from ingest.live import (
+    Context,
+    RunReport,
+    close,
+    enrich_day,
+    exit_code,
+    ingest_hf,
+    ingest_rss,
+    make_context,
+    save_reports,
+)
 from ingest.live_writes import latest_listing_day
+from ingest.oai import backfill as harvest
+from ingest.oai import cross_check
 from ingest.records import arxiv_categories as arxiv_categories
-from ingest.run_log import RunReport, exit_code, save_reports
 
 
 class Source(StrEnum):

@@ -2,7 +2,7 @@
 the daily chain's step after publishing.
 
 Each name's papers are split afresh (:func:`ranking.people.split_people`) and matched to the
-people already stored (:func:`ranking.person_ids.reconcile`), so a new paper joins its person
+people already stored (:func:`ranking.people.reconcile`), so a new paper joins its person
 or starts a new one, and an address only moves when a split or merge leaves a person no
 papers (``people.moved_to``). A claimed person chooses first and keeps its address.
 """
@@ -34,8 +34,7 @@ from app.core.models import (
 from app.core.vectors import Matrix, unpack
 from app.services.reports import Completed
 from digest.accounts.corrections import settled
-from ranking.people import Work, split_people
-from ranking.person_ids import claimed_apart, reconcile
+from ranking.people import Work, claimed_apart, reconcile, split_people
 
 # Names split in one unit of work: few enough for the IN lists, many enough to read in bulk.
 NAMES_PER_BATCH = 500

@@ -1,7 +1,7 @@
 """A reader's "For you": the picks their digest would hold of the latest edition, on the site.
 
 The web page and the private feed call :func:`picks_for`, which runs the digest's own
-selection (``digest.picks.reader_picks``) on the edition the digest would send the reader
+selection (``digest.sections.reader_picks``) on the edition the digest would send the reader
 (the day's, or the week's for a weekly reader), read the way a digest run reads it
 (``digest.run_inputs``). A reader with no subscriber row yet is selected for with the digest's
 defaults.
@@ -23,10 +23,10 @@ from app.core.config import Settings
 from app.core.editions import latest_edition
 from app.core.models import EditionKey, Frequency, Subscriber
 from app.services.digests import latest_day_edition
+from digest.due_rows import edition_for
 from digest.ledger import Reader
-from digest.picks import reader_picks
 from digest.run_inputs import Encode, edition_view
-from digest.schedule import edition_for
+from digest.sections import reader_picks
 from digest.selection import EditionView, Pick
 from digest.tastes import Tastes
 from search.searcher import Searcher

@@ -6,8 +6,8 @@ They read nothing stored; the web reaches them here, through the use-case layer.
 
 from __future__ import annotations
 
+from app.core.tex import readable
 from digest.compose import headings
-from digest.latex import readable
 from digest.selection import EditionView
 from ingest.calendar import announcement_time
 from ranking.keyphrases import key_phrases, load_stop_words

@@ -10,10 +10,8 @@ from __future__ import annotations
 from ranking.embedder import query_embedder
 from search.database_indexes import SearchPlace
 from search.excluded_words import mentions, split_query
-from search.query import Filters, Found
-from search.relevance import MAX_MATCHES, SearchSort
+from search.query import MAX_MATCHES, Filters, Found, SearchSort, query_words, snippet
 from search.searcher import Searcher, make_searcher
-from search.snippets import query_words, snippet
 
 __all__ = [
     "MAX_MATCHES",

@@ -16,7 +16,7 @@ from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.services.reports import Completed
-from ranking.week_review_store import ReviewSummary, write_review
+from ranking.week_review import ReviewSummary, write_review
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from app.core.editions import latest_edition
 from app.core.models import Edition
 from app.core.periods import Period
 from app.core.replicas import Replicas
+from app.core.tex import tex_text
 from app.core.wal import format_position
 from app.services.presenting import readable
 from app.services.previews.stored import previews_directory
@@ -38,7 +39,6 @@ from app.web.memo import Memo
 from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits, PreviewDrawings
 from app.web.read_routing import any_reader_session, lost_standby, open_session
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
-from app.web.tex_text import tex_text
 
 TEMPLATES_DIR = bundled_folder(BundledFolder.TEMPLATES)
 STATIC_DIR = bundled_folder(BundledFolder.STATIC)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from app.services.presenting import readable
+from app.core.tex import readable
 from app.web.atom_parts import body, day_stamp, feed_head, link, text
 from app.web.emerging import EmergingCard
 from app.web.feeds import ATOM

@@ -21,7 +21,7 @@ from email.utils import format_datetime
 from typing import Any
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from app.services.presenting import readable
+from app.core.tex import readable
 from app.web.view_models import Card
 
 ATOM = "http://www.w3.org/2005/Atom"

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
-from app.core.redaction import carries_token
+from app.core.logs import carries_token
 from app.web.limits import RateLimiter, client_key
 
 CSP = (

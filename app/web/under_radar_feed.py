@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from app.services.presenting import readable
+from app.core.tex import readable
 from app.web.atom_parts import body, day_stamp, feed_head, link, text
 from app.web.feeds import ATOM
 from app.web.under_radar import UnderRadarPage

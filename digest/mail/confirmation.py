@@ -9,8 +9,7 @@ from datetime import datetime
 from app.core.config import Settings
 from app.core.models import Subscriber, SubscriberStatus
 from digest.accounts import links
-from digest.mail.messages import Envelope, OutgoingMail, build_message
-from digest.mail.render import render_email
+from digest.mail.messages import Envelope, OutgoingMail, build_message, render_email
 
 
 def confirmation_message(settings: Settings, subscriber: Subscriber, now: datetime) -> OutgoingMail:

@@ -1,8 +1,12 @@
-"""MIME messages: multipart text + HTML with the headers every Paperboy email carries (pure).
+"""Paperboy's emails, rendered from templates and built as MIME messages: multipart text + HTML
+with the headers every Paperboy email carries (pure).
 
 Header values come from settings and from a rendered one-line subject; addresses are checked by
 :func:`digest.accounts.addresses.parse_address`, so no input can add a header (a CR or LF in
 a header value is refused).
+
+Each email is a folder ``templates/email/<name>/`` holding
+``subject.txt``, ``body.txt`` and ``body.html`` (Jinja2; only the HTML is auto-escaped).
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ from email.header import Header
 from email.message import Message
 from email.utils import format_datetime, formataddr, parseaddr
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from digest.mail.render import RenderedEmail
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from app.core.bundled import BundledFolder, bundled_folder
+from app.core.tex import readable
 
 BASE64_LINE = 76
 
@@ -142,3 +149,41 @@ def sender_domain(sender: str) -> str:
 
 def make_message_id(sender: str) -> str:
     return f"<{secrets.token_hex(12)}@{sender_domain(sender)}>"
+
+
+TEMPLATES = bundled_folder(BundledFolder.TEMPLATES)
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedEmail:
+    subject: str
+    text: str
+    html: str
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html"], default_for_string=False),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        # Templates ship with the code: checking their files at every render of a digest run
+        # (three stat calls a mail) buys nothing.
+        auto_reload=False,
+    )
+    env.filters["readable"] = readable
+    return env
+
+
+def render_email(name: str, context: dict[str, Any]) -> RenderedEmail:
+    env = environment()
+    subject = env.get_template(f"email/{name}/subject.txt").render(context)
+    return RenderedEmail(
+        # One line, always: a hostile title can never add a header through the subject.
+        subject=" ".join(subject.split()),
+        text=env.get_template(f"email/{name}/body.txt").render(context),
+        html=env.get_template(f"email/{name}/body.html").render(context),
+    )

@@ -8,8 +8,13 @@ Parsing and storing each take about half of a first import, so a reader process
 (:mod:`ingest.bulk.chunk_reader`) decompresses and parses the next chunks while this one stores.
 A first import (no papers stored yet) also builds the secondary indexes of the tables it fills
 once at the end (:mod:`ingest.bulk.deferred`) and writes through a connection set for loading
-(:mod:`ingest.bulk.connection`); chunks are stored by :mod:`ingest.bulk.batch_writer`, which gives
+(:func:`bulk_load_sessions`); chunks are stored by :mod:`ingest.bulk.batch_writer`, which gives
 the rows live ingest's plain :mod:`ingest.paper_writer` gives.
+
+The connection a bulk import writes through has, on SQLite, settings for loading, not serving.
+Every other process keeps the settings :func:`app.core.db.make_engine` gives each connection; an
+import switches them for its own connection only and switches them back before that connection
+returns to the pool.
 """
 
 from __future__ import annotations
@@ -22,17 +27,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Never
 
-from sqlalchemy import URL, select
+from sqlalchemy import URL, Connection, Engine, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from tqdm import tqdm
 
-from app.core.db import session_scope
+from app.core.db import SQLITE_CACHE_SIZE, session_scope
 from app.core.db_faults import describe_database_error
 from app.core.models import IngestRun, IngestRunStatus, Paper
 from ingest.bulk.batch_writer import store_batch
 from ingest.bulk.chunk_reader import ParsedChunk, ReaderError, Rejection, read_in_background
-from ingest.bulk.connection import bulk_load_sessions
 from ingest.bulk.deferred import (
     DeferredWork,
     constraints_restored_at_end,
@@ -204,3 +208,50 @@ def _error_text(summary: ImportSummary) -> str | None:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+# A page cache in KiB (negative: SQLite's unit for a size rather than a page count).
+BULK_LOAD_CACHE_SIZE = -262_144
+
+
+@contextmanager
+def bulk_load_sessions(
+    sessions: sessionmaker[Session], *, first_load: bool = False
+) -> Iterator[sessionmaker[Session]]:
+    """Sessions for a bulk loader that writes every parent row before its children itself.
+
+    On SQLite they share one connection with per-row foreign-key checks off (those checks are
+    much of the cost of inserting author links) and a 256 MB page cache, so a chunk's index pages
+    stay in memory. A ``first_load`` (the database holds no papers: there is nothing to lose)
+    also commits without waiting for the disk, then syncs everything once at the end: an
+    application crash or kill keeps every committed chunk either way; only an operating-system
+    crash or power cut during a first load may leave a file to delete and load again. The
+    connection gets its usual settings back before it returns to the pool. Other databases get
+    the usual sessions.
+    """
+    engine = sessions.kw["bind"]
+    if not isinstance(engine, Engine) or engine.dialect.name != "sqlite":
+        yield sessions
+        return
+    with engine.connect() as connection:
+        # PRAGMAs outside any transaction, then commit, so each session begins its own.
+        _set_pragmas(connection, foreign_keys="OFF", cache_size=BULK_LOAD_CACHE_SIZE)
+        if first_load:
+            _set_pragmas(connection, synchronous="OFF")
+        try:
+            yield sessionmaker(bind=connection, expire_on_commit=False)
+        finally:
+            connection.rollback()
+            _set_pragmas(connection, foreign_keys="ON", cache_size=SQLITE_CACHE_SIZE)
+            if first_load:
+                _set_pragmas(connection, synchronous="NORMAL")
+                # Copy the load into the database file and sync it: durable from here on.
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(FULL)")
+                connection.commit()
+
+
+def _set_pragmas(connection: Connection, **values: object) -> None:
+    for name, value in values.items():
+        # Names and values are this module's constants, never input.
+        connection.exec_driver_sql(f"PRAGMA {name}={value}")
+    connection.commit()

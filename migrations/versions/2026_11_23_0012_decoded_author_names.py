@@ -1,6 +1,6 @@
 """Author names stored with TeX accents are decoded: ``P\\'erez`` becomes "Pérez".
 
-Ingest decodes names from now on (``app.core.tex_accents``); this fixes those stored before,
+Ingest decodes names from now on (``app.core.tex``); this fixes those stored before,
 with a copy of the same functions as they were at this revision, so old and new rows agree and
 replaying this migration gives the same result whatever the application's code becomes:
 
@@ -167,7 +167,7 @@ def _batches(keys: list[str], size: int = 500) -> Iterator[list[str]]:
     return (keys[start : start + size] for start in range(0, len(keys), size))
 
 
-# Frozen copies of ``app.core.tex_accents.decode_tex_accents`` and ``app.core.names.author_key``
+# Frozen copies of ``app.core.tex.decode_tex_accents`` and ``app.core.names.author_key``
 # as they were when this migration was written: a migration must not change what it did when the
 # application's code changes. Do not edit them to follow the application.
 

@@ -3,29 +3,30 @@
 For each day from ``start`` to ``end``: the pool is the papers first listed that day, the
 relevant papers are those in the labels (graded by upvotes), and every method ranks the same
 pool. Days with a pool under ``MIN_POOL`` papers or no relevant paper are skipped and listed.
+
+The baselines (the rankings Paperboy's score is compared with, on the same pools in the same
+run) each map one replayed day to one score per pool paper. ``tfidf_lr`` is the arxiv-sanity
+approach: tf-idf of title and abstract (1- and 2-grams) and a logistic regression trained on the
+same labels and window as the model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import Pipeline, make_pipeline
 
-from ranking.trending.baselines import (
-    Baseline,
-    author_prior,
-    has_code,
-    n_authors,
-    random_baseline,
-    tfidf_lr,
-)
-from ranking.trending.calibration import MIN_POOL, calibration_summary
+from ranking.scoring import Candidate
 from ranking.trending.data import LabelRecord
-from ranking.trending.history import merge_labels
-from ranking.trending.metrics import day_metrics, summarise
+from ranking.trending.features import has_code_link
+from ranking.trending.history import AuthorHistory, merge_labels
+from ranking.trending.metrics import MIN_POOL, calibration_summary, day_metrics, summarise
 from ranking.trending.model import TrendingModel
 from ranking.trending.replay import Day, Replay
 from ranking.trending.scorer import TrendingScorer
@@ -138,3 +139,49 @@ def markdown_table(results: dict[str, Any]) -> str:
 def _cell(value: dict[str, Any]) -> str:
     low, high = value["ci95"]
     return f"{value['mean']:.3f} [{low:.3f}, {high:.3f}]"
+
+
+Baseline = Callable[[Day], list[float]]
+
+
+def random_baseline(day: Day) -> list[float]:
+    """Uniform scores, seeded by the day so a run is reproducible."""
+    return list(np.random.default_rng(day.day.toordinal()).random(len(day.papers)))
+
+
+def n_authors(day: Day) -> list[float]:
+    return [float(len(paper.authors)) for paper in day.papers]
+
+
+def has_code(day: Day) -> list[float]:
+    return [float(has_code_link(paper)) for paper in day.papers]
+
+
+def author_prior(history: AuthorHistory) -> Baseline:
+    def score(day: Day) -> list[float]:
+        return [history.stats(paper, day.day).prior() for paper in day.papers]
+
+    return score
+
+
+def _text(paper: Candidate) -> str:
+    return f"{paper.title}. {paper.abstract}"
+
+
+def tfidf_lr(papers: Sequence[Candidate], featured: frozenset[str], until: date) -> Baseline:
+    """Fit on the papers announced before ``until``; ``featured`` holds labels before it."""
+    window = [paper for paper in papers if paper.announced_on < until]
+    pipeline: Pipeline = make_pipeline(
+        TfidfVectorizer(ngram_range=(1, 2), min_df=3, max_features=200_000, sublinear_tf=True),
+        LogisticRegression(C=4.0, max_iter=2000),
+    )
+    pipeline.fit(
+        [_text(paper) for paper in window], [paper.arxiv_id in featured for paper in window]
+    )
+
+    def score(day: Day) -> list[float]:
+        return [
+            float(value) for value in pipeline.decision_function([_text(p) for p in day.papers])
+        ]
+
+    return score

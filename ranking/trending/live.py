@@ -23,10 +23,9 @@ from app.core.names import author_key
 from app.core.vectors import stack
 from ranking.scoring import Candidate, Score, ScoringContext
 from ranking.trending.data import LabelRecord
-from ranking.trending.features import EMBEDDING_SIZE
+from ranking.trending.features import EMBEDDING_SIZE, INTEREST_DAYS, TopicMemory
 from ranking.trending.history import AuthorHistory, Published
 from ranking.trending.model import TrendingModel
-from ranking.trending.momentum import INTEREST_DAYS, TopicMemory
 from ranking.trending.scorer import TrendingScorer
 
 HISTORY_DAYS = 730

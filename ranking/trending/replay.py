@@ -16,9 +16,8 @@ from numpy.typing import NDArray
 
 from ranking.scoring import Candidate, ScoringContext
 from ranking.trending.data import LabelRecord, TrendingDataError
-from ranking.trending.features import EMBEDDING_SIZE
+from ranking.trending.features import EMBEDDING_SIZE, TopicMemory
 from ranking.trending.history import AuthorHistory
-from ranking.trending.momentum import TopicMemory
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from app.core.database_url import url_problem
+from app.core.db_faults import url_problem
 from tests.app.test_settings_check import clean_environment
 from tests.conftest import TEST_DATABASE_ENV
 from tests.servers import free_port

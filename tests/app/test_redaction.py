@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.core.redaction import RedactCredentials, carries_token, install, redact
+from app.core.logs import RedactCredentials, carries_token, install_redaction, redact
 from tests.app.test_main import wait_for
 from tests.conftest import Database
 from tests.servers import free_port
@@ -133,8 +133,8 @@ def test_a_token_anywhere_in_a_query_is_gone_and_the_rest_kept(
 def test_a_handler_with_the_filter_redacts_what_any_logger_sends_it() -> None:
     written = io.StringIO()
     handler = logging.StreamHandler(written)
-    install(handler)
-    install(handler)  # once is enough: installing again adds nothing
+    install_redaction(handler)
+    install_redaction(handler)  # once is enough: installing again adds nothing
     assert sum(isinstance(f, RedactCredentials) for f in handler.filters) == 1
     logger = logging.getLogger("tests.redaction.child")
     logger.addHandler(handler)

@@ -4,8 +4,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from app.core.tex import readable
 from app.core.vectors import normalise
-from digest.latex import readable
 from digest.run_inputs import phrase_vectors
 from digest.selection import EditionPaper, EditionView, Liked, Taste, select
 from digest.taste_space import load_space

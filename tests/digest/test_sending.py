@@ -8,8 +8,7 @@ from sqlalchemy import select, text, update
 
 from app.core.config import Settings
 from app.core.models import Delivery, DigestFeedback, Subscriber
-from digest.mail.messages import Envelope, build_message
-from digest.mail.render import RenderedEmail
+from digest.mail.messages import Envelope, RenderedEmail, build_message
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from app.core.config import get_settings
 from app.core.db import make_engine
-from ingest.gate import Gate
-from ingest.http import PoliteSession, get
+from ingest.http import Gate, PoliteSession, get
 
 
 def send_requests(database_url: str, url: str, count: int, interval: float) -> None:

@@ -8,8 +8,7 @@ import threading
 import time
 
 from app.core.config import get_settings
-from ingest.gate import Gate
-from ingest.http import PoliteSession, get
+from ingest.http import Gate, PoliteSession, get
 from tests.conftest import Database
 from tests.ingest.gate_client import send_requests
 from tests.ingest.recorded_server import Arrival, RecordedServer, Reply

@@ -11,11 +11,10 @@ from sqlalchemy.orm import selectinload
 
 from app.core.models import Paper
 from ingest import live_writes, oai
-from ingest.backfill import backfill, cross_check, harvest
-from ingest.live import Context
+from ingest.live import Context, RunReport, exit_code
+from ingest.oai import backfill, cross_check, harvest
 from ingest.paper_writer import store_records
 from ingest.records import LIMITS
-from ingest.run_log import RunReport, exit_code
 from tests.conftest import FIXTURES, Database
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.ingest.test_paper_writer import record

@@ -16,9 +16,8 @@ from sqlalchemy import func, select
 
 from app.core.config import Settings
 from app.core.models import AnnouncementEntry, Paper
-from ingest.live import Context, close, ingest_rss, make_context
+from ingest.live import Context, close, exit_code, ingest_rss, make_context
 from ingest.rss import parse_listing
-from ingest.run_log import exit_code
 from tests.conftest import FIXTURES, Database
 from tests.ingest.hostile_xml import ENTITY_BOMB, EXTERNAL_ENTITY
 from tests.ingest.recorded_server import RecordedServer, Reply

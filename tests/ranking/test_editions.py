@@ -15,11 +15,10 @@ from app.core.models import Edition, EditionItem, HfDailyPaper, Paper, PaperAuth
 from app.core.periods import span
 from app.services.reports import Outcome
 from app.services.signals import refresh_signals
-from ranking.baseline import WEIGHTS, BaselineScorer
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, publish, stored_items
 from ranking.pipeline import default_scorer
-from ranking.scoring import Candidate, Reason, Score, ScoringContext
+from ranking.scoring import WEIGHTS, BaselineScorer, Candidate, Reason, Score, ScoringContext
 from ranking.trending.model import load_model
 from tests.conftest import Database
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES, ExplainingScorer

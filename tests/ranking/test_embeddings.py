@@ -10,8 +10,7 @@ from app.cli.main import main
 from app.core.config import Settings
 from app.core.models import Paper, PaperEmbedding
 from ranking.embedder import make_embedder
-from ranking.embeddings import embed_papers, load_vectors
-from ranking.text import embedding_text
+from ranking.embeddings import embed_papers, embedding_text, load_vectors
 from tests.conftest import Database
 from tests.ranking.conftest import SAMPLE_IDS, SAMPLE_MATRIX, sample_vectors
 

@@ -13,8 +13,8 @@ import pytest
 
 from app.core.config import get_settings
 from ranking.embedder import make_embedder
+from ranking.embeddings import embedding_text
 from ranking.labels import WORD, Meaning, generic_words, label_clusters, representatives
-from ranking.text import embedding_text
 from ranking.topics import Labels, TopicParams, centroids, cluster
 from tests.conftest import SAMPLE_PATH
 from tests.ranking.conftest import sample_vectors

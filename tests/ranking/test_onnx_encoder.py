@@ -14,6 +14,7 @@ import pytest
 
 from app.core.config import Settings
 from ranking.embedder import query_embedder, resolve_model_path
+from ranking.embeddings import embedding_text
 from ranking.onnx_encoder import (
     INPUTS,
     OnnxEncoder,
@@ -23,9 +24,7 @@ from ranking.onnx_encoder import (
     read_tokenizer,
     token_arrays,
 )
-from ranking.text import embedding_text
-from search.query import Filters, Found
-from search.relevance import FUSION
+from search.query import FUSION, Filters, Found
 from search.searcher import make_searcher
 from tests.conftest import SAMPLE_PATH, Database
 

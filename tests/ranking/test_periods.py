@@ -5,8 +5,8 @@ from datetime import date
 import numpy as np
 import pytest
 
-from ranking.days import closing_days
-from ranking.period_scores import community_term, period_scores
+from ranking.period_pool import community_term, period_scores
+from ranking.pipeline import closing_days
 from ranking.topics import nearest
 
 

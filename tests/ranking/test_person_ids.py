@@ -1,6 +1,6 @@
 """Person ids that survive a new split: the larger part keeps the address, the rest moves."""
 
-from ranking.person_ids import claimed_apart, reconcile
+from ranking.people import claimed_apart, reconcile
 
 
 def test_a_new_paper_joins_its_person_and_everyone_keeps_their_id() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.core.vectors import normalise
-from ranking.new_phrases import IndexedTexts, new_phrases
+from ranking.keyphrases import IndexedTexts, new_phrases
 from ranking.radar import assign, burst_scores, growth_by_size, radar, top
 from ranking.radar_window import RadarParams
 

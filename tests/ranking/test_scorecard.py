@@ -9,7 +9,7 @@ import pytest
 
 from ranking.scorecard import Call, DayOutcome, scorecard
 from ranking.trending.artifact import training_period
-from ranking.trending.calibration import MIN_POOL, calibration_summary
+from ranking.trending.metrics import MIN_POOL, calibration_summary
 from ranking.trending.model import load_model
 
 MONDAY = date(2025, 12, 15)

@@ -41,8 +41,7 @@ from search.in_database import (
 from search.in_process import SearchService
 from search.query import Filters
 from search.searcher import make_searcher
-from search.word_candidates import CHECKED_ROWS, WordBounds
-from search.word_index import DOCUMENT
+from search.word_index import CHECKED_ROWS, DOCUMENT, WordBounds
 from tests.conftest import Database
 
 MODEL = "test-model"

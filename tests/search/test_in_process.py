@@ -18,8 +18,7 @@ from search.database_indexes import has_vector_column
 from search.in_process import REFRESH_SECONDS, SearchService
 from search.index_files import current_generation, index_directory
 from search.index_writer import write_search_index
-from search.query import Filters
-from search.relevance import SearchSort
+from search.query import Filters, SearchSort
 from tests.conftest import Database
 from tests.search.test_index_files import PAPERS, fill, records
 

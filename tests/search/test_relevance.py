@@ -1,7 +1,7 @@
 import numpy as np
 
 from search.index import NO_DATE
-from search.relevance import FUSION, Match, SearchSort, Words, arrange, relevance
+from search.query import FUSION, Match, SearchSort, Words, arrange, relevance
 
 
 def test_a_weak_meaning_only_neighbour_is_no_match() -> None:

@@ -1,4 +1,4 @@
-from search.snippets import query_words, snippet
+from search.query import query_words, snippet
 
 
 def test_a_snippet_marks_query_words_and_escapes_the_rest() -> None:

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 
 from app.core.config import Settings
 from app.core.names import author_key
+from app.core.tex import readable
 from app.web.app import create_app
-from digest.latex import readable
 from tests.conftest import FIXTURES
 from tests.ranking.explaining import AUTHORS, UPVOTES
 from tests.web.conftest import (

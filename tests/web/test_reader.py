@@ -46,7 +46,7 @@ from digest.accounts import links, reader, signin
 from digest.accounts.addresses import parse_address
 from digest.accounts.preferences import Preferences
 from digest.accounts.subscriptions import delete_everything, request_subscription
-from digest.building import build_digest
+from digest.compose import build_digest
 from digest.ledger import Reader
 from digest.tastes import Tastes
 from tests.web.conftest import HOSTILE_ID, HOSTILE_TITLE, LAST_DAY

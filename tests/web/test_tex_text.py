@@ -8,7 +8,7 @@ import feedparser
 from fastapi.testclient import TestClient
 
 from app.core.names import author_key
-from app.web.tex_text import tex_text
+from app.core.tex import tex_text
 
 LOOPBENCH = "2512.13713"  # a real abstract: "We introduce \textbf{LoopBench}, a benchmark..."
 DREAMER = "2512.14442"  # a real abstract with a command inside maths: "$\textbf{Dreamer}$"

@@ -8,7 +8,7 @@ from app.web.limits import RateLimiter
 from app.web.memo import Memo, built_afresh, reading_standbys
 from app.web.params import BadInputError, edition_key, key_label, parse_week
 from app.web.view_models import Coauthor, PaperFacts, Signals, code_url, collaborators, project_page
-from search.relevance import best_rows
+from search.query import best_rows
 
 
 def test_best_rows_keeps_only_allowed_matches_best_first() -> None:

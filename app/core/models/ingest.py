@@ -77,7 +77,7 @@ class FeedState(Base):
 
 
 class RequestGate(Base):
-    """The politeness gate shared by every process on this database (see ``ingest.gate``).
+    """The politeness gate shared by every process on this database (see ``ingest.http.Gate``).
 
     Times are Unix epoch seconds: ``held_until`` is the lease of the request in flight (0 when
     none), ``next_request_at`` the earliest time the next request may start.

@@ -24,8 +24,7 @@ from app.core.db import session_scope
 from app.core.models import Incident
 from app.services.reports import Outcome
 from digest.mail.mailer import DeliveryError, send_one
-from digest.mail.messages import Envelope, OutgoingMail, build_message
-from digest.mail.render import render_email
+from digest.mail.messages import Envelope, OutgoingMail, build_message, render_email
 
 logger = logging.getLogger("paperboy.alerts")
 

@@ -22,8 +22,8 @@ from app.core.models import (
 )
 from app.core.names import author_key
 from app.core.periods import PERIODS, Period
+from app.core.tex import readable
 from app.services.previews.drawing import Preview
-from digest.latex import readable
 
 AUTHORS_NAMED = 3
 TITLES_LISTED = 3

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ranking.trending.calibration import (
+from ranking.trending.metrics import (
     brier_skill,
     calibration_summary,
     expected_calibration_error,

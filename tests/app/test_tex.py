@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from app.core.names import author_key, author_keys
-from app.core.tex_accents import decode_tex_accents
+from app.core.tex import decode_tex_accents
 
 
 @pytest.mark.parametrize(
