@@ -27,16 +27,17 @@ RUN pip install --no-deps --index-url https://download.pytorch.org/whl/cpu torch
 # Dependencies before the code, so a code change does not reinstall them.
 COPY pyproject.toml README.md ./
 COPY requirements/lock.txt ./requirements/lock.txt
-RUN mkdir app ingest ranking digest search \
+RUN mkdir app ingest ranking digest accounts search \
     && touch app/__init__.py ingest/__init__.py ranking/__init__.py digest/__init__.py \
-        search/__init__.py \
+        accounts/__init__.py search/__init__.py \
     && pip install -c requirements/lock.txt -e . \
-    && rm -r app ingest ranking digest search
+    && rm -r app ingest ranking digest accounts search
 
 COPY app ./app
 COPY ingest ./ingest
 COPY ranking ./ranking
 COPY digest ./digest
+COPY accounts ./accounts
 COPY search ./search
 COPY migrations ./migrations
 COPY templates ./templates

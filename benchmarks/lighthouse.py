@@ -35,15 +35,15 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from accounts import links
+from accounts.addresses import parse_address
+from accounts.subscriptions import find_subscriber
 from app.cli.demo.steps import DEMO_READER
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import HfDailyPaper
 from benchmarks.pages import PAGES
 from benchmarks.serve import serve
-from digest.accounts import links
-from digest.accounts.addresses import parse_address
-from digest.accounts.subscriptions import find_subscriber
 
 PROJECT = Path(__file__).resolve().parent.parent
 CHROME = "/usr/bin/chromium"

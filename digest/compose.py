@@ -19,13 +19,13 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from accounts import links
 from app.core.config import Settings
 from app.core.excerpts import first_sentence
 from app.core.explanations import chance_words
 from app.core.models import EditionKey, EmergingTopic, WeekReview
 from app.core.periods import span
 from app.core.tex import readable
-from digest.accounts import links
 from digest.catch_up import MAX_PAPERS, Gap, changes, gathered
 from digest.ledger import Reader
 from digest.mail.messages import Envelope, OutgoingMail, build_message, render_email

@@ -64,7 +64,7 @@ class Reader:
 
     id: int
     email: str
-    # Every signed link in the digest carries it (see digest.accounts.links).
+    # Every signed link in the digest carries it (see accounts.links).
     link_key: str
     status: SubscriberStatus
     categories: list[str]

@@ -1,6 +1,6 @@
 """What a digest run reads: an edition and the rest of its days as the selection sees them,
 each subscriber's taste, and what each saved search finds among the papers of an edition's
-days (:class:`SearchMatches`; see :mod:`digest.accounts.saved_searches`).
+days (:class:`SearchMatches`; see :mod:`accounts.saved_searches`).
 
 The deployment's own search runs each saved search once per edition, whoever saved it, over
 the edition's days only: the same matches, best first, that the search page and the search's
@@ -19,6 +19,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from accounts.saved_searches import SavedQuery
 from app.core.config import PACKAGED_MODEL_DIMENSIONS
 from app.core.editions import latest_edition
 from app.core.explanations import helped, load_reasons
@@ -34,7 +35,6 @@ from app.core.models import (
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
 from app.core.vectors import Matrix, pack, stack, unpack
-from digest.accounts.saved_searches import SavedQuery
 from digest.selection import EditionPaper, EditionView
 from digest.taste_space import space_for
 from search.excluded_words import split_query

@@ -3,7 +3,7 @@
 1. **Followed**: every paper of the day by an author the reader follows or in a topic they
    follow, whatever its trending rank and their categories (a follow is asked for by name),
    best ranked first, up to :data:`FOLLOWED_SHOWN`; how many of them no section holds is said.
-2. **Searches**: for each search the reader saved (:mod:`digest.accounts.saved_searches`),
+2. **Searches**: for each search the reader saved (:mod:`accounts.saved_searches`),
    oldest first, what it finds among the edition's papers
    (:class:`digest.run_inputs.SearchMatches`), best match first, up to :data:`SEARCH_SHOWN`
    each and :data:`SEARCHES_SHOWN` in all, with its ``-word`` exclusions; one section per

@@ -17,9 +17,9 @@ from enum import StrEnum
 
 import numpy as np
 
+from accounts.saved_searches import SavedQuery
 from app.core.tex import readable
 from app.core.vectors import Matrix
-from digest.accounts.saved_searches import SavedQuery
 from digest.pick_reasons import follow_reason, quoted, trending_reason
 from digest.profile_match import PoolIndex, fuse, paper_text
 from digest.taste_space import TasteSpace

@@ -22,10 +22,10 @@ import numpy as np
 from sqlalchemy import Row, Select, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from accounts.preferences import phrases
+from accounts.saved_searches import all_searches
 from app.core.models import DigestFeedback, Paper, PaperEmbedding, PhraseEmbedding, SavedPaper
 from app.core.vectors import Matrix, pack, unpack
-from digest.accounts.preferences import phrases
-from digest.accounts.saved_searches import all_searches
 from digest.ledger import Reader
 from digest.profile_match import paper_text
 from digest.run_inputs import Encode

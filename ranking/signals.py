@@ -1,6 +1,6 @@
 """Community signals as the ranker reads them: Hugging Face upvotes and votes cast on Paperboy.
 
-The one place that reads them (votes are cast in ``digest.accounts.votes``; the ranker only
+The one place that reads them (votes are cast in ``accounts.votes``; the ranker only
 counts them, per paper and day voted, so an edition sees only what was known by its day).
 """
 

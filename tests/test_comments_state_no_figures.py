@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ("app", "ingest", "ranking", "digest", "search")
+SOURCE = ("app", "ingest", "ranking", "digest", "accounts", "search")
 NUMBER = r"(?<![\w.:/])\d[\d,]*(?:\.\d+)?(?:\s?(?:-|\u2013|to)\s?\d[\d,]*(?:\.\d+)?)?"
 FIGURE = re.compile(
     NUMBER

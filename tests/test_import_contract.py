@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.conftest import PROJECT_ROOT
 
-PACKAGES = ("app", "ingest", "ranking", "digest", "search")
+PACKAGES = ("app", "ingest", "ranking", "digest", "accounts", "search")
 FORBIDDEN = "Entry points reach the domain packages only through app.services"
 # A route and a command taking the domain's own schedule rather than a use case's answer.
 INJECTED = "import digest.due_rows\n"

@@ -1,6 +1,6 @@
 """The subscription, sign-in and vote steps the pages run, each its own unit of work.
 
-Every function opens one session scope, does one step of ``digest.accounts`` at the
+Every function opens one session scope, does one step of ``accounts`` at the
 deployment's clock, and commits before it returns, so a page sends mail only once the step is
 stored. A step that may make a row runs as :func:`app.core.db.unit_of_work`: the same request
 sent many times at once (a double click) makes it once and is answered as the first every
@@ -19,14 +19,14 @@ import anyio
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from accounts import links, reader, signin, subscriptions, votes
+from accounts.addresses import Address
+from accounts.library import reader_lists
+from accounts.preferences import Preferences, phrases
+from accounts.saved_searches import searches_of
 from app.core.db import session_scope, unit_of_work
 from app.core.models import DigestFeedback, Paper, SignInKey, Subscriber, SubscriberStatus
 from app.services.deployment import Deployment
-from digest.accounts import links, reader, signin, subscriptions, votes
-from digest.accounts.addresses import Address
-from digest.accounts.library import reader_lists
-from digest.accounts.preferences import Preferences, phrases
-from digest.accounts.saved_searches import searches_of
 from digest.mail.confirmation import (
     confirmation_message,
     known_address_message,

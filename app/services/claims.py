@@ -14,13 +14,13 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from accounts import corrections, reader
+from accounts.reader import claimant, hidden_condition
 from app.core.models import Person, Subscriber
 from app.core.refusals import NotFound
 from app.services.deployment import Deployment
 from app.services.people import split_names
 from app.services.readers import as_reader
-from digest.accounts import corrections, reader
-from digest.accounts.reader import claimant, hidden_condition
 
 __all__ = ["claimant", "hidden_condition"]
 

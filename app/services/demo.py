@@ -11,13 +11,13 @@ from datetime import date, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from accounts import links
+from accounts.addresses import parse_address
+from accounts.preferences import parse_preferences
+from accounts.subscriptions import confirm, request_subscription
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import AnnouncementEntry, Paper
-from digest.accounts import links
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import parse_preferences
-from digest.accounts.subscriptions import confirm, request_subscription
 from digest.mail.confirmation import confirmation_message
 from digest.mail.mailer import send_one
 

@@ -16,6 +16,7 @@ from datetime import date, datetime
 from sqlalchemy.orm import Session, sessionmaker
 from threadpoolctl import threadpool_limits
 
+from accounts.subscriptions import find_subscriber, purge_unconfirmed
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.editions import latest_edition
@@ -23,7 +24,6 @@ from app.core.models import Subscriber
 from app.core.models.subscriptions import mailbox_key
 from app.core.vectors import Matrix
 from app.services.reports import Failure, Outcome
-from digest.accounts.subscriptions import find_subscriber, purge_unconfirmed
 from digest.compose import build_digest
 from digest.due_rows import edition_for
 from digest.ledger import Reader

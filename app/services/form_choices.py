@@ -2,7 +2,7 @@
 
 Readers choose topics by label and authors by name; the forms suggest the topics of the last
 two weeks and the authors of the newest day edition, and the names a reader types are looked
-up here before :func:`digest.accounts.preferences.parse_preferences` checks them.
+up here before :func:`accounts.preferences.parse_preferences` checks them.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from datetime import timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from accounts.preferences import Named, topic_name
 from app.core.db import session_scope
 from app.core.editions import latest_edition
 from app.core.models import Author, EditionItem, PaperAuthor, Subscriber, Topic, TopicDay
 from app.core.topic_labels import topic_labels
 from app.services.deployment import Deployment
-from digest.accounts.preferences import Named, topic_name
 
 RECENT_TOPIC_DAYS = 14
 

@@ -7,10 +7,10 @@ a list or paper that is not the reader's is :class:`NotFound`.
 
 from __future__ import annotations
 
+from accounts import library
+from accounts.library import MAX_LIST_NAME, MAX_NOTE
 from app.services.deployment import Deployment
 from app.services.readers import as_reader
-from digest.accounts import library
-from digest.accounts.library import MAX_LIST_NAME, MAX_NOTE
 
 __all__ = ["MAX_LIST_NAME", "MAX_NOTE"]
 

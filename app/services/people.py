@@ -18,6 +18,7 @@ import numpy as np
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
+from accounts.corrections import settled
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
@@ -33,7 +34,6 @@ from app.core.models import (
 )
 from app.core.vectors import Matrix, unpack
 from app.services.reports import Completed
-from digest.accounts.corrections import settled
 from ranking.people import Work, claimed_apart, reconcile, split_people
 
 # Names split in one unit of work: few enough for the IN lists, many enough to read in bulk.

@@ -3,7 +3,7 @@ away, saved searches, and forgetting them.
 
 Every action opens one unit of work at the deployment's clock and commits before it returns;
 they block (database I/O), so the async routes run them in the thread pool. A signed-in
-reader's first action makes their subscriber row (``digest.accounts.reader.reader_row``);
+reader's first action makes their subscriber row (``accounts.reader.reader_row``);
 reading their pages never writes (``app.web.reader_views``). Actions run as
 :func:`app.core.db.unit_of_work`, so a button pressed many times at once acts once and
 answers every press. What an action names and Paperboy does not hold is refused as
@@ -18,13 +18,13 @@ from typing import TypeVar
 
 from sqlalchemy.orm import Session
 
+from accounts import reader, saved_searches, subscriptions
+from accounts.reader import Stance
 from app.core.db import unit_of_work
 from app.core.models import Author, Subscriber, Topic
 from app.core.refusals import NotFound
 from app.services.deployment import Deployment
 from digest import catch_up
-from digest.accounts import reader, saved_searches, subscriptions
-from digest.accounts.reader import Stance
 
 __all__ = ["Stance"]
 

@@ -5,8 +5,8 @@ feed's key, the saved searches and the papers' vote totals (reads only; the acti
 
 from __future__ import annotations
 
-from digest.accounts.library import MAX_LIST_NAME, MAX_NOTE, reader_lists
-from digest.accounts.reader import (
+from accounts.library import MAX_LIST_NAME, MAX_NOTE, reader_lists
+from accounts.reader import (
     WEB_DEFAULTS,
     feed_reader,
     feed_token,
@@ -14,11 +14,11 @@ from digest.accounts.reader import (
     on_reading_list,
     saved_ids,
 )
-from digest.accounts.reader import find as find_reader
-from digest.accounts.reader import saved_rows as saved_papers
-from digest.accounts.saved_searches import MAX_SAVED, saved_rows
-from digest.accounts.signin import voter
-from digest.accounts.votes import totals as vote_totals
+from accounts.reader import find as find_reader
+from accounts.reader import saved_rows as saved_papers
+from accounts.saved_searches import MAX_SAVED, saved_rows
+from accounts.signin import voter
+from accounts.votes import totals as vote_totals
 
 __all__ = [
     "MAX_LIST_NAME",

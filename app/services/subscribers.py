@@ -12,16 +12,16 @@ from datetime import date, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from accounts.inbound import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
+from accounts.inbound import InboundMailError as InboundMailError
+from accounts.inbound import unsubscribe_token as unsubscribe_token
+from accounts.links import UNSUBSCRIBE
+from accounts.subscriptions import delete_everything, subscriber_for, unsubscribe
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import Delivery, DeliveryStatus, Subscriber
 from app.core.periods import Period
 from app.services.digests import subscriber_by_email
-from digest.accounts.inbound import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
-from digest.accounts.inbound import InboundMailError as InboundMailError
-from digest.accounts.inbound import unsubscribe_token as unsubscribe_token
-from digest.accounts.links import UNSUBSCRIBE
-from digest.accounts.subscriptions import delete_everything, subscriber_for, unsubscribe
 
 
 @dataclass(frozen=True)

@@ -9,17 +9,17 @@ and parsers a form needs before it calls one.
 
 from __future__ import annotations
 
-from digest.accounts import links
-from digest.accounts.addresses import BadAddressError, parse_address
-from digest.accounts.preferences import (
+from accounts import links
+from accounts.addresses import BadAddressError, parse_address
+from accounts.preferences import (
     MAX_NAMED,
     NAMED_LISTS,
     BadPreferencesError,
     Named,
     parse_preferences,
 )
-from digest.accounts.subscriptions import RateLimitedError
-from digest.accounts.votes import UnknownPaperError
+from accounts.subscriptions import RateLimitedError
+from accounts.votes import UnknownPaperError
 
 __all__ = [
     "MAX_NAMED",

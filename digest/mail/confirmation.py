@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from accounts import links
 from app.core.config import Settings
 from app.core.models import Subscriber, SubscriberStatus
-from digest.accounts import links
 from digest.mail.messages import Envelope, OutgoingMail, build_message, render_email
 
 

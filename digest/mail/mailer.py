@@ -21,8 +21,9 @@ from typing import TypeVar
 
 import aiosmtplib
 
+from accounts.links import sender_domain
 from app.core.config import Settings
-from digest.mail.messages import OutgoingMail, sender_domain
+from digest.mail.messages import OutgoingMail
 
 TIMEOUT_SECONDS = 30
 # "Service not available, closing transmission channel" (RFC 5321, 3.8): the server hangs up.

@@ -2,7 +2,7 @@
 with the headers every Paperboy email carries (pure).
 
 Header values come from settings and from a rendered one-line subject; addresses are checked by
-:func:`digest.accounts.addresses.parse_address`, so no input can add a header (a CR or LF in
+:func:`accounts.addresses.parse_address`, so no input can add a header (a CR or LF in
 a header value is refused).
 
 Each email is a folder ``templates/email/<name>/`` holding
@@ -20,21 +20,15 @@ from email.header import Header
 from email.message import Message
 from email.utils import format_datetime, formataddr, parseaddr
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from accounts.links import UnsubscribeLinks, sender_domain
 from app.core.bundled import BundledFolder, bundled_folder
 from app.core.tex import readable
 
 BASE64_LINE = 76
-
-
-class UnsubscribeLinks(NamedTuple):
-    """A digest's ``List-Unsubscribe`` targets: the one-click HTTPS link and the mailto one."""
-
-    https: str
-    mailto: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,10 +135,6 @@ def _sender(sender: str) -> tuple[str, str]:
 @cache
 def _from_header(sender: str) -> str:
     return formataddr(_sender(sender), charset="utf-8")
-
-
-def sender_domain(sender: str) -> str:
-    return _sender(sender)[1].rpartition("@")[2] or "localhost"
 
 
 def make_message_id(sender: str) -> str:

@@ -20,12 +20,12 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from accounts import links
 from app.cli.main import main
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import Subscriber
 from app.web.app import create_app
-from digest.accounts import links
 from tests.conftest import FIXTURES, Database
 from tests.digest.editions import add_subscriber
 from tests.pg_cluster import DEBIAN_ROOT, PGVECTOR_DIR

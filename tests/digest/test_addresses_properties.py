@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from digest.accounts.addresses import Address, BadAddressError, parse_address
+from accounts.addresses import Address, BadAddressError, parse_address
 
 LOCAL = st.from_regex(r"[A-Za-z0-9_+-]{1,20}(\.[A-Za-z0-9_+-]{1,10}){0,2}", fullmatch=True)
 DOMAIN = st.sampled_from(["example.org", "Example.ORG", "mail.example.co.uk", "exämple.org"])

@@ -7,10 +7,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from accounts import links
 from app.core.config import Settings
 from app.core.models import PhraseEmbedding, Subscriber
 from app.web.app import create_app
-from digest.accounts import links
 from digest.ledger import Reader
 from digest.selection import Taste
 from digest.tastes import Tastes

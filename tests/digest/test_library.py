@@ -5,9 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from app.core.db import session_scope
-from app.core.models import Paper, ReadingList, SavedPaper, Subscriber
-from digest.accounts.library import (
+from accounts.library import (
     LibraryRefusedError,
     create_list,
     file_under,
@@ -17,8 +15,10 @@ from digest.accounts.library import (
     reader_lists,
     set_note,
 )
-from digest.accounts.reader import give_feedback, save, saved_ids
-from digest.accounts.subscriptions import delete_everything
+from accounts.reader import give_feedback, save, saved_ids
+from accounts.subscriptions import delete_everything
+from app.core.db import session_scope
+from app.core.models import Paper, ReadingList, SavedPaper, Subscriber
 from digest.selection import Taste, eligible
 from tests.conftest import Database
 from tests.digest.editions import add_subscriber

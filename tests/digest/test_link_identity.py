@@ -10,12 +10,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from accounts import links
+from accounts.subscriptions import delete_everything
 from app.core import tokens
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import DigestFeedback, Subscriber, Vote
-from digest.accounts import links
-from digest.accounts.subscriptions import delete_everything
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp
 from tests.digest.editions import add_subscriber, store_edition

@@ -6,6 +6,15 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from accounts import links
+from accounts.preferences import (
+    MAX_NAMED,
+    BadPreferencesError,
+    Named,
+    parse_preferences,
+    topic_name,
+)
+from accounts.subscriptions import purge_unconfirmed
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import (
@@ -18,15 +27,6 @@ from app.core.models import (
     TopicDay,
     TopicStatus,
 )
-from digest.accounts import links
-from digest.accounts.preferences import (
-    MAX_NAMED,
-    BadPreferencesError,
-    Named,
-    parse_preferences,
-    topic_name,
-)
-from digest.accounts.subscriptions import purge_unconfirmed
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp

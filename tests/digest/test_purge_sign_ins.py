@@ -9,11 +9,11 @@ from datetime import timedelta
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from accounts import reader
+from accounts.subscriptions import purge_unconfirmed
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import SignInKey, SubscriberStatus
-from digest.accounts import reader
-from digest.accounts.subscriptions import purge_unconfirmed
 from tests.conftest import Database
 from tests.digest.conftest import Clock, Smtp
 from tests.digest.editions import store_edition

@@ -5,9 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import func, select
 
-from app.core.db import session_scope
-from app.core.models import SavedSearch, Subscriber
-from digest.accounts.saved_searches import (
+from accounts.saved_searches import (
     MAX_QUERY,
     MAX_SAVED,
     SavedQuery,
@@ -19,7 +17,9 @@ from digest.accounts.saved_searches import (
     saved_rows,
     searches_of,
 )
-from digest.accounts.subscriptions import delete_everything
+from accounts.subscriptions import delete_everything
+from app.core.db import session_scope
+from app.core.models import SavedSearch, Subscriber
 from tests.conftest import Database
 from tests.digest.editions import add_subscriber
 

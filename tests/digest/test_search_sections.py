@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from digest.accounts.saved_searches import SavedQuery
+from accounts.saved_searches import SavedQuery
 from digest.sections import SEARCH_SHOWN, SEARCHES_SHOWN, sectioned_picks
 from digest.selection import EditionPaper, EditionView, Section, Taste
 from tests.digest.test_sections import day

@@ -9,9 +9,9 @@ from email.message import EmailMessage
 
 from fastapi.testclient import TestClient
 
+from accounts import reader
 from app.core.db import session_scope
 from app.core.models import Subscriber, SubscriberStatus
-from digest.accounts import reader
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp
 from tests.digest.editions import add_subscriber, store_edition

@@ -2,10 +2,10 @@
 
 import numpy as np
 
+from accounts import reader
 from app.core.db import session_scope
 from app.core.models import PaperEmbedding
 from app.core.vectors import pack
-from digest.accounts import reader
 from digest.ledger import Reader
 from digest.tastes import Tastes
 from tests.conftest import Database

@@ -12,12 +12,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from accounts import links
 from app.core import tokens
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import Author, DigestFeedback, Subscriber, UsedToken
 from app.web.app import create_app
-from digest.accounts import links
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp

@@ -6,11 +6,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from accounts import subscriptions
 from app.core.models import SignInKey, Subscriber, UsedToken
 from app.core.tokens import REPEAT_GRACE
 from app.web import queries
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import subscriptions
 from ranking.signals import votes_by_day
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Clock, Smtp

@@ -3,13 +3,13 @@
 from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
+from accounts import links, reader, signin
+from accounts.addresses import parse_address
+from accounts.preferences import parse_preferences
+from accounts.subscriptions import purge_unconfirmed, request_subscription
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import SubscriberStatus
-from digest.accounts import links, reader, signin
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import parse_preferences
-from digest.accounts.subscriptions import purge_unconfirmed, request_subscription
 from digest.sending import send_digests
 from tests.conftest import Database
 from tests.digest.conftest import NOW, Smtp

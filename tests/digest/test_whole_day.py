@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
+from accounts.saved_searches import save_search
 from app.cli.main import main
 from app.core.clock import utc_now
 from app.core.config import Settings
@@ -27,7 +28,6 @@ from app.core.models import (
     PaperAuthor,
     Subscriber,
 )
-from digest.accounts.saved_searches import save_search
 from ingest.bulk.importer import import_file
 from ranking.embeddings import check_matrix, import_matrix
 from tests.conftest import SAMPLE_PATH, Database

@@ -10,12 +10,12 @@ import pytest
 from alembic import command
 from sqlalchemy import Engine, text
 
+from accounts import reader
+from accounts.subscriptions import purge_unconfirmed
 from app.core.config import get_settings
 from app.core.db import make_session_factory, session_scope
 from app.core.models import SubscriberStatus
 from app.core.schema import alembic_config, upgrade_to_head
-from digest.accounts import reader
-from digest.accounts.subscriptions import purge_unconfirmed
 from tests.migrations.conftest import database_at
 from tests.migrations.test_subscriber_identity import SUBSCRIBER_COLUMNS
 

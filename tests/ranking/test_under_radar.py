@@ -10,13 +10,13 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from accounts import reader, signin
 from app.cli.main import main
 from app.core.db import session_scope
 from app.core.models import DayScore, HfDailyPaper
 from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
 from app.web.under_radar import UnderRadarPick, for_reader, under_radar_page
-from digest.accounts import reader, signin
 from ranking.under_radar import Missed, RadarRule, content_only, pick, week_picks
 from tests.conftest import Database
 from tests.ranking.axe_check import audited

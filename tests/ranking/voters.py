@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
 
+from accounts import links, signin, votes
 from app.core.models.subscriptions import mailbox_key
-from digest.accounts import links, signin, votes
 from tests.conftest import Database
 
 

@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from accounts import signin
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_session_factory, session_scope
 from app.core.models import Paper
@@ -26,7 +27,6 @@ from app.core.schema import upgrade_to_head
 from app.web.app import create_app
 from app.web.read_routing import POSITION_COOKIE
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import signin
 from tests.pg_cluster import Cluster, own_server_binaries, streaming_standby, throwaway_cluster
 
 # Seconds a standby gets to catch up, or a check to notice a change, before a test fails.

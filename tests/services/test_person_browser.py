@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from accounts import reader, signin
 from app.core.db import session_scope
 from app.web.app import create_app
-from digest.accounts import reader, signin
 from tests.conftest import Database
 from tests.servers import served
 from tests.services.test_person_pages import MAGNET_PAPERS, people

@@ -14,6 +14,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from accounts import reader, signin
+from accounts.corrections import PER_DAY
+from accounts.subscriptions import delete_everything, unsubscribe
 from app.core.db import session_scope
 from app.core.models import (
     DigestFeedback,
@@ -26,9 +29,6 @@ from app.core.models import (
 from app.services.people import split_names
 from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import reader, signin
-from digest.accounts.corrections import PER_DAY
-from digest.accounts.subscriptions import delete_everything, unsubscribe
 from tests.conftest import Database
 from tests.ranking.axe_check import audited
 from tests.services.people_store import LEARNING, store, store_zhe_qu

@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 from fastapi.testclient import TestClient
 
+from accounts import votes
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import HfDailyPaper
 from app.core.schema import upgrade_to_head
 from app.web.app import create_app
-from digest.accounts import votes
 from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
 from ranking.editions import publish

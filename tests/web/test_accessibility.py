@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
+from accounts import links
+from accounts.addresses import parse_address
+from accounts.preferences import parse_preferences
+from accounts.subscriptions import confirm, request_subscription
 from app.core.config import Settings
 from app.core.db import make_session_factory, session_scope
 from benchmarks.pages import PAGES
-from digest.accounts import links
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import parse_preferences
-from digest.accounts.subscriptions import confirm, request_subscription
 from tests.web.conftest import CHROMIUM, HF_PAPER, LAST_DAY
 from tests.web.helpers import a_topic_of
 

@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 
 from fastapi.testclient import TestClient
 
+from accounts import reader
+from accounts.subscriptions import delete_everything
 from app.core.config import Settings
-from digest.accounts import reader
-from digest.accounts.subscriptions import delete_everything
 from tests.web.conftest import HF_PAPER, HOSTILE_AUTHOR
 from tests.web.test_reader import SignedIn, _session
 

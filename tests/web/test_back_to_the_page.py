@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts import reader
+from accounts.subscriptions import delete_everything
 from app.core.config import Settings
 from app.web.origin import own_path
-from digest.accounts import reader
-from digest.accounts.subscriptions import delete_everything
 from tests.web.conftest import HF_PAPER
 from tests.web.test_reader import SignedIn, _session
 

@@ -20,6 +20,10 @@ import httpx
 import pytest
 from sqlalchemy import delete, func, select
 
+from accounts import links, reader, signin
+from accounts.addresses import parse_address
+from accounts.preferences import parse_preferences
+from accounts.subscriptions import delete_everything, request_subscription
 from app.core import tokens
 from app.core.config import Settings
 from app.core.models import (
@@ -33,10 +37,6 @@ from app.core.models import (
 )
 from app.web.forms import CSRF_COOKIE
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import links, reader, signin
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import parse_preferences
-from digest.accounts.subscriptions import delete_everything, request_subscription
 from tests.web.conftest import HF_PAPER
 from tests.web.test_reader import SignedIn, _session
 

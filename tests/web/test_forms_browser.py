@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
+from accounts import links
+from accounts.addresses import parse_address
+from accounts.preferences import parse_preferences
+from accounts.subscriptions import confirm, request_subscription
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from digest.accounts import links
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import parse_preferences
-from digest.accounts.subscriptions import confirm, request_subscription
 from tests.conftest import PROJECT_ROOT
 from tests.web.conftest import CHROMIUM
 

@@ -27,13 +27,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, func, inspect, select, table
 
+from accounts import links, signin
+from accounts.addresses import parse_address
+from accounts.preferences import parse_preferences
+from accounts.subscriptions import confirm, request_subscription
 from app.core.config import Settings
 from app.core.db import make_session_factory, session_scope
 from app.core.models import Base
-from digest.accounts import links, signin
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import parse_preferences
-from digest.accounts.subscriptions import confirm, request_subscription
 from tests.web.conftest import HF_PAPER, HOSTILE_ID, LAST_DAY
 from tests.web.helpers import a_topic_of
 

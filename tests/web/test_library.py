@@ -12,10 +12,10 @@ import rispy
 from fastapi.testclient import TestClient
 from jsonschema import Draft7Validator
 
+from accounts import links, reader
+from accounts.library import MAX_NOTE
 from app.core.config import Settings
 from app.core.models import SubscriberStatus
-from digest.accounts import links, reader
-from digest.accounts.library import MAX_NOTE
 from tests.conftest import FIXTURES
 from tests.web.conftest import HOSTILE_AUTHOR, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
 from tests.web.helpers import edition_ids

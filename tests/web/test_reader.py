@@ -25,6 +25,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from accounts import links, reader, signin
+from accounts.addresses import parse_address
+from accounts.preferences import Preferences
+from accounts.subscriptions import delete_everything, request_subscription
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import (
@@ -42,10 +46,6 @@ from app.core.models import (
 from app.services.personal_feed import view_of
 from app.web.forms import CSRF_COOKIE
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import links, reader, signin
-from digest.accounts.addresses import parse_address
-from digest.accounts.preferences import Preferences
-from digest.accounts.subscriptions import delete_everything, request_subscription
 from digest.compose import build_digest
 from digest.ledger import Reader
 from digest.tastes import Tastes

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from accounts import reader, signin
+from accounts.subscriptions import delete_everything
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import reader, signin
-from digest.accounts.subscriptions import delete_everything
 from tests.web.conftest import CHROMIUM, LAST_DAY
 from tests.web.helpers import a_topic_of, edition_ids
 

@@ -3,6 +3,12 @@ statuses the routes gave them, and the bases their callers catch."""
 
 import pytest
 
+from accounts.addresses import BadAddressError
+from accounts.corrections import CorrectionRefusedError
+from accounts.library import LibraryRefusedError, UnknownListError
+from accounts.reader import ClaimTakenError, NotClaimantError
+from accounts.subscriptions import RateLimitedError
+from accounts.votes import UnknownPaperError
 from app.core.arxiv_ids import InvalidArxivIdError
 from app.core.refusals import BadChoice, Busy, Limited, NotFound, Refusal
 from app.core.tokens import TokenError
@@ -10,12 +16,6 @@ from app.web.errors import refusal_status
 from app.web.pager import NoSuchPageError
 from app.web.params import BadInputError
 from app.web.search_turns import SearchBusyError, SearchRefusedError
-from digest.accounts.addresses import BadAddressError
-from digest.accounts.corrections import CorrectionRefusedError
-from digest.accounts.library import LibraryRefusedError, UnknownListError
-from digest.accounts.reader import ClaimTakenError, NotClaimantError
-from digest.accounts.subscriptions import RateLimitedError
-from digest.accounts.votes import UnknownPaperError
 from digest.catch_up import AwayRefusedError
 from search.excluded_words import TooManyExcludedError
 

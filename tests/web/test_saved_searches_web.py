@@ -8,8 +8,8 @@ import re
 
 from fastapi.testclient import TestClient
 
+from accounts.saved_searches import MAX_SAVED
 from app.core.config import Settings
-from digest.accounts.saved_searches import MAX_SAVED
 from tests.web.conftest import LAST_DAY
 from tests.web.helpers import edition_ids
 from tests.web.test_reader import SignedIn, _for_you, _post, ada

@@ -15,12 +15,12 @@ import httpx
 import pytest
 from sqlalchemy import delete, select
 
+from accounts import links, reader, signin
+from accounts.reader import Stance
+from accounts.subscriptions import delete_everything
 from app.core.config import Settings
 from app.core.models import SignInKey, SubscriberStatus, Vote
 from app.web.routes.voting import SESSION_COOKIE
-from digest.accounts import links, reader, signin
-from digest.accounts.reader import Stance
-from digest.accounts.subscriptions import delete_everything
 from tests.web.conftest import HF_PAPER, HOSTILE_ID
 from tests.web.test_reader import SignedIn, _session
 

@@ -25,7 +25,7 @@ from app.core.periods import Period
 def mailbox_key(address: str) -> str:
     """One key per mailbox: ``Bob@example.org`` and ``bob@example.org`` are one reader.
 
-    Local parts are ASCII (``digest.accounts.addresses``), where lower-casing is what every mail
+    Local parts are ASCII (``accounts.addresses``), where lower-casing is what every mail
     provider in practice does."""
     return address.lower()
 

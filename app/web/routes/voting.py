@@ -2,7 +2,7 @@
 paper once.
 
 The session is a signed cookie naming the mailbox and its sign-in key
-(``digest.accounts.signin``), sent only to this site (SameSite=Strict) and checked against the
+(``accounts.signin``), sent only to this site (SameSite=Strict) and checked against the
 Origin the browser gives, so another site cannot make a signed-in browser vote. Signing out
 clears this browser's cookie; the cookie's value itself stays valid until it expires, so a
 copy of it (another browser, a stolen one) ends only with "sign out everywhere", which draws

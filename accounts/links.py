@@ -12,11 +12,11 @@ opens every link changes nothing.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Protocol
+from email.utils import parseaddr
+from typing import NamedTuple, Protocol
 
 from app.core import tokens
 from app.core.config import Settings
-from digest.mail.messages import UnsubscribeLinks, sender_domain
 
 CONFIRM = "confirm"
 PREFERENCES = "preferences"
@@ -25,6 +25,18 @@ FEEDBACK = "feedback"
 SIGNIN = "signin"
 SESSION = "session"
 SESSION_DAYS = 30
+
+
+class UnsubscribeLinks(NamedTuple):
+    """A digest's ``List-Unsubscribe`` targets: the one-click HTTPS link and the mailto one."""
+
+    https: str
+    mailto: str
+
+
+def sender_domain(sender: str) -> str:
+    """The domain of the ``From`` address, which the mailto link and Message-IDs name."""
+    return parseaddr(sender)[1].rpartition("@")[2] or "localhost"
 
 
 def max_age(settings: Settings, purpose: str) -> timedelta | None:

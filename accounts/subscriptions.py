@@ -14,6 +14,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
+from accounts import links
+from accounts.addresses import Address
+from accounts.preferences import Preferences
+from accounts.reader import keeping_follows, put_feedback
 from app.core import tokens
 from app.core.config import Settings
 from app.core.models import (
@@ -25,10 +29,6 @@ from app.core.models import (
 )
 from app.core.models.subscriptions import new_link_key
 from app.core.refusals import Limited
-from digest.accounts import links
-from digest.accounts.addresses import Address
-from digest.accounts.preferences import Preferences
-from digest.accounts.reader import keeping_follows, put_feedback
 
 RATE_WINDOW = timedelta(hours=1)
 # A confirmed subscription, running or paused: asking again changes nothing.

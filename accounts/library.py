@@ -21,10 +21,10 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from accounts.reader import give_feedback, save
 from app.core.models import DigestFeedback, ReadingList, SavedPaper, Subscriber
 from app.core.refusals import BadInput, NotFound
 from app.core.visible_text import comparison_key, is_visible, kept_form
-from digest.accounts.reader import give_feedback, save
 
 MAX_LISTS = 50
 MAX_LIST_NAME = 80

@@ -24,6 +24,8 @@ from typing import TypeVar
 from sqlalchemy import ColumnElement, Select, delete, select
 from sqlalchemy.orm import Session
 
+from accounts.preferences import Preferences
+from accounts.votes import UnknownPaperError
 from app.core import tokens
 from app.core.models import (
     DigestFeedback,
@@ -39,8 +41,6 @@ from app.core.models import (
 )
 from app.core.models.subscriptions import new_link_key
 from app.core.refusals import Conflict, Refused
-from digest.accounts.preferences import Preferences
-from digest.accounts.votes import UnknownPaperError
 
 FEED = "feed"
 T = TypeVar("T")
@@ -193,7 +193,7 @@ def put_feedback(
     if row is None:
         row = DigestFeedback(subscriber_id=subscriber_id, arxiv_id=arxiv_id, given_at=now)
         session.add(row)
-    # A thumbs given again takes back an earlier "not interested" (digest.accounts.library).
+    # A thumbs given again takes back an earlier "not interested" (accounts.library).
     row.value, row.given_at, row.hidden = value, now, False
     session.flush()
 

@@ -3,7 +3,7 @@
 A sign-in link and the session cookie it leads to name an address and carry the mailbox's
 :class:`SignInKey`. The key is made when the mailbox first asks for a link, which anyone can
 do; the first link opened records ``signed_in_at``, the proof that the owner signed in.
-Deleting the mailbox's data deletes it (``digest.accounts.subscriptions.delete_everything``),
+Deleting the mailbox's data deletes it (``accounts.subscriptions.delete_everything``),
 so every link already mailed and every browser signed in as that address stop working, and the
 address starts fresh. Signing out everywhere (:func:`sign_out_everywhere`) draws a new key
 instead: the same happens, and what the reader keeps stays.
@@ -15,11 +15,11 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from accounts import links
 from app.core import tokens
 from app.core.config import Settings
 from app.core.models import SignInKey
 from app.core.models.subscriptions import mailbox_key, new_link_key
-from digest.accounts import links
 
 
 def key_for(session: Session, email_key: str, now: datetime) -> str:
