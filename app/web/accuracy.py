@@ -1,8 +1,6 @@
-"""The public scorecard (``/accuracy``): every published day edition's chances against what
-Hugging Face then featured, for the trending model that ranks today (reads; no commits).
-
-The day pools are read from ``day_scores`` (every paper of the day with the chance it was
-given), the outcome from ``hf_daily_papers``; the figures are :mod:`ranking.scorecard`'s.
+"""The public scorecard's page (``/accuracy``) and its Atom feed: the serving model's record
+(:func:`app.services.accuracy.model_record`) drawn as charts and tables, and one feed entry
+per scored day, newest first.
 """
 
 from __future__ import annotations
@@ -10,28 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.explanations import chance_words, helped, load_reasons
-from app.core.models import DayScore, Edition, HfDailyPaper, Paper
-from app.services.radar import (
-    Bin,
-    Call,
-    DayCall,
-    DayOutcome,
-    Scorecard,
-    Skill,
-    scorecard,
-    skill,
-    training_period,
-)
+from app.core.explanations import chance_words
+from app.services.accuracy import Bin, CalledPaper, ModelRecord, ScoredDay, Skill, model_record
+from app.web.atom_parts import body, day_stamp, feed_head, link, text
+from app.web.feeds import ATOM
 
 CHART = 240  # the charts' plotting square, in SVG units
-# What Paperboy said about each paper shown, by (day, paper).
-Said = dict[tuple[date, str], list[str]]
-REASONS_SHOWN = 2
+ENTRIES = 30
 
 
 @dataclass(frozen=True)
@@ -52,13 +39,6 @@ class CallRow:
 
 
 @dataclass(frozen=True)
-class DayRow:
-    day: date
-    skill: Skill
-    in_training: bool
-
-
-@dataclass(frozen=True)
 class AccuracyPage:
     model_id: str | None
     trained_from: date | None
@@ -70,7 +50,7 @@ class AccuracyPage:
     bin_rows: list[Bin]
     weeks: list[Point]  # Brier skill per week, oldest first
     week_rows: list[tuple[date, Skill]]
-    days: list[DayRow]
+    days: list[ScoredDay]
     hits: list[CallRow]
     missed: list[CallRow]
     overrated: list[CallRow]
@@ -78,132 +58,53 @@ class AccuracyPage:
 
 
 def accuracy_page(session: Session, model_path: Path | None) -> AccuracyPage:
-    editions = _latest_day_editions(session)
-    model_id = editions[-1].scorer_version if editions else None
-    mine = [edition for edition in editions if edition.scorer_version == model_id]
-    trained = _training_period(model_path, model_id)
-    outcomes = _outcomes(session, mine)
-    card = scorecard(outcomes)
-    after = [o for o in outcomes if o.scored and (trained is None or o.day >= trained[1])]
-    titles, reasons = _call_texts(session, mine, card)
+    record = model_record(session, model_path)
     return AccuracyPage(
-        model_id=model_id,
-        trained_from=trained[0] if trained else None,
-        trained_until=trained[1] if trained else None,
-        other_days=len(editions) - len(mine),
-        overall=card.overall,
-        after_training=skill(after) if trained else None,
-        bins=_bin_points(card),
-        bin_rows=card.bins,
-        weeks=_week_points(card),
-        week_rows=card.weeks,
-        days=[
-            DayRow(one.day, found, trained is not None and trained[0] <= one.day < trained[1])
-            for one, found in card.days
-        ],
-        hits=[_row(one, titles, reasons) for one in card.hits],
-        missed=[_row(one, titles, reasons) for one in card.missed],
-        overrated=[_row(one, titles, reasons) for one in card.overrated],
+        model_id=record.model_id,
+        trained_from=record.trained_from,
+        trained_until=record.trained_until,
+        other_days=record.other_days,
+        overall=record.overall,
+        after_training=record.after_training,
+        bins=_bin_points(record.bins),
+        bin_rows=record.bins,
+        weeks=_week_points(record),
+        week_rows=record.weeks,
+        days=record.days,
+        hits=[_row(one) for one in record.hits],
+        missed=[_row(one) for one in record.missed],
+        overrated=[_row(one) for one in record.overrated],
     )
 
 
-def _latest_day_editions(session: Session) -> list[Edition]:
-    """Each day's newest day edition with chances, oldest day first."""
-    newest = (
-        select(Edition.edition_date, func.max(Edition.version).label("version"))
-        .where(Edition.period == "day")
-        .group_by(Edition.edition_date)
-        .subquery()
-    )
-    return list(
-        session.scalars(
-            select(Edition)
-            .join(
-                newest,
-                (Edition.edition_date == newest.c.edition_date)
-                & (Edition.version == newest.c.version),
-            )
-            .where(Edition.period == "day")
-            .order_by(Edition.edition_date)
-        )
-    )
-
-
-def _training_period(model_path: Path | None, model_id: str | None) -> tuple[date, date] | None:
-    """The days the serving model learned from, when it is the one that ranked the days."""
-    said = training_period(model_path)
-    if said is None or said.model_id != model_id:
-        return None
-    return said.trained_from, said.trained_until
-
-
-def _outcomes(session: Session, editions: list[Edition]) -> list[DayOutcome]:
-    days = {edition.id: edition.edition_date for edition in editions}
-    featured = set(session.scalars(select(HfDailyPaper.arxiv_id).distinct()))
-    calls: dict[int, list[Call]] = {number: [] for number in days}
-    rows = session.execute(
-        select(DayScore.edition_id, DayScore.arxiv_id, DayScore.chance).where(
-            DayScore.edition_id.in_(list(days)), DayScore.chance.is_not(None)
-        )
-    )
-    for edition_id, arxiv_id, chance in rows:
-        if chance is not None:
-            calls[edition_id].append(Call(arxiv_id, float(chance), arxiv_id in featured))
-    return [DayOutcome(days[number], found) for number, found in calls.items() if found]
-
-
-def _call_texts(
-    session: Session, editions: list[Edition], card: Scorecard
-) -> tuple[dict[str, str], Said]:
-    shown = [*card.hits, *card.missed, *card.overrated]
-    ids = sorted({one.call.arxiv_id for one in shown})
-    query = select(Paper.arxiv_id, Paper.title).where(Paper.arxiv_id.in_(ids))
-    titles: dict[str, str] = dict(session.execute(query).all())
-    day_of = {edition.id: edition.edition_date for edition in editions}
-    wanted = {(one.day, one.call.arxiv_id) for one in shown}
-    days = {one.day for one in shown}
-    rows = session.execute(
-        select(DayScore.edition_id, DayScore.arxiv_id, DayScore.reasons).where(
-            DayScore.edition_id.in_([e.id for e in editions if e.edition_date in days]),
-            DayScore.arxiv_id.in_(ids),
-        )
-    )
-    reasons: Said = {}
-    for edition_id, arxiv_id, stored in rows:
-        if (day_of[edition_id], arxiv_id) in wanted:
-            raised = helped(load_reasons(stored), REASONS_SHOWN)
-            reasons[(day_of[edition_id], arxiv_id)] = [reason.text for reason in raised]
-    return titles, reasons
-
-
-def _row(one: DayCall, titles: dict[str, str], reasons: Said) -> CallRow:
+def _row(one: CalledPaper) -> CallRow:
     return CallRow(
         day=one.day,
-        arxiv_id=one.call.arxiv_id,
-        title=titles.get(one.call.arxiv_id, one.call.arxiv_id),
-        chance=chance_words(one.call.chance),
-        reasons=reasons.get((one.day, one.call.arxiv_id), []),
+        arxiv_id=one.arxiv_id,
+        title=one.title,
+        chance=chance_words(one.chance),
+        reasons=one.reasons,
     )
 
 
-def _bin_points(card: Scorecard) -> list[Point]:
+def _bin_points(bins: list[Bin]) -> list[Point]:
     """Reliability bins in the chart's square: both axes from 0 to the largest value."""
-    top = max([b.mean_chance for b in card.bins] + [b.featured_share for b in card.bins] + [0.01])
+    top = max([b.mean_chance for b in bins] + [b.featured_share for b in bins] + [0.01])
     return [
         Point(
             x=CHART * b.mean_chance / top,
             y=CHART * (1 - b.featured_share / top),
-            size=3 + 5 * b.papers / max(one.papers for one in card.bins),
+            size=3 + 5 * b.papers / max(one.papers for one in bins),
             title=f"chances {b.low:.1%} to {b.high:.1%}: {b.featured_share:.1%} featured "
             f"({b.papers} papers)",
         )
-        for b in card.bins
+        for b in bins
     ]
 
 
-def _week_points(card: Scorecard) -> list[Point]:
+def _week_points(record: ModelRecord) -> list[Point]:
     """Each week's Brier skill, from -1 (bottom) to 1 (top), weeks left to right."""
-    count = max(len(card.weeks) - 1, 1)
+    count = max(len(record.weeks) - 1, 1)
     return [
         Point(
             x=CHART * index / count,
@@ -211,5 +112,37 @@ def _week_points(card: Scorecard) -> list[Point]:
             size=3,
             title=f"week of {monday:%d %b %Y}: Brier skill {found.brier_skill:.3f}",
         )
-        for index, (monday, found) in enumerate(card.weeks)
+        for index, (monday, found) in enumerate(record.weeks)
     ]
+
+
+def accuracy_atom(page: AccuracyPage, site_url: str) -> bytes:
+    """One entry per scored day, newest first."""
+    newest = page.days[0].day if page.days else None
+    feed = feed_head(
+        "Paperboy: were we right?",
+        f"{site_url}/accuracy",
+        f"{site_url}/feeds/accuracy.atom",
+        newest,
+    )
+    for row in page.days[:ENTRIES]:
+        entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
+        found = row.skill
+        text(
+            entry,
+            "title",
+            f"{row.day:%d %b %Y}: Brier skill {found.brier_skill:.3f}, "
+            f"{found.featured} of {found.papers} papers featured",
+        )
+        text(entry, "id", f"{site_url}/accuracy#day-{row.day.isoformat()}")
+        link(entry, f"{site_url}/accuracy#day-{row.day.isoformat()}", "alternate")
+        text(entry, "published", day_stamp(row.day))
+        text(entry, "updated", day_stamp(row.day))
+        summary = (
+            f"The day's chances against what Hugging Face featured: Brier skill "
+            f"{found.brier_skill:.3f} against the day's base rate, expected calibration error "
+            f"{found.ece:.3f}, model {page.model_id}"
+            + (" (a day it was trained on)." if row.in_training else ".")
+        )
+        text(entry, "summary", summary, kind="text")
+    return body(feed)

@@ -1,31 +1,27 @@
-"""The emerging-topic radar's page: what a week's flags say, read from ``emerging_topics``.
+"""The emerging-topic radar's page and its Atom feed: a week's flags
+(:func:`app.services.radar.emerging_week`) drawn as cards with their weekly bars, and one
+feed entry per flagged subject, newest week first.
 
-The flags are stored by the daily job (``ranking.emerging``); the page only reads them, with
-their papers' titles and the topic a reader can follow. A week with no flags says why: the
-store does not reach back over the radar's weeks, or no subject burst.
+A week with no flags says why: the store does not reach back over the radar's weeks, or no
+subject burst.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
+from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.models import EmergingTopic, Paper
-from app.core.topic_labels import topic_labels
-from app.services.radar import RadarParams, too_short, window_start
+from app.core.tex import readable
+from app.services.radar import EmergingFlag, PaperLink, RadarParams, emerging_week
+from app.web.atom_parts import body, day_stamp, feed_head, link, text
+from app.web.feeds import ATOM
 
 BAR_WIDTH = 12
 BAR_HEIGHT = 40
-
-
-@dataclass(frozen=True, slots=True)
-class PaperLink:
-    arxiv_id: str
-    title: str
-    announced_on: date | None
+ENTRIES = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,87 +64,77 @@ class EmergingPage:
     bar_height: int = BAR_HEIGHT
 
 
-def flagged_weeks(session: Session) -> list[date]:
-    return list(
-        session.scalars(select(EmergingTopic.week).distinct().order_by(EmergingTopic.week.desc()))
-    )
-
-
 def emerging_page(session: Session, week: date | None, model: str) -> EmergingPage:
     """The flags of ``week`` (a Monday; None: the newest week with flags)."""
-    params = RadarParams()
-    weeks = flagged_weeks(session)
-    shown = week if week is not None else (weeks[0] if weeks else None)
-    rows = [] if shown is None else _rows(session, shown)
-    reason = None if rows else _why_none(session, shown, params, model)
+    found = emerging_week(session, week, model)
     return EmergingPage(
-        week=shown,
-        weeks=weeks,
-        cards=_cards(session, rows, params),
-        too_short=reason,
-        params=params,
+        week=found.week,
+        weeks=found.weeks,
+        cards=[_card(flag) for flag in found.flags],
+        too_short=found.too_short,
+        params=found.params,
     )
 
 
-def _why_none(session: Session, week: date | None, params: RadarParams, model: str) -> str:
-    latest = session.scalar(select(func.max(Paper.announced_on)))
-    if latest is None:
-        return "this site holds no papers yet"
-    short = too_short(session, week or latest, params, model)
-    if short is not None:
-        return short
-    if week is None:
-        return "the radar has flagged no week yet; the daily job runs it with each publication"
-    return (
-        "no subject was flagged for this week: none rose enough, or the radar has not run for "
-        "it (the daily job runs it for the week of each day it publishes)"
+def _card(flag: EmergingFlag) -> EmergingCard:
+    return EmergingCard(
+        position=flag.position,
+        label=flag.label,
+        new_phrases=flag.new_phrases,
+        bars=_bars(flag.weekly_papers),
+        baseline_share=flag.baseline_share,
+        recent_share=flag.recent_share,
+        week_share=flag.week_share,
+        founding=flag.founding,
+        first=flag.first,
+        topic_id=flag.topic_id,
+        topic_label=flag.topic_label,
+        computed_at=flag.computed_at,
     )
 
 
-def _rows(session: Session, week: date) -> list[EmergingTopic]:
-    query = select(EmergingTopic).where(EmergingTopic.week == week)
-    return list(session.scalars(query.order_by(EmergingTopic.position)))
-
-
-def _cards(session: Session, rows: list[EmergingTopic], params: RadarParams) -> list[EmergingCard]:
-    wanted = {i for row in rows for i in [*row.founding, row.first_paper]}
-    papers = {
-        p.arxiv_id: PaperLink(p.arxiv_id, p.title, p.announced_on)
-        for p in session.execute(
-            select(Paper.arxiv_id, Paper.title, Paper.announced_on).where(
-                Paper.arxiv_id.in_(wanted)
-            )
-        )
-    }
-    labels = topic_labels(session, {row.topic_id for row in rows if row.topic_id is not None})
-    return [
-        EmergingCard(
-            position=row.position,
-            label=row.label,
-            new_phrases=list(row.new_phrases),
-            bars=_bars(row, params),
-            baseline_share=row.baseline_share,
-            recent_share=row.recent_share,
-            week_share=row.week_share,
-            founding=[papers[i] for i in row.founding if i in papers],
-            first=papers.get(row.first_paper, PaperLink(row.first_paper, row.first_paper, None)),
-            topic_id=row.topic_id,
-            topic_label=labels.get(row.topic_id) if row.topic_id is not None else None,
-            computed_at=row.computed_at,
-        )
-        for row in rows
-    ]
-
-
-def _bars(row: EmergingTopic, params: RadarParams) -> list[Bar]:
-    first = window_start(row.week, params)
-    tallest = max([*row.weekly_papers, 1])
+def _bars(weekly: list[tuple[date, int]]) -> list[Bar]:
+    tallest = max([*(papers for _, papers in weekly), 1])
     return [
         Bar(
-            week=first + timedelta(weeks=n),
+            week=week,
             papers=papers,
             x=n * BAR_WIDTH,
             height=round(BAR_HEIGHT * papers / tallest, 1),
         )
-        for n, papers in enumerate(row.weekly_papers)
+        for n, (week, papers) in enumerate(weekly)
     ]
+
+
+def emerging_atom(weeks: list[tuple[date, list[EmergingCard]]], site_url: str) -> bytes:
+    """``weeks``: each week's Monday and its flags, newest first."""
+    feed = feed_head(
+        "Paperboy: emerging topics",
+        f"{site_url}/emerging",
+        f"{site_url}/feeds/emerging.atom",
+        weeks[0][0] if weeks else None,
+    )
+    entries = [(week, card) for week, cards in weeks for card in cards][:ENTRIES]
+    for week, card in entries:
+        _entry(feed, week, card, site_url)
+    return body(feed)
+
+
+def _entry(feed: ET.Element, week: date, card: EmergingCard, site_url: str) -> None:
+    year, number, _ = week.isocalendar()
+    anchor = f"{site_url}/emerging?week={year}-W{number:02d}#emerging-{card.position + 1}"
+    entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
+    text(entry, "title", f"Week of {week:%d %b %Y}: {card.label}")
+    # The week's flags are found again each day it publishes: a subject keeps its id by its
+    # first paper, not by its place in the list.
+    text(entry, "id", f"{site_url}/emerging/{year}-W{number:02d}/{card.first.arxiv_id}")
+    link(entry, anchor, "alternate")
+    text(entry, "published", day_stamp(week))
+    text(entry, "updated", card.computed_at.isoformat().replace("+00:00", "Z"))
+    new = f" Phrases new to it: {', '.join(card.new_phrases)}." if card.new_phrases else ""
+    founding = "; ".join(f"{readable(p.title)} ({p.arxiv_id})" for p in card.founding)
+    summary = (
+        f"{card.recent_share:.2%} of the recent weeks' papers, "
+        f"against {card.baseline_share:.2%} in the weeks before.{new} Founding papers: {founding}."
+    )
+    text(entry, "summary", summary, kind="text")

@@ -11,35 +11,32 @@ from dataclasses import dataclass, field, fields
 from datetime import date
 from urllib.parse import urlencode
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.explanations import Explanation
-from app.core.models import Author, EditionKey, Person, SavedPaper, Subscriber, SubscriberStatus
-from app.core.refusals import NotFound
-from app.core.topic_labels import topic_labels
-from app.services.accounts import export_of
+from app.core.models import EditionKey, Subscriber
 from app.services.personal_feed import PersonalPicks, picks_for
 from app.services.presenting import EditionView, headings
+from app.services.radar import under_radar_week
 from app.services.reading import (
     MAX_LIST_NAME,
     MAX_NOTE,
     MAX_SAVED,
-    WEB_DEFAULTS,
+    FiledPaper,
+    FollowedSearch,
+    Follows,
+    Marks,
+    buttons_state,
     feed_reader,
-    feed_token,
-    feedback_of,
-    find_reader,
-    on_reading_list,
-    reader_lists,
-    saved_ids,
-    saved_papers,
-    saved_rows,
-    voter,
+    for_you_reader,
+    paper_marks,
+    reader_export,
+    reading_list_rows,
 )
+from app.services.reading import signed_in as session_reader
 from app.web import queries
 from app.web.context import WebContext
-from app.web.under_radar import RadarSlot, reader_slot, under_radar_page
+from app.web.under_radar import RadarSlot, reader_slot
 from app.web.view_models import Card
 
 # Above any scorer's contribution: the reader's own reason comes first in a feed's "Why".
@@ -65,17 +62,6 @@ class Filed:
     read: bool
     note: str
     lists: list[tuple[int, str]]
-
-
-@dataclass(frozen=True)
-class Follows:
-    """What a reader follows and mutes, named as the pages name them."""
-
-    followed_topics: list[tuple[int, str]] = field(default_factory=list)
-    muted_topics: list[tuple[int, str]] = field(default_factory=list)
-    followed_authors: list[tuple[str, str]] = field(default_factory=list)
-    muted_authors: list[tuple[str, str]] = field(default_factory=list)
-    followed_people: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -137,148 +123,88 @@ class ReadingList:
         return "" if self.shown is None else f"?list={self.shown}"
 
 
-class UnknownReadingListError(NotFound, LookupError):
-    """A list id that is not one of the reader's (answered 404)."""
-
-
 def signed_in(context: WebContext, session: Session, cookie: str) -> str | None:
     """Who the session cookie signs in, or None."""
-    if not cookie:
-        return None
-    return voter(session, context.settings, cookie, context.clock())
+    return session_reader(session, context.settings, cookie, context.clock())
 
 
 def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage:
-    found = find_reader(session, email_key) or _transient(email_key)
-    picked = _picks(context, session, found)
-    cards = _reader_cards(context, session, found, picked)
-    token = None
-    if found.feed_key is not None:
-        token = feed_token(context.settings.secret_key, found, context.clock())
+    found = for_you_reader(session, context.settings, email_key, context.clock())
+    picked = _picks(context, session, found.reader)
+    cards = _reader_cards(context, session, found.marks, picked)
     return ForYouPage(
         reader=email_key,
         edition=picked.edition,
         cards=cards,
         sections=in_sections(cards),
-        feed_token=token,
-        subscribed=found.status not in (SubscriberStatus.WEB, SubscriberStatus.UNSUBSCRIBED),
-        claimed_author=found.claimed_author,
-        follows=_follows(session, found),
-        searches=_searches(session, found),
-        away_since=found.away_since,
+        feed_token=found.feed_token,
+        subscribed=found.subscribed,
+        claimed_author=found.reader.claimed_author,
+        follows=found.follows,
+        searches=[_search_view(one) for one in found.searches],
+        away_since=found.reader.away_since,
         followed_left_out=picked.followed_left_out,
         searched_left_out=picked.searched_left_out,
         under_radar=reader_slot(
             # The same for every reader: built once per memo lifetime.
-            context.memo.get(("under-radar", None), lambda: under_radar_page(session, None)),
-            found.followed_topics,
-            found.muted_topics,
+            context.memo.get(("under-radar", None), lambda: under_radar_week(session, None)),
+            found.reader.followed_topics,
+            found.reader.muted_topics,
             {card.paper.arxiv_id for card in cards},
         ),
     )
 
 
-def _searches(session: Session, found: Subscriber) -> list[SavedSearchView]:
-    if not found.id:
-        return []
-    return [
-        SavedSearchView(
-            id=ident,
-            label=saved.label,
-            query=urlencode(
-                {"q": saved.query} | ({"category": saved.category} if saved.category else {})
-            ),
-        )
-        for ident, saved in saved_rows(session, found.id)
-    ]
+def _search_view(saved: FollowedSearch) -> SavedSearchView:
+    query = {"q": saved.query} | ({"category": saved.category} if saved.category else {})
+    return SavedSearchView(id=saved.id, label=saved.label, query=urlencode(query))
 
 
 def private_feed(
     context: WebContext, session: Session, token: str
 ) -> tuple[EditionKey | None, list[Card]]:
     """The picks a private feed's token opens (:class:`TokenError` once revoked)."""
-    found = feed_reader(session, context.settings.secret_key, token, context.clock())
-    picked = _picks(context, session, found)
+    found = feed_reader(session, context.settings, token, context.clock())
+    picked = _picks(context, session, found.reader)
     return picked.edition, [
-        _with_reason(card) for card in _reader_cards(context, session, found, picked)
+        _with_reason(card) for card in _reader_cards(context, session, found.marks, picked)
     ]
 
 
 def reading_list(session: Session, email_key: str, list_id: int | None = None) -> ReadingList:
     """The reader's saved papers, newest first: all of them, or those of list ``list_id``
     (:class:`UnknownReadingListError` when it is not theirs)."""
-    found = find_reader(session, email_key)
-    lists = reader_lists(session, found.id) if found else []
-    names = dict(lists)
-    if list_id is not None and list_id not in names:
-        raise UnknownReadingListError("no such list of yours")
-    rows = {row.arxiv_id: row for row in saved_papers(session, found.id)} if found else {}
-    ids = [i for i, row in rows.items() if list_id is None or row.list_id == list_id]
-    thumbs = feedback_of(session, found.id) if found else {}
+    found = reading_list_rows(session, email_key, list_id)
     cards = [
         _reader_card(
             card,
             saved=True,
-            thumb=thumbs.get(card.paper.arxiv_id, 0),
-            library=_filed(rows[card.paper.arxiv_id], lists),
+            thumb=found.thumbs.get(card.paper.arxiv_id, 0),
+            library=_filed(found.papers[card.paper.arxiv_id], found.lists),
         )
-        for card in queries.plain_cards(session, ids)
+        for card in queries.plain_cards(session, list(found.papers))
     ]
-    name = "Reading list" if list_id is None else names[list_id]
-    return ReadingList(email_key, cards, lists, shown=list_id, shown_name=name)
+    return ReadingList(email_key, cards, found.lists, shown=list_id, shown_name=found.name)
 
 
-def _filed(row: SavedPaper, lists: list[tuple[int, str]]) -> Filed:
-    return Filed(
-        list_id=row.list_id, read=row.read_at is not None, note=row.note or "", lists=lists
-    )
+def _filed(paper: FiledPaper, lists: list[tuple[int, str]]) -> Filed:
+    return Filed(list_id=paper.list_id, read=paper.read, note=paper.note, lists=lists)
 
 
 def state(session: Session, email_key: str) -> dict[str, object]:
     """What the reader did, for the script that marks shared pages' buttons."""
-    found = find_reader(session, email_key)
-    if found is None:
-        return {"signed_in": True, "saved": [], "feedback": {}}
-    return {
-        "signed_in": True,
-        "saved": saved_ids(session, found.id),
-        "feedback": feedback_of(session, found.id),
-        "followed_topics": found.followed_topics,
-        "muted_topics": found.muted_topics,
-        "followed_authors": found.followed_authors,
-        "muted_authors": found.muted_authors,
-        "claimed_author": found.claimed_author,
-        "claimed_person": found.claimed_person,
-        "followed_people": found.followed_people,
-    }
+    return buttons_state(session, email_key)
 
 
 def data_of(session: Session, email_key: str) -> dict[str, object]:
     """Everything stored about the reader, as the subscription's data export gives it."""
-    found = find_reader(session, email_key)
-    return {"email_key": email_key} if found is None else export_of(session, found)
+    return reader_export(session, email_key)
 
 
 def marked(session: Session, email_key: str, card: Card) -> ReaderCard:
     """A paper page's card as this reader left it: saved or not, their thumb."""
-    arxiv_id = card.paper.arxiv_id
-    found = find_reader(session, email_key)
-    if found is None:
-        return _reader_card(card)
-    saved = on_reading_list(session, found.id, arxiv_id)
-    thumb = feedback_of(session, found.id).get(arxiv_id, 0)
+    saved, thumb = paper_marks(session, email_key, card.paper.arxiv_id)
     return _reader_card(card, saved=saved, thumb=thumb)
-
-
-def _transient(email_key: str) -> Subscriber:
-    """A reader who has not acted yet, selected for with the digest's defaults (not stored)."""
-    return Subscriber(
-        id=0,
-        email=email_key,
-        email_key=email_key,
-        status=SubscriberStatus.WEB,
-        **WEB_DEFAULTS,
-    )
 
 
 def _picks(context: WebContext, session: Session, found: Subscriber) -> PersonalPicks:
@@ -289,7 +215,7 @@ def _picks(context: WebContext, session: Session, found: Subscriber) -> Personal
 
 
 def _reader_cards(
-    context: WebContext, session: Session, found: Subscriber, picked: PersonalPicks
+    context: WebContext, session: Session, marks: Marks, picked: PersonalPicks
 ) -> list[ReaderCard]:
     if picked.edition is None or not picked.picks:
         return []
@@ -301,14 +227,12 @@ def _reader_cards(
     beyond = [pick.paper.arxiv_id for pick in picked.picks if pick.paper.arxiv_id not in by_id]
     if beyond:  # papers of the day that the edition leaves out
         by_id |= {card.paper.arxiv_id: card for card in queries.day_cards(session, edition, beyond)}
-    saved = set(saved_ids(session, found.id))
-    thumbs = feedback_of(session, found.id)
     opened = headings(picked.picks, key.period)
     return [
         _reader_card(
             by_id[pick.paper.arxiv_id],
-            saved=pick.paper.arxiv_id in saved,
-            thumb=thumbs.get(pick.paper.arxiv_id, 0),
+            saved=pick.paper.arxiv_id in marks.saved,
+            thumb=marks.thumbs.get(pick.paper.arxiv_id, 0),
             why=pick.reason,
             heading=heading,
         )
@@ -326,28 +250,3 @@ def _with_reason(card: ReaderCard) -> ReaderCard:
     """The card with the reader's reason first among its reasons (feeds read them there)."""
     mine = Explanation("for_you", f"For you: {card.why}", FIRST)
     return _reader_card(card, reasons=[mine, *card.reasons])
-
-
-def _follows(session: Session, found: Subscriber) -> Follows:
-    topics = found.followed_topics + found.muted_topics
-    labels = topic_labels(session, topics)
-    names = {key: queries.author_name(session, key) or key for key in found.followed_authors}
-    names |= {key: queries.author_name(session, key) or key for key in found.muted_authors}
-    return Follows(
-        followed_topics=[(t, labels.get(t, f"topic {t}")) for t in found.followed_topics],
-        muted_topics=[(t, labels.get(t, f"topic {t}")) for t in found.muted_topics],
-        followed_authors=[(k, names[k]) for k in found.followed_authors],
-        muted_authors=[(k, names[k]) for k in found.muted_authors],
-        followed_people=_people_named(session, found.followed_people),
-    )
-
-
-def _people_named(session: Session, people: list[int]) -> list[tuple[int, str]]:
-    """Each followed person as "Name (person 12)": a name's people share its name."""
-    rows = session.execute(
-        select(Person.id, Author.name)
-        .join(Author, Author.key == Person.author_key)
-        .where(Person.id.in_(people))
-    ).all()
-    names = {row[0]: row[1] for row in rows}
-    return [(one, f"{names.get(one, 'someone')} (person {one})") for one in people]

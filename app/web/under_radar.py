@@ -1,82 +1,19 @@
-"""The under-the-radar page: each week's strong papers the crowd missed
-(``ranking.under_radar``), with their titles, topics and content-only chance."""
+"""Under the radar on the site: a week's picks (:func:`app.services.radar.under_radar_week`)
+as its Atom feed gives them, and the labelled slot of a reader's "For you"."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
+from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from app.core.tex import readable
+from app.services.radar import UnderRadarPick, UnderRadarWeek
+from app.web.atom_parts import body, day_stamp, feed_head, link, text
+from app.web.feeds import ATOM
 
-from app.core.models import Edition, Paper
-from app.core.topic_labels import topic_labels
-from app.services.radar import RadarRule, judged_until, week_picks
-
-
-@dataclass(frozen=True, slots=True)
-class UnderRadarPick:
-    arxiv_id: str
-    title: str
-    announced_on: date
-    chance: float  # from its content alone: no votes, no fame
-    topic_id: int | None
-    topic_label: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class UnderRadarPage:
-    week: date | None
-    picks: list[UnderRadarPick]
-    judged_until: date | None
-    rule: RadarRule
-    judged_whole: bool  # Hugging Face's records reach past every day of the week
-
-
-def under_radar_page(session: Session, week: date | None) -> UnderRadarPage:
-    """``week``'s picks (a Monday; None: the week of the newest judged announcement day)."""
-    rule = RadarRule()
-    day = week or _newest_judged(session, rule)
-    if day is None:
-        return UnderRadarPage(week=None, picks=[], judged_until=None, rule=rule, judged_whole=False)
-    found = week_picks(session, day, rule)
-    wanted = select(Paper.arxiv_id, Paper.title).where(
-        Paper.arxiv_id.in_([p.arxiv_id for p in found.picks])
-    )
-    titles = {row.arxiv_id: row.title for row in session.execute(wanted)}
-    labels = topic_labels(session, {p.topic_id for p in found.picks if p.topic_id is not None})
-    picks = [
-        UnderRadarPick(
-            arxiv_id=p.arxiv_id,
-            title=titles.get(p.arxiv_id, p.arxiv_id),
-            announced_on=p.announced_on,
-            chance=1.0 / (1.0 + math.exp(-p.content)),
-            topic_id=p.topic_id,
-            topic_label=None if p.topic_id is None else labels.get(p.topic_id),
-        )
-        for p in found.picks
-    ]
-    judged = found.judged_until
-    return UnderRadarPage(
-        week=found.week,
-        picks=picks,
-        judged_until=judged,
-        rule=rule,
-        judged_whole=judged is not None and judged >= found.week + timedelta(days=6),
-    )
-
-
-def _newest_judged(session: Session, rule: RadarRule) -> date | None:
-    """The newest announcement day with a day edition that Hugging Face's records can judge."""
-    limit = judged_until(session, rule.seen_days)
-    if limit is None:
-        return None
-    query = select(func.max(Edition.edition_date)).where(
-        Edition.period == "day", Edition.edition_date <= limit
-    )
-    return session.scalar(query)
+SLOT_SIZE = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +24,6 @@ class RadarSlot:
     week: date | None = None
     picks: list[UnderRadarPick] = field(default_factory=list)
     followed: frozenset[int] = frozenset()  # the topics among the picks the reader follows
-
-
-SLOT_SIZE = 3
 
 
 def for_reader(
@@ -106,7 +40,7 @@ def for_reader(
 
 
 def reader_slot(
-    page: UnderRadarPage, followed: Sequence[int], muted: Sequence[int], shown: Collection[str]
+    page: UnderRadarWeek, followed: Sequence[int], muted: Sequence[int], shown: Collection[str]
 ) -> RadarSlot:
     """The slot of a reader who follows and mutes these topics, from the newest judged week's
     page, leaving out the papers ``shown`` among their cards."""
@@ -114,3 +48,27 @@ def reader_slot(
     picks = for_reader(page.picks, mine, set(muted), shown)
     topics = frozenset(p.topic_id for p in picks if p.topic_id is not None and p.topic_id in mine)
     return RadarSlot(week=page.week, picks=picks, followed=topics)
+
+
+def under_radar_atom(page: UnderRadarWeek, site_url: str) -> bytes:
+    """The newest judged week's picks, one entry each."""
+    feed = feed_head(
+        "Paperboy: under the radar",
+        f"{site_url}/under-the-radar",
+        f"{site_url}/feeds/under-the-radar.atom",
+        page.judged_until,
+    )
+    for pick in page.picks:
+        entry = ET.SubElement(feed, f"{{{ATOM}}}entry")
+        text(entry, "title", readable(pick.title))
+        text(entry, "id", f"{site_url}/under-the-radar/{pick.arxiv_id}")
+        link(entry, f"{site_url}/papers/{pick.arxiv_id}", "alternate")
+        text(entry, "published", day_stamp(pick.announced_on))
+        text(entry, "updated", day_stamp(pick.announced_on))
+        topic = f" in the topic {pick.topic_label}" if pick.topic_label else ""
+        summary = (
+            f"Announced {pick.announced_on:%d %b %Y}{topic}: a {pick.chance:.0%} chance to be "
+            f"featured from its text and topic alone, yet Hugging Face had not featured it."
+        )
+        text(entry, "summary", summary, kind="text")
+    return body(feed)

@@ -14,9 +14,10 @@ from accounts import reader, signin
 from app.cli.main import main
 from app.core.db import session_scope
 from app.core.models import DayScore, HfDailyPaper
+from app.services.radar import UnderRadarPick, under_radar_week
 from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
-from app.web.under_radar import UnderRadarPick, for_reader, under_radar_page
+from app.web.under_radar import for_reader
 from ranking.under_radar import Missed, RadarRule, content_only, pick, week_picks
 from tests.conftest import Database
 from tests.ranking.axe_check import audited
@@ -126,7 +127,7 @@ def two_days(database: Database, tmp_path: Path) -> list[UnderRadarPick]:
     with session_scope(database.sessions) as session:
         session.add(_record("2601.00001", EARLY_DAY + timedelta(days=2)))
     with session_scope(database.sessions) as session:
-        picked = under_radar_page(session, None).picks
+        picked = under_radar_week(session, None).picks
     assert picked and {p.announced_on for p in picked} == {EARLY_DAY}
     return picked
 

@@ -7,8 +7,7 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy import func, select
 
 from app.core.models import Edition, HfDailyPaper
-from app.web.accuracy import AccuracyPage, accuracy_page
-from app.web.accuracy_feed import accuracy_atom
+from app.web.accuracy import AccuracyPage, accuracy_atom, accuracy_page
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES

@@ -10,10 +10,10 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy import func, select
 
 from app.core.models import EmergingTopic, Paper
+from app.services.radar import flagged_weeks
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
-from app.web.emerging import EmergingPage, emerging_page, flagged_weeks
-from app.web.emerging_feed import emerging_atom
+from app.web.emerging import EmergingPage, emerging_atom, emerging_page
 from app.web.feeds import MEDIA_TYPES
 from app.web.params import WeekMonday
 

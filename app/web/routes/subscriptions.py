@@ -30,9 +30,11 @@ from app.services.subscriptions import (
     BadPreferencesError,
     Named,
     RateLimitedError,
-    links,
     parse_address,
     parse_preferences,
+    preferences_reader,
+    unsubscribe_url,
+    unsubscribing_reader,
 )
 from app.web import answers, preference_form
 from app.web.account_views import (
@@ -156,7 +158,7 @@ async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
 
 @router.get("/subscriptions/preferences")
 async def preferences(request: Request, context: ContextDep, token: str = "") -> HTMLResponse:
-    subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
+    subscriber = await run_in_threadpool(preferences_reader, context, token)
     names = await run_in_threadpool(form_choices.stored_names, context, subscriber)
     entered = preference_form.stored(
         context.settings.categories, subscriber, names.topic_labels, names.author_names
@@ -169,7 +171,7 @@ async def save_preferences(request: Request, context: ContextDep) -> HTMLRespons
     require_this_site(request, context.settings)
     sent = await read_form(request)
     token, action = sent.get("token"), _action(sent.get("action"))
-    subscriber = await run_in_threadpool(accounts.subscriber, context, token, links.PREFERENCES)
+    subscriber = await run_in_threadpool(preferences_reader, context, token)
     form = await _kept_where_left_out(context, sent, subscriber)
     named = await run_in_threadpool(form_choices.look_up, context, Named(form.lists), subscriber)
     try:
@@ -205,10 +207,10 @@ async def _preferences_page(
     errors: dict[str, str] | None = None,
 ) -> HTMLResponse:
     """The preferences form showing ``entered``; with ``errors``, answered 422."""
-    unsubscribe_url, _ = links.unsubscribe_urls(context.settings, subscriber, context.clock())
+    unsubscribe_link = unsubscribe_url(context.settings, subscriber, context.clock())
     suggestions = await run_in_threadpool(form_choices.form_suggestions, context)
     fields = preference_form.form_fields(context.settings.categories, entered, suggestions, errors)
-    view = preferences_page(subscriber, fields, token, unsubscribe_url)
+    view = preferences_page(subscriber, fields, token, unsubscribe_link)
     return answers.page(request, context, "preferences", view, 422 if errors else 200)
 
 
@@ -282,7 +284,7 @@ async def delete(request: Request, context: ContextDep) -> HTMLResponse:
 
 @router.get("/unsubscribe")
 async def unsubscribe_page(request: Request, context: ContextDep, token: str = "") -> Response:
-    await run_in_threadpool(accounts.subscriber, context, token, links.UNSUBSCRIBE)
+    await run_in_threadpool(unsubscribing_reader, context, token)
     nonce = browser_nonce(request)
     view = UnsubscribePage(csrf_field(context.settings, nonce), token)
     return answers.form_page(request, context, "unsubscribe", view, nonce)

@@ -16,14 +16,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.background import BackgroundTask
 
-from app.core.config import Settings
 from app.services import accounts
 from app.services.subscriptions import (
     BadAddressError,
     RateLimitedError,
     UnknownPaperError,
-    links,
     parse_address,
+    session_seconds,
 )
 from app.web import answers
 from app.web.account_views import SigninPage
@@ -83,7 +82,7 @@ async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
     response.set_cookie(
         SESSION_COOKIE,
         signed_in.cookie,
-        max_age=_session_seconds(context.settings),
+        max_age=session_seconds(context.settings),
         httponly=True,
         samesite="strict",
         secure=context.secure_cookies,
@@ -125,12 +124,6 @@ def _without_session(context: WebContext, response: HTMLResponse) -> HTMLRespons
         SESSION_COOKIE, httponly=True, samesite="strict", secure=context.secure_cookies
     )
     return response
-
-
-def _session_seconds(settings: Settings) -> int:
-    lifetime = links.max_age(settings, links.SESSION)
-    assert lifetime is not None  # a session always ends
-    return int(lifetime.total_seconds())
 
 
 @router.post("/votes/{arxiv_id}")

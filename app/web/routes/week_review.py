@@ -12,8 +12,7 @@ from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES
 from app.web.params import WeekMonday
-from app.web.week_review import week_review_page
-from app.web.week_review_feed import week_review_atom
+from app.web.week_review import week_review_atom, week_review_page
 
 router = APIRouter(include_in_schema=False)
 FEED_WEEKS = 12
