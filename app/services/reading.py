@@ -1,7 +1,7 @@
 """What the signed-in reader's pages read, as use cases taking the request's session: who a
 cookie signs in, a reader's "For you" facts (their row, marks, follows named, saved searches,
 private feed's key), their reading list, a paper as they left it, the buttons' state, their
-data export, and the papers' vote totals.
+data export; and what the crowd made of papers (Hugging Face's page, votes here).
 
 Reading never writes; the actions are in :mod:`app.services.readers` and
 :mod:`app.services.library`.
@@ -9,6 +9,7 @@ Reading never writes; the actions are in :mod:`app.services.readers` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -24,7 +25,7 @@ from accounts.saved_searches import MAX_SAVED, saved_rows
 from accounts.signin import voter
 from accounts.votes import totals
 from app.core.config import Settings
-from app.core.models import Author, Person, Subscriber, SubscriberStatus
+from app.core.models import Author, HfDailyPaper, Person, Subscriber, SubscriberStatus
 from app.core.refusals import NotFound
 from app.core.topic_labels import topic_labels
 from app.services.accounts import export_of
@@ -134,13 +135,15 @@ def reading_list_rows(session: Session, email_key: str, list_id: int | None) -> 
         raise UnknownReadingListError("no such list of yours")
     rows = saved_papers(session, found.id) if found else []
     papers = {
-        row.arxiv_id: FiledPaper(row.list_id, row.read_at is not None, row.note or "")
+        row.arxiv_id: FiledPaper(
+            list_id=row.list_id, read=row.read_at is not None, note=row.note or ""
+        )
         for row in rows
         if list_id is None or row.list_id == list_id
     }
     thumbs = feedback_of(session, found.id) if found else {}
     name = "Reading list" if list_id is None else names[list_id]
-    return ReadingListRows(lists, name, papers, thumbs)
+    return ReadingListRows(lists=lists, name=name, papers=papers, thumbs=thumbs)
 
 
 def paper_marks(session: Session, email_key: str, arxiv_id: str) -> tuple[bool, int]:
@@ -177,9 +180,28 @@ def reader_export(session: Session, email_key: str) -> dict[str, object]:
     return {"email_key": email_key} if found is None else export_of(session, found)
 
 
-def vote_totals(session: Session, arxiv_ids: list[str]) -> dict[str, int]:
-    """Each paper's votes on this site, for those with any."""
-    return totals(session, arxiv_ids)
+@dataclass(frozen=True)
+class Community:
+    """What the crowd made of a paper: its row of Hugging Face's daily page where it had the
+    most upvotes (None: never there), and its votes on this site."""
+
+    daily: HfDailyPaper | None = None
+    votes: int = 0
+
+
+def community_of(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Community]:
+    """Each paper's community signals, for the papers with any."""
+    if not arxiv_ids:
+        return {}
+    rows = session.scalars(
+        select(HfDailyPaper)
+        .where(HfDailyPaper.arxiv_id.in_(list(arxiv_ids)))
+        .order_by(HfDailyPaper.upvotes)
+    )
+    found = {row.arxiv_id: Community(daily=row) for row in rows}
+    for arxiv_id, count in totals(session, list(arxiv_ids)).items():
+        found[arxiv_id] = Community(daily=found.get(arxiv_id, Community()).daily, votes=count)
+    return found
 
 
 def _transient(email_key: str) -> Subscriber:
@@ -201,7 +223,7 @@ def _searches(session: Session, found: Subscriber) -> list[FollowedSearch]:
     if not found.id:
         return []
     return [
-        FollowedSearch(ident, saved.label, saved.query, saved.category)
+        FollowedSearch(id=ident, label=saved.label, query=saved.query, category=saved.category)
         for ident, saved in saved_rows(session, found.id)
     ]
 

@@ -30,7 +30,7 @@ from app.core.models import (
 )
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
-from app.services.reading import vote_totals
+from app.services.reading import community_of
 from app.web.params import parse_period
 from app.web.view_models import (
     Appearance,
@@ -116,17 +116,12 @@ _FACT_COLUMNS = (
 def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
     """Community signals per paper: Hugging Face's from the daily page where it had the most
     upvotes, and its votes on Paperboy."""
-    if not arxiv_ids:
-        return {}
-    rows = session.scalars(
-        select(HfDailyPaper)
-        .where(HfDailyPaper.arxiv_id.in_(list(arxiv_ids)))
-        .order_by(HfDailyPaper.upvotes)
-    )
-    found = {row.arxiv_id: _hf_signals(row) for row in rows}
-    for arxiv_id, count in vote_totals(session, list(arxiv_ids)).items():
-        found[arxiv_id] = replace(found.get(arxiv_id, Signals()), votes=count)
-    return found
+    return {
+        arxiv_id: replace(
+            Signals() if found.daily is None else _hf_signals(found.daily), votes=found.votes
+        )
+        for arxiv_id, found in community_of(session, arxiv_ids).items()
+    }
 
 
 def _hf_signals(row: HfDailyPaper) -> Signals:
