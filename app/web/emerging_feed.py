@@ -7,9 +7,8 @@ from datetime import date
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
 from app.core.tex import readable
-from app.web.atom_parts import body, day_stamp, feed_head, link, text
 from app.web.emerging import EmergingCard
-from app.web.feeds import ATOM
+from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 ENTRIES = 50
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
 from app.core.tex import readable
-from app.web.atom_parts import body, day_stamp, feed_head, link, text
-from app.web.feeds import ATOM
+from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 from app.web.under_radar import UnderRadarPage
 
 

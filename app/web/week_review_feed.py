@@ -6,8 +6,7 @@ from datetime import date, timedelta
 from typing import Any
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from app.web.atom_parts import body, day_stamp, feed_head, link, text
-from app.web.feeds import ATOM
+from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 WEEK = timedelta(days=7)
 

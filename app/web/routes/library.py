@@ -20,8 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.services import library
 from app.web import reader_views
-from app.web.bibtex import bibliography
-from app.web.citations import Cited, csl_json, ris
+from app.web.citations import Cited, bibliography, csl_json, ris
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import read_form
 from app.web.params import MAX_ID
