@@ -29,15 +29,16 @@ from app.core.vectors import unpack
 from app.web import api_models as api
 from app.web import queries
 from app.web.api_shape import paper_model
-from app.web.author_facts import AuthorFacts, author_facts
-from app.web.collaboration_graph import Graph, SharedWork, collaboration_graph
-from app.web.followers import author_claimed, author_followers, topic_followers
+from app.web.author_facts import AuthorFacts, Graph, SharedWork, author_facts, collaboration_graph
 from app.web.organizations import OrganizationMonth, topic_months
 from app.web.people import (
     PersonSummary,
+    author_claimed,
+    author_followers,
     people_of_name,
     person_claimed,
     person_followers,
+    topic_followers,
     within,
 )
 from app.web.view_models import (
