@@ -24,9 +24,9 @@ from app.web import profiles, queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
-from app.web.organizations import organization_page
-from app.web.params import TopicId
+from app.web.forms import TopicId
 from app.web.routes.api import answers
+from app.web.routes.organizations import organization_page
 from app.web.routes.pages import CATEGORY
 from app.web.view_models import Card
 

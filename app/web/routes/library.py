@@ -22,8 +22,7 @@ from app.services import library
 from app.web import reader_views
 from app.web.citations import Cited, bibliography, csl_json, ris
 from app.web.context import ContextDep, SessionDep, WebContext
-from app.web.forms import read_form
-from app.web.params import MAX_ID
+from app.web.forms import MAX_ID, read_form
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading, to_sign_in
 
 router = APIRouter(include_in_schema=False)

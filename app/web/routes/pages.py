@@ -14,8 +14,7 @@ from app.core.refusals import NotFound
 from app.web import queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
-from app.web.page_views import nearest_date, trending_page
-from app.web.params import (
+from app.web.forms import (
     BadInputError,
     edition_key,
     key_label,
@@ -23,6 +22,7 @@ from app.web.params import (
     parse_period,
     stored_id,
 )
+from app.web.page_views import nearest_date, trending_page
 
 router = APIRouter(include_in_schema=False)
 CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")

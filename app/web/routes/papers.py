@@ -17,9 +17,8 @@ from app.core.refusals import BadChoice, NotFound
 from app.services import library, readers
 from app.web import queries, reader_views
 from app.web.context import ContextDep, SessionDep
-from app.web.forms import read_form
+from app.web.forms import paper_path_id, read_form, stored_id
 from app.web.page_views import PaperPage
-from app.web.params import paper_path_id, stored_id
 from app.web.routes.library import READING_LIST
 from app.web.routes.reader import PRIVATE, post_action
 from app.web.routes.voting import SESSION_COOKIE

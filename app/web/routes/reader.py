@@ -32,9 +32,8 @@ from app.web import answers, reader_views
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
-from app.web.forms import browser_nonce, csrf_field, read_form, require_this_site
+from app.web.forms import MAX_ID, browser_nonce, csrf_field, read_form, require_this_site
 from app.web.origin import own_path
-from app.web.params import MAX_ID
 from app.web.routes.voting import SESSION_COOKIE
 
 router = APIRouter(include_in_schema=False)

@@ -29,9 +29,8 @@ from app.services.search import (
 )
 from app.web import queries
 from app.web.context import ContextDep, WebContext
-from app.web.forms import client_host
+from app.web.forms import client_host, parse_day
 from app.web.page_views import SearchPage
-from app.web.params import parse_day
 
 router = APIRouter(include_in_schema=False)
 PER_PAGE = 20

@@ -25,7 +25,7 @@ from app.core.refusals import NotFound
 from app.services import readers
 from app.web import profiles
 from app.web.context import ContextDep, SessionDep
-from app.web.params import TopicId
+from app.web.forms import TopicId
 from app.web.routes.reader import Verb, asked_stance, post_action
 
 router = APIRouter(include_in_schema=False)

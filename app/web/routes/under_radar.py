@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES
-from app.web.params import WeekMonday
+from app.web.forms import WeekMonday
 from app.web.under_radar import under_radar_page
 from app.web.under_radar_feed import under_radar_atom
 
