@@ -41,7 +41,7 @@ CONSTANTS = {
     ("app/core/explanations.py", "100%"),
     ("app/core/replicas.py", "2 s"),  # how often the primary's position is checked
     ("app/services/taste_training.py", "5 MB"),  # 20,000 terms by 128 dimensions in float16
-    ("app/web/sitemap.py", "50 MB"),  # the sitemaps.org protocol's limit
+    ("app/web/routes/site.py", "50 MB"),  # the sitemaps.org protocol's limit
     ("digest/ledger.py", "30 s"),  # the mailer's TIMEOUT_SECONDS
     ("ingest/bulk/importer.py", "256 MB"),  # the bulk loader's page cache
     ("ranking/people.py", "2 %"),  # the goal the split was chosen for

@@ -2,16 +2,25 @@
 
 Each page's template reads exactly one of these dataclasses, built once by the route; what a
 template used to work out itself (which categories are ticked, which weekday is chosen, which
-of pause and resume is offered) is decided here; the preference fields themselves in
-:mod:`app.web.preference_form`.
+of pause and resume is offered) is decided here.
+
+The preference fields of the subscribe and preferences forms are filled from :class:`Entered`
+values: a subscriber's stored preferences (topics and authors shown by label and name), a new
+reader's defaults, or what a refused POST sent, so that a form sent back with its errors keeps
+everything the reader typed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import groupby
+from zoneinfo import available_timezones
 
-from app.core.models import Subscriber, SubscriberStatus
-from app.web.preference_form import PreferenceFields
+from app.core.models import Frequency, Subscriber, SubscriberStatus
+from app.services.form_choices import Suggestions
+from app.services.subscriptions import MAX_NAMED, NAMED_LISTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +109,233 @@ class UnsubscribePage:
 @dataclass(frozen=True, slots=True)
 class PrivacyPage:
     """The privacy page says the same to everyone."""
+
+
+# The preference fields of the subscribe and preferences forms.
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+FREQUENCY_NAMES = {Frequency.DAILY: "Daily", Frequency.WEEKLY: "Weekly"}
+DEFAULT_DELIVERY_HOUR = 7
+DEFAULT_TIME_ZONE = "UTC"
+# "localtime" is the host's own zone file and "Factory" means "zone not set": neither is a
+# place a reader lives in.
+_NOT_PLACES = {"localtime", "Factory"}
+_OTHER_ZONES = "Other"
+BLANK_NAME_SLOTS = 3  # empty inputs under a list of topics or authors, to add to it
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a checkbox list or a select: what it sends, what it says, whether set."""
+
+    value: str
+    text: str
+    chosen: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneGroup:
+    """The time zones of one region (``Europe``), for an ``<optgroup>``."""
+
+    region: str
+    zones: list[Choice]
+
+
+@dataclass(frozen=True, slots=True)
+class Entered:
+    """The form's values as text, whatever filled them in."""
+
+    ticked: Sequence[str]  # categories whose box is ticked
+    other_categories: str
+    interests: str = ""
+    exclusions: str = ""
+    frequency: str = Frequency.DAILY
+    weekday: str = "0"
+    delivery_hour: str = str(DEFAULT_DELIVERY_HOUR)
+    time_zone: str = DEFAULT_TIME_ZONE
+    max_items: str = "10"
+    send_empty: bool = False
+    named: Mapping[str, Sequence[str]] = field(default_factory=dict)  # NAMED_LISTS -> names
+
+
+@dataclass(frozen=True, slots=True)
+class PreferenceFields:
+    """The preference fields of the subscribe and preferences forms, filled in."""
+
+    categories: list[Choice]
+    other_categories: str
+    frequencies: list[Choice]
+    weekdays: list[Choice]
+    interests: str
+    exclusions: str
+    delivery_hour: str
+    time_zones: list[ZoneGroup]
+    # True while the reader has not chosen a zone: the browser's own may be preselected.
+    guess_time_zone: bool
+    max_items: str
+    send_empty: bool
+    named: dict[str, list[str]]  # each list of NAMED_LISTS, with blank inputs to add to it
+    suggestions: Suggestions
+    errors: dict[str, str]
+
+
+def form_fields(
+    offered: Sequence[str],
+    entered: Entered,
+    suggestions: Suggestions,
+    errors: Mapping[str, str] | None = None,
+    *,
+    guess_time_zone: bool = False,
+) -> PreferenceFields:
+    """The form showing ``entered``; ``offered`` are the categories the site follows.
+
+    ``guess_time_zone`` for a new reader's blank form only: a stored or sent zone is a choice.
+    """
+    return PreferenceFields(
+        categories=[Choice(name, name, name in entered.ticked) for name in offered],
+        other_categories=entered.other_categories,
+        frequencies=[
+            Choice(value, text, value == entered.frequency)
+            for value, text in FREQUENCY_NAMES.items()
+        ],
+        weekdays=[
+            Choice(str(day), name, str(day) == entered.weekday) for day, name in enumerate(WEEKDAYS)
+        ],
+        interests=entered.interests,
+        exclusions=entered.exclusions,
+        delivery_hour=entered.delivery_hour,
+        time_zones=time_zone_groups(entered.time_zone),
+        guess_time_zone=guess_time_zone,
+        max_items=entered.max_items,
+        send_empty=entered.send_empty,
+        named={name: _with_blanks(entered.named.get(name, ())) for name in NAMED_LISTS},
+        suggestions=suggestions,
+        errors=dict(errors or {}),
+    )
+
+
+def _with_blanks(names: Sequence[str]) -> list[str]:
+    return [*names, *[""] * BLANK_NAME_SLOTS]
+
+
+def blank(offered: Sequence[str], max_items: int) -> Entered:
+    """What a new reader starts from: every category, daily, at seven in UTC."""
+    return Entered(ticked=list(offered), other_categories="", max_items=str(max_items))
+
+
+def stored(
+    offered: Sequence[str],
+    subscriber: Subscriber,
+    topic_labels: Mapping[int, str],
+    author_names: Mapping[str, str],
+) -> Entered:
+    """A subscriber's preferences; topics by latest label and authors by name where known."""
+    chosen = subscriber.categories
+    topics = {
+        name: [topic_labels.get(t, f"#{t}") for t in getattr(subscriber, name)]
+        for name in NAMED_LISTS[:2]
+    }
+    authors = {
+        name: [author_names.get(k, k) for k in getattr(subscriber, name)]
+        for name in NAMED_LISTS[2:]
+    }
+    return Entered(
+        # No category chosen means all of them: every box starts ticked.
+        ticked=list(chosen) or list(offered),
+        other_categories=", ".join(name for name in chosen if name not in offered),
+        interests=subscriber.interests,
+        exclusions=subscriber.exclusions,
+        frequency=subscriber.frequency,
+        weekday=str(subscriber.weekday),
+        delivery_hour=str(subscriber.delivery_hour),
+        time_zone=subscriber.time_zone,
+        max_items=str(subscriber.max_items),
+        send_empty=subscriber.send_empty,
+        named={**topics, **authors},
+    )
+
+
+def posted(
+    fields: Mapping[str, str], ticked: Sequence[str], named: Mapping[str, Sequence[str]]
+) -> Entered:
+    """What a POST sent, to show again beside its errors."""
+    return Entered(
+        ticked=ticked,
+        other_categories=fields.get("other_categories", ""),
+        interests=fields.get("interests", ""),
+        exclusions=fields.get("exclusions", ""),
+        frequency=fields.get("frequency", ""),
+        weekday=fields.get("weekday", ""),
+        delivery_hour=fields.get("delivery_hour", ""),
+        time_zone=fields.get("time_zone", ""),
+        max_items=fields.get("max_items", ""),
+        send_empty="send_empty" in fields,
+        named={name: _typed(named.get(name, ())) for name in NAMED_LISTS},
+    )
+
+
+# The fields the preferences page always sends (text boxes, menus): one left out of a POST
+# keeps what is stored, never clears it.
+ALWAYS_SENT = (
+    "interests",
+    "exclusions",
+    "frequency",
+    "weekday",
+    "delivery_hour",
+    "time_zone",
+    "max_items",
+)
+
+
+def with_stored(
+    fields: Mapping[str, str], lists: Mapping[str, Sequence[str]], kept: Entered
+) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """A POST's fields and lists, with what it left out taken from ``kept`` (the stored
+    preferences as the page shows them): a named list with no box sent, the categories when
+    neither a box nor the other-categories field came, any field of :data:`ALWAYS_SENT`."""
+    filled = dict(fields)
+    for name in ALWAYS_SENT:
+        filled.setdefault(name, getattr(kept, name))
+    filled_lists = {name: list(values) for name, values in lists.items()}
+    for name in NAMED_LISTS:
+        if not filled_lists.get(name):
+            filled_lists[name] = list(kept.named.get(name, ()))
+    if not filled_lists.get("categories") and "other_categories" not in fields:
+        filled_lists["categories"] = list(kept.ticked)
+        filled["other_categories"] = kept.other_categories
+    return filled, filled_lists
+
+
+def _typed(names: Sequence[str]) -> list[str]:
+    # At most as many as a list may hold: a POST of thousands is not echoed back whole.
+    return [text for text in names if text.strip()][:MAX_NAMED]
+
+
+def time_zone_groups(chosen: str) -> list[ZoneGroup]:
+    """Every IANA zone by region, ``chosen`` selected (and listed even if it is not a zone)."""
+    names = _zone_names() if chosen in _zone_names() else (*_zone_names(), chosen)
+    return [
+        ZoneGroup(region, [Choice(name, _place(name), name == chosen) for name in zones])
+        for region, zones in groupby(sorted(names, key=_region_order), key=_region)
+    ]
+
+
+def _place(name: str) -> str:
+    """A zone as the list shows it: ``America/New_York`` is "America/New York"."""
+    return name.replace("_", " ")
+
+
+@cache
+def _zone_names() -> tuple[str, ...]:
+    return tuple(sorted(available_timezones() - _NOT_PLACES))
+
+
+def _region(name: str) -> str:
+    if name == DEFAULT_TIME_ZONE:
+        return name
+    return name.split("/", 1)[0] if "/" in name else _OTHER_ZONES
+
+
+def _region_order(name: str) -> tuple[bool, bool, str, str]:
+    # UTC first, for the many readers who choose it; regions alphabetically, "Other" last.
+    region = _region(name)
+    return (region != DEFAULT_TIME_ZONE, region == _OTHER_ZONES, region, name)

@@ -14,8 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.core.explanations import chance_words
 from app.services.accuracy import Bin, CalledPaper, ModelRecord, ScoredDay, Skill, model_record
-from app.web.atom_parts import body, day_stamp, feed_head, link, text
-from app.web.feeds import ATOM
+from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 CHART = 240  # the charts' plotting square, in SVG units
 ENTRIES = 30

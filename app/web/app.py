@@ -62,12 +62,14 @@ from app.web.request_ids import RequestIdMiddleware
 from app.web.routes import (
     accuracy,
     api,
+    authors,
     docs,
     emerging,
     feeds,
     library,
     organizations,
     pages,
+    papers,
     people,
     previews,
     reader,
@@ -87,10 +89,12 @@ from app.web.security import SecurityMiddleware
 logger = logging.getLogger(__name__)
 ROUTERS = (
     pages.router,
+    papers.router,
     api.router,
     feeds.router,
     search_feeds.router,
     search.router,
+    authors.router,
     people.router,
     subscriptions.router,
     voting.router,

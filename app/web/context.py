@@ -35,9 +35,8 @@ from app.services.previews.stored import previews_directory
 from app.services.search import Searcher, make_searcher, query_embedder
 from app.web.assets import Assets
 from app.web.limits import RateLimiter
-from app.web.memo import Memo
 from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits, PreviewDrawings
-from app.web.read_routing import any_reader_session, lost_standby, open_session
+from app.web.read_routing import Memo, any_reader_session, lost_standby, open_session
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits, SearchTurns
 
 TEMPLATES_DIR = bundled_folder(BundledFolder.TEMPLATES)

@@ -16,8 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.core.tex import readable
 from app.services.radar import EmergingFlag, PaperLink, RadarParams, emerging_week
-from app.web.atom_parts import body, day_stamp, feed_head, link, text
-from app.web.feeds import ATOM
+from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 BAR_WIDTH = 12
 BAR_HEIGHT = 40

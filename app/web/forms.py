@@ -1,8 +1,12 @@
-"""Browser forms: what a POST carries, its CSRF pair, and why a POST is refused.
+"""What a request asks, read and checked: a browser form's POST (what it carries, its CSRF
+pair, why it is refused) and a URL's parameters (dates, ISO weeks, months, periods, ids).
 
 The CSRF pair is a random nonce in a SameSite=Strict, HTTP-only cookie and its HMAC under
 the deployment's secret in a hidden field; a form POST must bring both, and must not come
 from another site (:mod:`app.web.origin`).
+
+Each parameter parser raises :class:`BadInputError` with a message fit to show the caller; an
+id no row can have is answered 404 by :data:`TopicId` before the database is asked.
 """
 
 from __future__ import annotations
@@ -12,13 +16,17 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from enum import StrEnum
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Path, Query, Request
 
 from app.core import tokens
+from app.core.arxiv_ids import ArxivId, InvalidArxivIdError, parse_arxiv_id
 from app.core.config import Settings
-from app.core.refusals import BadChoice
+from app.core.periods import Period
+from app.core.refusals import BadChoice, BadInput, NotFound
 from app.services.subscriptions import NAMED_LISTS
 from app.web.limits import client_key
 from app.web.origin import from_this_site
@@ -120,3 +128,128 @@ def require_this_site(request: Request, settings: Settings) -> None:
 def client_host(request: Request) -> str:
     """The client, as per-client limits count it (:func:`app.web.limits.client_key`)."""
     return client_key(request.client.host if request.client else "unknown")
+
+
+# A URL's parameters.
+# ASCII digits only: \d would take "٢025" for 2025.
+_WEEK = re.compile(r"([0-9]{4})-W([0-9]{2})")
+_MONTH = re.compile(r"([0-9]{4})-([0-9]{2})")
+PERIOD_NAMES: dict[str, Period] = {"day": "day", "week": "week", "month": "month"}
+# Ids are INTEGER keys counted from 1: 32 bits on PostgreSQL (SQLite's are wider). A larger
+# number names no row, and handing it to the database overflows its driver (a 500).
+MAX_ID = 2**31 - 1
+# A week's pages reach its Sunday and the Monday after it (the end of a half-open range), so
+# a week may start no later than this: the last week of 9999 runs past the calendar's end.
+LATEST_WEEK_START = date.max - timedelta(days=7)
+
+
+class BadInputError(BadInput, ValueError):
+    """A request parameter that cannot be understood; the message says which and why."""
+
+
+def stored_id(text: str) -> int | None:
+    """``text`` as a row's id if it can be one (ASCII digits naming 1 to :data:`MAX_ID`),
+    else None; read without handing ``int()`` more digits than an id has."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_ID)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
+
+
+def paper_path_id(text: str) -> ArxivId:
+    """The arXiv identifier a page's path names; a path naming none is a page not here."""
+    try:
+        return parse_arxiv_id(text)
+    except InvalidArxivIdError:
+        raise NotFound("not an arXiv identifier") from None
+
+
+async def topic_id(topic_id: Annotated[int, Path(description="A topic's id")]) -> int:
+    if not 1 <= topic_id <= MAX_ID:
+        raise NotFound(f"topic {topic_id} is not stored here")
+    return topic_id
+
+
+TopicId = Annotated[int, Depends(topic_id)]
+"""A topic id from the path, answered 404 when no row can have it."""
+
+
+def parse_day(text: str, name: str = "date") -> date:
+    try:
+        return date.fromisoformat(text) if len(text) == 10 else _fail()
+    except ValueError:
+        raise BadInputError(f"{name} must be a date as YYYY-MM-DD, got {text[:40]!r}") from None
+
+
+def _fail() -> date:
+    raise ValueError
+
+
+def parse_week(text: str) -> date:
+    """The Monday of ISO week ``YYYY-Www``: one that ends, with a day to spare, by ``date.max``."""
+    match = _WEEK.fullmatch(text)
+    try:
+        if match is None:
+            raise ValueError
+        monday = date.fromisocalendar(int(match[1]), int(match[2]), 1)
+    except ValueError:
+        raise BadInputError(f"week must be an ISO week as YYYY-Www, got {text[:40]!r}") from None
+    if monday > LATEST_WEEK_START:
+        raise BadInputError(f"week must end by {date.max.isoformat()}, got {text[:40]!r}")
+    return monday
+
+
+def parse_month(text: str) -> date:
+    """The first day of month ``YYYY-MM``."""
+    match = _MONTH.fullmatch(text)
+    try:
+        if match is None:
+            raise ValueError
+        return date(int(match[1]), int(match[2]), 1)
+    except ValueError:
+        raise BadInputError(f"month must be YYYY-MM, got {text[:40]!r}") from None
+
+
+def parse_period(text: str) -> Period:
+    if text not in PERIOD_NAMES:
+        raise BadInputError(f"period must be one of day, week, month; got {text[:40]!r}")
+    return PERIOD_NAMES[text]
+
+
+def edition_key(
+    date_: str | None, week: str | None, month: str | None
+) -> tuple[Period, date | None]:
+    """Which edition ``?date=|week=|month=`` names; at most one may be given."""
+    given = [
+        (name, value)
+        for name, value in (("date", date_), ("week", week), ("month", month))
+        if value
+    ]
+    if len(given) > 1:
+        raise BadInputError("give at most one of date, week and month")
+    if not given:
+        return "day", None
+    name, value = given[0]
+    if name == "week":
+        return "week", parse_week(value)
+    if name == "month":
+        return "month", parse_month(value)
+    return "day", parse_day(value)
+
+
+def key_label(period: Period, key: date) -> str:
+    if period == "week":
+        year, week, _ = key.isocalendar()
+        return f"{year:04d}-W{week:02d}"
+    if period == "month":
+        return f"{key.year:04d}-{key.month:02d}"  # strftime leaves years before 1000 unpadded
+    return key.isoformat()
+
+
+def week_monday(week: Annotated[str | None, Query(max_length=8)] = None) -> date | None:
+    """``?week=YYYY-Www`` as its Monday (None when not given), answered 400 when malformed."""
+    return None if week is None else parse_week(week)
+
+
+WeekMonday = Annotated[date | None, Depends(week_monday)]
+"""The week a page of weekly write-ups shows (the radar, the review, under the radar)."""

@@ -3,6 +3,10 @@
 Each page's template reads the fields of one of these dataclasses, built once by its route.
 What a page shows is decided here, not in its template: which cards pass the filters, which
 categories and topics the filters offer and in what order, the edition before and after.
+
+A long list is cut into pages of a few dozen (:class:`Pager`), each page a link away: the
+trending page shows an edition's first papers and links to the rest, so that its first page
+stays light on a phone and every paper is still reachable without JavaScript.
 """
 
 from __future__ import annotations
@@ -10,15 +14,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date
+from typing import TypeVar
+from urllib.parse import urlencode
 
 from markupsafe import Markup
 
 from app.core.editions import human_label
 from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
+from app.core.refusals import NotFound
 from app.core.wal import StandbyState, described
 from app.services.status import JobStatus, SourceStatus, Status
-from app.web.pager import Pager, page_of
+from app.web.api_shape import page_of as api_page_of
 from app.web.view_models import Appearance, AuthorLink, Card, TopicChip
 
 FAILED_RESULTS = frozenset({RunStatus.FAILED, RunStatus.WARNING})
@@ -250,3 +257,65 @@ def _next_run(job: JobStatus) -> str:
     if job.next_run is None:
         return "-"
     return job.next_run.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+
+
+# Pages of a long list.
+T = TypeVar("T")
+PAPERS_PER_PAGE = 30
+
+
+class NoSuchPageError(NotFound, ValueError):
+    """A page number past the list's last page."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pager:
+    """Where a page sits in its list: positions counted from 1, links to its neighbours."""
+
+    page: int
+    pages: int
+    total: int
+    first: int  # the position of the page's first item (0 when the list is empty)
+    last: int
+    previous_href: str | None
+    next_href: str | None
+    previous_text: str  # "Papers 1 to 30" (an en dash): where the link to the page before leads
+    next_text: str
+
+
+def page_of(
+    items: Sequence[T],
+    page: int,
+    link: tuple[str, Mapping[str, str]],
+    per_page: int = PAPERS_PER_PAGE,
+) -> tuple[list[T], Pager]:
+    """The items of ``page`` (from 1) and its pager, whose links are ``link``'s path and query
+    (the filters) with the page number; :class:`NoSuchPageError` past the last page (an empty
+    list has one, empty, page)."""
+    pages = max(1, -(-len(items) // per_page))
+    if page > pages:
+        raise NoSuchPageError(f"page {page} does not exist: this list has {pages}")
+    start = (page - 1) * per_page
+    shown = list(api_page_of(list(items), page - 1, per_page))
+    pager = Pager(
+        page=page,
+        pages=pages,
+        total=len(items),
+        first=start + 1 if shown else 0,
+        last=start + len(shown),
+        previous_href=_href(link, page - 1) if page > 1 else None,
+        next_href=_href(link, page + 1) if page < pages else None,
+        previous_text=_span(start - per_page, start, len(items)),
+        next_text=_span(start + per_page, start + 2 * per_page, len(items)),
+    )
+    return shown, pager
+
+
+def _span(start: int, end: int, total: int) -> str:
+    return f"Papers {start + 1}\N{EN DASH}{min(end, total)}"
+
+
+def _href(link: tuple[str, Mapping[str, str]], page: int) -> str:
+    path, query = link
+    wanted = {**query, "page": str(page)} if page > 1 else dict(query)
+    return f"{path}?{urlencode(wanted)}" if wanted else path

@@ -3,6 +3,9 @@
 A name's page lists its people when there are several, each with what tells them apart: how
 many papers, their main topic, their closest co-authors. A person's page is the name's page
 narrowed to that person's papers (:func:`app.web.profiles.author_page`).
+
+How many readers follow a person, a name or a topic, and whether a page is claimed: counts
+only, never who.
 """
 
 from __future__ import annotations
@@ -13,13 +16,22 @@ from dataclasses import dataclass
 from sqlalchemy import ColumnElement, func, select, true
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
-from app.core.models import PaperAuthor, PaperPerson, PaperTopic, Person, Subscriber
+from app.core.models import (
+    PaperAuthor,
+    PaperPerson,
+    PaperTopic,
+    Person,
+    Subscriber,
+    SubscriberStatus,
+)
 from app.core.topic_labels import topic_labels
 from app.services.claims import hidden_condition
-from app.web.followers import FOLLOWING
 from app.web.view_models import key_phrases
 
 COAUTHORS_NAMED = 2
+# Readers who confirmed a mailbox (subscribed or signed in on the site); a pending or
+# unsubscribed address follows nothing.
+FOLLOWING = (SubscriberStatus.ACTIVE, SubscriberStatus.PAUSED, SubscriberStatus.WEB)
 
 
 @dataclass(frozen=True)
@@ -116,5 +128,31 @@ def person_claimed(session: Session, person: int) -> bool:
     was proven; one who stopped the digest still holds it (and its hide and corrections)."""
     claims = session.scalar(
         select(func.count()).select_from(Subscriber).where(Subscriber.claimed_person == person)
+    )
+    return bool(claims)
+
+
+def topic_followers(session: Session, topic_id: int) -> int:
+    """How many readers follow the topic (their lists are JSON: counted here, not in SQL)."""
+    lists = session.scalars(
+        select(Subscriber.followed_topics).where(Subscriber.status.in_(FOLLOWING))
+    )
+    return sum(topic_id in (followed or ()) for followed in lists)
+
+
+def author_followers(session: Session, key: str) -> int:
+    """How many readers follow the author key."""
+    lists = session.scalars(
+        select(Subscriber.followed_authors).where(Subscriber.status.in_(FOLLOWING))
+    )
+    return sum(key in (followed or ()) for followed in lists)
+
+
+def author_claimed(session: Session, key: str) -> bool:
+    """Whether a confirmed reader said the author page is theirs."""
+    claims = session.scalar(
+        select(func.count())
+        .select_from(Subscriber)
+        .where(Subscriber.claimed_author == key, Subscriber.status.in_(FOLLOWING))
     )
     return bool(claims)

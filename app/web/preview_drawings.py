@@ -29,7 +29,7 @@ from app.core.refusals import Limited
 from app.services.previews.stored import PreviewKey, read_stored
 from app.web.caching import Rendered, rendered
 from app.web.limits import RateLimiter
-from app.web.memo import Memo
+from app.web.read_routing import Memo
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Author and topic profiles: reads that gather a researcher's or a topic's page (no commits).
 
 Each ``*_page`` returns the view model its template shows; each ``*_json`` the API body built
-from it, so the page and the API always say the same thing.
+from it, so the page and the API always say the same thing. The topics of a set of papers
+month by month (:func:`topic_months`) show on an author's page and an organization's.
 """
 
 from __future__ import annotations
@@ -29,15 +30,15 @@ from app.core.vectors import unpack
 from app.web import api_models as api
 from app.web import queries
 from app.web.api_shape import paper_model
-from app.web.author_facts import AuthorFacts, author_facts
-from app.web.collaboration_graph import Graph, SharedWork, collaboration_graph
-from app.web.followers import author_claimed, author_followers, topic_followers
-from app.web.organizations import OrganizationMonth, topic_months
+from app.web.author_facts import AuthorFacts, Graph, SharedWork, author_facts, collaboration_graph
 from app.web.people import (
     PersonSummary,
+    author_claimed,
+    author_followers,
     people_of_name,
     person_claimed,
     person_followers,
+    topic_followers,
     within,
 )
 from app.web.view_models import (
@@ -53,6 +54,15 @@ from app.web.view_models import (
 
 WORKS_SHOWN = 100
 RELATED = 5
+TOPICS_A_MONTH = 3
+
+
+class OrganizationMonth(NamedTuple):
+    """A month of the organization's papers: how many, and the topics most of them were in."""
+
+    month: date  # its first day
+    papers: int
+    topics: list[tuple[TopicChip, int]]  # topic and its papers that month, most first
 
 
 class AuthorTopic(NamedTuple):
@@ -348,4 +358,36 @@ def topics_json(session: Session) -> list[api.TopicSummary]:
             momentum=round(r.momentum, 4),
         )
         for r in rows
+    ]
+
+
+def topic_months(session: Session, arxiv_ids: list[str]) -> list[OrganizationMonth]:
+    """Each month's papers among ``arxiv_ids`` (by the day their topic was assigned) and their
+    most common topics, named by each topic's label of that day."""
+    rows = session.execute(
+        select(PaperTopic.arxiv_id, PaperTopic.day, PaperTopic.topic_id, TopicDay.label)
+        .join(
+            TopicDay,
+            (TopicDay.topic_id == PaperTopic.topic_id) & (TopicDay.day == PaperTopic.day),
+        )
+        .where(PaperTopic.arxiv_id.in_(arxiv_ids))
+    ).all()
+    papers: dict[date, set[str]] = {}
+    topics: dict[date, Counter[int]] = {}
+    labels: dict[int, str] = {}
+    for row in rows:
+        month = row.day.replace(day=1)
+        papers.setdefault(month, set()).add(row.arxiv_id)
+        topics.setdefault(month, Counter())[row.topic_id] += 1
+        labels[row.topic_id] = row.label
+    return [
+        OrganizationMonth(
+            month=month,
+            papers=len(papers[month]),
+            topics=[
+                (TopicChip(topic, labels[topic]), count)
+                for topic, count in topics[month].most_common(TOPICS_A_MONTH)
+            ],
+        )
+        for month in sorted(papers, reverse=True)
     ]

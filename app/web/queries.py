@@ -31,7 +31,7 @@ from app.core.models import (
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
 from app.services.reading import community_of
-from app.web.params import parse_period
+from app.web.forms import parse_period
 from app.web.view_models import (
     Appearance,
     Card,

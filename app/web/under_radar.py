@@ -10,8 +10,7 @@ from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XM
 
 from app.core.tex import readable
 from app.services.radar import UnderRadarPick, UnderRadarWeek
-from app.web.atom_parts import body, day_stamp, feed_head, link, text
-from app.web.feeds import ATOM
+from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 SLOT_SIZE = 3
 

@@ -16,8 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.models import WeekReview
-from app.web.atom_parts import body, day_stamp, feed_head, link, text
-from app.web.feeds import ATOM
+from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 WEEK = timedelta(days=7)
 

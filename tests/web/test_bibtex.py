@@ -14,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pybtex.database import BibliographyData, Entry, Person, parse_string
 
-from app.web.bibtex import bibliography, escape, key
+from app.web.citations import bibliography, bibtex_key, bibtex_value
 from app.web.view_models import PaperFacts
 
 # What LaTeX sets for each command an export may hold (the kernel's text symbols).
@@ -95,7 +95,7 @@ def read_back(text: str) -> BibliographyData:
 
 def assert_reads_back(papers: list[PaperFacts], text: str) -> None:
     data = read_back(text)
-    assert list(data.entries) == [key(paper.arxiv_id) for paper in papers]
+    assert list(data.entries) == [bibtex_key(paper.arxiv_id) for paper in papers]
     for paper, entry in zip(papers, data.entries.values(), strict=True):
         assert_entry_holds(paper, entry)
 
@@ -117,7 +117,7 @@ def assert_entry_holds(paper: PaperFacts, entry: Entry) -> None:
 
 
 def test_each_tex_special_is_escaped_and_lines_are_joined() -> None:
-    assert escape("50% of {x} & $y$ #1 a_b ~c ^d \\e\nnext") == (
+    assert bibtex_value("50% of {x} & $y$ #1 a_b ~c ^d \\e\nnext") == (
         r"50\% of {\textbraceleft}x{\textbraceright} \& \$y\$ \#1 a\_b {\textasciitilde}c "
         r"{\textasciicircum}d {\textbackslash}e next"
     )
@@ -169,7 +169,7 @@ def test_a_name_holding_and_or_commas_stays_one_author() -> None:
 def test_authors_are_joined_with_and_and_old_style_ids_make_safe_keys() -> None:
     old = _paper("hep-th/9901001", "Strings", ("Ada Lovelace", "Alan Turing"))
     assert "  author = {Ada Lovelace and Alan Turing}," in bibliography([old])
-    assert key("hep-th/9901001") == "arXiv:hep-th-9901001"
+    assert bibtex_key("hep-th/9901001") == "arXiv:hep-th-9901001"
 
 
 # Text heavy in what BibTeX and TeX treat specially, words BibTeX reads in names included.

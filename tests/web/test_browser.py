@@ -18,7 +18,7 @@ import pytest
 from accounts import signin
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.web.pager import PAPERS_PER_PAGE
+from app.web.page_views import PAPERS_PER_PAGE
 from app.web.routes.voting import SESSION_COOKIE
 from tests.conftest import PROJECT_ROOT
 from tests.web.conftest import CHROMIUM, HOSTILE_ID

@@ -2,7 +2,7 @@
 
 import math
 
-from app.web.collaboration_graph import (
+from app.web.author_facts import (
     HEIGHT,
     MAX_LABEL,
     MAX_SHOWN,

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from app.core.explanations import chance_words
 from app.core.tex import tex_text
-from app.web.pager import PAPERS_PER_PAGE
+from app.web.page_views import PAPERS_PER_PAGE
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
 from tests.web.conftest import HF_PAPER, HF_SUBMITTER, HOSTILE_ID, LAST_DAY, OLD_STYLE_ID
 from tests.web.explained import PLAIN, RARE, RARE_WORDS, TOP, TOP_WORDS, explained_site

@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.core.periods import span
-from app.web.params import (
+from app.web.forms import (
     BadInputError,
     edition_key,
     key_label,

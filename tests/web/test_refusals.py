@@ -13,8 +13,8 @@ from app.core.arxiv_ids import InvalidArxivIdError
 from app.core.refusals import BadChoice, Busy, Limited, NotFound, Refusal
 from app.core.tokens import TokenError
 from app.web.errors import refusal_status
-from app.web.pager import NoSuchPageError
-from app.web.params import BadInputError
+from app.web.forms import BadInputError
+from app.web.page_views import NoSuchPageError
 from app.web.search_turns import SearchBusyError, SearchRefusedError
 from digest.catch_up import AwayRefusedError
 from search.excluded_words import TooManyExcludedError

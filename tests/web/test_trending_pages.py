@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
-from app.web.pager import PAPERS_PER_PAGE
+from app.web.page_views import PAPERS_PER_PAGE
 from benchmarks.page_weight import ElementCount
 from tests.web.conftest import HF_PAPER, LAST_DAY
 from tests.web.helpers import edition_ids

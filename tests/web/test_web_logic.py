@@ -4,9 +4,9 @@ from datetime import date
 import numpy as np
 import pytest
 
+from app.web.forms import BadInputError, edition_key, key_label, parse_week
 from app.web.limits import RateLimiter
-from app.web.memo import Memo, built_afresh, reading_standbys
-from app.web.params import BadInputError, edition_key, key_label, parse_week
+from app.web.read_routing import Memo, built_afresh, reading_standbys
 from app.web.view_models import Coauthor, PaperFacts, Signals, code_url, collaborators, project_page
 from search.query import best_rows
 

@@ -34,8 +34,7 @@ from app.web.api_shape import (
 )
 from app.web.caching import REVALIDATED, Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
-from app.web.forms import client_host
-from app.web.params import MAX_ID, TopicId, edition_key, key_label
+from app.web.forms import MAX_ID, TopicId, client_host, edition_key, key_label
 from app.web.routes.search import (
     PageNumber,
     SortOrder,
@@ -71,7 +70,7 @@ ONE_OF = " At most one of `date`, `week` and `month` may be given; empty is abse
 
 
 def _edition(description: str, pattern: str) -> Any:
-    # Documented, not enforced by FastAPI: app.web.params says in words what is wrong.
+    # Documented, not enforced by FastAPI: app.web.forms says in words what is wrong.
     return Query(description=description + ONE_OF, json_schema_extra={"pattern": pattern})
 
 

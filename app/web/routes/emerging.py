@@ -15,7 +15,7 @@ from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.emerging import EmergingPage, emerging_atom, emerging_page
 from app.web.feeds import MEDIA_TYPES
-from app.web.params import WeekMonday
+from app.web.forms import WeekMonday
 
 router = APIRouter(include_in_schema=False)
 FEED_WEEKS = 8

@@ -14,18 +14,19 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Request, Response
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from app.core.models import Edition
+from app.core.models import Edition, PaperCategory
 from app.core.periods import Period
 from app.core.refusals import NotFound
 from app.web import profiles, queries
 from app.web.caching import Rendered, cached, rendered
-from app.web.catalogue import category_is_stored
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
-from app.web.organizations import organization_page
-from app.web.params import TopicId
+from app.web.forms import TopicId
 from app.web.routes.api import answers
+from app.web.routes.organizations import organization_page
 from app.web.routes.pages import CATEGORY
 from app.web.view_models import Card
 
@@ -126,6 +127,14 @@ def weekly(request: Request, context: ContextDep, session: SessionDep, fmt: Form
 def monthly(request: Request, context: ContextDep, session: SessionDep, fmt: Format) -> Response:
     """The latest monthly edition (the calendar month so far)."""
     return _edition_feed(request, context, session, fmt, "month")
+
+
+def category_is_stored(session: Session, category: str) -> bool:
+    """Whether any stored paper is in ``category`` (exact, as arXiv spells it)."""
+    found = session.scalar(
+        select(PaperCategory.arxiv_id).where(PaperCategory.category == category).limit(1)
+    )
+    return found is not None
 
 
 @router.get("/category/{category}.{fmt}", responses=FEED_ANSWERS)

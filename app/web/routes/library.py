@@ -1,5 +1,6 @@
-"""The signed-in reader's library: the reading list and its named lists, read state, notes,
-"not interested", and the exports of a list as BibTeX, RIS, CSL-JSON and JSON.
+"""The signed-in reader's library under ``/reading-list``: the reading list and its named
+lists, and the exports of a list as BibTeX, RIS, CSL-JSON and JSON. A paper's own buttons
+(file, read, note, "not interested") are with its page, in :mod:`app.web.routes.papers`.
 
 Every button is a plain form POST answered 303 back to the page (JSON to a script), checked
 and run as :mod:`app.web.routes.reader`'s buttons are; what cannot be kept is a 400 saying
@@ -17,14 +18,11 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app.core.refusals import BadChoice
 from app.services import library
 from app.web import reader_views
-from app.web.bibtex import bibliography
-from app.web.citations import Cited, csl_json, ris
+from app.web.citations import Cited, bibliography, csl_json, ris
 from app.web.context import ContextDep, SessionDep, WebContext
-from app.web.forms import read_form
-from app.web.params import MAX_ID, stored_id
+from app.web.forms import MAX_ID, read_form
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading, to_sign_in
 
 router = APIRouter(include_in_schema=False)
@@ -146,39 +144,3 @@ async def create_list(request: Request, context: ContextDep) -> Response:
 async def delete_list(request: Request, context: ContextDep, list_id: ListId) -> Response:
     act = partial(library.delete_list, context, list_id=list_id)
     return await post_action(request, context, act, {"deleted": list_id}, READING_LIST)
-
-
-@router.post("/papers/{arxiv_id:path}/file")
-async def file_paper(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    """File a paper under a list (``list``: its id; empty: the reading list alone)."""
-    asked = (await read_form(request)).sent("list").strip()
-    list_id = stored_id(asked) if asked else None
-    if asked and list_id is None:
-        raise BadChoice("list is one of your lists' ids, or empty")
-    act = partial(library.file_paper, context, arxiv_id=arxiv_id, list_id=list_id)
-    done = {"arxiv_id": arxiv_id, "list": list_id}
-    return await post_action(request, context, act, done, READING_LIST)
-
-
-@router.post("/papers/{arxiv_id:path}/read")
-async def mark_read(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    value = (await read_form(request)).get("value", "")
-    if value not in ("read", "unread"):
-        raise BadChoice("value is one of: read, unread")
-    act = partial(library.mark_read, context, arxiv_id=arxiv_id, read=value == "read")
-    done = {"arxiv_id": arxiv_id, "read": value == "read"}
-    return await post_action(request, context, act, done, READING_LIST)
-
-
-@router.post("/papers/{arxiv_id:path}/note")
-async def note(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    text = (await read_form(request)).sent("note")
-    act = partial(library.set_note, context, arxiv_id=arxiv_id, text=text)
-    return await post_action(request, context, act, {"arxiv_id": arxiv_id}, READING_LIST)
-
-
-@router.post("/papers/{arxiv_id:path}/not-interested")
-async def not_interested(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    act = partial(library.not_interested, context, arxiv_id=arxiv_id)
-    done = {"arxiv_id": arxiv_id, "hidden": True}
-    return await post_action(request, context, act, done, "/for-you")

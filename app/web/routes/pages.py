@@ -1,4 +1,4 @@
-"""Server-rendered pages: the trending edition at ``/`` and each paper at ``/papers/{id}``."""
+"""The trending edition at ``/`` (each paper's page is in ``routes.papers``)."""
 
 from __future__ import annotations
 
@@ -7,32 +7,26 @@ from datetime import date
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse
 
 from app.core.periods import PERIODS, Period, span
 from app.core.refusals import NotFound
-from app.web import queries, reader_views
+from app.web import queries
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
-from app.web.page_views import PaperPage, nearest_date, trending_page
-from app.web.params import (
+from app.web.forms import (
     BadInputError,
     edition_key,
     key_label,
-    paper_path_id,
     parse_day,
     parse_period,
     stored_id,
 )
-from app.web.routes.voting import SESSION_COOKIE
-from app.web.view_models import Signals, author_links, card
+from app.web.page_views import nearest_date, trending_page
 
 router = APIRouter(include_in_schema=False)
 CATEGORY = re.compile(r"[A-Za-z][A-Za-z.\-]{0,39}")
-SIMILAR = 6
 HTML = "text/html; charset=utf-8"
-# A page showing what one reader did is theirs alone.
-PRIVATE = {"Cache-Control": "private, no-store"}
 
 
 def category_param(value: str | None) -> str | None:
@@ -98,30 +92,3 @@ def trending(
     memo_key = ("trending", chosen, edition_id, wanted, topic_id, missed, page)
     body = context.memo.get(memo_key, build)
     return cached(request, body, HTML, None if edition is None else edition.published_at)
-
-
-@router.get("/papers/{arxiv_id:path}", response_class=HTMLResponse)
-def paper_page(
-    request: Request, arxiv_id: str, context: ContextDep, session: SessionDep
-) -> Response:
-    parsed = paper_path_id(arxiv_id)
-    if parsed.base != arxiv_id:
-        # A versioned or prefixed spelling: one canonical page (a path on this site only).
-        return RedirectResponse(f"/papers/{parsed.base}", status_code=308)
-    found = queries.papers(session, [parsed.base]).get(parsed.base)
-    if found is None:
-        raise NotFound(f"paper {parsed.base} is not stored here")
-    signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
-    topic = queries.paper_topic(session, found.arxiv_id)
-    shown, headers = card(0, found, topic, None, signals), None
-    # One paper, one reader: the page shows what they did with it, even without the script.
-    email_key = reader_views.signed_in(context, session, request.cookies.get(SESSION_COOKIE, ""))
-    if email_key is not None:
-        shown, headers = reader_views.marked(session, email_key, shown), PRIVATE
-    page = PaperPage(
-        card=shown,
-        authors=author_links(found.authors),
-        similar=queries.plain_cards(session, context.search.similar(found.arxiv_id, SIMILAR)),
-        appearances=queries.appearances(session, found.arxiv_id),
-    )
-    return context.respond(request, "pages/paper.html", page, headers=headers)

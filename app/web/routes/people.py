@@ -20,8 +20,7 @@ from app.core.refusals import NotFound
 from app.services import claims
 from app.web import profiles
 from app.web.context import ContextDep, SessionDep
-from app.web.forms import read_form
-from app.web.params import MAX_ID
+from app.web.forms import MAX_ID, read_form
 from app.web.routes.reader import PRIVATE, post_action, signed_in_reading
 
 router = APIRouter(include_in_schema=False)

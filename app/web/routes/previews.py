@@ -21,8 +21,7 @@ from app.services.previews.stored import PreviewKey
 from app.services.previews.texts import edition_preview, paper_preview, topic_preview
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, WebContext
-from app.web.forms import client_host
-from app.web.params import TopicId, paper_path_id
+from app.web.forms import TopicId, client_host, paper_path_id
 from app.web.preview_drawings import DrawingRefusedError
 
 router = APIRouter(include_in_schema=False)

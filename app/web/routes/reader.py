@@ -1,5 +1,7 @@
-"""A signed-in reader's pages and buttons: "For you", its private feed, the reading list, and
-save, thumbs, follow, mute and claim on cards, author and topic pages.
+"""A signed-in reader's pages under ``/for-you`` ("For you", its private feed, the data
+export, "away") and saved searches under ``/searches``; and :func:`post_action`, which every
+reader button runs through (a paper's in ``routes.papers``, an author's in ``routes.authors``,
+a topic's in ``routes.topics``, a person's in ``routes.people``).
 
 Every button is a plain form POST that works without JavaScript: it acts, then answers 303
 back to the page it came from (or, to a script asking for JSON, the new state). A POST is
@@ -23,7 +25,6 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app.core.refusals import BadChoice
 from app.core.tokens import TokenError
 from app.services import accounts, readers
 from app.services.readers import Stance
@@ -31,15 +32,12 @@ from app.web import answers, reader_views
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
-from app.web.forms import browser_nonce, csrf_field, read_form, require_this_site
+from app.web.forms import MAX_ID, browser_nonce, csrf_field, read_form, require_this_site
 from app.web.origin import own_path
-from app.web.params import MAX_ID, TopicId
 from app.web.routes.voting import SESSION_COOKIE
 
 router = APIRouter(include_in_schema=False)
 Format = Literal["rss", "atom", "json"]
-AuthorKey = Annotated[str, Path(max_length=200)]
-THUMBS = {"up": 1, "down": -1, "none": 0}
 Verb = Literal["follow", "mute"]
 VERBS = {"follow": Stance.FOLLOW, "mute": Stance.MUTE}
 PRIVATE = {"Cache-Control": "private, no-store"}
@@ -82,6 +80,11 @@ async def post_action(
     if _wants_json(request):
         return JSONResponse(dict(done))
     return RedirectResponse(_back(request, fallback), status_code=303)
+
+
+async def asked_stance(request: Request, verb: Verb) -> Stance:
+    """A follow or mute button's stance, or neither when the form says ``undo``."""
+    return Stance.NEITHER if (await read_form(request)).get("undo") else VERBS[verb]
 
 
 def signed_in_reading(request: Request, context: WebContext, session: Session) -> str | None:
@@ -184,72 +187,6 @@ async def make_feed(request: Request, context: ContextDep) -> Response:
 async def revoke_feed(request: Request, context: ContextDep) -> Response:
     act = partial(readers.revoke_feed, context)
     return await post_action(request, context, act, {"revoked": True}, "/for-you")
-
-
-def _card(arxiv_id: str) -> str:
-    return f"/papers/{arxiv_id}"
-
-
-@router.post("/papers/{arxiv_id:path}/save")
-async def save(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    act = partial(readers.save_paper, context, arxiv_id=arxiv_id, saved=True)
-    done = {"arxiv_id": arxiv_id, "saved": True}
-    return await post_action(request, context, act, done, _card(arxiv_id))
-
-
-@router.post("/papers/{arxiv_id:path}/unsave")
-async def unsave(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    act = partial(readers.save_paper, context, arxiv_id=arxiv_id, saved=False)
-    done = {"arxiv_id": arxiv_id, "saved": False}
-    return await post_action(request, context, act, done, _card(arxiv_id))
-
-
-@router.post("/papers/{arxiv_id:path}/feedback")
-async def feedback(request: Request, context: ContextDep, arxiv_id: str) -> Response:
-    value = THUMBS.get((await read_form(request)).get("value"))
-    if value is None:
-        raise BadChoice("value is one of: up, down, none")
-    act = partial(readers.give_feedback, context, arxiv_id=arxiv_id, value=value)
-    done = {"arxiv_id": arxiv_id, "thumb": value}
-    return await post_action(request, context, act, done, _card(arxiv_id))
-
-
-async def _stance(request: Request, on: Stance) -> Stance:
-    """The button's stance, or neither when the form says ``undo``."""
-    return Stance.NEITHER if (await read_form(request)).get("undo") else on
-
-
-@router.post("/authors/{key}/claim")
-async def claim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
-    act = partial(readers.claim_author, context, key=key)
-    return await post_action(request, context, act, {"claimed": key}, f"/authors/{key}")
-
-
-@router.post("/authors/{key}/unclaim")
-async def unclaim(request: Request, context: ContextDep, key: AuthorKey) -> Response:
-    act = partial(readers.unclaim_author, context, key=key)
-    return await post_action(request, context, act, {"claimed": None}, f"/authors/{key}")
-
-
-# After claim and unclaim: their paths would match these too.
-@router.post("/authors/{key}/{verb}")
-async def author_stance(
-    request: Request, context: ContextDep, key: AuthorKey, verb: Verb
-) -> Response:
-    stance = await _stance(request, VERBS[verb])
-    act = partial(readers.set_author_stance, context, key=key, stance=stance)
-    done = {"author": key, "stance": stance}
-    return await post_action(request, context, act, done, f"/authors/{key}")
-
-
-@router.post("/topics/{topic_id}/{verb}")
-async def topic_stance(
-    request: Request, context: ContextDep, topic_id: TopicId, verb: Verb
-) -> Response:
-    stance = await _stance(request, VERBS[verb])
-    act = partial(readers.set_topic_stance, context, topic=topic_id, stance=stance)
-    done = {"topic": topic_id, "stance": stance}
-    return await post_action(request, context, act, done, f"/topics/{topic_id}")
 
 
 @router.post("/searches/save")

@@ -1,4 +1,4 @@
-"""Search (``/search``) and the author and topic pages it leads to.
+"""Search (``/search``): the results page, and the search its feeds and the API run too.
 
 An arXiv identifier goes straight to its paper, an author's full name to the author page;
 anything else is a hybrid search (see :mod:`search`). Redirects only ever go to a path on this
@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.names import author_key, collapse_whitespace
-from app.core.refusals import BadInput, NotFound
+from app.core.refusals import BadInput
 from app.services.search import (
     MAX_MATCHES,
     Filters,
@@ -27,11 +27,10 @@ from app.services.search import (
     snippet,
     split_query,
 )
-from app.web import profiles, queries
-from app.web.context import ContextDep, SessionDep, WebContext
-from app.web.forms import client_host
+from app.web import queries
+from app.web.context import ContextDep, WebContext
+from app.web.forms import client_host, parse_day
 from app.web.page_views import SearchPage
-from app.web.params import TopicId, parse_day
 
 router = APIRouter(include_in_schema=False)
 PER_PAGE = 20
@@ -165,26 +164,3 @@ def page_url(asked: dict[str, str | None], page: int) -> str:
     """``/search`` with the same query, filters and order, on another page."""
     kept = {name: value for name, value in asked.items() if value}
     return "/search?" + urlencode({**kept, "page": page})
-
-
-@router.get("/authors/{key}", response_class=HTMLResponse)
-def author_page(
-    request: Request,
-    context: ContextDep,
-    session: SessionDep,
-    key: Annotated[str, Path(max_length=200)],
-) -> Response:
-    page = profiles.author_page(session, key)
-    if page is None:
-        raise NotFound("no author with this key is stored here")
-    return context.respond(request, "pages/author.html", page)
-
-
-@router.get("/topics/{topic_id}", response_class=HTMLResponse)
-def topic_page(
-    request: Request, context: ContextDep, session: SessionDep, topic_id: TopicId
-) -> Response:
-    page = profiles.topic_page(session, topic_id)
-    if page is None:
-        raise NotFound(f"topic {topic_id} is not stored here")
-    return context.respond(request, "pages/topic.html", page)

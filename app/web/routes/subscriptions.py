@@ -36,7 +36,7 @@ from app.services.subscriptions import (
     unsubscribe_url,
     unsubscribing_reader,
 )
-from app.web import answers, preference_form
+from app.web import account_views, answers
 from app.web.account_views import (
     CheckInboxPage,
     FeedbackPage,
@@ -64,7 +64,7 @@ FEEDBACK_VALUES = {"1": "more", "-1": "fewer"}
 @router.get("/subscribe")
 async def subscribe_form(request: Request, context: ContextDep) -> HTMLResponse:
     settings = context.settings
-    entered = preference_form.blank(settings.categories, settings.digest_max_items)
+    entered = account_views.blank(settings.categories, settings.digest_max_items)
     return await _subscribe_page(request, context, entered, guess_time_zone=True)
 
 
@@ -82,7 +82,7 @@ async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
     except BadPreferencesError as error:
         errors.update(error.errors)
     if errors:
-        entered = preference_form.posted(form.fields, form.categories, form.lists)
+        entered = account_views.posted(form.fields, form.categories, form.lists)
         return await _subscribe_page(request, context, entered, errors, form.get("email"))
     # Signed in as this very address, the request may change what is stored for it.
     holder = await run_in_threadpool(
@@ -116,7 +116,7 @@ def _ticked_or_all(form: PostedForm, context: WebContext) -> list[str]:
 async def _subscribe_page(
     request: Request,
     context: WebContext,
-    entered: preference_form.Entered,
+    entered: account_views.Entered,
     errors: dict[str, str] | None = None,
     email: str = "",
     *,
@@ -125,7 +125,7 @@ async def _subscribe_page(
     """The subscribe form showing ``entered``; with ``errors``, answered 422."""
     settings, nonce = context.settings, browser_nonce(request)
     suggestions = await run_in_threadpool(form_choices.form_suggestions, context)
-    fields = preference_form.form_fields(
+    fields = account_views.form_fields(
         settings.categories, entered, suggestions, errors, guess_time_zone=guess_time_zone
     )
     view = SubscribePage(csrf_field(settings, nonce), fields, email)
@@ -160,7 +160,7 @@ async def confirm(request: Request, context: ContextDep) -> HTMLResponse:
 async def preferences(request: Request, context: ContextDep, token: str = "") -> HTMLResponse:
     subscriber = await run_in_threadpool(preferences_reader, context, token)
     names = await run_in_threadpool(form_choices.stored_names, context, subscriber)
-    entered = preference_form.stored(
+    entered = account_views.stored(
         context.settings.categories, subscriber, names.topic_labels, names.author_names
     )
     return await _preferences_page(request, context, subscriber, token, entered)
@@ -177,7 +177,7 @@ async def save_preferences(request: Request, context: ContextDep) -> HTMLRespons
     try:
         chosen = parse_preferences(form.fields, form.categories, named)
     except BadPreferencesError as error:
-        entered = preference_form.posted(form.fields, form.categories, form.lists)
+        entered = account_views.posted(form.fields, form.categories, form.lists)
         return await _preferences_page(request, context, subscriber, token, entered, error.errors)
     # Where search loads the query model, it embeds the interests now: For you reads them at
     # once. A site without semantic search leaves them to the next digest run, as before.
@@ -192,10 +192,10 @@ async def _kept_where_left_out(
     """The POST with each field it left out taken from the stored preferences: a form that
     omits a field never clears what the reader chose (an empty field still clears it)."""
     names = await run_in_threadpool(form_choices.stored_names, context, subscriber)
-    kept = preference_form.stored(
+    kept = account_views.stored(
         context.settings.categories, subscriber, names.topic_labels, names.author_names
     )
-    return PostedForm(*preference_form.with_stored(form.fields, form.lists, kept))
+    return PostedForm(*account_views.with_stored(form.fields, form.lists, kept))
 
 
 async def _preferences_page(
@@ -203,13 +203,13 @@ async def _preferences_page(
     context: WebContext,
     subscriber: Subscriber,
     token: str,
-    entered: preference_form.Entered,
+    entered: account_views.Entered,
     errors: dict[str, str] | None = None,
 ) -> HTMLResponse:
     """The preferences form showing ``entered``; with ``errors``, answered 422."""
     unsubscribe_link = unsubscribe_url(context.settings, subscriber, context.clock())
     suggestions = await run_in_threadpool(form_choices.form_suggestions, context)
-    fields = preference_form.form_fields(context.settings.categories, entered, suggestions, errors)
+    fields = account_views.form_fields(context.settings.categories, entered, suggestions, errors)
     view = preferences_page(subscriber, fields, token, unsubscribe_link)
     return answers.page(request, context, "preferences", view, 422 if errors else 200)
 

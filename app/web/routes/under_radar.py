@@ -10,7 +10,7 @@ from app.services.radar import under_radar_week
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES
-from app.web.params import WeekMonday
+from app.web.forms import WeekMonday
 from app.web.under_radar import under_radar_atom
 
 router = APIRouter(include_in_schema=False)

@@ -11,7 +11,7 @@ from app.core.models import WeekReview
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES
-from app.web.params import WeekMonday
+from app.web.forms import WeekMonday
 from app.web.week_review import week_review_atom, week_review_page
 
 router = APIRouter(include_in_schema=False)
