@@ -24,8 +24,7 @@ from app.core.logs import configure_logging, print_or_log_report
 from app.core.schema import SchemaOutOfDateError, require_current_schema
 from app.core.settings_check import EXIT_REFUSED, database_refusal, said, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
-from app.services.migration import migrate_store
-from app.services.overview import describe_store, format_overview
+from app.services.store import describe_store, format_overview, migrate_store
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 
@@ -105,15 +104,15 @@ COMMANDS: tuple[Command, ...] = (
         name="import",
         help="bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
         "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",
-        handler=_handler("app.cli.importing", "run_import"),
-        add_arguments=_arguments("app.cli.importing", "add_import_arguments"),
+        handler=_handler("app.cli.store", "run_import"),
+        add_arguments=_arguments("app.cli.store", "add_import_arguments"),
     ),
     Command("stats", "print what the database holds", run_stats),
     Command(
         name="backup",
         help="copy a SQLite database safely while it serves (PostgreSQL: pg_dump, docs/deploy.md)",
-        handler=_handler("app.cli.backup", "run_backup"),
-        add_arguments=_arguments("app.cli.backup", "add_arguments"),
+        handler=_handler("app.cli.store", "run_backup"),
+        add_arguments=_arguments("app.cli.store", "add_backup_arguments"),
     ),
     Command(
         name="demo",
