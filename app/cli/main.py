@@ -207,36 +207,36 @@ COMMANDS: tuple[Command, ...] = (
         name="train-ranker",
         help="train the trending model on a corpus, label files and embeddings before --until; "
         "writes a versioned JSON artifact",
-        handler=_handler("app.cli.trending", "run_train_ranker"),
-        add_arguments=_arguments("app.cli.trending", "add_train_arguments"),
+        handler=_handler("app.cli.offline", "run_train_ranker"),
+        add_arguments=_arguments("app.cli.offline", "add_train_arguments"),
     ),
     Command(
         name="eval-trending",
         help="replay announcement days --from..--to, rank each pool with the trending model "
         "and the baselines, print a markdown table and write results JSON",
-        handler=_handler("app.cli.trending", "run_eval_trending"),
-        add_arguments=_arguments("app.cli.trending", "add_eval_arguments"),
+        handler=_handler("app.cli.offline", "run_eval_trending"),
+        add_arguments=_arguments("app.cli.offline", "add_eval_arguments"),
     ),
     Command(
         name="eval-personal",
         help="for (author, day) pairs --from..--to, rank the day's papers for the author's earlier "
         "ones by content with Paperboy's profile match and the baselines; markdown table, JSON",
-        handler=_handler("app.cli.personal", "run_eval_personal"),
-        add_arguments=_arguments("app.cli.personal", "add_eval_personal_arguments"),
+        handler=_handler("app.cli.offline", "run_eval_personal"),
+        add_arguments=_arguments("app.cli.offline", "add_eval_personal_arguments"),
     ),
     Command(
         name="eval-authors",
         help="give distinct authors of the corpus --from..--to one name (pairs, triples, hard "
         "pairs) and score how each method splits them into people (B-cubed F1); table, JSON",
-        handler=_handler("app.cli.authors", "run_eval_authors"),
-        add_arguments=_arguments("app.cli.authors", "add_eval_authors_arguments"),
+        handler=_handler("app.cli.offline", "run_eval_authors"),
+        add_arguments=_arguments("app.cli.offline", "add_eval_authors_arguments"),
     ),
     Command(
         name="train-taste-space",
         help="learn the taste space (embeddings mapped so that one author's papers lie closer) on "
         "(author, day) pairs --from..before --until; writes a versioned JSON artifact",
-        handler=_handler("app.cli.personal", "run_train_taste"),
-        add_arguments=_arguments("app.cli.personal", "add_train_taste_arguments"),
+        handler=_handler("app.cli.offline", "run_train_taste"),
+        add_arguments=_arguments("app.cli.offline", "add_train_taste_arguments"),
     ),
     Command(
         name="send-digests",

@@ -19,7 +19,7 @@ from app.core.models import Author, EditionKey, Person, SavedPaper, Subscriber, 
 from app.core.refusals import NotFound
 from app.core.topic_labels import topic_labels
 from app.services.accounts import export_of
-from app.services.personal_feed import PersonalPicks, picks_for
+from app.services.digests import PersonalPicks, picks_for
 from app.services.presenting import EditionView, headings
 from app.services.reading import (
     MAX_LIST_NAME,
