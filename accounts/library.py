@@ -4,7 +4,7 @@ interested".
 Every saved paper is on the reading list; a reader may also file it under one named list of
 theirs (at most :data:`MAX_LISTS`, names of up to :data:`MAX_LIST_NAME` characters, at least
 one of them visible, no two alike but for case or invisible characters: see
-:mod:`app.core.visible_text`). Deleting a list files its papers back under the reading list
+:mod:`app.core.names`). Deleting a list files its papers back under the reading list
 alone: nothing saved is lost. A saved paper may carry a private note of up to
 :data:`MAX_NOTE` characters, and be marked read. "Not interested" is a thumbs down that also
 hides the paper from the reader's digest and "For you", and from the reading list while it
@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 
 from accounts.reader import give_feedback, save
 from app.core.models import DigestFeedback, ReadingList, SavedPaper, Subscriber
+from app.core.names import comparison_key, is_visible, kept_form
 from app.core.refusals import BadInput, NotFound
-from app.core.visible_text import comparison_key, is_visible, kept_form
 
 MAX_LISTS = 50
 MAX_LIST_NAME = 80

@@ -1,4 +1,5 @@
-"""Signed links in emails and pages: which token each link carries and how long it works.
+"""Signed links in emails and pages: which token each link carries and how long it works; and
+the mail sent to a digest's ``mailto:`` unsubscribe address, read for its token.
 
 A subscriber's link names the subscriber's id and carries its ``link_key``: a link acts only
 on the subscription it was made for, never on a later row (see ``Subscriber``). Sign-in links
@@ -7,10 +8,18 @@ and session cookies name the address and carry the address's :class:`SignInKey`.
 Every link in a mail is safe to open: following it shows a page whose one button does what
 the link offers (the RFC 8058 one-click unsubscribe POST excepted), so a mail scanner that
 opens every link changes nothing.
+
+Mail to a digest's ``mailto:`` unsubscribe address (RFC 2369) is read from a pipe: a mail
+client that uses the ``List-Unsubscribe`` mailto sends an empty mail whose subject is
+``unsubscribe-TOKEN``; the mail server hands it to ``paperboy unsubscribe-mail`` (a pipe alias).
+Here the token is only found (pure); the command checks it and unsubscribes.
 """
 
 from __future__ import annotations
 
+import email
+import email.policy
+import re
 from datetime import datetime, timedelta
 from email.utils import parseaddr
 from typing import NamedTuple, Protocol
@@ -105,3 +114,24 @@ def signin_url(settings: Settings, email: str, key: str, now: datetime) -> str:
     """A sign-in link for ``email`` (as typed), bound to its mailbox's current sign-in key."""
     token = tokens.issue(settings.secret_key, SIGNIN, email, now, key=key)
     return url(settings, "/signin/confirm", token)
+
+
+# Inbound mail is read up to this size: an unsubscribe request is a few hundred bytes.
+MAX_MESSAGE_BYTES = 1_000_000
+_TOKEN = re.compile(r"\bunsubscribe-([A-Za-z0-9_.\-]+)", re.IGNORECASE)
+
+
+class InboundMailError(ValueError):
+    """The mail is not an unsubscribe request Paperboy can read; the message says why."""
+
+
+def unsubscribe_token(raw: bytes) -> str:
+    """The token in the subject of an unsubscribe mail (a reply's ``Re:`` and the like allowed)."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise InboundMailError(f"mail larger than {MAX_MESSAGE_BYTES} bytes")
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    subject = str(message.get("Subject", ""))
+    found = _TOKEN.search(subject)
+    if found is None:
+        raise InboundMailError("no unsubscribe-TOKEN in the subject")
+    return found[1]

@@ -4,7 +4,7 @@ has feeds of its own (``/search/feed.*``).
 A saved search is its words (``-word`` exclusions included) and a category or none; dates
 are left out, since a followed search is about what comes next. A reader keeps at most
 :data:`MAX_SAVED` of up to :data:`MAX_QUERY` characters; past either, or with no word to
-search for (words that show: see :mod:`app.core.visible_text`), saving is refused in words and
+search for (words that show: see :mod:`app.core.names`), saving is refused in words and
 nothing stored changes. Saving one already kept changes nothing, and so does saving it again
 spelled in other case or with invisible characters: it is the same search.
 """
@@ -21,8 +21,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.core.models import SavedSearch, Subscriber
+from app.core.names import comparison_key, is_visible, kept_form
 from app.core.refusals import BadInput
-from app.core.visible_text import comparison_key, is_visible, kept_form
 from search.excluded_words import TooManyExcludedError, split_query
 
 MAX_SAVED = 20

@@ -23,10 +23,8 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.logs import configure_logging, print_or_log_report
 from app.core.models import Incident, JobRun
-from app.services.jobs.alerts import acknowledge, open_incidents
-from app.services.jobs.runs import run_job
-from app.services.jobs.schedules import next_run
-from app.services.jobs.table import JOBS, JOBS_BY_NAME
+from app.services.jobs.runs import acknowledge, open_incidents, run_job
+from app.services.jobs.table import JOBS, JOBS_BY_NAME, next_run
 
 
 def add_jobs_arguments(parser: argparse.ArgumentParser) -> None:

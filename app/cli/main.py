@@ -24,8 +24,7 @@ from app.core.logs import configure_logging, print_or_log_report
 from app.core.schema import SchemaOutOfDateError, require_current_schema
 from app.core.settings_check import EXIT_REFUSED, database_refusal, said, startup_settings
 from app.services.artifacts import EVERY, Artifact, refuse_broken_artifacts
-from app.services.migration import migrate_store
-from app.services.overview import describe_store, format_overview
+from app.services.store import describe_store, format_overview, migrate_store
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 
@@ -105,15 +104,15 @@ COMMANDS: tuple[Command, ...] = (
         name="import",
         help="bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
         "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",
-        handler=_handler("app.cli.importing", "run_import"),
-        add_arguments=_arguments("app.cli.importing", "add_import_arguments"),
+        handler=_handler("app.cli.store", "run_import"),
+        add_arguments=_arguments("app.cli.store", "add_import_arguments"),
     ),
     Command("stats", "print what the database holds", run_stats),
     Command(
         name="backup",
         help="copy a SQLite database safely while it serves (PostgreSQL: pg_dump, docs/deploy.md)",
-        handler=_handler("app.cli.backup", "run_backup"),
-        add_arguments=_arguments("app.cli.backup", "add_arguments"),
+        handler=_handler("app.cli.store", "run_backup"),
+        add_arguments=_arguments("app.cli.store", "add_backup_arguments"),
     ),
     Command(
         name="demo",
@@ -208,36 +207,36 @@ COMMANDS: tuple[Command, ...] = (
         name="train-ranker",
         help="train the trending model on a corpus, label files and embeddings before --until; "
         "writes a versioned JSON artifact",
-        handler=_handler("app.cli.trending", "run_train_ranker"),
-        add_arguments=_arguments("app.cli.trending", "add_train_arguments"),
+        handler=_handler("app.cli.offline", "run_train_ranker"),
+        add_arguments=_arguments("app.cli.offline", "add_train_arguments"),
     ),
     Command(
         name="eval-trending",
         help="replay announcement days --from..--to, rank each pool with the trending model "
         "and the baselines, print a markdown table and write results JSON",
-        handler=_handler("app.cli.trending", "run_eval_trending"),
-        add_arguments=_arguments("app.cli.trending", "add_eval_arguments"),
+        handler=_handler("app.cli.offline", "run_eval_trending"),
+        add_arguments=_arguments("app.cli.offline", "add_eval_arguments"),
     ),
     Command(
         name="eval-personal",
         help="for (author, day) pairs --from..--to, rank the day's papers for the author's earlier "
         "ones by content with Paperboy's profile match and the baselines; markdown table, JSON",
-        handler=_handler("app.cli.personal", "run_eval_personal"),
-        add_arguments=_arguments("app.cli.personal", "add_eval_personal_arguments"),
+        handler=_handler("app.cli.offline", "run_eval_personal"),
+        add_arguments=_arguments("app.cli.offline", "add_eval_personal_arguments"),
     ),
     Command(
         name="eval-authors",
         help="give distinct authors of the corpus --from..--to one name (pairs, triples, hard "
         "pairs) and score how each method splits them into people (B-cubed F1); table, JSON",
-        handler=_handler("app.cli.authors", "run_eval_authors"),
-        add_arguments=_arguments("app.cli.authors", "add_eval_authors_arguments"),
+        handler=_handler("app.cli.offline", "run_eval_authors"),
+        add_arguments=_arguments("app.cli.offline", "add_eval_authors_arguments"),
     ),
     Command(
         name="train-taste-space",
         help="learn the taste space (embeddings mapped so that one author's papers lie closer) on "
         "(author, day) pairs --from..before --until; writes a versioned JSON artifact",
-        handler=_handler("app.cli.personal", "run_train_taste"),
-        add_arguments=_arguments("app.cli.personal", "add_train_taste_arguments"),
+        handler=_handler("app.cli.offline", "run_train_taste"),
+        add_arguments=_arguments("app.cli.offline", "add_train_taste_arguments"),
     ),
     Command(
         name="send-digests",

@@ -5,12 +5,17 @@ inside never commits. A step that inserts a row two requests may both insert at 
 double click) runs as :func:`unit_of_work`, which runs it again when the other came first.
 Every process gets the same connection settings; a bulk import's different ones, and its
 faster way of writing rows, live in :mod:`ingest.bulk`.
+
+A SQLite database in use is copied (``paperboy backup``) with SQLite's online backup API:
+copying the live file (``cp``) may catch a write half done, or miss what still sits in the
+write-ahead log; the backup API copies the pages as one reader sees them, while writers go on.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -153,3 +158,13 @@ def _dialect_insert(session: Session, table: Table) -> sqlite.Insert | postgresq
     if session.get_bind().dialect.name == "postgresql":
         return postgresql.insert(table)
     return sqlite.insert(table)
+
+
+def back_up_sqlite(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target``, written beside it first so a cut-short copy never passes
+    for a whole one."""
+    partial = target.with_name(f"{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    with closing(sqlite3.connect(source)) as live, closing(sqlite3.connect(partial)) as copy:
+        live.backup(copy)
+    partial.replace(target)

@@ -26,7 +26,7 @@ from accounts.preferences import Preferences, phrases
 from accounts.saved_searches import searches_of
 from app.core.db import session_scope, unit_of_work
 from app.core.models import DigestFeedback, Paper, SignInKey, Subscriber, SubscriberStatus
-from app.services.deployment import Deployment
+from app.services.reports import Deployment
 from digest.mail.confirmation import (
     confirmation_message,
     known_address_message,

@@ -18,9 +18,9 @@ from accounts import corrections, reader
 from accounts.reader import claimant, hidden_condition
 from app.core.models import Person, Subscriber
 from app.core.refusals import NotFound
-from app.services.deployment import Deployment
 from app.services.people import split_names
 from app.services.readers import as_reader
+from app.services.reports import Deployment
 
 __all__ = ["claimant", "hidden_condition"]
 

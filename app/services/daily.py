@@ -24,12 +24,11 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.services import editions
 from app.services.editions import EditionsReport, EmbedReport, Progress, RankReport, no_progress
-from app.services.emerging import EmergingReport, flag_week
 from app.services.ingest import IngestReport, ingest
 from app.services.people import PeopleReport, names_of_day, split_names
 from app.services.previews.stored import PreviewsReport, draw_published
 from app.services.reports import Failure, Outcome, Report, worst
-from app.services.week_review import WeekReviewReport, review_week
+from app.services.weekly import EmergingReport, WeekReviewReport, flag_week, review_week
 from ingest.live_writes import latest_listing_day
 from ranking.errors import RankingInputError
 from ranking.pipeline import announcement_days, closing_days, unranked_days

@@ -9,14 +9,22 @@ Each step is one unit of work (it commits only once it has finished, so a crash 
 database as it was before the step) and returns a report of what it stored. A step whose
 input is unusable raises :class:`ranking.errors.RankingInputError`; its caller decides what
 that means (the command line prints it, the daily chain stops).
+
+The signals job (:func:`refresh_signals`) reads Hugging Face upvotes, then rebuilds the day's
+published editions (day, week, month) with them and with the votes cast on Paperboy.
+
+Signals raise or lower a paper as they arrive, and a changed order is a new version of the
+same editions. The votes are local, so the rebuild runs even when Hugging Face could not be
+read, and alone in offline mode.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
@@ -24,12 +32,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.vectors import Matrix
-from app.services.reports import Completed
+from app.services.ingest import IngestReport, Source, ingest
+from app.services.previews.stored import PreviewsReport, draw_published
+from app.services.reports import Completed, Failure, Outcome, worst
+from ingest.live_writes import latest_listing_day
 from ranking.day_topics import TopicsSummary
 from ranking.editions import Publication
 from ranking.embedder import make_embedder
 from ranking.embeddings import EmbedSummary, MatrixImportSummary, count_papers, embed_papers
 from ranking.embeddings import import_matrix as store_matrix
+from ranking.errors import RankingInputError
 from ranking.labels import Encode
 from ranking.onnx_encoder import phrase_encoder, prepare_query_model
 from ranking.phrase_vectors import PhraseMemory
@@ -196,3 +208,64 @@ def _editions(
     with session_scope(sessions) as session:
         editions = build(session, day, settings, default_scorer(settings, session))
     return EditionsReport(tuple(editions))
+
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SignalsReport:
+    # None in offline mode: Hugging Face is not read.
+    hf: IngestReport | None
+    # None when no announcement is stored yet, or the rebuild failed.
+    rebuilt: EditionsReport | None = None
+    rebuild_failure: Failure | None = None
+    # None when nothing was rebuilt, or drawing failed (logged: the web draws what is missing).
+    previews: PreviewsReport | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        read = self.hf.outcome if self.hf else Outcome.OK
+        return worst((read, Outcome.FAILED if self.rebuild_failure else Outcome.OK))
+
+    @property
+    def failure(self) -> Failure | None:
+        return self.rebuild_failure or (self.hf.failure if self.hf else None)
+
+    def lines(self) -> list[str]:
+        return [
+            *(self.hf.lines() if self.hf else []),
+            *(self.rebuilt.lines() if self.rebuilt else []),
+            *(self.previews.lines() if self.previews else []),
+        ]
+
+
+def refresh_signals(
+    settings: Settings, sessions: sessionmaker[Session], now: datetime, day: date | None = None
+) -> SignalsReport:
+    """Read ``day``'s Hugging Face page (None: the latest day), then rebuild its editions."""
+    hf = None if settings.offline else ingest(settings, sessions, now, source=Source.HF, day=day)
+    target = day or _latest_listing_day(sessions)
+    if target is None:
+        return SignalsReport(hf)
+    try:
+        rebuilt = refresh_editions(settings, sessions, target)
+    except RankingInputError as error:
+        return SignalsReport(hf, rebuild_failure=Failure.of(error))
+    return SignalsReport(hf, rebuilt, previews=_previews_redrawn(settings, sessions, target))
+
+
+def _previews_redrawn(
+    settings: Settings, sessions: sessionmaker[Session], day: date
+) -> PreviewsReport | None:
+    """The previews whose upvotes or chance the rebuild moved, drawn again."""
+    try:
+        return draw_published(settings, sessions, day)
+    except Exception:
+        log.exception("drawing the link previews of %s failed; the rebuild stands", day)
+        return None
+
+
+def _latest_listing_day(sessions: sessionmaker[Session]) -> date | None:
+    with session_scope(sessions) as session:
+        return latest_listing_day(session)

@@ -19,7 +19,7 @@ from app.core.db import session_scope
 from app.core.editions import latest_edition
 from app.core.models import Author, EditionItem, PaperAuthor, Subscriber, Topic, TopicDay
 from app.core.topic_labels import topic_labels
-from app.services.deployment import Deployment
+from app.services.reports import Deployment
 
 RECENT_TOPIC_DAYS = 14
 

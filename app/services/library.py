@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from accounts import library
 from accounts.library import MAX_LIST_NAME, MAX_NOTE
-from app.services.deployment import Deployment
 from app.services.readers import as_reader
+from app.services.reports import Deployment
 
 __all__ = ["MAX_LIST_NAME", "MAX_NOTE"]
 

@@ -16,7 +16,7 @@ The methods (see docs/ranking.md, "Personal ranking"):
   embeddings as the model gives them, what the digest did before the taste space;
 - ``digest`` (where labels replay the trending model): :func:`digest.selection.personal_scores`,
   the score the digest and "For you" pick by, for a reader whose only profile is thumbs up on
-  the profile papers, over the day as a digest run sees it (app.services.personal_days): the
+  the profile papers, over the day as a digest run sees it (app.services.personal_inputs): the
   trending edition first, then the rest of the day.
 """
 
@@ -31,8 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from app.services.personal_days import DayViews
-from app.services.personal_pairs import Corpus, Pair
+from app.services.personal_inputs import Corpus, DayViews, Pair
 from digest.profile_match import PoolIndex, Scores, fuse
 from digest.selection import Taste, personal_scores
 from digest.taste_space import TasteSpace

@@ -23,7 +23,7 @@ from accounts.reader import Stance
 from app.core.db import unit_of_work
 from app.core.models import Author, Subscriber, Topic
 from app.core.refusals import NotFound
-from app.services.deployment import Deployment
+from app.services.reports import Deployment
 from digest import catch_up
 
 __all__ = ["Stance"]

@@ -1,8 +1,13 @@
-"""What every use case returns: an outcome, the failure with its type, and its lines.
+"""What every use case returns: an outcome, the failure with its type, and its lines; and what
+the web's use cases take: the running site (:class:`Deployment`).
 
 A report is data. The command line prints its lines and exits with its outcome's code; the
 job runner stores the lines as the run's summary and the failure as its error. Nobody reads
 what a use case printed, because it prints nothing.
+
+A web use case needs the site's settings, session factory and clock. The web's context has
+all three, so a route hands it over as it is; a test or a command can pass any object that has
+them. A use case reads the time once, from ``clock``, at its start.
 """
 
 from __future__ import annotations
@@ -11,6 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core.clock import Clock
+from app.core.config import Settings
 
 
 class Outcome(StrEnum):
@@ -76,3 +86,14 @@ class Completed:
     @property
     def failure(self) -> Failure | None:
         return None
+
+
+class Deployment(Protocol):
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def sessions(self) -> sessionmaker[Session]: ...
+
+    @property
+    def clock(self) -> Clock: ...

@@ -36,8 +36,8 @@ from app.core.models import (
     Subscriber,
     SubscriberStatus,
 )
-from app.services.jobs.alerts import open_incidents
-from app.services.jobs.schedules import SCHEDULES, Schedule, next_run
+from app.services.jobs.runs import open_incidents
+from app.services.jobs.table import SCHEDULES, Schedule, next_run
 from ingest.calendar import expected_listing_days, holidays
 from search.database_indexes import SearchPlace, search_place
 

@@ -12,10 +12,10 @@ from datetime import date, datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from accounts.inbound import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
-from accounts.inbound import InboundMailError as InboundMailError
-from accounts.inbound import unsubscribe_token as unsubscribe_token
+from accounts.links import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
 from accounts.links import UNSUBSCRIBE
+from accounts.links import InboundMailError as InboundMailError
+from accounts.links import unsubscribe_token as unsubscribe_token
 from accounts.subscriptions import delete_everything, subscriber_for, unsubscribe
 from app.core.config import Settings
 from app.core.db import session_scope

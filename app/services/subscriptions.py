@@ -25,7 +25,7 @@ from accounts.votes import UnknownPaperError
 from app.core.config import Settings
 from app.core.models import Subscriber
 from app.services import accounts
-from app.services.deployment import Deployment
+from app.services.reports import Deployment
 
 __all__ = [
     "MAX_NAMED",

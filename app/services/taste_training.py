@@ -1,6 +1,6 @@
 """Learning the taste space (digest.taste_space) from real (author, day) pairs.
 
-Each pair of ``eval-personal`` (app.services.personal_pairs) is a lesson: given an author's
+Each pair of ``eval-personal`` (app.services.personal_inputs) is a lesson: given an author's
 earlier papers, their own papers of the day should come first among the day's. The map
 ``normalise(W [x - centre; lexical(text) - lexical centre])`` is learned listwise: for each
 pair, a softmax over the day's papers of the cosine to the profile's mean (in the space, at
@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.services.personal_eval import ASL_TFIDF, SMALL_CORPUS, SMALL_CUTS
-from app.services.personal_pairs import Corpus, Pair, pairs
+from app.services.personal_inputs import Corpus, Pair, pairs
 from digest.taste_space import Lexicon, TasteSpace
 
 if TYPE_CHECKING:

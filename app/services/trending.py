@@ -1,22 +1,51 @@
 """The trending model on files (``paperboy train-ranker``, ``paperboy eval-trending``): trained
 on a corpus and its Hugging Face labels before a day, or replayed over a window of days and
-compared with the baselines. Neither touches the database.
+compared with the baselines; and the files themselves, which the other offline evaluations
+and trainings read too: the corpus (daily-listing JSON lines), Hugging Face Daily Papers label
+files, and the corpus's embeddings, precomputed or made with the configured model. None of
+this touches the database.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from app.core.config import Settings
-from app.services.corpus_files import LabelRecord, corpus_embeddings, load_corpus, load_labels
+from ranking.scoring import Candidate as Candidate
+from ranking.trending.data import LabelRecord as LabelRecord
+from ranking.trending.data import TrendingDataError, load_embeddings
+from ranking.trending.data import load_corpus as load_corpus
+from ranking.trending.data import load_labels as load_labels
+from ranking.trending.model import ModelArtifactError
 from ranking.trending.model import TrendingModel as TrendingModel
 from ranking.trending.model import load_model as load_model
 from ranking.trending.model import save_model as save_model
 from ranking.trending.replay import Replay
+
+# What unreadable or inconsistent input files raise: one line on standard error, exit 1.
+EXPECTED_ERRORS = (TrendingDataError, ModelArtifactError, ValueError)
+
+
+def corpus_embeddings(
+    path: Path | None, corpus: Sequence[Candidate], settings: Settings
+) -> Mapping[str, NDArray[np.float32]]:
+    """The precomputed matrix at ``path``, or the corpus embedded with the configured model."""
+    if path is not None:
+        return load_embeddings(path)
+    from ranking.embedder import make_embedder
+    from ranking.embeddings import embedding_text
+
+    vectors = make_embedder(settings).encode(
+        [embedding_text(paper.title, paper.abstract) for paper in corpus]
+    )
+    return {paper.arxiv_id: vectors[row] for row, paper in enumerate(corpus)}
 
 
 def train_ranker(

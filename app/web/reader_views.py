@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.core.explanations import Explanation
 from app.core.models import EditionKey, Subscriber
-from app.services.personal_feed import PersonalPicks, picks_for
+from app.services.digests import PersonalPicks, picks_for
 from app.services.presenting import EditionView, headings
 from app.services.radar import under_radar_week
 from app.services.reading import (

@@ -48,7 +48,7 @@ from app.services.artifacts import EVERY, refuse_broken_artifacts
 from app.services.jobs.runs import run_job
 from app.services.jobs.table import JOBS, Job, jobs_on
 from app.worker import lease
-from app.worker.outage import Outage
+from app.worker.lease import Outage
 
 logger = logging.getLogger("paperboy.scheduler")
 PROGRAM = "paperboy scheduler"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.visible_text import comparison_key, is_visible, kept_form
+from app.core.names import comparison_key, is_visible, kept_form
 
 
 @pytest.mark.parametrize(

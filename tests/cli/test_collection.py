@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 
-from app.cli.collection import YOUNG_OBJECTS, collected_rarely
+from app.cli.ranking import YOUNG_OBJECTS, collected_rarely
 
 
 def test_inside_collections_are_rarer_and_what_was_alive_is_frozen_then_all_is_restored() -> None:

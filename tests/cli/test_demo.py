@@ -12,8 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.cli.common import job_session
-from app.cli.demo.address import served_at
-from app.cli.demo.site import demo_app
+from app.cli.demo.site import demo_app, served_at
 from app.cli.main import main
 from app.core.config import get_settings
 from app.core.models import Paper

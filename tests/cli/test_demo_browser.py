@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from app.cli.demo.address import served_at
-from app.cli.demo.site import MailDrop, demo_app
+from app.cli.demo.site import MailDrop, demo_app, served_at
 from app.cli.main import main
 from app.core.config import Settings, get_settings
 from tests.cli.mail_files import mailed_link

@@ -9,11 +9,15 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.cli.demo import responses
-from app.cli.demo.clock import MARK_EVERY, MARK_FILE, demo_clock
 from app.cli.demo.replay import (
+    MARK_EVERY,
+    MARK_FILE,
     SAMPLE,
     SAMPLE_SIGNALS,
+    daily_papers,
+    demo_clock,
+    listing_feed,
+    read_jsonl,
     replay_server,
     replayed_ingest,
     sample_routes,
@@ -32,7 +36,7 @@ DAY = date(2025, 12, 19)  # the bundled sample's latest announcement day
 
 
 def test_the_replayed_feed_lists_the_samples_latest_day_and_nothing_else() -> None:
-    papers = responses.read_jsonl(SAMPLE)
+    papers = read_jsonl(SAMPLE)
     day, routes = sample_routes(("cs",))
     listing = parse_listing(routes[("/rss/cs", frozenset())][0])
     assert day == DAY
@@ -70,17 +74,17 @@ def test_a_paper_outside_the_feeds_archives_is_left_out_and_a_cross_listing_is_c
             "authors": ["Ann Lee"],
         },
     ]
-    items = parse_listing(responses.listing_feed(papers, DAY, ("cs",))).items
+    items = parse_listing(listing_feed(papers, DAY, ("cs",))).items
     assert [(item.record.arxiv_id, item.announce_type) for item in items] == [
         ("2512.00001", "cross")
     ]
 
 
 def test_the_replayed_hugging_face_page_holds_the_days_signals_of_sample_papers_only() -> None:
-    papers = responses.read_jsonl(SAMPLE)
-    signals = [s for s in responses.read_jsonl(SAMPLE_SIGNALS) if s["daily_date"] == "2025-12-19"]
+    papers = read_jsonl(SAMPLE)
+    signals = [s for s in read_jsonl(SAMPLE_SIGNALS) if s["daily_date"] == "2025-12-19"]
     page = hf_daily.parse_daily_page(
-        responses.daily_papers(signals, DAY, (paper["id"] for paper in papers)), DAY
+        daily_papers(signals, DAY, (paper["id"] for paper in papers)), DAY
     )
     sampled = {paper["id"] for paper in papers}
     assert page.rejected == []

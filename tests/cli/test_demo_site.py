@@ -16,8 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.cli.demo.address import public_url, served_at
-from app.cli.demo.site import demo_app, mail_drop
+from app.cli.demo.site import demo_app, mail_drop, public_url, served_at
 from app.web.forms import CSRF_COOKIE
 from tests.cli.mail_files import mailed_link
 from tests.conftest import Database

@@ -13,8 +13,8 @@ from app.core.config import Settings
 from app.core.editions import latest_edition
 from app.core.models import Edition, EditionItem, HfDailyPaper, Paper, PaperAuthor, PaperPerson
 from app.core.periods import span
+from app.services.editions import refresh_signals
 from app.services.reports import Outcome
-from app.services.signals import refresh_signals
 from ranking.diversity import DiversityRule, diversify
 from ranking.editions import Publication, compose, publish, stored_items
 from ranking.pipeline import default_scorer

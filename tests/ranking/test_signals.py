@@ -5,8 +5,8 @@ from datetime import UTC, date, datetime, timedelta
 
 from app.cli.main import main
 from app.core.editions import latest_edition
+from app.services.editions import refresh_signals
 from app.services.reports import Outcome
-from app.services.signals import refresh_signals
 from ranking.editions import stored_items
 from tests.conftest import Database
 from tests.ranking.voters import cast, retract, sign_in

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from app.services.personal_pairs import Corpus, Pair, corpus_of, pairs
+from app.services.personal_inputs import Corpus, Pair, corpus_of, pairs
 from ranking.trending.data import load_corpus, load_embeddings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "personal"

@@ -7,9 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from app.core.config import Settings
-from app.services.personal_days import DayViews
 from app.services.personal_eval import Methods
-from app.services.personal_pairs import Corpus, Pair
+from app.services.personal_inputs import Corpus, DayViews, Pair
 from digest.selection import Taste, personal_scores, select
 from digest.taste_space import load_space
 from ranking.day_topics import topic_params

@@ -3,7 +3,7 @@
 import numpy as np
 
 from app.services.personal_eval import Methods, evaluate, pair_metrics, ratio, reciprocal_rank
-from app.services.personal_pairs import Pair, sample
+from app.services.personal_inputs import Pair, sample
 from digest.taste_space import load_space
 from tests.services.personal import author_day
 

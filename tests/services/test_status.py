@@ -18,9 +18,8 @@ from app.core.config import Settings, get_settings
 from app.core.db import make_engine, session_scope
 from app.core.models import Edition, JobRun, Paper
 from app.core.schema import head_revision
-from app.services.jobs.alerts import acknowledge, note_outcome
-from app.services.jobs.schedules import SCHEDULES
-from app.services.jobs.table import jobs_on
+from app.services.jobs.runs import acknowledge, note_outcome
+from app.services.jobs.table import SCHEDULES, jobs_on
 from app.services.reports import Outcome
 from app.services.status import Status, gather
 from app.web.app import create_app

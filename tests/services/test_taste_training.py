@@ -6,7 +6,7 @@ from datetime import date
 import numpy as np
 import pytest
 
-from app.services.personal_pairs import Corpus
+from app.services.personal_inputs import Corpus
 from app.services.taste_training import NothingToLearnError, TrainingSettings, train_space
 from tests.services.personal import author_day
 

@@ -17,7 +17,7 @@ from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import PaperAuthor
 from app.services.previews.drawing import HEADLINE_LINES, Preview, drawn, font, wrapped
-from app.services.previews.texts import paper_preview
+from app.services.previews.stored import paper_preview
 from tests.web.conftest import HF_PAPER, HOSTILE_ID, HOSTILE_TITLE, LAST_DAY
 from tests.web.helpers import a_topic_of
 

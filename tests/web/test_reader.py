@@ -43,7 +43,7 @@ from app.core.models import (
     Subscriber,
     SubscriberStatus,
 )
-from app.services.personal_feed import view_of
+from app.services.digests import view_of
 from app.web.forms import CSRF_COOKIE
 from app.web.routes.voting import SESSION_COOKIE
 from digest.compose import build_digest

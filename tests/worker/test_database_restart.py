@@ -24,8 +24,7 @@ from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_session_factory, session_scope
 from app.core.models import JobRun
 from app.core.schema import upgrade_to_head
-from app.services.jobs.schedules import Schedule
-from app.services.jobs.table import Job
+from app.services.jobs.table import Job, Schedule
 from app.services.reports import Completed
 from app.web.app import create_app
 from app.worker import lease

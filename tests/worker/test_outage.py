@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime, timedelta
 
-from app.worker.outage import Outage
+from app.worker.lease import Outage
 
 WENT = datetime(2026, 11, 26, 3, 0, tzinfo=UTC)
 

@@ -1,6 +1,8 @@
-"""The demo's site: the web app at the demo's clock (:mod:`app.cli.demo.clock`),
+"""The demo's site: the web app at the demo's clock (:mod:`app.cli.demo.replay`),
 so that its pages and ``/status`` take the sample's latest day as today, mailing a local mail
-sink that runs for as long as the site does and writes ``DATA_DIR/mail/*.eml``.
+sink that runs for as long as the site does and writes ``DATA_DIR/mail/*.eml``: a local SMTP
+server (aiosmtpd) that writes every message it receives to a ``.eml`` file. The links it mails
+and feeds lead to where the demo serves (:func:`served_at`).
 
 ``uvicorn app.cli.demo.site:create_demo_app --factory`` serves a demo database
 (``PAPERBOY_DATA_DIR``) as ``paperboy demo`` does (set ``PAPERBOY_PUBLIC_BASE_URL`` to the
@@ -10,22 +12,77 @@ at the real clock, where ``/status`` rightly calls the sample's data stale.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+import logging
+import socket
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aiosmtpd.controller import Controller
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from app.cli.common import job_session
-from app.cli.demo.clock import demo_clock
-from app.cli.demo.mailsink import free_port, mail_sink
+from app.cli.demo.replay import demo_clock
 from app.core.clock import utc_now
 from app.core.config import Settings, get_settings
 from app.core.models import Paper
 from app.web.app import create_app
+
+# Addresses a server listens on that no browser can open: links name the machine itself.
+WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})  # noqa: S104 (names them, binds none)
+
+
+def public_url(host: str, port: int) -> str:
+    """The base URL a browser on this machine opens the demo served on ``host:port`` at."""
+    shown = "127.0.0.1" if host in WILDCARD_HOSTS else host
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
+
+def served_at(settings: Settings, host: str, port: int) -> Settings:
+    """``settings`` whose mailed and fed links lead to the demo served on ``host:port``."""
+    return settings.model_copy(update={"public_base_url": public_url(host, port)})
+
+
+@dataclass
+class FileSink:
+    folder: Path
+    received: int = 0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's hook name)
+        self.received += 1
+        recipient = envelope.rcpt_tos[0].replace("@", "_at_")
+        # Numbered after what the folder holds, so a second demo run adds, never overwrites.
+        number = len(list(self.folder.glob("*.eml"))) + 1
+        path = self.folder / f"{number:03d}-{recipient}.eml"
+        path.write_bytes(envelope.content)
+        return "250 Message accepted for delivery"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def mail_sink(folder: Path, port: int | None = None) -> Iterator[tuple[int, FileSink]]:
+    """Run the sink on ``port`` (else a free one); yields the port and the sink (its count of
+    messages)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    # aiosmtpd logs each SMTP command at INFO: noise on the demo's console, one line a command.
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
+    sink, port = FileSink(folder), port or free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield port, sink
+    finally:
+        controller.stop()
+
 
 Lifespan = Callable[[Any], AbstractAsyncContextManager[Any]]
 

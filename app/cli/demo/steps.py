@@ -21,10 +21,8 @@ from datetime import date
 from pathlib import Path
 
 from app.cli.common import command_sessions, print_report
-from app.cli.demo.address import served_at
-from app.cli.demo.clock import demo_clock
-from app.cli.demo.mailsink import mail_sink
-from app.cli.demo.replay import replay_server, replayed_ingest, sample_routes
+from app.cli.demo.replay import demo_clock, replay_server, replayed_ingest, sample_routes
+from app.cli.demo.site import mail_sink, served_at
 from app.cli.ranking import import_embeddings, print_daily
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
@@ -34,15 +32,15 @@ from app.services import editions
 from app.services.daily import run_range
 from app.services.demo import first_listed_day, stored_days, subscribe_and_confirm
 from app.services.digests import send_due_digests
-from app.services.importing import import_papers
 from app.services.ingest import import_hf_signals
+from app.services.store import import_papers
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample"
 SAMPLE = SAMPLE_DIR / "arxiv_listings_sample.jsonl.gz"
 SAMPLE_VECTORS = SAMPLE_DIR / "sample_embeddings.f16.npy"
 SAMPLE_IDS = SAMPLE_DIR / "sample_embeddings.ids.json"
 SAMPLE_SIGNALS = SAMPLE_DIR / "hf_daily_sample.jsonl"
-# The sample's archive: the replayed feed lists its papers (app.cli.demo.responses).
+# The sample's archive: the replayed feed lists its papers (app.cli.demo.replay).
 REPLAY_CATEGORIES = ("cs",)
 DEMO_READER = "reader@demo.paperboy.localhost"
 
@@ -51,7 +49,7 @@ DEMO_READER = "reader@demo.paperboy.localhost"
 class Demo:
     settings: Settings
     replay: Settings
-    # The demo's now: the sample's latest day (app.cli.demo.clock).
+    # The demo's now: the sample's latest day (app.cli.demo.replay).
     clock: Clock = utc_now
     day: date | None = None
     sent: int = 0

@@ -1,6 +1,6 @@
 """The ORM models every process shares, one module per part of the service.
 
-``base`` (the declarative base), ``papers`` (the foundation), ``people``, ``ingest``,
+``base`` (the declarative base), ``papers`` (the foundation, and people), ``ingest``,
 ``ranking``, ``subscriptions`` and ``operations``, each with the states (``StrEnum``) its rows
 hold. Import them from here: ``from app.core.models import Paper``.
 The schema only changes through a migration in ``migrations/``; a test checks that these
@@ -19,8 +19,10 @@ from app.core.models.papers import (
     Paper,
     PaperAuthor,
     PaperCategory,
+    PaperPerson,
+    Person,
+    PersonCorrection,
 )
-from app.core.models.people import PaperPerson, Person, PersonCorrection
 from app.core.models.ranking import (
     DayScore,
     Edition,

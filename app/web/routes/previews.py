@@ -17,8 +17,7 @@ from app.core.db import session_scope
 from app.core.periods import Period
 from app.core.refusals import NotFound
 from app.services.previews.drawing import Preview, drawn
-from app.services.previews.stored import PreviewKey
-from app.services.previews.texts import edition_preview, paper_preview, topic_preview
+from app.services.previews.stored import PreviewKey, edition_preview, paper_preview, topic_preview
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, WebContext
 from app.web.forms import TopicId, client_host, paper_path_id

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from app.cli.main import main
 from app.core.config import get_settings
-from app.services.corpus_files import corpus_embeddings
+from app.services.trending import corpus_embeddings
 from ranking.scoring import Candidate
 from ranking.trending.evaluation import METHODS, METRICS
 from tests.ranking.trending.conftest import CORPUS_PATH, LABELS_PATH, input_arguments

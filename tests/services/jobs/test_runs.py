@@ -20,11 +20,10 @@ from app.core.config import Settings
 from app.core.logs import JsonFormatter
 from app.core.models import Incident, JobRun, RunStatus, Trigger
 from app.services.digests import DigestsReport
+from app.services.editions import SignalsReport
 from app.services.jobs.runs import run_job
-from app.services.jobs.schedules import SCHEDULES
-from app.services.jobs.table import JOBS_BY_NAME, Job
+from app.services.jobs.table import JOBS_BY_NAME, SCHEDULES, Job
 from app.services.reports import Outcome, Report
-from app.services.signals import SignalsReport
 from digest.sending import RunSummary
 from tests.conftest import FIXTURES, Database
 from tests.digest.conftest import Smtp

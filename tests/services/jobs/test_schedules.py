@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 from app.core.config import get_settings
-from app.services.jobs.schedules import SCHEDULES, announcement_trigger, fire_times
+from app.services.jobs.table import SCHEDULES, announcement_trigger, fire_times
 from ingest.calendar import EASTERN, announces, expected_listing_days, shipped_holidays
 
 

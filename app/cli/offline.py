@@ -1,38 +1,148 @@
-"""``paperboy eval-personal``: how well each method finds an author's own new papers, and
-``paperboy train-taste-space``: the learned map of embeddings that the profile match uses.
+"""The offline commands, which read files and never touch the database:
 
-Reads the corpus (daily-listing JSON lines) and, optionally, precomputed embeddings; never
-touches the database. See app/services/personal_eval.py for the methods.
+- ``paperboy train-ranker`` and ``paperboy eval-trending``: the trending model on the corpus
+  (daily-listing JSON lines), Hugging Face Daily Papers label files and, optionally,
+  precomputed embeddings;
+- ``paperboy eval-personal``: how well each method finds an author's own new papers, and
+  ``paperboy train-taste-space``: the learned map of embeddings that the profile match uses
+  (see app/services/personal_eval.py for the methods);
+- ``paperboy eval-authors``: how well author names are split into the people behind them (see
+  app/services/author_eval.py for the synthetic merges and methods).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 import time
+from collections.abc import Mapping
 from datetime import date, timedelta
 from pathlib import Path
 
 from app.cli.common import parse_day, print_error, warn_if_trained_on_window
-from app.cli.trending import write_results
 from app.core.config import Settings
-from app.services.corpus_files import EXPECTED_ERRORS, corpus_embeddings, load_corpus
-from app.services.personal import (
+from app.services.author_eval import (
+    MERGE_THRESHOLD,
+    SplitParams,
+    authored,
+    draw,
+    evaluate,
+    markdown_table,
+    methods,
+)
+from app.services.personal_inputs import (
+    Corpus,
+    DayViews,
     TasteSpace,
     TasteSpaceError,
+    corpus_of,
     day_views,
     described,
+    pairs,
+    sample,
     save_space,
     taste_space,
 )
-from app.services.personal_days import DayViews
-from app.services.personal_pairs import Corpus, corpus_of, pairs, sample
 from app.services.taste_training import (
     EPOCHS,
     NothingToLearnError,
     TrainingSettings,
     train_space,
 )
-from app.services.trending import load_model
+from app.services.trending import (
+    EXPECTED_ERRORS,
+    corpus_embeddings,
+    evaluate_trending,
+    load_corpus,
+    load_model,
+    save_model,
+    train_ranker,
+    trending_replay,
+)
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a YYYY-MM-DD date: {text!r}") from None
+
+
+def _add_inputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--corpus", type=Path, required=True, help="daily-listing JSON lines")
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        action="append",
+        required=True,
+        help="Hugging Face Daily Papers JSON lines (repeatable)",
+    )
+    parser.add_argument(
+        "--embeddings",
+        type=Path,
+        help="precomputed embeddings X.npy with X.ids.json beside it "
+        "(default: embed the corpus with PAPERBOY_EMBEDDING_MODEL, slow on a CPU)",
+    )
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_inputs(parser)
+    parser.add_argument("--until", type=_day, required=True, help="train on data before this day")
+    parser.add_argument(
+        "--out", type=Path, help="artifact path (default DATA_DIR/models/trending-UNTIL.json)"
+    )
+
+
+def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_inputs(parser)
+    parser.add_argument("--from", dest="start", type=_day, required=True, help="first day")
+    parser.add_argument("--to", dest="end", type=_day, required=True, help="last day (inclusive)")
+    parser.add_argument("--model", type=Path, help="model artifact (default: the shipped one)")
+    parser.add_argument("--out", type=Path, required=True, help="results JSON file")
+
+
+def run_train_ranker(args: argparse.Namespace, settings: Settings) -> int:
+    out = args.out or settings.data_dir / "models" / f"trending-{args.until.isoformat()}.json"
+    try:
+        model = train_ranker(settings, args.corpus, args.labels, args.embeddings, args.until)
+    except EXPECTED_ERRORS as error:
+        return _fail("train-ranker", error)
+    save_model(model, out)
+    print(f"trained {model.model_id} on {model.metrics['papers']:.0f} papers -> {out}")
+    return 0
+
+
+def run_eval_trending(args: argparse.Namespace, settings: Settings) -> int:
+    if args.end < args.start:
+        return _fail("eval-trending", ValueError("--to is before --from"))
+    started = time.perf_counter()
+    try:
+        replayed = trending_replay(
+            settings, args.model, args.corpus, args.labels, args.embeddings, args.end
+        )
+    except EXPECTED_ERRORS as error:
+        return _fail("eval-trending", error)
+    warn_if_trained_on_window("eval-trending", "the model", replayed.saw_before, args.start)
+    results, table = evaluate_trending(replayed, args.start, args.end)
+    write_results(args.out, results, table)
+    print(
+        f"{len(results['days'])} days ranked, {len(results['skipped_days'])} skipped, "
+        f"{time.perf_counter() - started:.0f} s -> {args.out}"
+    )
+    return 0
+
+
+def write_results(out: Path, results: Mapping[str, object], table: str) -> None:
+    """An evaluation's results JSON to ``out``, its summary table to standard output."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(table)
+
+
+def _fail(command: str, error: Exception) -> int:
+    print(f"paperboy {command}: {error}", file=sys.stderr)
+    return 1
 
 
 def add_corpus_arguments(parser: argparse.ArgumentParser) -> None:
@@ -193,6 +303,49 @@ def run_train_taste(args: argparse.Namespace, settings: Settings) -> int:
     print(
         f"taste space of {space.model} learned on {space.settings['pairs']} pairs of "
         f"{space.settings['days']} days, {space.trained_from}..{space.trained_until}, "
+        f"{time.perf_counter() - started:.0f} s -> {args.out}"
+    )
+    return 0
+
+
+def add_eval_authors_arguments(parser: argparse.ArgumentParser) -> None:
+    add_corpus_arguments(parser)
+    add_window_arguments(parser)
+    for kind, count in (("pairs", 800), ("triples", 200), ("hard", 300)):
+        parser.add_argument(
+            f"--{kind}", type=int, default=count, help=f"merged names: {kind} (default {count})"
+        )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the draw")
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=MERGE_THRESHOLD,
+        help=f"merge threshold of paperboy's split (default {MERGE_THRESHOLD})",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="results JSON file")
+
+
+def run_eval_authors(args: argparse.Namespace, settings: Settings) -> int:
+    if args.end < args.start:
+        return print_error("eval-authors", "--to is before --from")
+    started = time.perf_counter()
+    try:
+        papers = [p for p in load_corpus(args.corpus) if args.start <= p.announced_on <= args.end]
+        corpus = authored(papers, corpus_embeddings(args.embeddings, papers, settings))
+    except EXPECTED_ERRORS as error:
+        return print_error("eval-authors", error)
+    counts = {"pair": args.pairs, "triple": args.triples, "hard": args.hard}
+    merged = draw(corpus, counts, args.seed)
+    if not merged:
+        return print_error("eval-authors", f"no two authors with 3 papers in {args.start}…")
+    results = evaluate(corpus, merged, methods(SplitParams(merge_threshold=args.threshold)))
+    results = {
+        "window": {"from": args.start.isoformat(), "to": args.end.isoformat()},
+        "settings": {"seed": args.seed, "threshold": args.threshold, "asked": counts},
+    } | results
+    write_results(args.out, results, markdown_table(results))
+    print(
+        f"{results['names']} merged names, {results['single_authors']} authors alone, "
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
     )
     return 0

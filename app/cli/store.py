@@ -1,5 +1,9 @@
 """``paperboy import``: a bulk JSON-lines file into the store, with its summary and rejections
-printed (the work is :func:`app.services.importing.import_papers`')."""
+printed (the work is :func:`app.services.store.import_papers`'); ``paperboy backup FILE``: a
+copy of a SQLite database that is safe to take while it serves.
+
+PostgreSQL has its own tools for a copy (``pg_dump -Fc``), which the backup's refusal names.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+
 from app.cli.common import command_sessions
 from app.core.config import Settings
+from app.core.db import back_up_sqlite
 from app.core.logs import print_or_log_report
-from app.services.importing import ImportSummary, Rejection, import_papers
+from app.services.store import ImportSummary, Rejection, import_papers
 
 MAX_PRINTED_REJECTIONS = 20
 # Statements computing the word index's documents at once: beyond the cores of a large
@@ -70,3 +77,32 @@ def _print_summary(summary: ImportSummary) -> None:
     if summary.fatal:
         print(f"paperboy import: {summary.fatal}", file=sys.stderr)
     print_or_log_report([f"imported {summary.line()}"], command="import")
+
+
+POSTGRES_HINT = (
+    "paperboy backup copies SQLite databases; for PostgreSQL run "
+    "`pg_dump -Fc --file=FILE DATABASE` (docs/deploy.md, Backup and restore)"
+)
+KEEP_HINT = "keep PAPERBOY_SECRET_KEY with it: without it every link already mailed is refused"
+
+
+def add_backup_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="the file to write (must not exist)")
+
+
+def run_backup(args: argparse.Namespace, settings: Settings) -> int:
+    url = make_url(settings.resolved_database_url)
+    if url.get_backend_name() != "sqlite" or not url.database:
+        print(POSTGRES_HINT, file=sys.stderr)
+        return 1
+    target: Path = args.path
+    if target.exists():
+        print(f"paperboy backup: {target} exists; name a new file", file=sys.stderr)
+        return 1
+    source = Path(url.database)
+    if not source.is_file():
+        print(f"paperboy backup: no database at {source}", file=sys.stderr)
+        return 1
+    back_up_sqlite(source, target)
+    print(f"backed up {source} to {target}; {KEEP_HINT}")
+    return 0
