@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import brotli
 from cachetools import LRUCache
-from starlette.datastructures import Headers, MutableHeaders
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MIN_SIZE = 1024
@@ -33,6 +34,8 @@ COMPRESSIBLE = (
     "application/javascript",
     "image/svg+xml",
 )
+# The answer's headers the middleware reads.
+_READ = frozenset({b"content-encoding", b"content-type", b"cache-control", b"vary"})
 ENCODERS: dict[str, Callable[[bytes], bytes]] = {
     # Quality 5: most of the size gain of 11 at a small part of its time, for every request.
     "br": lambda body: brotli.compress(body, quality=5),
@@ -70,15 +73,54 @@ def _without_encoding(value: bytes) -> bytes:
     return value
 
 
-def eligible(path: str, headers: Headers) -> bool:
-    """Whether an answer may be compressed: public or static, compressible, not yet encoded."""
-    if "content-encoding" in headers:
-        return False
-    kind = headers.get("content-type", "")
-    if not kind.startswith(COMPRESSIBLE):
-        return False
-    public = "public" in headers.get("cache-control", "").lower()
-    return public or path.startswith("/static/")
+def _asked(raw: list[tuple[bytes, bytes]]) -> tuple[str | None, bool]:
+    """The request's first ``Accept-Encoding`` (None without one) and whether it carries an
+    ``If-None-Match``: read in one pass over the ASGI headers, which every request makes."""
+    accepted: str | None = None
+    revalidating = False
+    for name, value in raw:
+        if name == b"accept-encoding" and accepted is None:
+            accepted = value.decode("latin-1")
+        elif name == b"if-none-match":
+            revalidating = True
+    return accepted, revalidating
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """What the middleware reads of an answer's headers (the first of each, as ``Headers``
+    gives), found in one pass rather than one ``Headers`` look-up each."""
+
+    encoded: bool
+    kind: str
+    cache_control: str
+    vary: int | None  # the index of the first Vary header, if any
+
+    @classmethod
+    def of(cls, raw: list[tuple[bytes, bytes]]) -> _Answer:
+        found: dict[bytes, tuple[int, bytes]] = {}
+        for index, (name, value) in enumerate(raw):
+            if name in _READ and name not in found:
+                found[name] = (index, value)
+        kind = found.get(b"content-type", (0, b""))[1].decode("latin-1")
+        cache_control = found.get(b"cache-control", (0, b""))[1].decode("latin-1")
+        vary = found[b"vary"][0] if b"vary" in found else None
+        return cls(b"content-encoding" in found, kind, cache_control, vary)
+
+    def eligible(self, path: str) -> bool:
+        """Whether it may be compressed: public or static, compressible, not yet encoded."""
+        if self.encoded or not self.kind.startswith(COMPRESSIBLE):
+            return False
+        return "public" in self.cache_control.lower() or path.startswith("/static/")
+
+    def varied(self, raw: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        """A copy of ``raw`` whose Vary names Accept-Encoding too (after what it named), as
+        ``MutableHeaders.add_vary_header`` would write it."""
+        if self.vary is None:
+            return [*raw, (b"vary", b"Accept-Encoding")]
+        joined = (b"vary", raw[self.vary][1] + b", Accept-Encoding")
+        rest = [header for header in raw[self.vary + 1 :] if header[0] != b"vary"]
+        return [*raw[: self.vary], joined, *rest]
 
 
 class CompressionMiddleware:
@@ -90,9 +132,9 @@ class CompressionMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        asked = Headers(scope=scope)
-        encoding = chosen_encoding(asked.get("accept-encoding", ""))
-        if "if-none-match" in asked:
+        accepted, revalidating = _asked(scope["headers"])
+        encoding = None if accepted is None else chosen_encoding(accepted)
+        if revalidating:
             scope = {**scope, "headers": plain_tags(scope["headers"])}
         started: Message | None = None
         chunks: list[bytes] = []
@@ -100,13 +142,11 @@ class CompressionMiddleware:
         async def compress(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
-                headers = Headers(raw=message["headers"])
-                if message["status"] != 200 or not eligible(scope["path"], headers):
+                answer = _Answer.of(message["headers"])
+                if message["status"] != 200 or not answer.eligible(scope["path"]):
                     await send(message)
                 elif encoding is None:  # sent as it is, but a cache must know it could vary
-                    vary = MutableHeaders(raw=list(message["headers"]))
-                    vary.add_vary_header("Accept-Encoding")
-                    await send({**message, "headers": vary.raw})
+                    await send({**message, "headers": answer.varied(message["headers"])})
                 else:
                     started = message
                 return

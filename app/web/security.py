@@ -79,7 +79,8 @@ class SecurityMiddleware:
             return
         path: str = scope["path"]
         query: bytes = scope.get("query_string", b"")
-        extra = self.tokened_headers if carries_token(query.decode("latin-1")) else self.headers
+        tokened = bool(query) and carries_token(query.decode("latin-1"))
+        extra = self.tokened_headers if tokened else self.headers
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -99,6 +100,8 @@ class SecurityMiddleware:
 
     def _wait(self, scope: Scope, path: str) -> int | None:
         if not path.startswith(RATE_LIMITED_PREFIX) or scope["method"] == "OPTIONS":
+            return None
+        if self.limiter.per_minute <= 0:  # no limit: the client's address need not be read
             return None
         client = scope.get("client")
         # Behind a proxy, run uvicorn with --proxy-headers so this is the real client.
