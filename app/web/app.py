@@ -44,7 +44,6 @@ from app.core.tokens import TokenError
 from app.services.artifacts import Artifact, refuse_broken_artifacts
 from app.web import answers
 from app.web.assets import HashedStaticFiles
-from app.web.compression import CompressionMiddleware
 from app.web.context import WebContext, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, server_error, validation_error
@@ -223,8 +222,8 @@ def _read_your_writes(settings: Settings) -> int:
 
 
 def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:
-    # Innermost: it reads the answer's final Cache-Control to know whether it may compress.
-    app.add_middleware(CompressionMiddleware)
+    # Innermost; it compresses too, reading the answer's final Cache-Control to know whether
+    # it may.
     app.add_middleware(SecurityMiddleware, limiter=limiter, settings=settings)
     # Outside the rate limit, so that even a 429 carries CORS headers a browser client can read.
     app.add_middleware(

@@ -5,8 +5,8 @@ or a static file is compressed, so no answer that carries a secret (a CSRF token
 link's token, a reader's own page) is ever compressed beside text an attacker controls (the
 BREACH attack). An answer under ``MIN_SIZE`` bytes, of a type that does not shrink (images,
 fonts) or already encoded is sent as it is. A compressed answer's ETag names its encoding
-(``"tag-br"``), as RFC 9110 asks of different bytes; the middleware takes the encoding off a
-request's ``If-None-Match`` before anything inside reads it, so each names the one body. The
+(``"tag-br"``), as RFC 9110 asks of different bytes; the encoding is taken off a request's
+``If-None-Match`` before the app reads it, so each names the one body. The
 compressed bodies are kept by ETag: a page served again from the memo is not compressed again.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import brotli
 from cachetools import LRUCache
 from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope, Send
 
 MIN_SIZE = 1024
 # Kept compressed bodies, in bytes; the memo's pages and feeds fit many times over.
@@ -123,30 +123,41 @@ class _Answer:
         return [*raw[: self.vary], joined, *rest]
 
 
-class CompressionMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+RawHeaders = list[tuple[bytes, bytes]]
+
+
+class Compressor:
+    """Compresses one deployment's answers, keeping the compressed bodies by ETag.
+
+    Not a middleware of its own: the security middleware (``app.web.security``) hands each
+    request's ``send`` to :meth:`sending`, so an answer passes one wrapper for both, and its
+    headers are written in the order two middlewares, this one innermost, would write them.
+    """
+
+    def __init__(self) -> None:
         self.kept: LRUCache[tuple[str, str], bytes] = LRUCache(KEPT_BYTES, getsizeof=len)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    def sending(self, scope: Scope, send: Send, after: RawHeaders) -> tuple[Scope, Send]:
+        """The scope the app should see (If-None-Match tags without their encoding) and the
+        ``send`` it should answer through: compressed where it may be, ``after`` appended to
+        the headers of every answer."""
         accepted, revalidating = _asked(scope["headers"])
         encoding = None if accepted is None else chosen_encoding(accepted)
         if revalidating:
             scope = {**scope, "headers": plain_tags(scope["headers"])}
+        path: str = scope["path"]
         started: Message | None = None
         chunks: list[bytes] = []
 
         async def compress(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
-                answer = _Answer.of(message["headers"])
-                if message["status"] != 200 or not answer.eligible(scope["path"]):
-                    await send(message)
+                raw = message.get("headers", [])
+                answer = _Answer.of(raw)
+                if message["status"] != 200 or not answer.eligible(path):
+                    await send({**message, "headers": [*raw, *after]})
                 elif encoding is None:  # sent as it is, but a cache must know it could vary
-                    await send({**message, "headers": answer.varied(message["headers"])})
+                    await send({**message, "headers": [*answer.varied(raw), *after]})
                 else:
                     started = message
                 return
@@ -157,10 +168,10 @@ class CompressionMiddleware:
             if message.get("more_body", False):
                 return
             start, body = self._finish(started, b"".join(chunks), encoding)
-            await send(start)
+            await send({**start, "headers": [*start["headers"], *after]})
             await send({"type": "http.response.body", "body": body, "more_body": False})
 
-        await self.app(scope, receive, compress)
+        return scope, compress
 
     def _finish(self, start: Message, body: bytes, encoding: str | None) -> tuple[Message, bytes]:
         headers = MutableHeaders(raw=list(start["headers"]))
