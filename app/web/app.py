@@ -48,7 +48,6 @@ from app.web.context import WebContext, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, server_error, validation_error
 from app.web.forms import FormRefusedError
-from app.web.head import HeadAsGetMiddleware
 from app.web.hosts import HostMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
@@ -237,9 +236,8 @@ def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> N
     if settings.env == "production":
         # Outside the rest, so that another host's request reaches nothing; CORS included.
         app.add_middleware(HostMiddleware, settings=settings)
-    # Outermost: everything inside serves a HEAD as the GET it mirrors.
-    app.add_middleware(HeadAsGetMiddleware)
-    # Outside even that: a refused host's answer has an id too, and every line it logs.
+    # Outermost: a refused host's answer has an id too, and every line it logs; everything
+    # inside serves a HEAD as the GET it mirrors (app.web.head).
     app.add_middleware(RequestIdMiddleware)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.logs import REQUEST_ID
+from app.web.head import as_get
 
 HEADER = "X-Request-ID"
 # As ASGI carries header names: lower case, in bytes.
@@ -59,6 +60,9 @@ def current_request_id() -> str | None:
 
 
 class RequestIdMiddleware:
+    """The id of each request, set before anything inside can log; also the layer that
+    serves HEAD as GET (``app.web.head``), so that the two cost one layer."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -75,4 +79,6 @@ class RequestIdMiddleware:
                 message["headers"] = with_id(message.get("headers", ()), raw_id)
             await send(message)
 
-        await self.app(scope, receive, send_with_id)
+        # Everything inside serves a HEAD as the GET it mirrors.
+        scope, answer = as_get(scope, send_with_id)
+        await self.app(scope, receive, answer)
