@@ -47,12 +47,10 @@ from app.services.presenting import load_stop_words
 from app.services.search import Searcher
 from app.web import answers
 from app.web.assets import HashedStaticFiles
-from app.web.compression import CompressionMiddleware
 from app.web.context import WebContext, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, refused, server_error, validation_error
 from app.web.forms import FormRefusedError
-from app.web.head import HeadAsGetMiddleware
 from app.web.hosts import HostMiddleware
 from app.web.limits import RateLimiter
 from app.web.openapi import honest_openapi
@@ -228,8 +226,8 @@ def _read_your_writes(settings: Settings) -> int:
 
 
 def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> None:
-    # Innermost: it reads the answer's final Cache-Control to know whether it may compress.
-    app.add_middleware(CompressionMiddleware)
+    # Innermost; it compresses too, reading the answer's final Cache-Control to know whether
+    # it may.
     app.add_middleware(SecurityMiddleware, limiter=limiter, settings=settings)
     # Outside the rate limit, so that even a 429 carries CORS headers a browser client can read.
     app.add_middleware(
@@ -243,9 +241,8 @@ def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> N
     if settings.env == "production":
         # Outside the rest, so that another host's request reaches nothing; CORS included.
         app.add_middleware(HostMiddleware, settings=settings)
-    # Outermost: everything inside serves a HEAD as the GET it mirrors.
-    app.add_middleware(HeadAsGetMiddleware)
-    # Outside even that: a refused host's answer has an id too, and every line it logs.
+    # Outermost: a refused host's answer has an id too, and every line it logs; everything
+    # inside serves a HEAD as the GET it mirrors (app.web.head).
     app.add_middleware(RequestIdMiddleware)
 
 

@@ -5,8 +5,8 @@ or a static file is compressed, so no answer that carries a secret (a CSRF token
 link's token, a reader's own page) is ever compressed beside text an attacker controls (the
 BREACH attack). An answer under ``MIN_SIZE`` bytes, of a type that does not shrink (images,
 fonts) or already encoded is sent as it is. A compressed answer's ETag names its encoding
-(``"tag-br"``), as RFC 9110 asks of different bytes; the middleware takes the encoding off a
-request's ``If-None-Match`` before anything inside reads it, so each names the one body. The
+(``"tag-br"``), as RFC 9110 asks of different bytes; the encoding is taken off a request's
+``If-None-Match`` before the app reads it, so each names the one body. The
 compressed bodies are kept by ETag: a page served again from the memo is not compressed again.
 """
 
@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import brotli
 from cachetools import LRUCache
-from starlette.datastructures import Headers, MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.datastructures import MutableHeaders
+from starlette.types import Message, Scope, Send
 
 MIN_SIZE = 1024
 # Kept compressed bodies, in bytes; the memo's pages and feeds fit many times over.
@@ -33,6 +34,8 @@ COMPRESSIBLE = (
     "application/javascript",
     "image/svg+xml",
 )
+# The answer's headers the middleware reads.
+_READ = frozenset({b"content-encoding", b"content-type", b"cache-control", b"vary"})
 ENCODERS: dict[str, Callable[[bytes], bytes]] = {
     # Quality 5: most of the size gain of 11 at a small part of its time, for every request.
     "br": lambda body: brotli.compress(body, quality=5),
@@ -70,43 +73,91 @@ def _without_encoding(value: bytes) -> bytes:
     return value
 
 
-def eligible(path: str, headers: Headers) -> bool:
-    """Whether an answer may be compressed: public or static, compressible, not yet encoded."""
-    if "content-encoding" in headers:
-        return False
-    kind = headers.get("content-type", "")
-    if not kind.startswith(COMPRESSIBLE):
-        return False
-    public = "public" in headers.get("cache-control", "").lower()
-    return public or path.startswith("/static/")
+def _asked(raw: list[tuple[bytes, bytes]]) -> tuple[str | None, bool]:
+    """The request's first ``Accept-Encoding`` (None without one) and whether it carries an
+    ``If-None-Match``: read in one pass over the ASGI headers, which every request makes."""
+    accepted: str | None = None
+    revalidating = False
+    for name, value in raw:
+        if name == b"accept-encoding" and accepted is None:
+            accepted = value.decode("latin-1")
+        elif name == b"if-none-match":
+            revalidating = True
+    return accepted, revalidating
 
 
-class CompressionMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+@dataclass(frozen=True)
+class _Answer:
+    """What the middleware reads of an answer's headers (the first of each, as ``Headers``
+    gives), found in one pass rather than one ``Headers`` look-up each."""
+
+    encoded: bool
+    kind: str
+    cache_control: str
+    vary: int | None  # the index of the first Vary header, if any
+
+    @classmethod
+    def of(cls, raw: list[tuple[bytes, bytes]]) -> _Answer:
+        found: dict[bytes, tuple[int, bytes]] = {}
+        for index, (name, value) in enumerate(raw):
+            if name in _READ and name not in found:
+                found[name] = (index, value)
+        kind = found.get(b"content-type", (0, b""))[1].decode("latin-1")
+        cache_control = found.get(b"cache-control", (0, b""))[1].decode("latin-1")
+        vary = found[b"vary"][0] if b"vary" in found else None
+        return cls(b"content-encoding" in found, kind, cache_control, vary)
+
+    def eligible(self, path: str) -> bool:
+        """Whether it may be compressed: public or static, compressible, not yet encoded."""
+        if self.encoded or not self.kind.startswith(COMPRESSIBLE):
+            return False
+        return "public" in self.cache_control.lower() or path.startswith("/static/")
+
+    def varied(self, raw: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        """A copy of ``raw`` whose Vary names Accept-Encoding too (after what it named), as
+        ``MutableHeaders.add_vary_header`` would write it."""
+        if self.vary is None:
+            return [*raw, (b"vary", b"Accept-Encoding")]
+        joined = (b"vary", raw[self.vary][1] + b", Accept-Encoding")
+        rest = [header for header in raw[self.vary + 1 :] if header[0] != b"vary"]
+        return [*raw[: self.vary], joined, *rest]
+
+
+RawHeaders = list[tuple[bytes, bytes]]
+
+
+class Compressor:
+    """Compresses one deployment's answers, keeping the compressed bodies by ETag.
+
+    Not a middleware of its own: the security middleware (``app.web.security``) hands each
+    request's ``send`` to :meth:`sending`, so an answer passes one wrapper for both, and its
+    headers are written in the order two middlewares, this one innermost, would write them.
+    """
+
+    def __init__(self) -> None:
         self.kept: LRUCache[tuple[str, str], bytes] = LRUCache(KEPT_BYTES, getsizeof=len)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        asked = Headers(scope=scope)
-        encoding = chosen_encoding(asked.get("accept-encoding", ""))
-        if "if-none-match" in asked:
+    def sending(self, scope: Scope, send: Send, after: RawHeaders) -> tuple[Scope, Send]:
+        """The scope the app should see (If-None-Match tags without their encoding) and the
+        ``send`` it should answer through: compressed where it may be, ``after`` appended to
+        the headers of every answer."""
+        accepted, revalidating = _asked(scope["headers"])
+        encoding = None if accepted is None else chosen_encoding(accepted)
+        if revalidating:
             scope = {**scope, "headers": plain_tags(scope["headers"])}
+        path: str = scope["path"]
         started: Message | None = None
         chunks: list[bytes] = []
 
         async def compress(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
-                headers = Headers(raw=message["headers"])
-                if message["status"] != 200 or not eligible(scope["path"], headers):
-                    await send(message)
+                raw = message.get("headers", [])
+                answer = _Answer.of(raw)
+                if message["status"] != 200 or not answer.eligible(path):
+                    await send({**message, "headers": [*raw, *after]})
                 elif encoding is None:  # sent as it is, but a cache must know it could vary
-                    vary = MutableHeaders(raw=list(message["headers"]))
-                    vary.add_vary_header("Accept-Encoding")
-                    await send({**message, "headers": vary.raw})
+                    await send({**message, "headers": [*answer.varied(raw), *after]})
                 else:
                     started = message
                 return
@@ -117,10 +168,10 @@ class CompressionMiddleware:
             if message.get("more_body", False):
                 return
             start, body = self._finish(started, b"".join(chunks), encoding)
-            await send(start)
+            await send({**start, "headers": [*start["headers"], *after]})
             await send({"type": "http.response.body", "body": body, "more_body": False})
 
-        await self.app(scope, receive, compress)
+        return scope, compress
 
     def _finish(self, start: Message, body: bytes, encoding: str | None) -> tuple[Message, bytes]:
         headers = MutableHeaders(raw=list(start["headers"]))

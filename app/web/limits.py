@@ -7,6 +7,7 @@ which is fine for a guard against runaway scripts (documented in the README).
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import threading
@@ -23,6 +24,8 @@ MAX_CLIENTS = 10_000
 IPV6_CLIENT_PREFIX = 64
 
 
+# Every rate-limited request asks, and most come from addresses seen a moment ago.
+@functools.lru_cache(maxsize=4096)
 def client_key(host: str) -> str:
     """What per-client limits count a client's network address as (pure).
 

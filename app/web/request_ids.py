@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterable
 
-from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.logs import REQUEST_ID
+from app.web.head import as_get
 
 HEADER = "X-Request-ID"
+# As ASGI carries header names: lower case, in bytes.
+_RAW_HEADER = HEADER.lower().encode("latin-1")
 # What a proxy sends (nginx's $request_id, a UUID) and nothing that could forge a log line.
 SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -29,11 +32,37 @@ def chosen_id(offered: str | None) -> str:
     return uuid.uuid4().hex
 
 
+def offered_id(raw: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """The request's first ``X-Request-ID``, if any (read straight from the ASGI headers:
+    every request passes here, and a ``Headers`` object costs more than the look-up)."""
+    for name, value in raw:
+        if name == _RAW_HEADER:
+            return value.decode("latin-1")
+    return None
+
+
+def with_id(
+    raw: Iterable[tuple[bytes, bytes]], raw_id: tuple[bytes, bytes]
+) -> list[tuple[bytes, bytes]]:
+    """A new header list: ``raw`` with the id in place of any the answer carried already,
+    else after the others (the caller's list, which a response may share, is not changed)."""
+    headers = list(raw)
+    for index, (name, _) in enumerate(headers):
+        if name == _RAW_HEADER:
+            rest = [header for header in headers[index + 1 :] if header[0] != _RAW_HEADER]
+            return [*headers[:index], raw_id, *rest]
+    headers.append(raw_id)
+    return headers
+
+
 def current_request_id() -> str | None:
     return REQUEST_ID.get()
 
 
 class RequestIdMiddleware:
+    """The id of each request, set before anything inside can log; also the layer that
+    serves HEAD as GET (``app.web.head``), so that the two cost one layer."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -41,12 +70,15 @@ class RequestIdMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        request_id = chosen_id(Headers(scope=scope).get(HEADER))
+        request_id = chosen_id(offered_id(scope["headers"]))
         REQUEST_ID.set(request_id)
+        raw_id = (_RAW_HEADER, request_id.encode("latin-1"))
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message)[HEADER] = request_id
+                message["headers"] = with_id(message.get("headers", ()), raw_id)
             await send(message)
 
-        await self.app(scope, receive, send_with_id)
+        # Everything inside serves a HEAD as the GET it mirrors.
+        scope, answer = as_get(scope, send_with_id)
+        await self.app(scope, receive, answer)

@@ -16,10 +16,11 @@ its styles, scripts and forms would otherwise carry the token into a proxy's acc
 from __future__ import annotations
 
 from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
 from app.core.logs import carries_token
+from app.web.compression import Compressor
 from app.web.limits import RateLimiter, client_key
 
 CSP = (
@@ -60,15 +61,18 @@ def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
 
 
 class SecurityMiddleware:
-    """Adds the security headers to every response and rate-limits ``/api/`` per client.
+    """Adds the security headers to every response, rate-limits ``/api/`` per client, and
+    compresses what may be compressed (``app.web.compression``).
 
     Plain ASGI rather than ``BaseHTTPMiddleware``: it only touches the response's start
-    message, so bodies pass through untouched and a request costs one list concatenation.
+    message and, for a compressed answer, its body. One middleware rather than two: every
+    request pays for each layer it passes, and these two wrap the same ``send``.
     """
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter, settings: Settings) -> None:
         self.app = app
         self.limiter = limiter
+        self.compressor = Compressor()
         hsts = wants_strict_transport(settings)
         self.headers = _raw(security_headers(strict_transport=hsts))
         self.tokened_headers = _raw(security_headers(strict_transport=hsts, tokened=True))
@@ -77,28 +81,24 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path: str = scope["path"]
         query: bytes = scope.get("query_string", b"")
-        extra = self.tokened_headers if carries_token(query.decode("latin-1")) else self.headers
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", ()), *extra]}
-            await send(message)
-
+        tokened = bool(query) and carries_token(query.decode("latin-1"))
+        extra = self.tokened_headers if tokened else self.headers
+        # A refusal below is never public, so it passes the compressor as it is.
+        scope, answer = self.compressor.sending(scope, send, extra)
         if _has_nul(scope):
-            await bad_request("a NUL character has no place in a URL")(
-                scope, receive, send_with_headers
-            )
+            await bad_request("a NUL character has no place in a URL")(scope, receive, answer)
             return
-        wait = self._wait(scope, path)
+        wait = self._wait(scope, scope["path"])
         if wait is not None:
-            await too_many_requests(wait)(scope, receive, send_with_headers)
+            await too_many_requests(wait)(scope, receive, answer)
             return
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, answer)
 
     def _wait(self, scope: Scope, path: str) -> int | None:
         if not path.startswith(RATE_LIMITED_PREFIX) or scope["method"] == "OPTIONS":
+            return None
+        if self.limiter.per_minute <= 0:  # no limit: the client's address need not be read
             return None
         client = scope.get("client")
         # Behind a proxy, run uvicorn with --proxy-headers so this is the real client.
