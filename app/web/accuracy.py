@@ -76,12 +76,7 @@ class AccuracyPage:
     min_days: int = MIN_SCORECARD_DAYS
     min_featured: int = MIN_SCORECARD_FEATURED
     recorded: RecordedFigure = SCORECARD
-
-    @property
-    def too_small(self) -> bool:
-        """Too few days or featured papers for the overall figures to be judged."""
-        found = self.overall
-        return found is None or found.days < self.min_days or found.featured < self.min_featured
+    too_small: bool = True  # too few days or featured papers for its figures to be judged
 
 
 def accuracy_page(session: Session, model_path: Path | None) -> AccuracyPage:
@@ -102,6 +97,14 @@ def accuracy_page(session: Session, model_path: Path | None) -> AccuracyPage:
         hits=[_row(one) for one in record.hits],
         missed=[_row(one) for one in record.missed],
         overrated=[_row(one) for one in record.overrated],
+        too_small=too_small(record.overall),
+    )
+
+
+def too_small(found: Skill | None) -> bool:
+    """Whether a scorecard's figure stands on too few days or featured papers to be judged."""
+    return (
+        found is None or found.days < MIN_SCORECARD_DAYS or found.featured < MIN_SCORECARD_FEATURED
     )
 
 

@@ -32,11 +32,8 @@ class WeekReviewPage:
     weeks_before: int | None = None
     weeks_needed: int = REVIEW_WEEKS_BEFORE
     recorded: RecordedFigure = WEEK_REVIEW
-
-    @property
-    def too_short(self) -> bool:
-        """Fewer weeks stored before it than the review compares each topic with."""
-        return self.weeks_before is not None and self.weeks_before < self.weeks_needed
+    # Fewer weeks stored before it than the review compares each topic with.
+    too_short: bool = False
 
 
 def reviewed_weeks(session: Session) -> list[date]:
@@ -48,12 +45,14 @@ def week_review_page(session: Session, week: date | None) -> WeekReviewPage:
     weeks = reviewed_weeks(session)
     shown = week if week is not None else (weeks[0] if weeks else None)
     stored = None if shown is None else session.get(WeekReview, shown)
+    before = None if shown is None else _weeks_before(session, shown)
     return WeekReviewPage(
         week=shown,
         weeks=weeks,
         review=None if stored is None else stored.body,
         week_end=None if shown is None else shown + timedelta(days=6),
-        weeks_before=None if shown is None else _weeks_before(session, shown),
+        weeks_before=before,
+        too_short=before is not None and before < REVIEW_WEEKS_BEFORE,
     )
 
 

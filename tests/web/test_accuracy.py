@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import feedparser
 from fastapi.testclient import TestClient
 
+from app.web.small_samples import MIN_SCORECARD_DAYS, MIN_SCORECARD_FEATURED
 from tests.web.conftest import HF_PAPER
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -31,7 +32,11 @@ def test_the_scorecard_names_the_model_and_marks_days_it_was_trained_on(
     row = re.search(r'<tr id="day-2025-12-17">(.*?)</tr>', page, re.S)
     assert row is not None and "inside the training period" in row.group(1)
     assert "No day after it has Hugging Face" in page
-    assert re.search(r"<strong>Brier skill -?\d\.\d{3}</strong>", page)
+    # One day is too few to judge: no bare Brier skill, but the notice and the recorded figure.
+    assert not re.search(r"<strong>Brier skill -?\d\.\d{3}</strong>", page)
+    assert "<strong>too few to judge</strong>" in page
+    assert f"at least\n  {MIN_SCORECARD_DAYS} days and {MIN_SCORECARD_FEATURED} featured" in page
+    assert "<code>docs/benchmarks.md#f-scorecard</code>" in page
 
 
 def test_each_chart_is_an_svg_picture_beside_a_table_saying_the_same(client: TestClient) -> None:
