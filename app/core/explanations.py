@@ -65,14 +65,48 @@ def helped(reasons: Sequence[Explanation], limit: int | None = None) -> list[Exp
     return raised if limit is None else raised[:limit]
 
 
-def chance_words(chance: float) -> str:
-    """The chance as a reader reads it, "12% chance to be featured on Hugging Face": a whole
-    percent, and never a false 0% or 100% ("under 1%", "over 99%")."""
+def percent_words(chance: float) -> str:
+    """A chance as a whole percent, and never a false 0% or 100% ("under 1%", "over 99%"):
+    every page words a chance here, so a paper reads the same number wherever it appears."""
     percent = int(chance * 100 + 0.5)
     if percent < 1:
-        amount = "under 1%"
-    elif percent > 99:
-        amount = "over 99%"
-    else:
-        amount = f"{percent}%"
-    return f"{amount} chance to be featured on Hugging Face"
+        return "under 1%"
+    if percent > 99:
+        return "over 99%"
+    return f"{percent}%"
+
+
+def chance_words(chance: float) -> str:
+    """The model's chance as a reader reads it, "12% chance to be featured on Hugging Face"."""
+    return f"{percent_words(chance)} chance to be featured on Hugging Face"
+
+
+def given_words(chance: float) -> str:
+    """The model's chance once the outcome is known: what Paperboy said, not an open bet."""
+    return f"Paperboy gave it {percent_words(chance)} at announcement"
+
+
+def content_chance_words(chance: float) -> str:
+    """The content-only chance (text and topic, no authors' record, no votes) that the radar
+    ranks by: named, as it differs from the model's chance a card shows."""
+    return f"{percent_words(chance)} chance from its text and topic alone"
+
+
+# The score's parts as a reader knows them; a part without words here keeps its own name.
+PART_WORDS = {
+    "prior": "The paper itself: its subject, code, project page, venue",
+    "author_history": "Its authors' record on Hugging Face",
+    "topic_momentum": "Its topic's momentum",
+    "community": "Upvotes and votes since announcement",
+    "team": "The size of its team",
+    "code": "Public code",
+    "momentum": "Its topic's momentum",
+    "venue": "Accepted at a venue",
+}
+# The part that arrives after announcement: the chance is read without it.
+AFTER_ANNOUNCEMENT = "community"
+
+
+def part_words(name: str) -> str:
+    """A score part's name in words ("author_history": "Its authors' record …")."""
+    return PART_WORDS.get(name, name.replace("_", " ").capitalize())

@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.core.explanations import content_chance_words
 from app.core.models import Edition, EmergingTopic, Paper
 from app.core.refusals import BadInput
 from app.core.topic_labels import topic_labels
@@ -33,6 +34,7 @@ __all__ = [
     "UnderRadarWeek",
     "emerging_week",
     "flagged_weeks",
+    "outcomes_known_until",
     "under_radar_week",
 ]
 
@@ -164,6 +166,11 @@ class UnderRadarPick:
     topic_id: int | None
     topic_label: str | None
 
+    @property
+    def chance_words(self) -> str:
+        """Named as content-only: the model's chance on a card also weighs authors and votes."""
+        return content_chance_words(self.chance)
+
 
 @dataclass(frozen=True, slots=True)
 class UnderRadarWeek:
@@ -216,3 +223,9 @@ def _newest_judged(session: Session, rule: RadarRule) -> date | None:
         Edition.period == "day", Edition.edition_date <= limit
     )
     return session.scalar(query)
+
+
+def outcomes_known_until(session: Session) -> date | None:
+    """The last announcement day whose outcome on Hugging Face is known: its records reach
+    the radar's days past it, so a paper of that day not featured by then was passed over."""
+    return judged_until(session, RadarRule().seen_days)

@@ -104,6 +104,17 @@ class Status:
         return not self.offline and not taken_on
 
     @property
+    def never_ran(self) -> list[str]:
+        """The scheduled jobs (not off) with no run at all here: nothing is known of them, so
+        the page cannot call the deployment well, even before they are due."""
+        return [job.name for job in self.jobs if not job.off and job.last_run is None]
+
+    @property
+    def all_well(self) -> bool:
+        """What the page says "All well." for: healthy, and every scheduled job has run."""
+        return self.healthy and not self.never_ran
+
+    @property
     def healthy(self) -> bool:
         troubled = self.sources_judged and any(source.troubled for source in self.sources)
         overdue = any(job.overdue for job in self.jobs)

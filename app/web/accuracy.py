@@ -15,6 +15,12 @@ from sqlalchemy.orm import Session
 from app.core.explanations import chance_words
 from app.services.accuracy import Bin, CalledPaper, ModelRecord, ScoredDay, Skill, model_record
 from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
+from app.web.small_samples import (
+    MIN_SCORECARD_DAYS,
+    MIN_SCORECARD_FEATURED,
+    SCORECARD,
+    RecordedFigure,
+)
 
 CHART = 240  # the charts' plotting square, in SVG units
 ENTRIES = 30
@@ -26,6 +32,19 @@ class Point:
     y: float
     size: float
     title: str
+
+
+@dataclass(frozen=True)
+class BinRow:
+    """Reliability bins as the page lists them: bins whose chances read the same at the
+    page's precision are merged, so no row reads "0.2% to 0.2%"."""
+
+    label: str  # "0.1% to 0.7%", or one value where every chance in it reads the same
+    low: float
+    high: float
+    mean_chance: float
+    featured_share: float
+    papers: int
 
 
 @dataclass(frozen=True)
@@ -46,7 +65,7 @@ class AccuracyPage:
     overall: Skill | None
     after_training: Skill | None
     bins: list[Point]  # the reliability diagram: mean chance (x) and share featured (y)
-    bin_rows: list[Bin]
+    bin_rows: list[BinRow]
     weeks: list[Point]  # Brier skill per week, oldest first
     week_rows: list[tuple[date, Skill]]
     days: list[ScoredDay]
@@ -54,10 +73,15 @@ class AccuracyPage:
     missed: list[CallRow]
     overrated: list[CallRow]
     chart: int = CHART
+    min_days: int = MIN_SCORECARD_DAYS
+    min_featured: int = MIN_SCORECARD_FEATURED
+    recorded: RecordedFigure = SCORECARD
+    too_small: bool = True  # too few days or featured papers for its figures to be judged
 
 
 def accuracy_page(session: Session, model_path: Path | None) -> AccuracyPage:
     record = model_record(session, model_path)
+    rows = bin_rows(record.bins)
     return AccuracyPage(
         model_id=record.model_id,
         trained_from=record.trained_from,
@@ -65,14 +89,22 @@ def accuracy_page(session: Session, model_path: Path | None) -> AccuracyPage:
         other_days=record.other_days,
         overall=record.overall,
         after_training=record.after_training,
-        bins=_bin_points(record.bins),
-        bin_rows=record.bins,
+        bins=_bin_points(rows),
+        bin_rows=rows,
         weeks=_week_points(record),
         week_rows=record.weeks,
         days=record.days,
         hits=[_row(one) for one in record.hits],
         missed=[_row(one) for one in record.missed],
         overrated=[_row(one) for one in record.overrated],
+        too_small=too_small(record.overall),
+    )
+
+
+def too_small(found: Skill | None) -> bool:
+    """Whether a scorecard's figure stands on too few days or featured papers to be judged."""
+    return (
+        found is None or found.days < MIN_SCORECARD_DAYS or found.featured < MIN_SCORECARD_FEATURED
     )
 
 
@@ -86,7 +118,42 @@ def _row(one: CalledPaper) -> CallRow:
     )
 
 
-def _bin_points(bins: list[Bin]) -> list[Point]:
+def bin_rows(bins: list[Bin]) -> list[BinRow]:
+    """The bins, each merged with the next until its chances no longer read the same."""
+    groups: list[list[Bin]] = []
+    pending: list[Bin] = []
+    for one in bins:
+        pending.append(one)
+        if _percent(pending[0].low) != _percent(one.high):
+            groups.append(pending)
+            pending = []
+    if pending:
+        if groups:
+            groups[-1].extend(pending)
+        else:
+            groups.append(pending)
+    return [_merged(group) for group in groups]
+
+
+def _percent(chance: float) -> str:
+    return f"{chance:.1%}"
+
+
+def _merged(group: list[Bin]) -> BinRow:
+    papers = sum(one.papers for one in group)
+    low, high = group[0].low, group[-1].high
+    same = _percent(low) == _percent(high)
+    return BinRow(
+        label=_percent(low) if same else f"{_percent(low)} to {_percent(high)}",
+        low=low,
+        high=high,
+        mean_chance=sum(one.mean_chance * one.papers for one in group) / papers,
+        featured_share=sum(one.featured_share * one.papers for one in group) / papers,
+        papers=papers,
+    )
+
+
+def _bin_points(bins: list[BinRow]) -> list[Point]:
     """Reliability bins in the chart's square: both axes from 0 to the largest value."""
     top = max([b.mean_chance for b in bins] + [b.featured_share for b in bins] + [0.01])
     return [
@@ -94,8 +161,7 @@ def _bin_points(bins: list[Bin]) -> list[Point]:
             x=CHART * b.mean_chance / top,
             y=CHART * (1 - b.featured_share / top),
             size=3 + 5 * b.papers / max(one.papers for one in bins),
-            title=f"chances {b.low:.1%} to {b.high:.1%}: {b.featured_share:.1%} featured "
-            f"({b.papers} papers)",
+            title=f"chances {b.label}: {b.featured_share:.1%} featured ({b.papers} papers)",
         )
         for b in bins
     ]
@@ -142,6 +208,8 @@ def accuracy_atom(page: AccuracyPage, site_url: str) -> bytes:
             f"{found.brier_skill:.3f} against the day's base rate, expected calibration error "
             f"{found.ece:.3f}, model {page.model_id}"
             + (" (a day it was trained on)." if row.in_training else ".")
+            + f" One day is too few to judge; on enough days: {SCORECARD.words} "
+            f"({SCORECARD.source})."
         )
         text(entry, "summary", summary, kind="text")
     return body(feed)

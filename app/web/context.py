@@ -25,6 +25,7 @@ from app.core.bundled import BundledFolder, bundled_folder
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.editions import latest_edition
+from app.core.explanations import given_words
 from app.core.models import Edition
 from app.core.periods import Period
 from app.core.replicas import Replicas
@@ -165,6 +166,7 @@ def make_templates(assets: Assets, site_url: str) -> Jinja2Templates:
     templates.env.filters["plain"] = readable
     templates.env.filters["tex"] = tex_text
     templates.env.filters["lsn"] = format_position
+    templates.env.filters["given_chance"] = given_words
     return templates
 
 

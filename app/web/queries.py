@@ -30,6 +30,7 @@ from app.core.models import (
 )
 from app.core.periods import last_day
 from app.core.topic_labels import topic_labels
+from app.services.radar import outcomes_known_until
 from app.services.reading import community_of
 from app.web.forms import parse_period
 from app.web.view_models import (
@@ -206,6 +207,7 @@ def cards_for(session: Session, items: Sequence[Any], until: date) -> list[Card]
     ids = [item.arxiv_id for item in items]
     stored, community = papers(session, ids), signals(session, ids)
     labels = topic_labels(session, [i.topic_id for i in items if i.topic_id is not None], until)
+    known = outcomes_known_until(session)
     return [
         card(
             item.position,
@@ -213,6 +215,7 @@ def cards_for(session: Session, items: Sequence[Any], until: date) -> list[Card]
             _chip(item.topic_id, labels),
             _scored(item),
             community.get(item.arxiv_id, Signals()),
+            known,
         )
         for item in items
         if item.arxiv_id in stored
@@ -228,8 +231,9 @@ def _scored(item: Any) -> Scored:
 def plain_cards(session: Session, arxiv_ids: Sequence[str]) -> list[Card]:
     """Unscored cards for papers in the given order (search results, author works)."""
     stored, community = papers(session, arxiv_ids), signals(session, arxiv_ids)
+    known = outcomes_known_until(session)
     return [
-        card(rank, stored[i], None, None, community.get(i, Signals()))
+        card(rank, stored[i], None, None, community.get(i, Signals()), known)
         for rank, i in enumerate((i for i in arxiv_ids if i in stored), start=1)
     ]
 

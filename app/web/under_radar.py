@@ -66,8 +66,8 @@ def under_radar_atom(page: UnderRadarWeek, site_url: str) -> bytes:
         text(entry, "updated", day_stamp(pick.announced_on))
         topic = f" in the topic {pick.topic_label}" if pick.topic_label else ""
         summary = (
-            f"Announced {pick.announced_on:%d %b %Y}{topic}: a {pick.chance:.0%} chance to be "
-            f"featured from its text and topic alone, yet Hugging Face had not featured it."
+            f"Announced {pick.announced_on:%d %b %Y}{topic}: a {pick.chance_words}, yet "
+            f"Hugging Face had not featured it."
         )
         text(entry, "summary", summary, kind="text")
     return body(feed)

@@ -12,7 +12,15 @@ from datetime import date, datetime
 from typing import ClassVar, NamedTuple
 
 from app.core.excerpts import Excerpt, excerpt
-from app.core.explanations import Explanation, chance_words, helped, load_reasons
+from app.core.explanations import (
+    AFTER_ANNOUNCEMENT,
+    Explanation,
+    chance_words,
+    given_words,
+    helped,
+    load_reasons,
+    part_words,
+)
 from app.core.names import author_key
 
 AUTHORS_SHOWN = 3
@@ -44,6 +52,15 @@ class Component(NamedTuple):
 
     name: str
     value: float
+
+    @property
+    def words(self) -> str:
+        return part_words(self.name)
+
+    @property
+    def at_announcement(self) -> bool:
+        """Known when the paper was announced: the parts its chance is read from."""
+        return self.name != AFTER_ANNOUNCEMENT
 
 
 class Scored(NamedTuple):
@@ -135,6 +152,11 @@ class Explained:
         return None if self.chance is None else chance_words(self.chance)
 
     @property
+    def given_words(self) -> str | None:
+        """The chance as said once the outcome is known ("Paperboy gave it 12% …")."""
+        return None if self.chance is None else given_words(self.chance)
+
+    @property
     def reasons_shown(self) -> list[Explanation]:
         return helped(self.reasons, self.REASONS_SHOWN)
 
@@ -162,7 +184,20 @@ class Card(Explained):
     project_page: str | None = None
     # The abstract's opening; the rest waits behind "more".
     summary: Excerpt = field(default_factory=Excerpt)
+    # The last announcement day whose outcome on Hugging Face is known (None: none is).
+    outcomes_known_until: date | None = None
     REASONS_SHOWN: ClassVar[int | None] = 3  # a card is short; the paper page lists them all
+
+    @property
+    def passed_over(self) -> bool:
+        """Hugging Face's window for the paper closed without featuring it."""
+        announced, known = self.paper.announced_on, self.outcomes_known_until
+        closed = announced is not None and known is not None and announced <= known
+        return closed and not self.signals.on_hugging_face
+
+    @property
+    def outcome_known(self) -> bool:
+        return self.signals.on_hugging_face or self.passed_over
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +213,15 @@ class Appearance(Explained):
     components: list[Component]
     chance: float | None = None
     reasons: list[Explanation] = field(default_factory=list)
+
+    @property
+    def announced_score(self) -> float:
+        """The parts known at announcement, added: the score the chance is read from."""
+        return sum(part.value for part in self.components if part.at_announcement)
+
+    def said(self, factor: str) -> str:
+        """What the reasons said of a part, where they said anything."""
+        return next((r.text for r in self.reasons if r.factor == factor), "")
 
 
 def links(arxiv_id: str) -> dict[str, str]:
@@ -232,6 +276,7 @@ def card(
     topic: TopicChip | None,
     scored: Scored | None,
     signals: Signals,
+    outcomes_known_until: date | None = None,
 ) -> Card:
     return Card(
         rank=rank,
@@ -248,6 +293,7 @@ def card(
         reasons=[] if scored is None else load_reasons(scored.reasons),
         project_page=project_page(paper, signals),
         summary=excerpt(paper.abstract),
+        outcomes_known_until=outcomes_known_until,
     )
 
 

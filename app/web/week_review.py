@@ -12,11 +12,12 @@ from datetime import date, timedelta
 from typing import Any
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.models import WeekReview
+from app.core.models import Paper, WeekReview
 from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
+from app.web.small_samples import REVIEW_WEEKS_BEFORE, WEEK_REVIEW, RecordedFigure
 
 WEEK = timedelta(days=7)
 
@@ -27,6 +28,12 @@ class WeekReviewPage:
     weeks: list[date]  # every week written up, newest first
     review: dict[str, Any] | None
     week_end: date | None  # the Sunday of the week shown
+    # Whole weeks stored before the week shown, up to the review's window (None: no week).
+    weeks_before: int | None = None
+    weeks_needed: int = REVIEW_WEEKS_BEFORE
+    recorded: RecordedFigure = WEEK_REVIEW
+    # Fewer weeks stored before it than the review compares each topic with.
+    too_short: bool = False
 
 
 def reviewed_weeks(session: Session) -> list[date]:
@@ -38,12 +45,23 @@ def week_review_page(session: Session, week: date | None) -> WeekReviewPage:
     weeks = reviewed_weeks(session)
     shown = week if week is not None else (weeks[0] if weeks else None)
     stored = None if shown is None else session.get(WeekReview, shown)
+    before = None if shown is None else _weeks_before(session, shown)
     return WeekReviewPage(
         week=shown,
         weeks=weeks,
         review=None if stored is None else stored.body,
         week_end=None if shown is None else shown + timedelta(days=6),
+        weeks_before=before,
+        too_short=before is not None and before < REVIEW_WEEKS_BEFORE,
     )
+
+
+def _weeks_before(session: Session, monday: date) -> int:
+    """Whole weeks of stored papers before ``monday``, counted up to the review's window."""
+    first: date | None = session.scalar(select(func.min(Paper.announced_on)))
+    if first is None or first >= monday:
+        return 0
+    return min((monday - first).days // 7, REVIEW_WEEKS_BEFORE)
 
 
 def week_review_atom(weeks: list[tuple[date, dict[str, Any]]], site_url: str) -> bytes:

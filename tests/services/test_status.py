@@ -327,3 +327,25 @@ def test_status_and_metrics_say_where_search_runs_and_show_the_pgvector_fallback
         assert "pgvector is not installed" in page
     else:
         assert "pgvector is not installed" not in page
+
+
+def test_a_job_that_never_ran_keeps_the_page_from_saying_all_well(
+    database: Database, client: TestClient
+) -> None:
+    with session_scope(database.sessions) as session:
+        store_day(session, TODAY)
+        ran_ok(session, "digests", NOW - timedelta(minutes=10))
+    status = status_at(database, database.settings)
+    # Not yet due, so not failing (the status code keeps its meaning), but not known well.
+    assert status.healthy and not status.all_well
+    assert status.never_ran == ["daily", "signals"]
+    page = client.get("/status").text
+    assert "All well." not in page
+    assert "daily, signals have never run here" in page
+    assert client.get("/status.json").json()["never_ran"] == ["daily", "signals"]
+
+
+def test_every_job_run_and_healthy_is_all_well(database: Database) -> None:
+    healthy_deployment(database)
+    status = status_at(database, database.settings)
+    assert status.never_ran == [] and status.all_well

@@ -43,11 +43,11 @@ def test_the_page_says_in_words_how_hugging_face_and_paperboy_saw_their_work(
         {"slug": "ByteDance-Seed", "name": "ByteDance Seed", "papers": 1}
     ]
     assert "<h2>Topics over time</h2>" in page and "December 2025" in page
-    # Each work says the chance its day gave it, after the upvotes it has since drawn.
+    # Each work says the chance its day gave it, after the outcome it has since had.
     card = re.search(rf'<li class="paper" id="p-{HF_PAPER}".*?</li>', page, re.S)
     assert card is not None
     assert re.search(
-        r"chance to be featured on Hugging Face \(estimated at announcement\)", card.group(0)
+        r"Featured on Hugging Face.*Paperboy gave it (\d+%|under 1%) at", card.group(0), re.S
     )
 
 

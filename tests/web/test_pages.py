@@ -5,9 +5,10 @@ from html import unescape
 
 import pytest
 from fastapi.testclient import TestClient
+from markupsafe import escape
 
 from app.core.config import Settings
-from app.core.explanations import chance_words
+from app.core.explanations import chance_words, given_words, part_words
 from app.core.tex import tex_text
 from app.web.page_views import PAPERS_PER_PAGE
 from tests.ranking.explaining import AUTHORS, QUIET, UPVOTES
@@ -70,13 +71,14 @@ def test_each_item_shows_authors_categories_topic_links_and_why(client: TestClie
     top = client.get("/api/daily_papers", params={"limit": 1}).json()[0]
     page = client.get(f"/papers/{listed(html)[0]}").text
     assert '<details class="why">' in page
-    assert all(f"<td>{name}</td>" in page for name in top["score_components"])
+    # The parts in words, not their stored names.
+    assert all(f"<td>{escape(part_words(name))}</td>" in page for name in top["score_components"])
 
 
 def test_community_signals_and_code_links_are_shown(client: TestClient) -> None:
     html = client.get("/?date=2025-12-18").text
     if HF_PAPER in listed(html):
-        assert "42 HF upvotes" in html
+        assert "Featured on Hugging Face, ▲ 42 upvotes" in html
     page = client.get(f"/papers/{HF_PAPER}").text
     assert "42 upvotes on Hugging Face" in page
     assert 'href="https://github.com/example/animamimic"' in page
@@ -147,7 +149,7 @@ def test_a_paper_page_shows_its_abstract_authors_categories_and_edition_scores(
     assert 'href="/authors/' in response.text
     assert "19 Dec 2025" in response.text
     components = body["editions"][0]["score_components"]
-    assert components and all(name in response.text for name in components)
+    assert components and all(escape(part_words(name)) in response.text for name in components)
     assert "Similar papers" in response.text and len(listed(response.text)) == 6
 
 
@@ -194,11 +196,11 @@ def test_a_day_edition_shows_the_chance_the_counts_beside_it_and_the_reasons_tha
 ) -> None:
     top = card_of(explained.get("/").text, TOP)
     community = top[top.index('<div class="meta community">') :]
-    # Upvotes have come: they lead, and the estimate made before them follows.
-    assert community.index('<strong title="Hugging Face upvotes">▲ 42 HF upvotes') < (
-        community.index(TOP_WORDS)
+    # Featured: the outcome leads, and the chance given at announcement follows, as said.
+    assert community.index("Featured on Hugging Face, ▲ 42 upvotes") < (
+        community.index("Paperboy gave it 12% at announcement")
     )
-    assert "(estimated at announcement)" in community and '<strong class="chance"' not in community
+    assert TOP_WORDS not in community and '<strong class="chance"' not in community
     assert '<span class="vote-count">1</span> Paperboy votes' in community
     assert "★ 10 GitHub stars" in community
     assert reasons_listed(top) == [AUTHORS, UPVOTES]  # biggest first; not what held it back
@@ -211,11 +213,18 @@ def test_the_numbers_behind_the_words_wait_in_a_closed_details(explained: TestCl
     page = explained.get(f"/papers/{TOP}").text
     numbers = DETAILS.findall(page[page.index('<table class="editions">') :])[0]
     assert numbers.startswith('<details class="why">')  # closed: no `open` attribute
-    assert "<td>prior</td>" in numbers and "+2.000" in numbers
-    # Two zeros, each named: the parts add up to the score; the factors are against the pool.
-    captions = re.findall(r"<caption>(.*?)</caption>", numbers, re.S)
-    assert "add up to the score" in captions[0] and "typical paper" in captions[1]
-    assert f'<td>{QUIET}</td><td class="num">-0.400</td>' in numbers
+    # One table, in words: the parts known at announcement add up to the score the chance is
+    # read from, and the rest to the score that orders the edition.
+    assert numbers.count("<table>") == 1 and "_" not in re.sub(r"<[^>]*>", "", numbers)
+    assert f'<td>{escape(part_words("prior"))}</td><td></td><td class="num">+2.000</td>' in numbers
+    announced = re.search(
+        r"<th>At announcement</th><td>(.*?)</td><td class=\"num\">(.*?)</td>", numbers
+    )
+    assert announced is not None and announced.groups() == (
+        f"read as {chance_words(0.123456)}",
+        "+2.000",
+    )
+    assert '<th>Score that orders the edition</th><td></td><td class="num">+2.000</td>' in numbers
 
 
 def test_a_paper_without_a_chance_or_reasons_says_nothing_of_them(explained: TestClient) -> None:
@@ -232,14 +241,16 @@ def test_a_week_edition_shows_rank_counts_and_reasons_but_no_chance(
     assert listed(week) == [TOP, RARE, PLAIN]
     assert "chance to be featured" not in week
     top = card_of(week, TOP)
-    assert "▲ 42 HF upvotes" in top and reasons_listed(top) == [AUTHORS, UPVOTES]
+    assert "Featured on Hugging Face, ▲ 42 upvotes" in top
+    assert reasons_listed(top) == [AUTHORS, UPVOTES]
 
 
 def test_the_paper_page_shows_each_editions_chance_and_reasons(explained: TestClient) -> None:
     page = explained.get(f"/papers/{TOP}").text
     rows = page[page.index('<table class="editions">') : page.index("<h2>Similar papers")]
     day, week = rows.split('<td><a href="/?period=')[1:]
-    assert "19 Dec 2025" in day and TOP_WORDS in day and AUTHORS in visible(day)
+    # Featured since: the day's chance is said as given, not as an open bet.
+    assert "19 Dec 2025" in day and given_words(0.123456) in day and AUTHORS in visible(day)
     assert "Week of 15 Dec 2025" in week and "chance to be featured" not in week
     assert "★ 10 stars on GitHub" in page and not BARE_SCORE.search(visible(rows))
 
@@ -251,12 +262,9 @@ def test_whatever_the_shipped_scorer_fills_each_card_says_its_chance_and_reasons
     items = client.get("/api/daily_papers", params={"sort": "trending", "limit": 100}).json()
     for item in items:
         card = card_of(html, item["paper"]["id"])
-        chance = item["chance"]
-        assert (
-            (chance_words(chance) in card)
-            if chance is not None
-            else ("chance to be featured" not in card)
-        )
+        chance, featured = item["chance"], item["paper"]["id"] == HF_PAPER
+        said = given_words if featured else chance_words
+        assert (said(chance) in card) if chance is not None else ('class="chance"' not in card)
         helped = [r["text"] for r in item["explanation"] if r["value"] > 0]
         assert reasons_listed(card) == helped[:3]
         assert not BARE_SCORE.search(visible(card))

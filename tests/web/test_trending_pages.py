@@ -76,10 +76,14 @@ def test_a_paper_with_upvotes_leads_with_them_and_the_chance_follows(client: Tes
     page = (place["rank"] - 1) // PAPERS_PER_PAGE + 1
     html = client.get("/", params={"date": place["date"], "page": page}).text
     community = card_of(html, HF_PAPER).split('class="meta community"', 1)[1]
-    assert '<strong title="Hugging Face upvotes">▲ 42 HF upvotes</strong>' in community
-    assert '<strong class="chance"' not in community
-    chance = community.find("(estimated at announcement)")
-    assert chance == -1 or chance > community.index("42 HF upvotes")
+    # Featured: the outcome leads, and the chance given at announcement follows.
+    lead = (
+        '<strong class="outcome" title="Hugging Face upvotes">'
+        "Featured on Hugging Face, ▲ 42 upvotes"
+    )
+    assert lead in community and '<strong class="chance"' not in community
+    chance = community.find("Paperboy gave it ")
+    assert chance == -1 or chance > community.index(lead)
 
 
 def test_the_filter_forms_empty_topic_means_every_topic(client: TestClient) -> None:

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.core.refusals import BadChoice, NotFound
 from app.services import library, readers
+from app.services.radar import outcomes_known_until
 from app.web import queries, reader_views
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import paper_path_id, read_form, stored_id
@@ -42,7 +43,8 @@ def paper_page(
         raise NotFound(f"paper {parsed.base} is not stored here")
     signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
     topic = queries.paper_topic(session, found.arxiv_id)
-    shown, headers = card(0, found, topic, None, signals), None
+    known = outcomes_known_until(session)
+    shown, headers = card(0, found, topic, None, signals, known), None
     # One paper, one reader: the page shows what they did with it, even without the script.
     email_key = reader_views.signed_in(context, session, request.cookies.get(SESSION_COOKIE, ""))
     if email_key is not None:

@@ -202,6 +202,8 @@ def _metric_lines(name: str, description: str, samples: list[tuple[str, float]])
 def _as_json(status: Status) -> dict[str, Any]:
     return {
         "healthy": status.healthy,
+        "all_well": status.all_well,
+        "never_ran": status.never_ran,
         "offline": status.offline,
         "jobs": [_plain(asdict(job)) for job in status.jobs],
         "latest_day": status.latest_day and status.latest_day.isoformat(),
