@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import TypeVar
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -246,49 +247,51 @@ def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> N
     app.add_middleware(RequestIdMiddleware)
 
 
+AnsweredError = TypeVar("AnsweredError", bound=Exception)
+
+
+def _answering(
+    kind: type[AnsweredError], answer: Callable[[Request, AnsweredError], Response]
+) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """An exception handler for ``kind``: Starlette passes every handler a bare Exception."""
+
+    async def handle(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, kind)
+        return answer(request, exc)
+
+    return handle
+
+
+def _refused_link(request: Request, exc: TokenError) -> Response:
+    return answers.refused_link(request, request.app.state.web, exc)
+
+
+def _refused_form(request: Request, exc: FormRefusedError) -> Response:
+    return answers.refused_form(request, request.app.state.web, exc.why)
+
+
 def _add_error_handlers(app: FastAPI) -> None:
-    async def on_http(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, StarletteHTTPException)
-        return http_error(request, exc)
-
-    async def on_validation(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, RequestValidationError)
-        return validation_error(request, exc)
-
-    async def on_database(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, DBAPIError)
-        return database_error(request, exc)
-
-    async def on_refusal(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, Refusal)
-        return refused(request, exc)
-
-    async def on_refused_link(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, TokenError)
-        return answers.refused_link(request, request.app.state.web, exc)
-
-    async def on_refused_form(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, FormRefusedError)
-        return answers.refused_form(request, request.app.state.web, exc.why)
-
-    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(
+        StarletteHTTPException, _answering(StarletteHTTPException, http_error)
+    )
     # Whatever the domain, a use case or a parameter refuses: its meaning's status.
-    app.add_exception_handler(Refusal, on_refusal)
+    app.add_exception_handler(Refusal, _answering(Refusal, refused))
     # A signed link or a form that does not hold, wherever a page checks it: one refusal page.
-    app.add_exception_handler(TokenError, on_refused_link)
-    app.add_exception_handler(FormRefusedError, on_refused_form)
-    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(TokenError, _answering(TokenError, _refused_link))
+    app.add_exception_handler(FormRefusedError, _answering(FormRefusedError, _refused_form))
+    app.add_exception_handler(
+        RequestValidationError, _answering(RequestValidationError, validation_error)
+    )
+    on_database = _answering(DBAPIError, database_error)
     # SQLite reports a missing table as OperationalError, PostgreSQL as ProgrammingError.
     app.add_exception_handler(OperationalError, on_database)
     app.add_exception_handler(ProgrammingError, on_database)
     # A server gone away may surface as any driver error (a connection cut mid-result).
     app.add_exception_handler(DBAPIError, on_database)
-
-    async def on_crash(request: Request, _exc: Exception) -> Response:
-        return server_error(request)
-
     # Answered outside every middleware (uvicorn logs the traceback after): carries the id.
-    app.add_exception_handler(Exception, on_crash)
+    app.add_exception_handler(
+        Exception, _answering(Exception, lambda request, _: server_error(request))
+    )
 
 
 def _health(engine: Engine) -> JSONResponse:
