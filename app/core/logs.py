@@ -36,7 +36,7 @@ HANDLER_NAME = "paperboy"
 SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access")
 # Read by tqdm for every bar whose caller left ``disable`` unset, and by huggingface_hub.
 PROGRESS_BARS_OFF = {"TQDM_DISABLE": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1"}
-# The web request being served (set by app.web.request_ids); None outside a request.
+# The web request being served (set by app.web.middleware.request_ids); None outside a request.
 REQUEST_ID: ContextVar[str | None] = ContextVar("paperboy_request_id", default=None)
 # Where a report goes when JSON logs are on: one entry, its lines in a list.
 reports = logging.getLogger("paperboy.report")

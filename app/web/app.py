@@ -52,12 +52,13 @@ from app.web.context import WebContext, build_context
 from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, refused, server_error, validation_error
 from app.web.forms import FormRefusedError
-from app.web.hosts import HostMiddleware
 from app.web.limits import RateLimiter
+from app.web.middleware.hosts import HostMiddleware
+from app.web.middleware.request_ids import RequestIdMiddleware
+from app.web.middleware.security import SecurityMiddleware
 from app.web.openapi import honest_openapi
 from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits
 from app.web.read_routing import route_reads
-from app.web.request_ids import RequestIdMiddleware
 from app.web.routes import (
     accuracy,
     api,
@@ -83,7 +84,6 @@ from app.web.routes import (
     week_review,
 )
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits
-from app.web.security import SecurityMiddleware
 
 logger = logging.getLogger(__name__)
 ROUTERS = (
@@ -243,7 +243,7 @@ def _add_middleware(app: FastAPI, settings: Settings, limiter: RateLimiter) -> N
         # Outside the rest, so that another host's request reaches nothing; CORS included.
         app.add_middleware(HostMiddleware, settings=settings)
     # Outermost: a refused host's answer has an id too, and every line it logs; everything
-    # inside serves a HEAD as the GET it mirrors (app.web.head).
+    # inside serves a HEAD as the GET it mirrors (app.web.middleware.request_ids).
     app.add_middleware(RequestIdMiddleware)
 
 

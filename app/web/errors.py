@@ -29,9 +29,9 @@ from app.core.refusals import (
     Refused,
 )
 from app.web.context import WebContext
+from app.web.middleware.request_ids import HEADER as REQUEST_ID_HEADER
+from app.web.middleware.request_ids import current_request_id
 from app.web.page_views import error_page
-from app.web.request_ids import HEADER as REQUEST_ID_HEADER
-from app.web.request_ids import current_request_id
 
 # Read by programs (API clients, feed readers), which get their errors as JSON.
 MACHINE_PREFIXES = ("/api/", "/feeds/", "/search/feed.")

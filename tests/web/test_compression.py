@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.web.compression import chosen_encoding, encoded_tag
+from app.web.middleware.security import chosen_encoding, encoded_tag
 
 BR, GZIP, NONE = (
     {"Accept-Encoding": "br, gzip"},

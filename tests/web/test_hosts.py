@@ -11,8 +11,8 @@ import pytest
 
 from app.core.config import Settings
 from app.web.app import create_app
-from app.web.hosts import host_allowed
-from app.web.security import security_headers
+from app.web.middleware.hosts import host_allowed
+from app.web.middleware.security import security_headers
 from tests.servers import served
 
 FORGED = "evil.example"

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.core.db import make_engine, make_session_factory
+from app.web.middleware.security import CSP
 from app.web.routes.site import MAX_URLS, SITEMAP_NS, SiteUrl, site_urls, sitemap_xml
-from app.web.security import CSP
 from tests.web.conftest import HF_PAPER, LAST_DAY
 from tests.web.helpers import a_topic_of, edition_ids
 

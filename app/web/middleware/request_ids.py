@@ -5,6 +5,15 @@ else is replaced by a new one. The id lives in :data:`app.core.logs.REQUEST_ID`,
 log handlers read. It is set, never reset: uvicorn serves each request in a task of its own,
 whose context ends with it, and its access line and the traceback of a crash are written
 after the app has returned or raised, still in that task.
+
+HEAD on every GET route: uptime monitors and link checkers use it.
+
+FastAPI answers HEAD only where a route declares it, so a HEAD request is served as the GET it
+mirrors: the GET's status and headers (its Content-Length too, as RFC 9110 allows for HEAD)
+and an empty body. The server still sees a HEAD and sends no body bytes either way.
+
+Not a layer of its own: the request-id middleware passes each request through
+:func:`as_get`, so a GET, which needs nothing here, pays for no layer.
 """
 
 from __future__ import annotations
@@ -16,7 +25,6 @@ from collections.abc import Iterable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.logs import REQUEST_ID
-from app.web.head import as_get
 
 HEADER = "X-Request-ID"
 # As ASGI carries header names: lower case, in bytes.
@@ -61,7 +69,7 @@ def current_request_id() -> str | None:
 
 class RequestIdMiddleware:
     """The id of each request, set before anything inside can log; also the layer that
-    serves HEAD as GET (``app.web.head``), so that the two cost one layer."""
+    serves HEAD as GET (``app.web.middleware.request_ids``), so that the two cost one layer."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -82,3 +90,18 @@ class RequestIdMiddleware:
         # Everything inside serves a HEAD as the GET it mirrors.
         scope, answer = as_get(scope, send_with_id)
         await self.app(scope, receive, answer)
+
+
+def as_get(scope: Scope, send: Send) -> tuple[Scope, Send]:
+    """For a HEAD request, the GET scope to serve and a ``send`` that drops the body; any
+    other request as it is."""
+    if scope["method"] != "HEAD":
+        return scope, send
+
+    async def send_without_body(message: Message) -> None:
+        if message["type"] != "http.response.body":
+            await send(message)
+        elif not message.get("more_body", False):
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    return {**scope, "method": "GET"}, send_without_body

@@ -19,7 +19,7 @@ from fastapi.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.config import Settings
-from app.web.security import security_headers, wants_strict_transport
+from app.web.middleware.security import security_headers, wants_strict_transport
 
 # Asked by machines at whatever address they reach the process by.
 ANY_HOST = frozenset({"/healthz", "/readyz", "/metrics"})
