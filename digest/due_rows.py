@@ -19,9 +19,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core.config import Settings
-from app.core.editions import latest_edition
 from app.core.models import DeliveryStatus, EditionKey, Frequency, Subscriber, SubscriberStatus
 from app.core.periods import Period, span
+from app.core.reads import latest_edition
 from digest.run_inputs import edition_view
 from digest.selection import EditionView
 from search.searcher import Searcher

@@ -21,7 +21,6 @@ from sqlalchemy.orm import Session, selectinload
 
 from accounts.saved_searches import SavedQuery
 from app.core.config import PACKAGED_MODEL_DIMENSIONS
-from app.core.editions import latest_edition
 from app.core.explanations import helped, load_reasons
 from app.core.models import (
     DayScore,
@@ -33,7 +32,7 @@ from app.core.models import (
     PhraseEmbedding,
 )
 from app.core.periods import last_day
-from app.core.topic_labels import topic_labels
+from app.core.reads import latest_edition, topic_labels
 from app.core.vectors import Matrix, pack, stack, unpack
 from digest.selection import EditionPaper, EditionView
 from digest.taste_space import space_for

@@ -24,7 +24,6 @@ from sqlalchemy import Row, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.core.config import Settings
-from app.core.editions import latest_edition
 from app.core.explanations import dump_reasons, load_reasons
 from app.core.models import (
     Edition,
@@ -36,6 +35,7 @@ from app.core.models import (
     TopicDay,
 )
 from app.core.periods import Period, Span, last_day, span
+from app.core.reads import latest_edition
 from app.core.vectors import Matrix
 from ranking.day_scores import forget_day_scores, has_day_scores, store_day_scores
 from ranking.diversity import DiversityRule, diversify

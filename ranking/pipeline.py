@@ -18,9 +18,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.config import Settings
-from app.core.editions import latest_edition
 from app.core.models import Edition, Paper
 from app.core.periods import span
+from app.core.reads import latest_edition
 from ranking.day_topics import TopicsSummary, build_topics
 from ranking.editions import Publication, publish
 from ranking.labels import Encode

@@ -34,7 +34,7 @@ from app.core.models import (
     WeekReview,
 )
 from app.core.periods import span
-from app.core.topic_labels import topic_labels
+from app.core.reads import topic_labels
 from ranking.keyphrases import IndexedTexts, new_phrases
 
 TOPICS_NAMED = 10

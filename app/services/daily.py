@@ -27,8 +27,8 @@ from app.services.editions import EditionsReport, EmbedReport, Progress, RankRep
 from app.services.ingest import IngestReport, ingest
 from app.services.people import PeopleReport, names_of_day, split_names
 from app.services.previews.stored import PreviewsReport, draw_published
+from app.services.radar import EmergingReport, WeekReviewReport, flag_week, review_week
 from app.services.reports import Failure, Outcome, Report, worst
-from app.services.weekly import EmergingReport, WeekReviewReport, flag_week, review_week
 from ingest.live_writes import latest_listing_day
 from ranking.errors import RankingInputError
 from ranking.pipeline import announcement_days, closing_days, unranked_days

@@ -31,9 +31,9 @@ from threadpoolctl import threadpool_limits
 from accounts.subscriptions import find_subscriber, purge_unconfirmed
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.editions import latest_edition
 from app.core.models import EditionKey, Frequency, Subscriber
 from app.core.models.subscriptions import mailbox_key
+from app.core.reads import latest_edition
 from app.core.vectors import Matrix
 from app.services.reports import Failure, Outcome
 from digest.compose import build_digest

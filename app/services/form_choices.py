@@ -16,9 +16,8 @@ from sqlalchemy.orm import Session
 
 from accounts.preferences import Named, topic_name
 from app.core.db import session_scope
-from app.core.editions import latest_edition
 from app.core.models import Author, EditionItem, PaperAuthor, Subscriber, Topic, TopicDay
-from app.core.topic_labels import topic_labels
+from app.core.reads import latest_edition, topic_labels
 from app.services.reports import Deployment
 
 RECENT_TOPIC_DAYS = 14

@@ -26,8 +26,8 @@ from accounts.signin import voter
 from accounts.votes import totals
 from app.core.config import Settings
 from app.core.models import Author, HfDailyPaper, Person, Subscriber, SubscriberStatus
+from app.core.reads import topic_labels
 from app.core.refusals import NotFound
-from app.core.topic_labels import topic_labels
 from app.services.accounts import export_of
 
 __all__ = ["MAX_LIST_NAME", "MAX_NOTE", "MAX_SAVED"]

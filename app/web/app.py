@@ -56,7 +56,6 @@ from app.web.limits import RateLimiter
 from app.web.middleware.hosts import HostMiddleware
 from app.web.middleware.request_ids import RequestIdMiddleware
 from app.web.middleware.security import SecurityMiddleware
-from app.web.openapi import honest_openapi
 from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits
 from app.web.read_routing import route_reads
 from app.web.routes import (
@@ -64,7 +63,6 @@ from app.web.routes import (
     api,
     authors,
     docs,
-    emerging,
     feeds,
     library,
     organizations,
@@ -72,6 +70,7 @@ from app.web.routes import (
     papers,
     people,
     previews,
+    radar,
     reader,
     search,
     search_feeds,
@@ -79,9 +78,7 @@ from app.web.routes import (
     status,
     subscriptions,
     topics,
-    under_radar,
     voting,
-    week_review,
 )
 from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 
@@ -106,9 +103,7 @@ ROUTERS = (
     previews.router,
     organizations.router,
     accuracy.router,
-    emerging.router,
-    week_review.router,
-    under_radar.router,
+    radar.router,
 )
 
 
@@ -135,7 +130,7 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
 
-    app.openapi = lambda: honest_openapi(app)  # type: ignore[method-assign]
+    app.openapi = lambda: docs.honest_openapi(app)  # type: ignore[method-assign]
 
     @app.get("/healthz", include_in_schema=False)
     def health() -> JSONResponse:

@@ -24,10 +24,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.bundled import BundledFolder, bundled_folder
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
-from app.core.editions import latest_edition
 from app.core.explanations import given_words
 from app.core.models import Edition
 from app.core.periods import Period
+from app.core.reads import latest_edition
 from app.core.replicas import Replicas
 from app.core.tex import tex_text
 from app.core.wal import format_position

@@ -3,10 +3,22 @@ pair, why it is refused) and a URL's parameters (dates, ISO weeks, months, perio
 
 The CSRF pair is a random nonce in a SameSite=Strict, HTTP-only cookie and its HMAC under
 the deployment's secret in a hidden field; a form POST must bring both, and must not come
-from another site (:mod:`app.web.origin`).
+from another site (:mod:`app.web.forms`).
 
 Each parameter parser raises :class:`BadInputError` with a message fit to show the caller; an
 id no row can have is answered 404 by :data:`TopicId` before the database is asked.
+
+Whether a state-changing request comes from one of Paperboy's own pages.
+
+SameSite=Strict cookies already keep another site's forms from acting as a signed-in reader;
+this is the second lock. Browsers say where a request comes from: ``Sec-Fetch-Site`` (modern
+browsers) and ``Origin`` (on every cross-origin request and every POST). A request whose
+browser names another site is refused. A request that names no origin at all (a command-line
+client, an old browser) is let through: it carries no cookie of a victim, and the forms'
+CSRF pair or the link's token still has to match.
+
+It also says which page of this site a request came from (:func:`own_path`), for a button
+that answers by sending the reader back there.
 """
 
 from __future__ import annotations
@@ -19,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from enum import StrEnum
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, Path, Query, Request
 
@@ -29,7 +42,6 @@ from app.core.periods import Period
 from app.core.refusals import BadChoice, BadInput, NotFound
 from app.services.subscriptions import NAMED_LISTS
 from app.web.limits import client_key
-from app.web.origin import from_this_site
 
 CSRF_COOKIE = "paperboy_csrf"
 
@@ -120,7 +132,7 @@ async def checked_form(request: Request, settings: Settings) -> PostedForm:
 
 
 def require_this_site(request: Request, settings: Settings) -> None:
-    """Refuse a POST the browser says comes from another site (:mod:`app.web.origin`)."""
+    """Refuse a POST the browser says comes from another site (:mod:`app.web.forms`)."""
     if not from_this_site(request, settings.public_base_url):
         raise FormRefusedError(Refusal.CROSS_SITE)
 
@@ -253,3 +265,40 @@ def week_monday(week: Annotated[str | None, Query(max_length=8)] = None) -> date
 
 WeekMonday = Annotated[date | None, Depends(week_monday)]
 """The week a page of weekly write-ups shows (the radar, the review, under the radar)."""
+
+
+# "none": the reader typed the address or used a bookmark; never another site.
+_OWN_FETCH_SITES = frozenset({"same-origin", "none"})
+
+
+def from_this_site(request: Request, public_base_url: str) -> bool:
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in _OWN_FETCH_SITES:
+        return False
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    own = {_origin(public_base_url), _origin(str(request.base_url))}
+    return origin.rstrip("/").lower() in own
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def own_path(referer: str, netloc: str) -> str | None:
+    """The path and query of ``referer`` when it is a page of this site (``netloc``), else None.
+
+    Only a path no browser reads as another site: never ``//host`` (a scheme-relative URL),
+    nor a backslash (browsers read ``/\\host`` as ``//host``), nor a control character
+    (browsers drop tabs and newlines from a URL, which can bring two slashes together).
+    """
+    try:
+        parts = urlsplit(referer)
+    except ValueError:  # an unbalanced bracket where an IPv6 host would be
+        return None
+    back = parts.path + (f"?{parts.query}" if parts.query else "")
+    if parts.netloc != netloc or not back.startswith("/") or back.startswith("//"):
+        return None
+    return back if back.isprintable() and "\\" not in back else None

@@ -19,9 +19,9 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 
-from app.core.editions import human_label
 from app.core.models import Edition, RunStatus
 from app.core.periods import Period, last_day, span
+from app.core.reads import human_label
 from app.core.refusals import NotFound
 from app.core.wal import StandbyState, described
 from app.services.status import JobStatus, SourceStatus, Status

@@ -24,7 +24,7 @@ from app.core.models import (
     Subscriber,
     SubscriberStatus,
 )
-from app.core.topic_labels import topic_labels
+from app.core.reads import topic_labels
 from app.services.claims import hidden_condition
 from app.web.view_models import key_phrases
 

@@ -25,7 +25,7 @@ from app.core.models import (
     TopicDay,
     TopicStatus,
 )
-from app.core.topic_labels import topic_labels
+from app.core.reads import topic_labels
 from app.core.vectors import unpack
 from app.web import api_models as api
 from app.web import queries

@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.core.editions import human_label
 from app.core.explanations import load_reasons
 from app.core.models import (
     Author,
@@ -29,7 +28,7 @@ from app.core.models import (
     TopicDay,
 )
 from app.core.periods import last_day
-from app.core.topic_labels import topic_labels
+from app.core.reads import human_label, topic_labels
 from app.services.radar import outcomes_known_until
 from app.services.reading import community_of
 from app.web.forms import parse_period

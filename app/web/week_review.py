@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.models import Paper, WeekReview
+from app.web.accuracy import REVIEW_WEEKS_BEFORE, WEEK_REVIEW, RecordedFigure
 from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
-from app.web.small_samples import REVIEW_WEEKS_BEFORE, WEEK_REVIEW, RecordedFigure
 
 WEEK = timedelta(days=7)
 

@@ -10,9 +10,9 @@ from sqlalchemy import select
 
 from app.cli.main import main
 from app.core.config import Settings
-from app.core.editions import latest_edition
 from app.core.models import Edition, EditionItem, HfDailyPaper, Paper, PaperAuthor, PaperPerson
 from app.core.periods import span
+from app.core.reads import latest_edition
 from app.services.editions import refresh_signals
 from app.services.reports import Outcome
 from ranking.diversity import DiversityRule, diversify

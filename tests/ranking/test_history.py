@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import select
 
 from app.cli.main import main
-from app.core.editions import latest_edition
 from app.core.models import Edition, Paper, TopicDay
+from app.core.reads import latest_edition
 from app.services.daily import run_daily
 from ranking.editions import PERIOD_ALGORITHM, stored_items
 from tests.conftest import Database

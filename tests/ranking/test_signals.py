@@ -4,7 +4,7 @@ weighed (``ranking.vote_weights``)."""
 from datetime import UTC, date, datetime, timedelta
 
 from app.cli.main import main
-from app.core.editions import latest_edition
+from app.core.reads import latest_edition
 from app.services.editions import refresh_signals
 from app.services.reports import Outcome
 from ranking.editions import stored_items

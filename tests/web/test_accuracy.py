@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import feedparser
 from fastapi.testclient import TestClient
 
-from app.web.small_samples import MIN_SCORECARD_DAYS, MIN_SCORECARD_FEATURED
+from app.web.accuracy import MIN_SCORECARD_DAYS, MIN_SCORECARD_FEATURED
 from tests.web.conftest import HF_PAPER
 
 SVG = "{http://www.w3.org/2000/svg}"

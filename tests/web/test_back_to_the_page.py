@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from accounts import reader
 from accounts.subscriptions import delete_everything
 from app.core.config import Settings
-from app.web.origin import own_path
+from app.web.forms import own_path
 from tests.web.conftest import HF_PAPER
 from tests.web.test_reader import SignedIn, _session
 

@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from app.core.editions import human_label
 from app.core.periods import Period
+from app.core.reads import human_label
 from app.web.page_views import nearest_date
 
 

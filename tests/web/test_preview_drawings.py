@@ -17,8 +17,8 @@ from sqlalchemy import select
 
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.editions import latest_edition
 from app.core.models import EditionItem
+from app.core.reads import latest_edition
 from app.services.previews.stored import (
     STORED_FOR,
     draw_published,

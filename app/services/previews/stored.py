@@ -26,7 +26,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.config import Settings
 from app.core.db import session_scope
-from app.core.editions import human_label, latest_edition
 from app.core.explanations import chance_words
 from app.core.models import (
     Edition,
@@ -39,6 +38,7 @@ from app.core.models import (
 )
 from app.core.names import author_key
 from app.core.periods import PERIODS, Period, span
+from app.core.reads import human_label, latest_edition
 from app.core.tex import readable
 from app.services.previews.drawing import SAID_KEY, Preview, drawn, said
 from app.services.reports import Completed

@@ -54,7 +54,7 @@ HEADERS = {
 }
 HSTS = "max-age=31536000; includeSubDomains"
 # Not "no-referrer": with it a browser sends "Origin: null" on the page's forms, which the
-# check of where a form comes from (app.web.origin) refuses.
+# check of where a form comes from (app.web.forms) refuses.
 TOKENED_REFERRER_POLICY = "strict-origin"
 RATE_LIMITED_PREFIX = "/api/"
 

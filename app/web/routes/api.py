@@ -16,8 +16,8 @@ from fastapi.responses import RedirectResponse
 from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import MAX_VERSION_DIGITS, parse_arxiv_id
-from app.core.editions import latest_edition
 from app.core.models import Edition
+from app.core.reads import latest_edition
 from app.core.refusals import NotFound
 from app.services.claims import find_person, is_hidden
 from app.services.search import Filters, SearchSort

@@ -5,7 +5,7 @@ a topic's in ``routes.topics``, a person's in ``routes.people``).
 
 Every button is a plain form POST that works without JavaScript: it acts, then answers 303
 back to the page it came from (or, to a script asking for JSON, the new state). A POST is
-taken only from this site's pages (``app.web.origin``) with the SameSite=Strict session
+taken only from this site's pages (``app.web.forms``) with the SameSite=Strict session
 cookie, as a vote is; a reader who is not signed in is sent to ``/signin`` (a script gets
 401). The private feed's URL carries a token instead of the cookie, for feed readers;
 revoking it draws a new key, and every URL given before stops working.
@@ -32,8 +32,7 @@ from app.web import answers, reader_views
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
-from app.web.forms import MAX_ID, browser_nonce, csrf_field, read_form, require_this_site
-from app.web.origin import own_path
+from app.web.forms import MAX_ID, browser_nonce, csrf_field, own_path, read_form, require_this_site
 from app.web.routes.voting import SESSION_COOKIE
 
 router = APIRouter(include_in_schema=False)

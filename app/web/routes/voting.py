@@ -27,8 +27,14 @@ from app.services.subscriptions import (
 from app.web import answers
 from app.web.account_views import SigninPage
 from app.web.context import ContextDep, WebContext
-from app.web.forms import CSRF_COOKIE, browser_nonce, checked_form, client_host, csrf_field
-from app.web.origin import from_this_site
+from app.web.forms import (
+    CSRF_COOKIE,
+    browser_nonce,
+    checked_form,
+    client_host,
+    csrf_field,
+    from_this_site,
+)
 
 router = APIRouter(include_in_schema=False)
 SESSION_COOKIE = "paperboy_session"

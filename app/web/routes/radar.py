@@ -1,5 +1,9 @@
 """The emerging-topic radar: ``/emerging`` (``?week=YYYY-Www`` for an earlier week) and its
-Atom feed ``/feeds/emerging.atom``."""
+Atom feed ``/feeds/emerging.atom``.
+
+Under the radar: ``/under-the-radar`` (``?week=YYYY-Www``) and its Atom feed
+``/feeds/under-the-radar.atom``.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,13 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy import func, select
 
 from app.core.models import EmergingTopic, Paper
-from app.services.radar import flagged_weeks
+from app.services.radar import flagged_weeks, under_radar_week
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep
 from app.web.emerging import EmergingPage, emerging_atom, emerging_page
 from app.web.feeds import MEDIA_TYPES
 from app.web.forms import WeekMonday
+from app.web.under_radar import under_radar_atom
 
 router = APIRouter(include_in_schema=False)
 FEED_WEEKS = 8
@@ -54,3 +59,21 @@ def _page(context: ContextDep, session: SessionDep, week: date | None) -> Emergi
         ("emerging", week, stored, latest),
         lambda: emerging_page(session, week, context.settings.embedding_model),
     )
+
+
+@router.get("/under-the-radar", response_class=HTMLResponse)
+def under_the_radar(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    week: WeekMonday,
+) -> Response:
+    page = under_radar_week(session, week)
+    return context.respond(request, "pages/under_radar.html", page)
+
+
+@router.get("/feeds/under-the-radar.atom")
+def under_the_radar_feed(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    site = context.settings.public_base_url.rstrip("/")
+    body = under_radar_atom(under_radar_week(session, None), site)
+    return cached(request, body, MEDIA_TYPES["atom"])

@@ -1,14 +1,19 @@
-"""Which stored edition answers "the newest": one answer for the pages, the feeds, the API,
-the digest and the ranking steps; and what an edition is called where a reader sees it."""
+"""The reads every layer shares over the core's tables.
+
+Which stored edition answers "the newest": one answer for the pages, the feeds, the API, the
+digest and the ranking steps; what an edition is called where a reader sees it; and topics'
+labels as of a day, which the pages, the forms and the digest all show.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from app.core.models import Edition
+from app.core.models import Edition, TopicDay
 from app.core.periods import Period
 
 
@@ -34,3 +39,17 @@ def human_label(period: Period, key: date) -> str:
     if period == "month":
         return f"{key:%B %Y}"
     return f"{key.day} {key:%b %Y}"
+
+
+def topic_labels(
+    session: Session, topic_ids: Collection[int], until: date = date.max
+) -> dict[int, str]:
+    """Each topic's label as of its latest day up to ``until``."""
+    if not topic_ids:
+        return {}
+    rows = session.execute(
+        select(TopicDay.topic_id, TopicDay.label)
+        .where(TopicDay.topic_id.in_(list(set(topic_ids))), TopicDay.day <= until)
+        .order_by(TopicDay.day)
+    )
+    return {int(row.topic_id): str(row.label) for row in rows}
