@@ -158,13 +158,15 @@ def test_off_topic_papers_no_longer_ride_along_with_the_real_model(semantic: Tes
 
 @pytest.mark.model
 def test_one_typed_word_no_paper_shares_with_the_others_still_finds_the_closest(
-    semantic: TestClient,
+    semantic: TestClient, site_settings: Settings
 ) -> None:
     # Fourteen papers hold "LLM agents" and six "tool use", none all four words: the papers
-    # holding three of them come, and the page says that none holds them all.
+    # holding three of them come, and the page says that none holds them all. (PostgreSQL's
+    # English stems have a paper hold "tools" and "using" too: there, one holds them all.)
     page = semantic.get("/search", params={"q": "LLM agents tool use"}).text
-    assert CLOSEST in page
     assert {"2512.15943", "2512.16214"} & set(listed(page)[:10])
+    in_process = not site_settings.database_url.startswith("postgresql")
+    assert (CLOSEST in page) == in_process
     assert CLOSEST not in semantic.get("/search", params={"q": "LLM agents"}).text
 
 
