@@ -12,6 +12,10 @@ in-process search does, and keeps the matches by the same rules (:mod:`search.qu
 - ``coverage``: the share of the query's word rarity that the paper holds (1: every word; a
   word no paper holds counts as the rarest, and as missing).
 
+Whether some paper holds every query word (else the closest matches are admitted too) is
+asked of the candidates: the word step's are papers holding every word, unless the words
+are too common to narrow the search, and then the nearest in meaning that hold them all say so.
+
 Which papers the word index is asked for is :mod:`search.word_index`'s. The indexes are
 made by migration 0014 and kept by :mod:`search.database_indexes`.
 """
@@ -42,6 +46,7 @@ from search.query import (
     Match,
     QueryEncoder,
     QueryModel,
+    typed_words,
 )
 from search.word_index import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
 
@@ -166,19 +171,26 @@ scored AS MATERIALIZED (
 )"""
 
 _JUDGED = """,
+held AS (
+    SELECT EXISTS (SELECT 1 FROM scored WHERE keyword > 0 AND coverage >= :all_words)
+        AS every_word
+),
 judged AS (
-    SELECT arxiv_id, CASE
-        WHEN NOT has_vector THEN CASE WHEN keyword > 0 THEN keyword END
-        WHEN meaning >= :strong OR (keyword > 0 AND coverage >= :all_words)
-             OR (keyword > 0 AND meaning >= :related AND meaning + :weight * keyword >= :floor)
-        THEN meaning + :weight * keyword
+    SELECT s.arxiv_id, CASE
+        WHEN NOT s.has_vector THEN CASE WHEN s.keyword > 0 THEN s.keyword END
+        WHEN s.meaning >= :strong OR (s.keyword > 0 AND s.coverage >= :all_words)
+             OR (s.keyword > 0 AND s.meaning >= :related
+                 AND s.meaning + :weight * s.keyword >= :floor)
+             OR (NOT h.every_word AND s.keyword > 0 AND s.coverage >= :closest_share
+                 AND s.meaning >= :closest_meaning)
+        THEN s.meaning + :weight * s.keyword + :coverage_weight * s.coverage
     END AS relevance
-    FROM scored
+    FROM scored AS s, held AS h
 )
-SELECT j.arxiv_id, p.announced_on, j.relevance FROM (
+SELECT j.arxiv_id, p.announced_on, j.relevance, h.every_word FROM (
     SELECT arxiv_id, relevance FROM judged WHERE relevance IS NOT NULL
     ORDER BY relevance DESC, arxiv_id LIMIT {limit}
-) AS j JOIN papers AS p ON p.arxiv_id = j.arxiv_id
+) AS j JOIN papers AS p ON p.arxiv_id = j.arxiv_id CROSS JOIN held AS h
 ORDER BY j.relevance DESC, j.arxiv_id"""
 
 
@@ -230,6 +242,9 @@ def _scoring_params(scoring: Scoring) -> dict[str, Any]:
         "floor": fusion.floor,
         "weight": fusion.keyword_weight,
         "all_words": ALL_WORDS,
+        "closest_share": fusion.closest_share,
+        "closest_meaning": fusion.closest_meaning,
+        "coverage_weight": fusion.coverage_weight,
     }
 
 
@@ -246,7 +261,12 @@ def run_search(
     matches = [
         Match(i, float(row.relevance), _ordinal(row.announced_on)) for i, row in enumerate(rows)
     ]
-    return Found(matches, {i: row.arxiv_id for i, row in enumerate(rows)})
+    every = not rows or rows[0].every_word
+    return Found(
+        matches,
+        {i: row.arxiv_id for i, row in enumerate(rows)},
+        () if every else typed_words(query),
+    )
 
 
 def _ordinal(day: date | None) -> int:

@@ -50,7 +50,9 @@ from search.query import (
     QueryModel,
     Words,
     best_rows,
+    every_word_held,
     relevance,
+    typed_words,
 )
 
 logger = logging.getLogger(__name__)
@@ -83,10 +85,13 @@ def keyword_scores(index: Index, query: str) -> Words:
     if weights.nnz == 0:
         return Words(nothing, nothing)
     columns = index.keyword_matrix[:, weights.indices]
-    rarity = index.terms.idf_[weights.indices]
+    # In float64 whichever dtype the vectorizer keeps its idf in (a built index and a saved
+    # one differ): the share ranks papers, so both must compute the same number.
+    idf = np.asarray(index.terms.idf_, dtype=np.float64)
+    rarity = idf[weights.indices]
     asked = set(index.terms.build_analyzer()(query))
     unknown = len(asked) - len(weights.indices)
-    whole = rarity.sum() + unknown * index.terms.idf_.max()
+    whole = rarity.sum() + unknown * idf.max()
     held = (columns > 0).astype(np.float64) @ (rarity / whole)
     return Words(np.asarray(columns @ weights.data).ravel(), np.asarray(held).ravel())
 
@@ -99,8 +104,10 @@ def matches(
     fusion: Fusion = FUSION,
 ) -> list[Match]:
     """The papers that match, best first; ``meaning`` is None when search has no model."""
-    scores = relevance(words, meaning, index.has_vector, fusion)
-    rows = best_rows(scores, allowed_rows(index, filters), MAX_MATCHES)
+    allowed = allowed_rows(index, filters)
+    every = every_word_held(words, allowed)
+    scores = relevance(words, meaning, index.has_vector, fusion, every_word_held=every)
+    rows = best_rows(scores, allowed, MAX_MATCHES)
     return [Match(row, float(scores[row]), int(index.announced[row])) for row in rows]
 
 
@@ -130,8 +137,14 @@ class SearchService:
         meaning = None
         if self._settings.search_semantic and index.has_vector.any():
             meaning = closeness(index.vectors, self._embed(query))
-        found = matches(index, keyword_scores(index, query), meaning, filters)
-        return Found(found, {match.row: index.ids[match.row] for match in found})
+        words = keyword_scores(index, query)
+        found = matches(index, words, meaning, filters)
+        every = every_word_held(words, allowed_rows(index, filters))
+        return Found(
+            found,
+            {match.row: index.ids[match.row] for match in found},
+            () if every or not found else typed_words(query),
+        )
 
     def similar(self, arxiv_id: str, limit: int) -> list[str]:
         """Papers closest in meaning to a stored paper (itself excluded)."""

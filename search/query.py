@@ -17,8 +17,14 @@ measured on the other half (``benchmarks/search_eval.py``, docs/benchmarks.md "S
   both together reach ``floor``. A weak meaning-only neighbour never enters: every query has
   nearest neighbours, even nonsense, and the former rank fusion let them ride high on rank
   alone. So a query that matches nothing gets no results, rather than the nearest noise.
-- Its relevance is ``meaning + keyword_weight * keyword``: scores, not ranks, so a paper that
-  is merely the 5th nearest in meaning does not outrank a close keyword match.
+- Its relevance is ``meaning + keyword_weight * keyword + coverage_weight * coverage``:
+  scores, not ranks, so a paper that is merely the 5th nearest in meaning does not outrank a
+  close keyword match, and papers holding more of the words a reader typed come first.
+- Where no paper searched holds every query word (one word a reader typed is in none of the
+  papers that have the others), the closest matches come too: papers holding at least
+  ``closest_share`` of the words' weight whose meaning reaches ``closest_meaning``. One stray
+  word no longer empties an answer; nonsense, whose words few papers hold and whose meaning
+  is far from all of them, still finds nothing.
 - Without meaning (no model, or a paper without a vector yet) any word match counts, ranked by
   its keyword score: there is nothing to tell a stray word from a meant one.
 
@@ -57,10 +63,15 @@ class Filters:
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A search's matches, best first (at most ``MAX_MATCHES``), with their ids."""
+    """A search's matches, best first (at most ``MAX_MATCHES``), with their ids.
+
+    ``not_all_matched``: the query's words when no paper holds every one of them, so that the
+    matches are the closest ones (:func:`relevance`); empty when some paper holds them all.
+    """
 
     matches: list[Match]
     ids: dict[int, str]
+    not_all_matched: tuple[str, ...] = ()
 
     def page(self, sort: SearchSort, number: int, size: int) -> list[str]:
         """The ids on page ``number`` (from 1) of ``size`` matches in the order asked."""
@@ -95,6 +106,10 @@ class Fusion:
     strong_meaning: float = 0.5
     related_meaning: float = 0.45
     floor: float = 0.8
+    coverage_weight: float = 3.0
+    # Closest matches, when no paper holds every query word (see the module's docstring).
+    closest_share: float = 0.6
+    closest_meaning: float = 0.3
 
 
 # Coverage of "every query word", short of 1.0 for float sums.
@@ -120,9 +135,17 @@ class Match:
 
 
 def relevance(
-    words: Words, meaning: Floats | None, has_vector: NDArray[np.bool_], fusion: Fusion
+    words: Words,
+    meaning: Floats | None,
+    has_vector: NDArray[np.bool_],
+    fusion: Fusion,
+    every_word_held: bool = True,
 ) -> NDArray[np.float64]:
-    """Each paper's relevance to the query; ``-inf`` where it is not a match."""
+    """Each paper's relevance to the query; ``-inf`` where it is not a match.
+
+    ``every_word_held``: whether some paper searched holds every query word; where none does,
+    the closest matches are admitted too.
+    """
     keyword = words.keyword
     by_words = np.where(keyword > 0, keyword, -np.inf)
     if meaning is None:
@@ -135,8 +158,20 @@ def relevance(
         | (some_words & (words.coverage >= ALL_WORDS))
         | (some_words & (close >= fusion.related_meaning) & (fused >= fusion.floor))
     )
-    with_meaning = np.where(admitted, fused, -np.inf)
+    if not every_word_held:
+        admitted |= (
+            some_words
+            & (words.coverage >= fusion.closest_share)
+            & (close >= fusion.closest_meaning)
+        )
+    ranked = fused + fusion.coverage_weight * words.coverage
+    with_meaning = np.where(admitted, ranked, -np.inf)
     return np.where(has_vector, with_meaning, by_words)
+
+
+def every_word_held(words: Words, allowed: NDArray[np.bool_]) -> bool:
+    """Whether some allowed paper holds every query word."""
+    return bool(np.any(allowed & (words.keyword > 0) & (words.coverage >= ALL_WORDS)))
 
 
 def best_rows(scores: Floats, allowed: NDArray[np.bool_], count: int) -> list[int]:
@@ -171,7 +206,13 @@ class _Hit:
 
 def query_words(query: str) -> frozenset[str]:
     """The query's words worth marking: lower case, no English stop words."""
-    return frozenset(w for w in (m.lower() for m in _WORD.findall(query)) if w not in _stops())
+    return frozenset(typed_words(query))
+
+
+def typed_words(query: str) -> tuple[str, ...]:
+    """The query's words worth marking, in the order typed, each once."""
+    found = (m.lower() for m in _WORD.findall(query))
+    return tuple(dict.fromkeys(w for w in found if w not in _stops()))
 
 
 def snippet(text: str, words: Iterable[str], width: int = WIDTH) -> Markup:

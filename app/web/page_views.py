@@ -199,6 +199,8 @@ class SearchPage:
     next_url: str | None
     # The query and filters as the search's feeds take them (``/search/feed.rss?...``).
     feed_query: str = ""
+    # The query's words when no paper holds them all: the cards are the closest matches.
+    not_all_matched: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

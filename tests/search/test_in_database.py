@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
@@ -39,7 +40,7 @@ from search.in_database import (
     tune_hnsw,
 )
 from search.in_process import SearchService
-from search.query import Filters
+from search.query import FUSION, Filters
 from search.searcher import make_searcher
 from search.word_index import CHECKED_ROWS, DOCUMENT, WordBounds
 from tests.conftest import Database
@@ -429,3 +430,23 @@ def test_warming_up_loads_the_query_model_and_runs_a_search(pgvector: Database) 
     search.warm()  # the model loads and the warm-up query runs against the real indexes
     found = search.search("galaxy rotation curves", ANY)
     assert "2601.00003" in found.ids.values()
+
+
+def test_where_no_paper_holds_every_word_the_closest_come_and_the_answer_says_so(
+    stored: sessionmaker[Session],
+) -> None:
+    # The query means something between the experts paper (cosine about 0.34) and the galaxy
+    # one; the experts paper holds two of its three words.
+    vector = np.array([0.35, 0.0, 0.937, 0.0], dtype=np.float32)
+    vector /= np.linalg.norm(vector)
+    closest = Scoring(MODEL, replace(FUSION, closest_share=0.3, closest_meaning=0.3))
+    strict = Scoring(MODEL, replace(FUSION, closest_share=float("inf")))
+    asked = "sparse experts xyzzyq"
+    with stored() as session, session.begin():
+        found = run_search(session, asked, vector, ANY, closest)
+        without = run_search(session, asked, vector, ANY, strict)
+        every = run_search(session, "sparse experts", vector, ANY, closest)
+    assert "2601.00001" in found.ids.values()
+    assert found.not_all_matched == ("sparse", "experts", "xyzzyq")
+    assert "2601.00001" not in without.ids.values()
+    assert "2601.00001" in every.ids.values() and every.not_all_matched == ()

@@ -38,6 +38,20 @@ def test_keywords_find_papers_by_title_abstract_and_author(client: TestClient) -
     assert listed(client.get("/search", params={"q": "zzzqqqxxy"}).text) == []
 
 
+CLOSEST = "No paper has all of"
+
+
+def test_a_word_no_paper_holds_leaves_the_papers_of_the_others_and_the_page_says_so(
+    client: TestClient,
+) -> None:
+    page = client.get("/search", params={"q": "AnimaMimic Terzopoulos xylophonist"}).text
+    assert listed(page)[0] == HF_PAPER
+    assert f"{CLOSEST} <q>animamimic terzopoulos xylophonist</q>; closest matches" in page
+    every = client.get("/search", params={"q": "AnimaMimic Terzopoulos"}).text
+    assert listed(every)[0] == HF_PAPER and CLOSEST not in every
+    assert CLOSEST not in client.get("/search", params={"q": "zzzqqqxxy"}).text
+
+
 def test_search_filters_by_category_and_date_range(client: TestClient) -> None:
     graphics = client.get("/api/papers/search", params={"q": "animation video"}).json()
     assert HF_PAPER in [item["paper"]["id"] for item in graphics]
@@ -140,6 +154,20 @@ def test_off_topic_papers_no_longer_ride_along_with_the_real_model(semantic: Tes
     # Every paper holding all the words a reader typed is found, whatever its meaning score.
     every = {item["paper"]["id"] for item in found(semantic, "mixture of experts", limit=100)}
     assert {*MOE_SPARSITY, *MOE_ONLY} <= every and SHAPE_PAPER not in every
+
+
+@pytest.mark.model
+def test_one_typed_word_no_paper_shares_with_the_others_still_finds_the_closest(
+    semantic: TestClient, site_settings: Settings
+) -> None:
+    # Fourteen papers hold "LLM agents" and six "tool use", none all four words: the papers
+    # holding three of them come, and the page says that none holds them all. (PostgreSQL's
+    # English stems have a paper hold "tools" and "using" too: there, one holds them all.)
+    page = semantic.get("/search", params={"q": "LLM agents tool use"}).text
+    assert {"2512.15943", "2512.16214"} & set(listed(page)[:10])
+    in_process = not site_settings.database_url.startswith("postgresql")
+    assert (CLOSEST in page) == in_process
+    assert CLOSEST not in semantic.get("/search", params={"q": "LLM agents"}).text
 
 
 def test_the_snippet_of_a_hostile_abstract_stays_inert(client: TestClient) -> None:

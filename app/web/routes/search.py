@@ -82,7 +82,7 @@ def _without(context: WebContext, found: Found, words: tuple[str, ...]) -> Found
     kept = [
         match for match in found.matches if not mentions(texts.get(found.ids[match.row], ""), words)
     ]
-    return Found(kept, found.ids)
+    return Found(kept, found.ids, found.not_all_matched)
 
 
 def direct_target(session: Session, query: str) -> str | None:
@@ -153,6 +153,7 @@ def search_view(
         feed_query=urlencode(
             {name: value for name, value in asked.items() if value and name != "sort"}
         ),
+        not_all_matched=found.not_all_matched,
     )
 
 
