@@ -125,24 +125,22 @@ def search_page(
             return RedirectResponse(target, status_code=303)
     found = run_search(context, client_host(request), q, since, until, category)
     asked = {"q": query, "since": since, "until": until, "category": category, "sort": sort}
-    view, headers = as_reader_sees_it(
-        request, context, search_view(context, found, asked, page, sort)
-    )
+    view, headers = search_view(context, found, asked, page, sort), None
+    if view.q:
+        with context.sessions() as lookup:
+            view, headers = as_reader_sees_it(request, context, lookup, view)
     return context.respond(request, "pages/search.html", view, headers=headers)
 
 
 def as_reader_sees_it(
-    request: Request, context: WebContext, view: SearchPage
+    request: Request, context: WebContext, session: Session, view: SearchPage
 ) -> tuple[SearchPage, Mapping[str, str] | None]:
     """The page and its headers as the signed-in reader sees it: whether they follow this
     search (a section of their digest), so its button shows the state it leaves."""
-    if not view.q:
+    email_key = signed_in_reading(request, context, session)
+    if email_key is None:
         return view, None
-    with context.sessions() as lookup:
-        email_key = signed_in_reading(request, context, lookup)
-        if email_key is None:
-            return view, None
-        kept = followed_search(lookup, email_key, view.q, view.category)
+    kept = followed_search(session, email_key, view.q, view.category)
     return replace(view, signed_in=True, followed_search=kept), PRIVATE
 
 
