@@ -107,6 +107,13 @@ def forget_search(session: Session, subscriber: Subscriber, search_id: int) -> N
     )
 
 
+def kept_as(session: Session, subscriber_id: int, query: str, category: str) -> int | None:
+    """The id of the reader's saved search that is this search to them, or None."""
+    asked = SavedQuery(kept_form(query), category.strip())
+    kept = saved_rows(session, subscriber_id)
+    return next((ident for ident, saved in kept if _same(asked, saved)), None)
+
+
 def searches_of(session: Session, subscriber_id: int) -> list[SavedQuery]:
     """The reader's saved searches, oldest first."""
     return [query for _, query in saved_rows(session, subscriber_id)]

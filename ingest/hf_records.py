@@ -4,8 +4,10 @@ The format of the recorded archive (``hf_daily_papers_*.jsonl.gz``, flattened fr
 ``/api/daily_papers?date=`` responses): ``daily_date, arxiv_id, upvotes, num_comments,
 published_at, submitted_on_daily_at, ai_keywords, github_repo, github_stars, project_page,
 organization`` (the organization's display name), ``submitted_by`` (a username), ``authors``
-(names), and others not stored here (title, summary: the paper's, stored from arXiv). A record
-has no organization slug, so ``organization_name`` stays None.
+(names), and others not stored here (title, summary: the paper's, stored from arXiv). The
+archive's records have no organization slug, so ``organization_name`` stays None; a record may
+add one as ``organization_slug`` (the bundled sample does, where a recorded response gives the
+organization's slug: ``app/sample/PROVENANCE.md``), read as live ingest reads a slug.
 
 Every field follows the rules of live ingest (:mod:`ingest.hf_daily`): a value of the wrong
 type is dropped, an oversized one rejects its record. :func:`parse_record` is pure;
@@ -54,7 +56,7 @@ def parse_record(raw: object) -> HfSignal:
         published_at=hf_daily.timestamp(raw.get("published_at")),
         project_page=hf_daily.web_url(raw.get("project_page"), "project_page"),
         submitted_by=hf_daily.text(raw.get("submitted_by"), "submitted_by", hf_daily.MAX_NAME),
-        organization_name=None,
+        organization_name=hf_daily.slug(raw.get("organization_slug"), "organization_slug"),
         organization_fullname=hf_daily.text(raw.get("organization"), "organization"),
         authors=hf_daily.author_names(raw.get("authors")),
     )

@@ -23,11 +23,18 @@
     });
   }
 
+  // A follow or mute button pressed reads as its undo, and the box's status line says so.
   function markStance(box, stance) {
+    var said = box.querySelector("[data-stance-said]");
+    if (said) { said.textContent = ""; }
     box.querySelectorAll("form").forEach(function (form) {
       var verb = form.getAttribute("data-reader");
       var on = verb === stance;
-      press(form.querySelector("button"), on);
+      var button = form.querySelector("button");
+      press(button, on);
+      var label = button.getAttribute(on ? "data-on" : "data-off");
+      if (label) { button.textContent = label; }
+      if (on && said) { said.textContent = form.getAttribute("data-said") || ""; }
       var undo = form.querySelector("input[name=undo]");
       if (on && !undo) {
         undo = document.createElement("input");
@@ -39,6 +46,24 @@
 
   function markClaim(box, claimed) {
     press(box.querySelector("form[data-reader=claim] button"), claimed);
+  }
+
+  function following(box) {
+    var button = box && box.querySelector("form[data-reader=follow] button");
+    return button ? button.getAttribute("aria-pressed") === "true" : false;
+  }
+
+  // The page's follower count, moved by the reader's own press (the count is of readers).
+  function countFollow(form) {
+    var box = form.closest("[data-follow], [data-follow-person]");
+    var count = document.querySelector("[data-followers]");
+    if (!box || !count || document.querySelectorAll("[data-follow], [data-follow-person]").length !== 1) { return; }
+    var now = form.getAttribute("data-reader") === "follow" && !form.querySelector("input[name=undo]");
+    var moved = (now ? 1 : 0) - (following(box) ? 1 : 0);
+    if (!moved) { return; }
+    var n = Math.max(0, Number(count.getAttribute("data-followers")) + moved);
+    count.setAttribute("data-followers", String(n));
+    count.textContent = count.getAttribute(n === 1 ? "data-one" : "data-many").replace("{n}", String(n));
   }
 
   function apply(state) {
@@ -91,7 +116,10 @@
       headers: { Accept: "application/json" }
     }).then(function (response) {
       if (response.status === 401) { window.location.href = "/signin"; return; }
-      if (response.ok) { refresh(); }
+      if (response.ok) {
+        countFollow(form);
+        refresh();
+      }
     });
   });
 

@@ -21,7 +21,7 @@ from accounts.reader import WEB_DEFAULTS, feed_token, feedback_of, on_reading_li
 from accounts.reader import feed_reader as token_reader
 from accounts.reader import find as find_reader
 from accounts.reader import saved_rows as saved_papers
-from accounts.saved_searches import MAX_SAVED, saved_rows
+from accounts.saved_searches import MAX_SAVED, kept_as, saved_rows
 from accounts.signin import voter
 from accounts.votes import totals
 from app.core.config import Settings
@@ -172,6 +172,51 @@ def buttons_state(session: Session, email_key: str) -> dict[str, object]:
         "claimed_person": found.claimed_person,
         "followed_people": found.followed_people,
     }
+
+
+@dataclass(frozen=True)
+class Stances:
+    """Where a reader stands on what a page offers to follow: ``"follow"``, ``"mute"``, or
+    ``""`` (neither), so the page shows the button that undoes it."""
+
+    followed_topics: frozenset[int] = frozenset()
+    muted_topics: frozenset[int] = frozenset()
+    followed_authors: frozenset[str] = frozenset()
+    muted_authors: frozenset[str] = frozenset()
+    followed_people: frozenset[int] = frozenset()
+
+    def on_topic(self, topic: int) -> str:
+        return _stance(topic in self.followed_topics, topic in self.muted_topics)
+
+    def on_author(self, key: str) -> str:
+        return _stance(key in self.followed_authors, key in self.muted_authors)
+
+    def on_person(self, person: int) -> str:
+        return _stance(person in self.followed_people, muted=False)
+
+
+def _stance(followed: bool, muted: bool) -> str:
+    return "follow" if followed else "mute" if muted else ""
+
+
+def reader_stances(session: Session, email_key: str) -> Stances:
+    """What the reader follows and mutes (nothing, for a reader not stored)."""
+    found = find_reader(session, email_key)
+    if found is None:
+        return Stances()
+    return Stances(
+        followed_topics=frozenset(found.followed_topics),
+        muted_topics=frozenset(found.muted_topics),
+        followed_authors=frozenset(found.followed_authors),
+        muted_authors=frozenset(found.muted_authors),
+        followed_people=frozenset(found.followed_people),
+    )
+
+
+def followed_search(session: Session, email_key: str, query: str, category: str) -> int | None:
+    """The id of the reader's saved search that is this search, or None."""
+    found = find_reader(session, email_key)
+    return None if found is None or not found.id else kept_as(session, found.id, query, category)
 
 
 def reader_export(session: Session, email_key: str) -> dict[str, object]:

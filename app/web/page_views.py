@@ -201,6 +201,8 @@ class SearchPage:
     feed_query: str = ""
     # The query's words when no paper holds them all: the cards are the closest matches.
     not_all_matched: tuple[str, ...] = ()
+    signed_in: bool = False
+    followed_search: int | None = None  # the signed-in reader's saved search that is this one
 
 
 @dataclass(frozen=True, slots=True)

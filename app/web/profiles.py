@@ -107,6 +107,7 @@ class AuthorPage:
     hidden: bool = False  # a person's page its claimant hid: only they see it
     # The papers the signed-in reader said are not this person's: out of their view.
     left_out: list[Card] = field(default_factory=list)
+    stance: str = ""  # the signed-in reader's on it: "follow", "mute" or ""
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ class TopicPage:
     days: list[DayPapers]
     related: list[RelatedTopic]
     followers: int = 0  # readers following it (a count only: who follows stays private)
+    stance: str = ""  # the signed-in reader's on it: "follow", "mute" or ""
 
 
 def author_page(

@@ -117,11 +117,6 @@ class ReadingList:
     max_list_name: int = MAX_LIST_NAME
     max_note: int = MAX_NOTE
 
-    @property
-    def query(self) -> str:
-        """The exports' query string for the list shown."""
-        return "" if self.shown is None else f"?list={self.shown}"
-
 
 def signed_in(context: WebContext, session: Session, cookie: str) -> str | None:
     """Who the session cookie signs in, or None."""

@@ -36,6 +36,12 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     assert "digests for 2025-12-19: 0 pending, 1 sent" in out
     # Every link follows the port the demo is told to serve on.
     assert "edition: http://127.0.0.1:8123/?date=2025-12-19" in out
+    # The confirmation and the digest: two messages, the two files listed.
+    assert "mail sink: 2 messages this run, each a file in" in out
+    assert re.findall(r"^  (\S+\.eml)$", out, re.MULTILINE) == [
+        "001-reader_at_demo.paperboy.localhost.eml",
+        "002-reader_at_demo.paperboy.localhost.eml",
+    ]
 
     with job_session(settings) as session:  # only the sample's papers: no arXiv test papers
         assert session.scalar(select(func.count()).select_from(Paper)) == 491
@@ -67,6 +73,13 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
         listed = client.get("/api/daily_papers", params={"date": "2025-12-19"}).json()
         kling = next(item["paper"] for item in listed if item["paper"]["id"] == "2512.16776")
         assert kling["upvotes"] == 79  # its Hugging Face count, from the bundled signals
+        # The README's example organization, and one with no known slug: named, not linked.
+        seed = client.get("/organizations/ByteDance-Seed")
+        assert seed.status_code == 200 and "/papers/2512.15702" in seed.text
+        tencent = client.get("/organizations/tencent").text
+        assert "/papers/2512.16561" in tencent and "/papers/2512.16767" in tencent
+        kling_page = client.get("/papers/2512.16776").text
+        assert "Kling Team" in kling_page and "/organizations/" not in kling_page
         # A feedback link for each of the 10 picks and the 3 trending ones, then preferences.
         assert len(mailed) == 14
         for link in mailed:
@@ -80,4 +93,8 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     assert "read 491, new 0, updated 164, unchanged 327" in again
     assert "hf signals: new 0, filled 0, unchanged 43, rejected 0" in again
     assert "is already subscribed and confirmed" in again
+    # Every day ranked again, the same: each edition kept as it was, none republished.
+    assert "day edition 2025-12-19 v1 unchanged" in again and " published" not in again
+    assert "mail sink: no message this run (2 earlier in" in again
+    assert re.findall(r"^  (\S+\.eml)$", again, re.MULTILINE) == []
     assert len(list((tmp_path / "mail").glob("*.eml"))) == 2

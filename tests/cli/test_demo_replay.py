@@ -91,7 +91,10 @@ def test_the_replayed_hugging_face_page_holds_the_days_signals_of_sample_papers_
     assert {s.arxiv_id for s in page.signals} == {s["arxiv_id"] for s in signals} & sampled
     kling = next(signal for signal in page.signals if signal.arxiv_id == "2512.16776")
     assert (kling.upvotes, kling.num_comments, kling.submitted_by) == (79, 1, "taesiri")
-    assert kling.organization_fullname == "Kling Team"
+    assert (kling.organization_name, kling.organization_fullname) == (None, "Kling Team")
+    # The sample's own slug, where a recorded response gave it (app/sample/PROVENANCE.md).
+    tencent = next(signal for signal in page.signals if signal.arxiv_id == "2512.16561")
+    assert (tencent.organization_name, tencent.organization_fullname) == ("tencent", "Tencent")
 
 
 def test_the_demo_clock_starts_on_the_replayed_day_and_moves_with_real_time() -> None:

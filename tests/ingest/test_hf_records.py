@@ -121,6 +121,14 @@ def test_side_fields_of_the_wrong_kind_are_dropped_and_the_counts_kept() -> None
     assert (signal.ai_keywords, signal.submitted_on_daily_at) == ((), None)
 
 
+def test_a_record_may_name_its_organizations_slug_as_the_raw_page_does() -> None:
+    slugged = parse_record({**FIRST, "organization_slug": "ByteDance-Seed"})
+    from_page = parse_daily_page(RESPONSE, date(2025, 11, 3)).signals
+    assert slugged == next(signal for signal in from_page if signal.arxiv_id == "2510.25602")
+    with pytest.raises(FeedFormatError, match=r"organization_slug: '\.\./x' is not a Hugging Face"):
+        parse_record({**FIRST, "organization_slug": "../x"})
+
+
 def write_lines(path: Path, lines: list[bytes]) -> Path:
     path.write_bytes(b"\n".join(lines) + b"\n")
     return path

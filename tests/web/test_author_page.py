@@ -117,4 +117,5 @@ def test_followers_and_the_claim_are_counted_never_named(
 
 
 def _flat(page: str) -> str:
-    return " ".join(page.split())
+    """The page's text on one line, its tags left out (the count is a script's to update)."""
+    return " ".join(re.sub(r"<[^>]+>", "", page).split())

@@ -62,6 +62,28 @@ def test_papers_are_filed_under_named_lists_and_a_deleted_list_loses_no_paper(
     assert _order(_page(client, ada)) == [second, first]
 
 
+def test_a_named_lists_export_links_export_that_list_only(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    first, second = edition_ids(site_settings, "day", LAST_DAY)[:2]
+    _post(client, ada, "/reading-list/lists", name="To read")
+    to_read = _lists(_page(client, ada))["To read"]
+    _post(client, ada, f"/papers/{first}/file", list=str(to_read))
+    _post(client, ada, f"/papers/{second}/save")
+    links_of = re.compile(r'<a href="(/reading-list\.[a-z.]+(?:\?[^"]*)?)">')
+    named = links_of.findall(_page(client, ada, f"?list={to_read}"))
+    assert named == [
+        f"/reading-list.{suffix}?list={to_read}" for suffix in ("bib", "ris", "csl.json", "json")
+    ]
+    for link in named:
+        exported = client.get(link, headers=ada.headers)
+        assert exported.status_code == 200
+        assert first in exported.text and second not in exported.text, link
+    everything = links_of.findall(_page(client, ada))
+    assert everything == [f"/reading-list.{s}" for s in ("bib", "ris", "csl.json", "json")]
+    assert second in client.get(everything[-1], headers=ada.headers).text
+
+
 def test_a_list_name_that_cannot_be_kept_is_refused_in_words_and_changes_nothing(
     client: TestClient, ada: SignedIn
 ) -> None:

@@ -241,7 +241,7 @@ def test_a_topic_page_counts_its_followers_without_naming_them(
 
 
 def _followers(client: TestClient, topic: int) -> int:
-    found = re.search(r"· (\d+) followers?</p>", client.get(f"/topics/{topic}").text)
+    found = re.search(r">(\d+) followers?</span></p>", client.get(f"/topics/{topic}").text)
     assert found is not None
     return int(found.group(1))
 

@@ -165,6 +165,45 @@ def test_a_reader_follows_a_topic_and_sees_it_on_for_you(
 
 
 @pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_following_a_topic_shows_its_undo_a_line_saying_so_and_the_new_count(
+    base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
+) -> None:
+    topic, _papers = a_topic_of(site_settings, LAST_DAY)
+    visit = _visit(browser, base_url, site_settings, address, script=script)
+    page = visit.go(f"/topics/{topic}")
+    count = page.locator("[data-followers]")
+    before = int(count.get_attribute("data-followers"))
+    said = page.locator("[data-stance-said]")
+    page.get_by_role("button", name="Follow this topic", exact=True).click()
+    unfollow = page.get_by_role("button", name="Unfollow this topic", exact=True)
+    sync_api.expect(unfollow).to_have_attribute("aria-pressed", "true")
+    sync_api.expect(said).to_have_text("✓ You follow this topic.")
+    sync_api.expect(count).to_have_attribute("data-followers", str(before + 1))
+    sync_api.expect(count).to_have_text(f"{before + 1} follower{'' if before == 0 else 's'}")
+    unfollow.click()
+    follow = page.get_by_role("button", name="Follow this topic", exact=True)
+    sync_api.expect(follow).to_have_attribute("aria-pressed", "false")
+    sync_api.expect(said).to_have_text("")
+    sync_api.expect(count).to_have_attribute("data-followers", str(before))
+    assert visit.problems == []
+    visit.context.close()
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_following_a_search_in_the_digest_shows_it_on_the_search_page(
+    base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
+) -> None:
+    visit = _visit(browser, base_url, site_settings, address, script=script)
+    page = visit.go("/search?q=AnimaMimic")
+    page.get_by_role("button", name="Follow in my digest").click()
+    sync_api.expect(page.locator("#search-followed")).to_contain_text("Following in your digest")
+    page.get_by_role("button", name="Unfollow this search").click()
+    sync_api.expect(page.get_by_role("button", name="Follow in my digest")).to_be_visible()
+    assert visit.problems == []
+    visit.context.close()
+
+
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
 def test_a_reader_claims_an_author_page_and_makes_a_private_feed(
     base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
 ) -> None:

@@ -158,7 +158,7 @@ def daily_papers(signals: Iterable[Paper], day: date, known: Iterable[str]) -> b
 
 
 def _daily_item(signal: Paper) -> dict[str, Any]:
-    organization = {"fullname": signal["organization"]} if signal.get("organization") else None
+    organization = _organization(signal)
     paper = {
         "id": signal["arxiv_id"],
         "authors": [{"name": name, "hidden": False} for name in signal.get("authors", [])],
@@ -181,6 +181,15 @@ def _daily_item(signal: Paper) -> dict[str, Any]:
         "submittedBy": {"name": signal.get("submitted_by")},
         **({"organization": organization} if organization else {}),
     }
+
+
+def _organization(signal: Paper) -> dict[str, str] | None:
+    """The page's organization object: its display name, and its slug (the name an
+    organization's page is found by) where the sample knows it."""
+    if not signal.get("organization"):
+        return None
+    slug = {"name": signal["organization_slug"]} if signal.get("organization_slug") else {}
+    return {**slug, "fullname": signal["organization"]}
 
 
 SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample"

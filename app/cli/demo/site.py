@@ -16,7 +16,7 @@ import logging
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,16 +48,23 @@ def served_at(settings: Settings, host: str, port: int) -> Settings:
 
 @dataclass
 class FileSink:
+    """Writes each message it receives to a file of ``folder``; ``written`` holds this sink's
+    own files, in order (the folder keeps earlier runs' too)."""
+
     folder: Path
-    received: int = 0
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def received(self) -> int:
+        return len(self.written)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's hook name)
-        self.received += 1
         recipient = envelope.rcpt_tos[0].replace("@", "_at_")
         # Numbered after what the folder holds, so a second demo run adds, never overwrites.
         number = len(list(self.folder.glob("*.eml"))) + 1
         path = self.folder / f"{number:03d}-{recipient}.eml"
         path.write_bytes(envelope.content)
+        self.written.append(path)
         return "250 Message accepted for delivery"
 
 

@@ -8,8 +8,13 @@ with the real model), ranks and publishes every announcement day stored, subscri
 confirms a demo reader, mails the digest to a local mail sink that writes
 ``DATA_DIR/mail/*.eml``, then serves the site (``--no-serve`` stops before that), the sink
 running beside it until the site stops. Every link it mails or feeds leads to ``--host`` and
-``--port``. It reaches no network and sends no real mail; run again, it changes nothing
-already done.
+``--port``. It reaches no network and sends no real mail.
+
+Run again, it runs every step again on what the last run stored: the imports keep what is
+stored (the replayed day's papers take the sample's own record back, the feed's lacking
+comments), every day is ranked again and its edition republished as a new version only where
+the ranking changed (else reported unchanged), and the reader, already confirmed, is neither
+subscribed nor mailed again: the sink reports no message.
 """
 
 from __future__ import annotations
@@ -76,8 +81,8 @@ def run_demo(args: argparse.Namespace, settings: Settings) -> int:
         clock = demo_clock(replayed_day, local.data_dir)
         demo = Demo(local, _replay_settings(local, source_url), clock)
         status = run_steps(demo)
-        received = sink.received
-    print_where_to_look(args, settings, demo, mail_dir, received)
+        written = list(sink.written)
+    print_where_to_look(args, settings, demo, mail_dir, written)
     if status != 1 and not args.no_serve:
         serve(settings, args.host, args.port)
     return status
@@ -194,12 +199,12 @@ STEPS: tuple[tuple[str, Step], ...] = (
 
 
 def print_where_to_look(
-    args: argparse.Namespace, settings: Settings, demo: Demo, mail_dir: Path, received: int
+    args: argparse.Namespace, settings: Settings, demo: Demo, mail_dir: Path, written: list[Path]
 ) -> None:
     site = settings.public_base_url
     print("\n== where to look")
-    print(f"mail sink: {received} messages this run, in {mail_dir.resolve()}/")
-    for path in sorted(mail_dir.glob("*.eml"))[-3:]:
+    print(mail_line(mail_dir, written))
+    for path in written:
         print(f"  {path.name}")
     if demo.day is not None:
         print(f"edition: {site}/?date={demo.day.isoformat()}")
@@ -207,6 +212,15 @@ def print_where_to_look(
     if args.no_serve:
         print("serve it: paperboy demo, or uvicorn app.cli.demo.site:create_demo_app --factory")
         print(f"  with PAPERBOY_PUBLIC_BASE_URL={site} for its links")
+
+
+def mail_line(mail_dir: Path, written: list[Path]) -> str:
+    """What the sink received this run: one message a file, the files listed below it."""
+    if not written:
+        earlier = len(list(mail_dir.glob("*.eml")))
+        return f"mail sink: no message this run ({earlier} earlier in {mail_dir.resolve()}/)"
+    messages = "1 message" if len(written) == 1 else f"{len(written)} messages"
+    return f"mail sink: {messages} this run, each a file in {mail_dir.resolve()}/:"
 
 
 def serve(settings: Settings, host: str, port: int) -> None:

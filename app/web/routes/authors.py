@@ -8,6 +8,7 @@ one of the people behind a name. The buttons are plain form POSTs, as every read
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Annotated
 
@@ -18,7 +19,7 @@ from app.core.refusals import NotFound
 from app.services import readers
 from app.web import profiles
 from app.web.context import ContextDep, SessionDep
-from app.web.routes.reader import Verb, asked_stance, post_action
+from app.web.routes.reader import PRIVATE, Verb, asked_stance, post_action, signed_in_stances
 
 router = APIRouter(include_in_schema=False)
 AuthorKey = Annotated[str, Path(max_length=200)]
@@ -31,7 +32,11 @@ def author_page(
     page = profiles.author_page(session, key)
     if page is None:
         raise NotFound("no author with this key is stored here")
-    return context.respond(request, "pages/author.html", page)
+    stances = signed_in_stances(request, context, session)
+    if stances is None:
+        return context.respond(request, "pages/author.html", page)
+    page = replace(page, stance=stances.on_author(key))
+    return context.respond(request, "pages/author.html", page, headers=PRIVATE)
 
 
 @router.post("/authors/{key}/claim")

@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.refusals import NotFound
 from app.services import claims
+from app.services.reading import reader_stances
 from app.web import profiles
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import MAX_ID, read_form
@@ -34,14 +35,16 @@ def person_page(
     found = claims.find_person(session, person_id)
     if found.moved_to is not None:
         return RedirectResponse(f"/people/{found.moved_to}", status_code=301)
-    viewer = claims.viewer(session, signed_in_reading(request, context, session))
+    email_key = signed_in_reading(request, context, session)
+    viewer = claims.viewer(session, email_key)
     shown = claims.shown_person(session, person_id, found.person, viewer)
     person = shown.person
     page = profiles.author_page(session, person.author_key, person.id, leave_out=shown.left_out)
     if page is None:
         raise NotFound(f"no person {person_id} is shown here")
-    page = replace(page, hidden=shown.hidden)
-    private = shown.own or bool(shown.left_out)
+    stance = "" if email_key is None else reader_stances(session, email_key).on_person(person.id)
+    page = replace(page, hidden=shown.hidden, stance=stance)
+    private = email_key is not None  # its buttons show what this reader did
     return context.respond(request, "pages/author.html", page, headers=PRIVATE if private else None)
 
 

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from app.core.tokens import TokenError
 from app.services import accounts, readers
 from app.services.readers import Stance
+from app.services.reading import Stances, reader_stances
 from app.web import answers, reader_views
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
@@ -89,6 +90,13 @@ async def asked_stance(request: Request, verb: Verb) -> Stance:
 def signed_in_reading(request: Request, context: WebContext, session: Session) -> str | None:
     """Who is signed in, read with the request's own session (for the pages that read)."""
     return reader_views.signed_in(context, session, request.cookies.get(SESSION_COOKIE, ""))
+
+
+def signed_in_stances(request: Request, context: WebContext, session: Session) -> Stances | None:
+    """Where the signed-in reader stands (None: nobody signed in), for a page with follow
+    buttons: it shows the pressed one as its undo, even without the script."""
+    email_key = signed_in_reading(request, context, session)
+    return None if email_key is None else reader_stances(session, email_key)
 
 
 @router.get("/for-you", response_class=HTMLResponse)

@@ -7,6 +7,8 @@ site, built from a parsed identifier or a stored author key.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Annotated
 from urllib.parse import urlencode
 
@@ -17,6 +19,7 @@ from sqlalchemy.orm import Session
 from app.core.arxiv_ids import InvalidArxivIdError, parse_arxiv_id
 from app.core.names import author_key, collapse_whitespace
 from app.core.refusals import BadInput
+from app.services.reading import followed_search
 from app.services.search import (
     MAX_MATCHES,
     Filters,
@@ -31,6 +34,7 @@ from app.web import queries
 from app.web.context import ContextDep, WebContext
 from app.web.forms import client_host, parse_day
 from app.web.page_views import SearchPage
+from app.web.routes.reader import PRIVATE, signed_in_reading
 
 router = APIRouter(include_in_schema=False)
 PER_PAGE = 20
@@ -121,8 +125,23 @@ def search_page(
             return RedirectResponse(target, status_code=303)
     found = run_search(context, client_host(request), q, since, until, category)
     asked = {"q": query, "since": since, "until": until, "category": category, "sort": sort}
-    view = search_view(context, found, asked, page, sort)
-    return context.respond(request, "pages/search.html", view)
+    view, headers = search_view(context, found, asked, page, sort), None
+    if view.q:
+        with context.sessions() as lookup:
+            view, headers = as_reader_sees_it(request, context, lookup, view)
+    return context.respond(request, "pages/search.html", view, headers=headers)
+
+
+def as_reader_sees_it(
+    request: Request, context: WebContext, session: Session, view: SearchPage
+) -> tuple[SearchPage, Mapping[str, str] | None]:
+    """The page and its headers as the signed-in reader sees it: whether they follow this
+    search (a section of their digest), so its button shows the state it leaves."""
+    email_key = signed_in_reading(request, context, session)
+    if email_key is None:
+        return view, None
+    kept = followed_search(session, email_key, view.q, view.category)
+    return replace(view, signed_in=True, followed_search=kept), PRIVATE
 
 
 def search_view(

@@ -10,7 +10,7 @@ label and size.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import partial
 from typing import NamedTuple
@@ -26,7 +26,7 @@ from app.services import readers
 from app.web import profiles
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import TopicId
-from app.web.routes.reader import Verb, asked_stance, post_action
+from app.web.routes.reader import PRIVATE, Verb, asked_stance, post_action, signed_in_stances
 
 router = APIRouter(include_in_schema=False)
 
@@ -43,7 +43,11 @@ def topic_page(
     page = profiles.topic_page(session, topic_id)
     if page is None:
         raise NotFound(f"topic {topic_id} is not stored here")
-    return context.respond(request, "pages/topic.html", page)
+    stances = signed_in_stances(request, context, session)
+    if stances is None:
+        return context.respond(request, "pages/topic.html", page)
+    page = replace(page, stance=stances.on_topic(topic_id))
+    return context.respond(request, "pages/topic.html", page, headers=PRIVATE)
 
 
 @router.post("/topics/{topic_id}/{verb}")
