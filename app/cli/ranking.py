@@ -30,11 +30,10 @@ from app.core.clock import utc_now
 from app.core.config import Settings
 from app.core.vectors import BadVectorsError
 from app.services import editions
-from app.services.daily import DailyReport, run_range
+from app.services.daily import DailyReport, flag_week, review_week, run_range
 from app.services.daily import run_daily as daily_chain
 from app.services.editions import Advance, Progress
 from app.services.people import names_of_day, split_names
-from app.services.radar import flag_week, review_week
 from app.services.reports import Report
 from app.services.store import RankingInputError, read_vector_files
 

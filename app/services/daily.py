@@ -10,6 +10,14 @@ announcement days a missed run left unranked (:func:`ranking.pipeline.unranked_d
 ``run-daily --from --to`` fills a range. Days go oldest first, since a day's topics continue
 the topics of the days before it; the week and month are published once per period, after
 its last day of the run (:func:`ranking.pipeline.closing_days`).
+
+The week's write-ups as use cases, each one unit of work: the emerging-topic radar flags and
+stores a week's emerging topics (the week's earlier flags are replaced only once the new ones
+are found), and the week in review writes up a week and stores it.
+
+The daily chain runs both with each publication, for the week of the day it publishes, so the
+current week's review grows with its days and last week's is final once its last day is in;
+``paperboy emerging --date D`` and ``paperboy week-review --date D`` run one week alone.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from datetime import date, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.services import editions
@@ -27,11 +36,12 @@ from app.services.editions import EditionsReport, EmbedReport, Progress, RankRep
 from app.services.ingest import IngestReport, ingest
 from app.services.people import PeopleReport, names_of_day, split_names
 from app.services.previews.stored import PreviewsReport, draw_published
-from app.services.radar import EmergingReport, WeekReviewReport, flag_week, review_week
-from app.services.reports import Failure, Outcome, Report, worst
+from app.services.reports import Completed, Failure, Outcome, Report, worst
 from ingest.live_writes import latest_listing_day
+from ranking.emerging import EmergingSummary, find_emerging
 from ranking.errors import RankingInputError
 from ranking.pipeline import announcement_days, closing_days, unranked_days
+from ranking.week_review import ReviewSummary, write_review
 
 log = logging.getLogger(__name__)
 NOTHING_STORED = "daily: no announcement stored yet; nothing to rank"
@@ -233,3 +243,35 @@ def _written_up(
 def _latest_listing_day(sessions: sessionmaker[Session]) -> date | None:
     with session_scope(sessions) as session:
         return latest_listing_day(session)
+
+
+@dataclass(frozen=True)
+class EmergingReport(Completed):
+    summary: EmergingSummary
+
+    def lines(self) -> list[str]:
+        return [self.summary.line()]
+
+
+def flag_week(
+    settings: Settings, sessions: sessionmaker[Session], day: date, clock: Clock = utc_now
+) -> EmergingReport:
+    """The emerging topics of ``day``'s week, stored."""
+    with session_scope(sessions) as session:
+        return EmergingReport(find_emerging(session, day, settings, clock()))
+
+
+@dataclass(frozen=True)
+class WeekReviewReport(Completed):
+    summary: ReviewSummary
+
+    def lines(self) -> list[str]:
+        return [self.summary.line()]
+
+
+def review_week(
+    settings: Settings, sessions: sessionmaker[Session], day: date, clock: Clock = utc_now
+) -> WeekReviewReport:
+    """``day``'s week written up and stored."""
+    with session_scope(sessions) as session:
+        return WeekReviewReport(write_review(session, day, clock()))

@@ -4,14 +4,6 @@ each read with the request's session, with their papers' titles and topics.
 
 A week the radar cannot read (its weeks would start before the year 1) is refused as
 :class:`BadInput`, as any request naming it is.
-
-The week's write-ups as use cases, each one unit of work: the emerging-topic radar flags and
-stores a week's emerging topics (the week's earlier flags are replaced only once the new ones
-are found), and the week in review writes up a week and stores it.
-
-The daily chain runs both with each publication, for the week of the day it publishes, so the
-current week's review grows with its days and last week's is final once its last day is in;
-``paperboy emerging --date D`` and ``paperboy week-review --date D`` run one week alone.
 """
 
 from __future__ import annotations
@@ -21,22 +13,16 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
-from app.core.clock import Clock, utc_now
-from app.core.config import Settings
-from app.core.db import session_scope
 from app.core.explanations import content_chance_words
 from app.core.models import Edition, EmergingTopic, Paper
 from app.core.reads import topic_labels
 from app.core.refusals import BadInput
-from app.services.reports import Completed
 from ranking import radar_window
-from ranking.emerging import EmergingSummary, find_emerging
 from ranking.errors import RankingInputError
 from ranking.radar_window import RadarParams
 from ranking.under_radar import RadarRule, judged_until, week_picks
-from ranking.week_review import ReviewSummary, write_review
 
 __all__ = [
     "EmergingFlag",
@@ -243,35 +229,3 @@ def outcomes_known_until(session: Session) -> date | None:
     """The last announcement day whose outcome on Hugging Face is known: its records reach
     the radar's days past it, so a paper of that day not featured by then was passed over."""
     return judged_until(session, RadarRule().seen_days)
-
-
-@dataclass(frozen=True)
-class EmergingReport(Completed):
-    summary: EmergingSummary
-
-    def lines(self) -> list[str]:
-        return [self.summary.line()]
-
-
-def flag_week(
-    settings: Settings, sessions: sessionmaker[Session], day: date, clock: Clock = utc_now
-) -> EmergingReport:
-    """The emerging topics of ``day``'s week, stored."""
-    with session_scope(sessions) as session:
-        return EmergingReport(find_emerging(session, day, settings, clock()))
-
-
-@dataclass(frozen=True)
-class WeekReviewReport(Completed):
-    summary: ReviewSummary
-
-    def lines(self) -> list[str]:
-        return [self.summary.line()]
-
-
-def review_week(
-    settings: Settings, sessions: sessionmaker[Session], day: date, clock: Clock = utc_now
-) -> WeekReviewReport:
-    """``day``'s week written up and stored."""
-    with session_scope(sessions) as session:
-        return WeekReviewReport(write_review(session, day, clock()))

@@ -10,7 +10,7 @@ from sqlalchemy import delete, select
 from app.cli.main import main
 from app.core.db import session_scope
 from app.core.models import EmergingTopic, Paper, PaperEmbedding
-from app.services.radar import flag_week
+from app.services.daily import flag_week
 from tests.conftest import Database
 from tests.ranking.planted_radar import FLAGGED_WEEK, HOSTILE, WEEKS, plant
 

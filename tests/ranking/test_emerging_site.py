@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from app.cli.main import main
 from app.core.config import Settings
-from app.services.radar import flag_week
+from app.services.daily import flag_week
 from app.web.app import create_app
 from tests.conftest import Database
 from tests.ranking.axe_check import audited
