@@ -194,10 +194,12 @@ def test_a_day_edition_shows_the_chance_the_counts_beside_it_and_the_reasons_tha
 ) -> None:
     top = card_of(explained.get("/").text, TOP)
     community = top[top.index('<div class="meta community">') :]
-    # Upvotes have come: they lead, and the estimate made before them follows.
-    assert community.index('<strong title="Hugging Face upvotes">▲ 42 HF upvotes') < (
-        community.index(TOP_WORDS)
+    # Upvotes have come: they lead (in the card's byline), and the estimate made before them
+    # follows, folded with the other counts.
+    assert top.index('<strong title="Hugging Face upvotes">▲ 42 HF upvotes') < (
+        top.index('<div class="meta community">')
     )
+    assert TOP_WORDS in community
     assert "(estimated at announcement)" in community and '<strong class="chance"' not in community
     assert '<span class="vote-count">1</span> Paperboy votes' in community
     assert "★ 10 GitHub stars" in community

@@ -52,7 +52,7 @@ def on_first_screen(page: Any, selector: str) -> bool:
 
 
 def first_link(page: Any, base_url: str, selector: str) -> str:
-    """The address of the front page's first link matching ``selector``, as the reader follows it."""
+    """The address of the front page's first link matching ``selector``, as a reader follows."""
     page.goto(f"{base_url}/")
     href = page.locator(selector).first.get_attribute("href")
     assert href, selector
@@ -71,9 +71,7 @@ def test_a_laptop_shows_seven_whole_titles_on_the_front_page(
     context.close()
 
 
-@pytest.mark.parametrize(
-    "path", ["/?period=week", "/search?q=diffusion"], ids=["week", "search"]
-)
+@pytest.mark.parametrize("path", ["/?period=week", "/search?q=diffusion"], ids=["week", "search"])
 def test_a_phone_shows_three_whole_titles_on_a_listing(
     base_url: str, phone: Any, path: str
 ) -> None:
