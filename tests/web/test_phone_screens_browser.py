@@ -71,6 +71,16 @@ def test_a_laptop_shows_seven_whole_titles_on_the_front_page(
     context.close()
 
 
+def test_a_phone_keeps_the_navigation_in_one_row(base_url: str, phone: Any) -> None:
+    phone.goto(f"{base_url}/")
+    tops = phone.eval_on_selector_all(
+        ".site-header nav a", "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert len(tops) >= 5 and len(set(tops)) == 1, tops
+    phone.get_by_role("link", name="Subscribe").first.click()  # reached, though scrolled to
+    phone.wait_for_url("**/subscribe")
+
+
 @pytest.mark.parametrize("path", ["/?period=week", "/search?q=diffusion"], ids=["week", "search"])
 def test_a_phone_shows_three_whole_titles_on_a_listing(
     base_url: str, phone: Any, path: str
