@@ -1,6 +1,7 @@
 """Paper cards in a real browser: TeX in titles and abstracts renders under the strict CSP,
-"more" opens the rest of an abstract without JavaScript, and chips and links are targets of at
-least 24 by 24 pixels (WCAG 2.2, 2.5.8). Skipped where Playwright or chromium is missing."""
+"More" opens a card and "more" the rest of its abstract without JavaScript, and chips and
+links are targets of at least 24 by 24 pixels (WCAG 2.2, 2.5.8). Skipped where Playwright or
+chromium is missing."""
 
 from __future__ import annotations
 
@@ -44,7 +45,10 @@ def test_more_opens_the_rest_of_an_abstract_without_javascript(base_url: str, br
     context = browser.new_context(java_script_enabled=False)
     more = context.new_page()
     more.goto(f"{base_url}/")
-    folded = more.locator("ol.papers li.paper .summary details.more").first
+    card = more.locator("ol.papers li.paper details.card-more").first
+    assert not card.locator(".summary").is_visible()  # the card folds its abstract too
+    card.locator("> summary").click()
+    folded = card.locator(".summary details.more")
     assert not folded.locator("p").is_visible()
     folded.locator("summary").click()
     assert folded.locator("p").is_visible()
@@ -57,6 +61,7 @@ def test_chips_links_and_controls_in_cards_are_at_least_24_pixels(
     for width in (1280, 390):
         page = browser.new_page(viewport={"width": width, "height": 900})
         page.goto(f"{base_url}/")
+        page.eval_on_selector_all("details.card-more", "els => els.forEach(e => e.open = true)")
         sizes = page.eval_on_selector_all(
             TARGETS,
             "els => els.map(e => { const r = e.getBoundingClientRect();"

@@ -201,6 +201,10 @@ def test_a_day_edition_shows_the_chance_the_counts_beside_it_and_the_reasons_tha
         community.index("Paperboy gave it 12% at announcement")
     )
     assert TOP_WORDS not in community and '<strong class="chance"' not in community
+    # The upvotes also lead the card's byline, on its first screen.
+    assert top.index('<strong title="Hugging Face upvotes">▲ 42 HF upvotes') < (
+        top.index('<div class="meta community">')
+    )
     assert '<span class="vote-count">1</span> Paperboy votes' in community
     assert "★ 10 GitHub stars" in community
     assert reasons_listed(top) == [AUTHORS, UPVOTES]  # biggest first; not what held it back

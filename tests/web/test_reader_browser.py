@@ -71,6 +71,12 @@ def _card(page: Any, arxiv_id: str) -> Any:
     return page.locator(f"[id='p-{arxiv_id.replace('/', '-')}']")
 
 
+def _opened(card: Any) -> Any:
+    """The card with its fold open: a listing keeps the reader's buttons under "More"."""
+    card.locator("details.card-more > summary").click()
+    return card
+
+
 @pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
 def test_a_reader_saves_and_thumbs_up_from_the_trending_page(
     base_url: str, browser: Any, site_settings: Settings, address: str, script: bool
@@ -78,8 +84,10 @@ def test_a_reader_saves_and_thumbs_up_from_the_trending_page(
     first = edition_ids(site_settings, "day", LAST_DAY)[0]
     visit = _visit(browser, base_url, site_settings, address, script=script)
     page = visit.go("/")
-    card = _card(page, first)
+    card = _opened(_card(page, first))
     card.get_by_role("button", name="Save").click()
+    if not script:  # back on the page, where the card is folded again
+        _opened(card)
     card.get_by_role("button", name="More like this").click()
     if script:  # in place, no new page
         sync_api.expect(card.get_by_role("button", name="Saved ✓")).to_have_attribute(
@@ -246,7 +254,7 @@ def test_a_signed_in_readers_pages_pass_axe(
     topic, _papers = a_topic_of(site_settings, LAST_DAY)
     visit = _visit(browser, base_url, site_settings, address, script=False)
     visit.go(f"/topics/{topic}").get_by_role("button", name="Follow this topic").click()
-    _card(visit.go("/"), first).get_by_role("button", name="Save").click()
+    _opened(_card(visit.go("/"), first)).get_by_role("button", name="Save").click()
     page = visit.go("/for-you")
     page.get_by_role("button", name="Make my private feed (RSS, Atom, JSON)").click()
     page.wait_for_url(f"{base_url}/for-you")

@@ -173,9 +173,8 @@ def test_one_typed_word_no_paper_shares_with_the_others_still_finds_the_closest(
 def test_the_snippet_of_a_hostile_abstract_stays_inert(client: TestClient) -> None:
     page = client.get("/search", params={"q": "unbalanced bold marks"}).text
     assert HOSTILE_ID in listed(page)
-    passage = page[
-        page.index('<p class="snippet') : page.index("</p>", page.index('class="snippet'))
-    ]
+    start = page.index('class="why-line snippet')
+    passage = page[start : page.index('<span class="more-label">', start)]
     assert "<mark>unbalanced</mark>" in passage and "<mark>marks</mark>" in passage
     assert "&lt;b&gt;<mark>bold</mark>&lt;/b&gt;" in passage
     assert "<b>" not in passage and "<!--" not in passage and "{{ config }}" in passage

@@ -1,5 +1,5 @@
 """The trending page in pages: a light first page, every paper of the edition a link away
-(without JavaScript), and what a reader sees first on a card."""
+(without JavaScript), and what a reader sees first on a card and on a paper's page."""
 
 from __future__ import annotations
 
@@ -75,13 +75,14 @@ def test_a_paper_with_upvotes_leads_with_them_and_the_chance_follows(client: Tes
     place = next(edition for edition in editions if edition["period"] == "day")
     page = (place["rank"] - 1) // PAPERS_PER_PAGE + 1
     html = client.get("/", params={"date": place["date"], "page": page}).text
-    community = card_of(html, HF_PAPER).split('class="meta community"', 1)[1]
-    # Featured: the outcome leads, and the chance given at announcement follows.
+    byline, community = card_of(html, HF_PAPER).split('class="meta community"', 1)
+    # The upvotes lead the card's byline; folded, the outcome leads, then the chance given.
+    assert '<strong title="Hugging Face upvotes">▲ 42 HF upvotes</strong>' in byline
     lead = (
         '<strong class="outcome" title="Hugging Face upvotes">'
         "Featured on Hugging Face, ▲ 42 upvotes"
     )
-    assert lead in community and '<strong class="chance"' not in community
+    assert lead in community and '<strong class="chance"' not in byline + community
     chance = community.find("Paperboy gave it ")
     assert chance == -1 or chance > community.index(lead)
 
@@ -93,3 +94,27 @@ def test_the_filter_forms_empty_topic_means_every_topic(client: TestClient) -> N
     assert listed(response.text) == listed(client.get("/?category=cs.CV").text)
     for bad in ("abc", "0", "99999999999"):
         assert client.get(f"/?topic={bad}").status_code == 400
+
+
+def test_a_card_shows_who_what_and_why_and_folds_the_rest(client: TestClient) -> None:
+    html = client.get("/").text
+    first = listed(html)[0]
+    card = card_of(html, first)
+    shown, folded = card.split('<details class="card-more">', 1)
+    assert f'href="/papers/{first}"' in shown and 'class="authors"' in shown
+    assert 'href="/topics/' in shown and 'class="vote"' in shown
+    assert '<span class="why-line">' in folded.split("</summary>", 1)[0]  # the line that opens it
+    for rest in ('class="summary math"', "https://arxiv.org/pdf/", 'data-reader="save"'):
+        assert rest in folded and rest not in shown
+
+
+def test_a_paper_page_leads_with_its_links_the_project_page_among_them(
+    client: TestClient,
+) -> None:
+    page = client.get(f"/papers/{HF_PAPER}").text
+    links = page[
+        page.index('<p class="links">') : page.index("</p>", page.index('<p class="links">'))
+    ]
+    assert 'href="https://animamimic.github.io/"' in links and ">Project page</a>" in links
+    assert 'href="https://github.com/example/animamimic"' in links
+    assert page.index('<p class="links">') < page.index("<h2>Abstract</h2>")
