@@ -76,6 +76,8 @@ def test_a_newcomer_subscribes_confirms_signs_in_and_saves_on_the_served_demo(
         page.goto(f"{base_url}/")
         first = page.locator("ol.papers > li").first
         title = first.locator(".title").first.inner_text()
+        # A card's buttons sit in its fold, which opens from its line of why.
+        first.locator("details.card-more > summary").click()
         save = first.get_by_role("button", name="Save")
         save.click()
         # The button saves in place; leaving before its answer would cancel the request.
