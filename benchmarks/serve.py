@@ -1,6 +1,6 @@
 """Load-test the web app on the whole corpus: the JSON feed, the trending page and search.
 
-    .venv/bin/python benchmarks/serve.py [--corpus ...jsonl.gz] [--matrix ...f16.npy]
+    .venv/bin/python -m benchmarks.serve [--corpus ...jsonl.gz] [--matrix ...f16.npy]
         [--data-dir DIR] [--days 7] [--seconds 8]
 
 Imports the 74,728-paper corpus and all its precomputed vectors into a SQLite database

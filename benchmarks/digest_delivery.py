@@ -1,6 +1,6 @@
 """Digest delivery: 10,000 subscribers, the real corpus's edition, a local SMTP sink.
 
-    .venv/bin/python benchmarks/digest.py [--corpus ...jsonl.gz] [--matrix ...f16.npy]
+    .venv/bin/python -m benchmarks.digest_delivery [--corpus ...jsonl.gz] [--matrix ...f16.npy]
         [--subscribers 10000]
 
 Imports the real corpus into a scratch SQLite database with the precomputed vectors, builds
