@@ -7,7 +7,8 @@
   ``PRAGMA max_page_count`` at the database's size gives SQLite's own "database or disk is
   full" (tests/cli/page_limited.py).
 - PostgreSQL read-only: ``ALTER DATABASE ... SET default_transaction_read_only = on``.
-- PostgreSQL full disk: the database lives in a tablespace on a small tmpfs, filled up; only
+- PostgreSQL full disk: the database lives in a tablespace on a small tmpfs, filled up, with
+  autovacuum paused (its truncations would free room mid-step); only
   where the server runs on this machine and the test may mount (else the test is skipped).
 """
 
@@ -20,13 +21,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import Connection, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
@@ -199,15 +201,27 @@ class FilledDisk:
         return self.mount / "filler"
 
     def cause(self) -> None:
-        page = b"\0" * 4096
-        with self.filler.open("wb", buffering=0) as out, contextlib.suppress(OSError):
-            while out.write(page):  # until ENOSPC
-                pass
+        with self.filler.open("ab", buffering=0) as out:
+            # Memory pressure can refuse a tmpfs write before the disk is full: write on
+            # until the disk itself says it has no byte left.
+            for _ in range(100):
+                if shutil.disk_usage(self.mount).free == 0:
+                    break
+                _write_until_refused(out)
+            else:
+                pytest.fail(f"{self.mount} keeps refusing writes before it is full")
         size = self.filler.stat().st_size
         os.truncate(self.filler, max(0, size - self.room))
 
     def lift(self) -> None:
         self.filler.unlink(missing_ok=True)
+
+
+def _write_until_refused(out: BinaryIO) -> None:
+    page = b"\0" * 4096
+    with contextlib.suppress(OSError):
+        while out.write(page):
+            pass
 
 
 @dataclass
@@ -289,6 +303,33 @@ def postgres_tablespace(server_url: str, location: Path, owner: int) -> Iterator
         with admin.connect() as connection:
             connection.execute(text(f"DROP TABLESPACE IF EXISTS {name}"))
         admin.dispose()
+
+
+@contextlib.contextmanager
+def postgres_autovacuum_off(server_url: str) -> Iterator[None]:
+    """The server's autovacuum paused, and no worker still running: a vacuum truncating a
+    table (or a catalog that temporary tables churned) frees room on a filled disk."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text("ALTER SYSTEM SET autovacuum = off"))
+            connection.execute(text("SELECT pg_reload_conf()"))
+            _wait_for_no_autovacuum_worker(connection)
+        yield
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text("ALTER SYSTEM RESET autovacuum"))
+            connection.execute(text("SELECT pg_reload_conf()"))
+        admin.dispose()
+
+
+def _wait_for_no_autovacuum_worker(connection: Connection) -> None:
+    workers = text("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'")
+    for _ in range(600):
+        if connection.execute(workers).scalar_one() == 0:
+            return
+        time.sleep(0.1)
+    pytest.fail("an autovacuum worker still runs a minute after autovacuum was turned off")
 
 
 @contextlib.contextmanager

@@ -37,6 +37,7 @@ from tests.cli.storage_faults import (
     environment,
     hand_over,
     open_folder,
+    postgres_autovacuum_off,
     postgres_database_in,
     postgres_server_owner,
     postgres_tablespace,
@@ -160,6 +161,7 @@ def _postgres_full_disk(
         if mount is None:
             pytest.skip("this process may not mount a tmpfs to hold a tablespace")
         with (
+            postgres_autovacuum_off(server_url),
             postgres_tablespace(server_url, mount / "tablespace", owner) as tablespace,
             postgres_database_in(server_url, tablespace) as url,
         ):
