@@ -221,18 +221,19 @@ def test_two_claimed_people_stay_apart_when_a_new_paper_links_them(
     assert claims == [learning, magnets]
 
 
-def test_one_person_has_one_claimant_whatever_the_order_of_writes(
+def test_one_person_has_one_verified_claimant_whatever_the_order_of_writes(
     database: Database, people: tuple[int, int]
 ) -> None:
-    # Two claims at the same moment both pass the check before either is stored: the second
-    # write is refused, and the reader's action runs again and finds the first (409).
+    # Any number may claim a person unverified; two verifications at the same moment both
+    # pass the check before either is stored: the second write is refused.
     now = datetime.now(UTC)
     with session_scope(database.sessions) as session:
         for address in ("one@example.org", "two@example.org"):
             reader.reader_row(session, address, now)
+            _row(session, address).claimed_person = people[0]
     with pytest.raises(IntegrityError), session_scope(database.sessions) as session:
         for address in ("one@example.org", "two@example.org"):
-            _row(session, address).claimed_person = people[0]
+            _row(session, address).claim_verified_at = now
             session.flush()
 
 

@@ -1,8 +1,8 @@
 """The ORM models every process shares, one module per part of the service.
 
 ``base`` (the declarative base), ``papers`` (the foundation, and people), ``ingest``,
-``ranking``, ``subscriptions`` and ``operations``, each with the states (``StrEnum``) its rows
-hold. Import them from here: ``from app.core.models import Paper``.
+``ranking``, ``subscriptions``, ``researchers`` and ``operations``, each with the states
+(``StrEnum``) its rows hold. Import them from here: ``from app.core.models import Paper``.
 The schema only changes through a migration in ``migrations/``; a test checks that these
 models and the migrations agree.
 """
@@ -37,6 +37,7 @@ from app.core.models.ranking import (
     TopicStatus,
     WeekReview,
 )
+from app.core.models.researchers import ModerationDecision, Moderator, OrcidPaper
 from app.core.models.subscriptions import (
     Delivery,
     DeliveryStatus,
@@ -73,6 +74,9 @@ __all__ = [
     "IngestRun",
     "IngestRunStatus",
     "JobRun",
+    "ModerationDecision",
+    "Moderator",
+    "OrcidPaper",
     "Paper",
     "PaperAuthor",
     "PaperCategory",

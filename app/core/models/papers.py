@@ -162,8 +162,11 @@ class Person(Base):
     author_key: Mapped[str] = mapped_column(ForeignKey("authors.key"), index=True)
     # Set when a new split left this person no papers: the person holding most of them now.
     moved_to: Mapped[int | None] = mapped_column(ForeignKey("people.id"))
-    # Only the person's claimant may hide the page; hidden, it answers as if it did not exist.
+    # Only a verified claimant or a moderator may hide the page; hidden, it answers as if it
+    # did not exist. ``hidden_by`` is who hid it ("reader:<id>" or "moderator:<address>"):
+    # only they (or a moderator) show it again.
     hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
+    hidden_by: Mapped[str | None] = mapped_column(String(340))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
@@ -202,3 +205,6 @@ class PersonCorrection(Base):
     # When it was last said: saying it again after taking it back moves it.
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # A moderator's decision ("approved" holds for everyone, "refused" for no one but the
+    # reader who said it); the reason lies in ``moderation_decisions``.
+    moderation: Mapped[str | None] = mapped_column(String(16))

@@ -9,11 +9,13 @@ from enum import StrEnum
 from sqlalchemy import (
     JSON,
     ForeignKey,
+    Index,
     LargeBinary,
     String,
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, mapped_column
@@ -72,7 +74,16 @@ class Subscriber(Base):
     """
 
     __tablename__ = "subscribers"
-    __table_args__ = ({"sqlite_autoincrement": True},)
+    __table_args__ = (
+        Index(
+            "ix_subscribers_verified_claim",
+            "claimed_person",
+            unique=True,
+            sqlite_where=text("claim_verified_at IS NOT NULL"),
+            postgresql_where=text("claim_verified_at IS NOT NULL"),
+        ),
+        {"sqlite_autoincrement": True},
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     email: Mapped[str] = mapped_column(String(320))
@@ -108,11 +119,17 @@ class Subscriber(Base):
     followed_people: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
     # The author page the reader said is theirs ("This is me"), by author key.
     claimed_author: Mapped[str | None] = mapped_column(String(200))
-    # The person of that name the reader said they are: pages split a name into people. One
-    # reader a person: the unique index refuses a second claim made at the same moment.
+    # The person of that name the reader said they are: pages split a name into people. Any
+    # number may claim a person; one verified claimant at most (the partial unique index).
     claimed_person: Mapped[int | None] = mapped_column(
-        ForeignKey("people.id", ondelete="SET NULL"), index=True, unique=True
+        ForeignKey("people.id", ondelete="SET NULL"), index=True
     )
+    # The ORCID iD the reader proved by signing in with ORCID.
+    orcid: Mapped[str | None] = mapped_column(String(19), unique=True)
+    # When the claim was verified, and by what: "arxiv:<orcid>" (arXiv lists the iD's papers
+    # among the person's) or "moderator:<address>". Unverified claims change nothing public.
+    claim_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    claim_verified_by: Mapped[str | None] = mapped_column(String(340))
     # The private feed's token carries it; revoking the feed draws a new one.
     feed_key: Mapped[str | None] = mapped_column(String(32))
 
