@@ -47,6 +47,7 @@ from app.core.settings_check import (
 from app.services.artifacts import EVERY, refuse_broken_artifacts
 from app.services.jobs.runs import run_job
 from app.services.jobs.table import JOBS, Job, jobs_on
+from app.services.jobs.takeover import settle_on_taking_lease
 from app.worker import lease
 from app.worker.lease import Outage
 
@@ -101,6 +102,7 @@ class SchedulerService:
             logger.info("scheduler %s %s; scheduling jobs", self.owner, taking)
             self._standing_by = False
             self._missed.clear()  # starting catches up on its own
+            self._settle()
             self._start()
         elif held and self._missed.is_set():
             self._missed.clear()
@@ -112,6 +114,20 @@ class SchedulerService:
         elif not held and not self._standing_by:
             self._say_standing_by()
         return held
+
+    def _settle(self) -> None:
+        """Before scheduling: no run of a dead scheduler left running, no incident kept open
+        for a job that offline mode turns off."""
+        with session_scope(self.sessions) as session:
+            settled = settle_on_taking_lease(session, self.settings, self.clock())
+        if settled.runs_failed or settled.incidents_closed:
+            logger.warning(
+                "scheduler %s marked %d run(s) left running as failed and closed %d incident(s)"
+                " of jobs turned off",
+                self.owner,
+                settled.runs_failed,
+                settled.incidents_closed,
+            )
 
     def _say_standing_by(self) -> None:
         """Once, when it starts as standby: an operator sees both schedulers are alive."""
