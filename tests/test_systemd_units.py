@@ -41,10 +41,11 @@ def test_the_deploy_guide_gives_a_web_and_a_scheduler_unit_that_come_back() -> N
         assert unit["Service"]["User"] == "paperboy", name
 
 
-def test_the_units_run_the_web_app_factory_and_the_scheduler_command() -> None:
+def test_the_units_run_paperboy_web_and_the_scheduler_command() -> None:
     units = {name: parsed(body) for name, body in documented_units().items()}
     web = units["paperboy-web.service"]["Service"]["ExecStart"]
-    assert web.startswith(f"{INSTALLED}uvicorn app.web.app:create_app --factory")
+    # The parent checks the settings once: uvicorn alone respawns refusing workers for ever.
+    assert web.startswith(f"{INSTALLED}paperboy web ") and "--workers" in web
     assert "--proxy-headers" in web and "--forwarded-allow-ips" in web
     scheduler = units["paperboy-scheduler.service"]["Service"]
     assert scheduler["ExecStart"] == f"{INSTALLED}paperboy scheduler"

@@ -101,6 +101,13 @@ def run_stats(_args: argparse.Namespace, settings: Settings) -> int:
 COMMANDS: tuple[Command, ...] = (
     Command("migrate", "create or upgrade the database schema (safe to repeat)", run_migrate),
     Command(
+        name="web",
+        help="serve the site (uvicorn, --workers N) once the settings, model files and "
+        "database pass; exit 1 with the reasons if they do not",
+        handler=_handler("app.cli.web", "run_web"),
+        add_arguments=_arguments("app.cli.web", "add_web_arguments"),
+    ),
+    Command(
         name="import",
         help="bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
         "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",

@@ -9,8 +9,8 @@ ready, unless ``search_preload`` is off.
 
 As uvicorn's factory (``uvicorn app.web.app:create_app --factory``) it reads the settings itself
 and refuses bad settings, a database that turns it down and broken model files in words
-(``app/core/settings_check``, ``app/services/artifacts``), exiting 1; given settings, it
-trusts its caller to have checked them.
+(``app/services/preflight``), exiting 1; given settings, it trusts its caller to have checked
+them. ``paperboy web`` runs the same check once before it starts uvicorn's workers.
 """
 
 from __future__ import annotations
@@ -37,13 +37,9 @@ from app.core.db import make_engine, make_session_factory
 from app.core.logs import configure_logging
 from app.core.refusals import Refusal
 from app.core.schema import current_revision, head_revision
-from app.core.settings_check import (
-    EXIT_REFUSED,
-    refuse_an_unusable_database,
-    startup_settings,
-)
+from app.core.settings_check import EXIT_REFUSED
 from app.core.tokens import TokenError
-from app.services.artifacts import Artifact, refuse_broken_artifacts
+from app.services.preflight import web_settings
 from app.services.presenting import load_stop_words
 from app.services.search import Searcher
 from app.web import answers
@@ -189,20 +185,10 @@ def _warm(settings: Settings, search: Searcher) -> None:
 
 
 def _factory_settings() -> Settings:
-    settings = startup_settings("paperboy web")
-    if (
-        settings is None
-        or refuse_broken_artifacts("paperboy web", settings, _uses(settings))
-        or refuse_an_unusable_database("paperboy web", settings)
-    ):
+    settings = web_settings()
+    if settings is None:
         raise SystemExit(EXIT_REFUSED)  # the lines above say why; no traceback
     return settings
-
-
-def _uses(settings: Settings) -> list[Artifact]:
-    """The model files the site loads: the taste space (For you), the embedding model (search)."""
-    semantic = [Artifact.EMBEDDING_MODEL] if settings.search_semantic else []
-    return [Artifact.TASTE_SPACE, *semantic]
 
 
 def _route_reads(app: FastAPI, context: WebContext) -> None:
