@@ -155,6 +155,8 @@ class Settings(BaseSettings):
     # Scheduler and operations.
     scheduler_lease_seconds: float = Field(default=60.0, ge=1)
     scheduler_misfire_grace_seconds: int = Field(default=3600, ge=1)
+    # How long a starting scheduler waits for a database server that does not answer yet.
+    scheduler_start_wait_seconds: float = Field(default=300.0, ge=0)
     announcement_margin_minutes: int = Field(default=30, ge=0, le=600)
     arxiv_holidays: Annotated[tuple[date, ...], NoDecode] = ()
     log_json: bool = False

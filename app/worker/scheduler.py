@@ -41,7 +41,6 @@ from app.core.models import JobRun, Trigger
 from app.core.schema import require_current_schema
 from app.core.settings_check import (
     EXIT_REFUSED,
-    refuse_an_unusable_database,
     startup_settings,
 )
 from app.services.artifacts import EVERY, refuse_broken_artifacts
@@ -50,6 +49,7 @@ from app.services.jobs.table import JOBS, Job, jobs_on
 from app.services.jobs.takeover import settle_on_taking_lease
 from app.worker import lease
 from app.worker.lease import Outage
+from app.worker.startup import database_usable
 
 logger = logging.getLogger("paperboy.scheduler")
 PROGRAM = "paperboy scheduler"
@@ -298,6 +298,8 @@ class SchedulerService:
 def serve(settings: Settings, owner: str | None = None) -> int:
     """Run a scheduler until SIGTERM or SIGINT; the body of ``paperboy scheduler``."""
     configure_logging(settings)
+    if not database_usable(PROGRAM, settings):
+        return EXIT_REFUSED
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda _number, _frame: stop.set())
     signal.signal(signal.SIGINT, lambda _number, _frame: stop.set())
@@ -322,11 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--owner", help="this scheduler's name in the lease (default: host:pid)")
     owner = parser.parse_args(argv).owner
     settings = startup_settings(PROGRAM)
-    if (
-        settings is None
-        or refuse_broken_artifacts(PROGRAM, settings, EVERY)
-        or refuse_an_unusable_database(PROGRAM, settings)
-    ):
+    if settings is None or refuse_broken_artifacts(PROGRAM, settings, EVERY):
         return EXIT_REFUSED
     return serve(settings, owner)
 

@@ -7,6 +7,7 @@ tests run once, in the SQLite pass, and skip in the PostgreSQL ones.
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -207,3 +208,38 @@ def test_a_run_the_restart_cut_short_runs_again_once_it_is_back(
     finally:
         stop.set()
         loop.join(timeout=20)
+
+
+def test_a_scheduler_started_before_its_database_waits_for_it_and_says_so(
+    cluster: Cluster, migrated: tuple[Settings, Engine], tmp_path: Path
+) -> None:
+    settings, engine = migrated
+    sessions = make_session_factory(engine)
+    log = tmp_path / "scheduler.log"
+    cluster.stop()
+    with log.open("wb") as output:
+        scheduler = start_scheduler(settings, "early", output)
+        try:
+            wait_until(lambda: "waiting up to" in log.read_text(), 30, "waiting")
+            assert scheduler.poll() is None, log.read_text()
+            cluster.start()
+            wait_until(lambda: lease_holder(sessions) == "early", 60, "the lease taken")
+        finally:
+            scheduler.terminate()
+            scheduler.wait(timeout=20)
+    said = log.read_text()
+    assert "Traceback" not in said, said
+    assert said.count("no database server answers yet") == 1, said
+    assert "the database server answers after" in said, said
+
+
+def test_a_scheduler_refused_by_its_database_stops_at_once(
+    cluster: Cluster, migrated: tuple[Settings, Engine], tmp_path: Path
+) -> None:
+    settings, _engine = migrated
+    wrong = settings.model_copy(update={"database_url": cluster.url + "_missing"})
+    done = start_scheduler(wrong, "refused", subprocess.PIPE)
+    output, _ = done.communicate(timeout=60)
+    assert done.returncode == 1
+    assert b"waiting up to" not in output
+    assert b"has no database" in output, output
