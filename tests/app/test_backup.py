@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import sqlite3
 import subprocess
 import threading
@@ -26,7 +27,7 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import Subscriber
 from app.web.app import create_app
-from tests.conftest import FIXTURES, Database
+from tests.conftest import FIXTURES, PROJECT_ROOT, Database
 from tests.digest.editions import add_subscriber
 from tests.pg_cluster import DEBIAN_ROOT, PGVECTOR_DIR
 from tests.postgres import scratch_postgres_database
@@ -191,3 +192,91 @@ def test_a_pg_dump_restored_into_a_new_database_serves_the_same_site(
         engine.dispose()
         assert papers == 50
         _serves_the_paper_and_the_readers_link(database.settings, restored)
+
+
+def _documented_restore() -> list[str]:
+    """The arguments of the ``pg_restore`` line in docs/deploy.md's "Backup and restore"."""
+    deploy = (PROJECT_ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    section = deploy.split("## Backup and restore", 1)[1].split("\n## ", 1)[0]
+    [line] = [line for line in section.splitlines() if line.startswith("pg_restore ")]
+    return shlex.split(line)[1:-1]  # the dump's file name last
+
+
+@contextmanager
+def _owned_database(url: str, owner: str) -> Iterator[str]:
+    """As the docs' step 2: a role that is no superuser, a database it owns, and pgvector made
+    in it by the superuser (where the server has it)."""
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    password = "restore-as-the-role"
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f"CREATE ROLE {owner} LOGIN NOSUPERUSER PASSWORD '{password}'"))
+        with scratch_postgres_database(url, "paperboy_restored") as restored:
+            name = make_url(restored).database
+            with admin.connect() as connection:
+                connection.execute(text(f'ALTER DATABASE "{name}" OWNER TO {owner}'))
+            _make_pgvector_if_available(restored)
+            yield (
+                make_url(restored)
+                .set(username=owner, password=password)
+                .render_as_string(hide_password=False)
+            )
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP ROLE IF EXISTS {owner}"))
+        admin.dispose()
+
+
+def _make_pgvector_if_available(url: str) -> None:
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            available = "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+            if connection.execute(text(available)).first() is not None:
+                connection.execute(text("CREATE EXTENSION IF NOT EXISTS vector"))
+    finally:
+        engine.dispose()
+
+
+def test_the_documented_restore_runs_as_the_role_the_docs_create(
+    database: Database, tmp_path: Path
+) -> None:
+    if database.engine.dialect.name != "postgresql":
+        pytest.skip("needs PAPERBOY_TEST_DATABASE_URL to be PostgreSQL")
+    binaries = _client_binaries(_server_major(database))
+    if binaries is None:
+        pytest.skip(f"no pg_dump of PostgreSQL {_server_major(database)} here")
+    _stored(database)
+    url = database.settings.resolved_database_url
+    arguments, environment = _libpq(url)
+    dump = tmp_path / "paperboy.dump"
+    source = make_url(url).database or ""
+    dumped = [str(binaries / "pg_dump"), "-Fc", *arguments, f"--file={dump}", source]
+    subprocess.run(dumped, env=environment, check=True, capture_output=True)
+    with _owned_database(url, f"paperboy_role_{os.getpid()}") as restored:
+        target = make_url(restored)
+        documented = [
+            argument
+            for argument in _documented_restore()
+            if not argument.startswith(("--host=", "--username=", "--dbname="))
+        ]
+        as_role, role_environment = _libpq(restored)
+        done = subprocess.run(
+            [
+                str(binaries / "pg_restore"),
+                *as_role,
+                *documented,
+                f"--dbname={target.database}",
+                str(dump),
+            ],
+            env=role_environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        engine = create_engine(restored)
+        with engine.connect() as connection:
+            papers = connection.execute(text("SELECT count(*) FROM papers")).scalar_one()
+        engine.dispose()
+        assert papers == 50
