@@ -152,9 +152,9 @@ def _libpq(url: str) -> tuple[list[str], dict[str, str]]:
     return arguments, {**os.environ, "PGPASSWORD": parsed.password or ""}
 
 
-def test_a_pg_dump_restored_into_a_new_database_serves_the_same_site(
-    database: Database, tmp_path: Path
-) -> None:
+def _dumped(database: Database, tmp_path: Path) -> tuple[Path, Path]:
+    """The stored sample dumped with ``pg_dump -Fc`` of the server's version: that version's
+    client folder and the dump (skips where this is no PostgreSQL or no such client)."""
     if database.engine.dialect.name != "postgresql":
         pytest.skip("needs PAPERBOY_TEST_DATABASE_URL to be PostgreSQL")
     binaries = _client_binaries(_server_major(database))
@@ -165,12 +165,17 @@ def test_a_pg_dump_restored_into_a_new_database_serves_the_same_site(
     arguments, environment = _libpq(url)
     dump = tmp_path / "paperboy.dump"
     source = make_url(url).database or ""
-    subprocess.run(
-        [binaries / "pg_dump", "-Fc", *arguments, f"--file={dump}", source],
-        env=environment,
-        check=True,
-        capture_output=True,
-    )
+    dumped = [str(binaries / "pg_dump"), "-Fc", *arguments, f"--file={dump}", source]
+    subprocess.run(dumped, env=environment, check=True, capture_output=True)
+    return binaries, dump
+
+
+def test_a_pg_dump_restored_into_a_new_database_serves_the_same_site(
+    database: Database, tmp_path: Path
+) -> None:
+    binaries, dump = _dumped(database, tmp_path)
+    url = database.settings.resolved_database_url
+    arguments, environment = _libpq(url)
     with scratch_postgres_database(url, "paperboy_restored") as restored:
         target = make_url(restored).database or ""
         subprocess.run(
@@ -241,18 +246,8 @@ def _make_pgvector_if_available(url: str) -> None:
 def test_the_documented_restore_runs_as_the_role_the_docs_create(
     database: Database, tmp_path: Path
 ) -> None:
-    if database.engine.dialect.name != "postgresql":
-        pytest.skip("needs PAPERBOY_TEST_DATABASE_URL to be PostgreSQL")
-    binaries = _client_binaries(_server_major(database))
-    if binaries is None:
-        pytest.skip(f"no pg_dump of PostgreSQL {_server_major(database)} here")
-    _stored(database)
+    binaries, dump = _dumped(database, tmp_path)
     url = database.settings.resolved_database_url
-    arguments, environment = _libpq(url)
-    dump = tmp_path / "paperboy.dump"
-    source = make_url(url).database or ""
-    dumped = [str(binaries / "pg_dump"), "-Fc", *arguments, f"--file={dump}", source]
-    subprocess.run(dumped, env=environment, check=True, capture_output=True)
     with _owned_database(url, f"paperboy_role_{os.getpid()}") as restored:
         target = make_url(restored)
         documented = [
