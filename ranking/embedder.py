@@ -76,6 +76,17 @@ def query_embedder(settings: Settings) -> Any:
     return make_embedder(settings)
 
 
+def served_query_embedder(settings: Settings) -> Any:
+    """The web's query embedder: as :func:`query_embedder`, but the int8 model is never built
+    here (that would load torch into the web process for good): where it is missing this
+    raises :class:`search.query.QueryModelMissingError` and searches go by words alone."""
+    if settings.search_query_backend == "onnx-int8":
+        from ranking.onnx_encoder import query_encoder
+
+        return query_encoder(settings, build=False)
+    return query_embedder(settings)
+
+
 class TorchEmbedder:
     """sentence-transformers' own ``encode``: the reference every other backend is held to.
 

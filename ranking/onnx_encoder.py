@@ -24,6 +24,7 @@ from tokenizers import Tokenizer
 
 from app.core.config import Settings
 from app.core.vectors import Matrix, normalise
+from search.query import QueryModelMissingError
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 # Phrases a batch: short texts pad little, and a batch this size keeps every core busy.
@@ -139,15 +140,22 @@ class QueryEncoder:
         return self._encoder.encode(texts, batch_size=max(len(texts), 1))
 
 
-def query_encoder(settings: Settings) -> QueryEncoder:
-    """The int8 query model on ``search_threads`` threads; built first if not cached yet.
+def query_encoder(settings: Settings, *, build: bool = True) -> QueryEncoder:
+    """The int8 query model on ``search_threads`` threads; built first if not cached yet,
+    unless ``build`` is off (a web process): then :class:`QueryModelMissingError`.
 
     Only the build needs torch (imported then, and it stays in this process): the embed step
-    builds it ahead (:func:`prepare_query_model`), else one web process's first search does.
+    and ``paperboy migrate`` build it ahead (:func:`prepare_query_model`).
     """
     from ranking.embedder import resolve_model_path
 
     source = Path(resolve_model_path(settings.embedding_model))
+    built = query_model_path(settings)
+    if not build and not built.exists():
+        raise QueryModelMissingError(
+            f"no int8 query model at {built} yet: `paperboy migrate` or the daily job's embed "
+            "step builds it; searches go by words alone until then"
+        )
     model = prepare_query_model(settings)
     return QueryEncoder(
         OnnxEncoder.open(model, source, settings.search_threads), settings.embedding_model
@@ -191,6 +199,14 @@ class _PhraseModel:
         if self._model is None:
             self._model = self._load()
         return self._model.encode(texts, batch_size=PHRASE_BATCH)
+
+
+def query_model_path(settings: Settings) -> Path:
+    """Where the int8 query model for these settings is cached (built or not)."""
+    from ranking.embedder import resolve_model_path
+
+    source = Path(resolve_model_path(settings.embedding_model))
+    return model_path(source, settings.data_dir / "models")
 
 
 def prepare_query_model(settings: Settings) -> Path:

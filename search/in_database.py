@@ -48,6 +48,7 @@ from search.query import (
     QueryModel,
     typed_words,
 )
+from search.query_model import WordsOnly, embedded_or_none
 from search.word_index import NO_FILTER, SHIPPED_BOUNDS, WEIGHTS, WordBounds, by_words
 
 # What warm() searches for: common words, so it reads much of both indexes' upper pages.
@@ -325,6 +326,7 @@ class DatabaseSearch:
         self._scoring = Scoring(settings.embedding_model)
         self._lock = threading.Lock()
         self._embedder: QueryEncoder | None = None
+        self._words_only = WordsOnly()
 
     def search(self, query: str, filters: Filters) -> Found:
         """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
@@ -345,9 +347,8 @@ class DatabaseSearch:
         """
         self.search(WARM_QUERY, Filters())
 
-    def _embed(self, query: str) -> Matrix:
-        vector: Matrix = self.embed([query])[0]
-        return vector
+    def _embed(self, query: str) -> Matrix | None:
+        return embedded_or_none(self.embed, query, self._words_only)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         """``texts`` as the query model reads them, one row each (it loads on first use)."""

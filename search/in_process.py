@@ -54,6 +54,7 @@ from search.query import (
     relevance,
     typed_words,
 )
+from search.query_model import WordsOnly, embedded_or_none
 
 logger = logging.getLogger(__name__)
 REFRESH_SECONDS = 300.0
@@ -130,13 +131,15 @@ class SearchService:
         self._index: Index | None = None
         self._checked_at = 0.0
         self._embedder: QueryEncoder | None = None
+        self._words_only = WordsOnly()
 
     def search(self, query: str, filters: Filters) -> Found:
         """Every match, best first (its caller waits its turn: :mod:`app.web.search_turns`)."""
         index = self.index()
         meaning = None
         if self._settings.search_semantic and index.has_vector.any():
-            meaning = closeness(index.vectors, self._embed(query))
+            vector = self._embed(query)
+            meaning = None if vector is None else closeness(index.vectors, vector)
         words = keyword_scores(index, query)
         found = matches(index, words, meaning, filters)
         every = every_word_held(words, allowed_rows(index, filters))
@@ -224,9 +227,8 @@ class SearchService:
         with self._sessions() as session:
             return store_state(session, self._settings.embedding_model)
 
-    def _embed(self, query: str) -> Matrix:
-        vector: Matrix = self.embed([query])[0]
-        return vector
+    def _embed(self, query: str) -> Matrix | None:
+        return embedded_or_none(self.embed, query, self._words_only)
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         """``texts`` as the query model reads them, one row each (it loads on first use)."""

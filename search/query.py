@@ -89,6 +89,11 @@ class QueryEncoder(Protocol):
 QueryModel = Callable[[Settings], QueryEncoder]
 
 
+class QueryModelMissingError(Exception):
+    """The query model is not built yet and this process may not build it (a web process,
+    which would load torch to): searches go by words alone until it exists."""
+
+
 # Matches kept per query: more is never read (a reader pages through a few dozen at most).
 MAX_MATCHES = 200
 

@@ -85,7 +85,7 @@ EMBEDDING, TASTE, TRENDING = Artifact.EMBEDDING_MODEL, Artifact.TASTE_SPACE, Art
 
 def run_migrate(_args: argparse.Namespace, settings: Settings) -> int:
     with open_engine(settings) as engine:
-        lines = migrate_store(engine)
+        lines = migrate_store(engine, settings)
     print_or_log_report(lines, command="migrate")
     return 0
 

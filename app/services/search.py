@@ -7,7 +7,7 @@ them through the use-case layer; the search runs in the searcher the web context
 
 from __future__ import annotations
 
-from ranking.embedder import query_embedder
+from ranking.embedder import served_query_embedder
 from search.database_indexes import SearchPlace
 from search.excluded_words import mentions, split_query
 from search.query import MAX_MATCHES, Filters, Found, SearchSort, query_words, snippet
@@ -22,8 +22,8 @@ __all__ = [
     "Searcher",
     "make_searcher",
     "mentions",
-    "query_embedder",
     "query_words",
+    "served_query_embedder",
     "snippet",
     "split_query",
 ]

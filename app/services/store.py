@@ -19,6 +19,7 @@ import numpy as np
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.core.config import Settings
 from app.core.models import Author, Paper, PaperCategory
 from app.core.schema import migrate
 from app.core.vectors import BadVectorsError, Matrix
@@ -32,13 +33,28 @@ from search.database_indexes import complete as complete_search_indexes
 from search.word_index_load import WordIndexAfterLoad
 
 
-def migrate_store(engine: Engine) -> list[str]:
-    """Migrate and complete the indexes; what was done and where searches run, in lines."""
+def migrate_store(engine: Engine, settings: Settings | None = None) -> list[str]:
+    """Migrate and complete the indexes, and with ``settings`` build the web's query model
+    if missing; what was done and where searches run, in lines."""
     done = migrate(engine)
     lines = [f"{done.describe()}: {engine.url.render_as_string(hide_password=True)}"]
     complete_search_indexes(engine)
     lines.append(PLACE_LINES[search_place(engine)])
+    if settings is not None and (built := _query_model_built(settings)) is not None:
+        lines.append(built)
     return lines
+
+
+def _query_model_built(settings: Settings) -> str | None:
+    """The int8 query model the web's searches read, built here (with torch) unless it is
+    built already, so that no web process ever loads torch to build it."""
+    if not settings.search_semantic or settings.search_query_backend != "onnx-int8":
+        return None
+    from ranking.onnx_encoder import prepare_query_model, query_model_path  # onnxruntime: here
+
+    if query_model_path(settings).exists():
+        return None
+    return f"built the search query model: {prepare_query_model(settings)}"
 
 
 def import_papers(

@@ -33,7 +33,7 @@ from app.core.tex import tex_text
 from app.core.wal import format_position
 from app.services.presenting import readable
 from app.services.previews.stored import previews_directory
-from app.services.search import Searcher, make_searcher, query_embedder
+from app.services.search import Searcher, make_searcher, served_query_embedder
 from app.web.assets import Assets
 from app.web.limits import RateLimiter
 from app.web.preview_drawings import DRAWING_LIMITS, DrawingLimits, PreviewDrawings
@@ -130,7 +130,7 @@ def build_context(
         sessions=sessions,
         templates=make_templates(assets, settings.public_base_url),
         assets=assets,
-        search=make_searcher(settings, sessions, query_embedder, reading),
+        search=make_searcher(settings, sessions, served_query_embedder, reading),
         limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
         memo=Memo(settings.web_cache_seconds),
         search_turns=SearchTurns(search_limits, _search_rate(settings)),
