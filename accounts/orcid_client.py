@@ -6,9 +6,10 @@ checks the ID token.
 Nothing here is stored. A sign-in's secrets (:class:`Flow`) are made as it starts and kept by
 the browser in a signed cookie until ORCID sends it back (``app.services.orcid_signin``). The
 provider is found from the configured issuer's ``/.well-known/openid-configuration``, whose
-``issuer`` must be the configured one exactly, as must the ID token's ``iss``: a provider
-answering for another issuer is refused. An ID token is taken only signed by a key of the
-provider's JWKS (RS256), for this client (``aud``), unexpired, and carrying the flow's nonce.
+``issuer`` must be the configured one exactly (else the provider is taken as down), as must
+the ID token's ``iss`` (else the sign-in is refused). An ID token is taken only signed by a
+key of the provider's JWKS (RS256), for this client (``aud``), unexpired, and carrying the
+flow's nonce.
 A provider that does not answer is :class:`ProviderDown`; one that refuses the code (expired,
 used, or not this flow's) is :class:`ProviderRefused`.
 """
@@ -88,9 +89,9 @@ def discover(settings: Settings) -> Provider:
     """The provider the configured issuer describes; refused if it names another issuer."""
     found = _json(settings, f"{issuer(settings)}{DISCOVERY_PATH}")
     if found.get("issuer") != issuer(settings):
-        raise ProviderRefused(
+        raise ProviderDown(
             f"The sign-in provider answers for the issuer {found.get('issuer')!r}, not "
-            f"{issuer(settings)!r}, so it is refused. Nothing was changed."
+            f"{issuer(settings)!r}, so it is not used. Nothing was changed."
         )
     methods = found.get("token_endpoint_auth_methods_supported") or ["client_secret_basic"]
     try:

@@ -78,16 +78,20 @@ def _ended(finished: Finished) -> OrcidPage:
             f"Your ORCID iD {finished.orcid} is linked to {finished.voter}. From now on, "
             f"“Sign in with ORCID” signs you in as {finished.voter}."
         )
-        return OrcidPage("ORCID iD linked", text, "/for-you#orcid", "Back to For you")
+        return _page("ORCID iD linked", text, "/for-you#orcid", "Back to For you")
     if finished.outcome is SignInOutcome.SIGNED_IN:
         text = f"You are signed in as {finished.voter} with your ORCID iD {finished.orcid}."
-        return OrcidPage("Signed in", text, "/for-you", "Go to For you")
+        return _page("Signed in", text, "/for-you", "Go to For you")
     text = (
         f"No Paperboy account has the ORCID iD {finished.orcid} linked yet, so nobody was "
         "signed in. Sign in with your email address first (we mail you a link), then press "
         "“Link my ORCID iD” on your For you page; after that, “Sign in with ORCID” is enough."
     )
-    return OrcidPage("Sign in with your email first", text, "/signin", "Sign in with email")
+    return _page("Sign in with your email first", text, "/signin", "Sign in with email")
+
+
+def _page(title: str, text: str, href: str, label: str) -> OrcidPage:
+    return OrcidPage(title=title, text=text, next_href=href, next_label=label)
 
 
 def _keep_session(context: WebContext, response: Response, cookie: str) -> None:
