@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -80,7 +80,7 @@ def _start(client: TestClient) -> str:
     return answer.headers["location"]
 
 
-def _with_orcid(client: TestClient, provider: Provider, orcid_id: str) -> httpx.Response:
+def _with_orcid(client: TestClient, provider: Provider, orcid_id: str) -> Any:
     return client.get(provider.authorize(_start(client), orcid_id))
 
 
@@ -159,7 +159,7 @@ def test_a_replayed_answer_is_refused_and_opens_no_session(
     assert _links(database) == {ADA: JOSIAH}
 
 
-def _injected(site: TestClient, settings: Settings, provider: Provider) -> httpx.Response:
+def _injected(site: TestClient, settings: Settings, provider: Provider) -> Any:
     """The callback of this browser's sign-in, carrying the code of another sign-in (an
     attacker's, for their own iD)."""
     mine = _query(provider.authorize(_start(site), JOSIAH))
