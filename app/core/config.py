@@ -124,6 +124,11 @@ class Settings(BaseSettings):
     secret_key: str = "changethis"  # noqa: S105 (a placeholder production refuses)
     public_base_url: str = "http://localhost:8000"
 
+    # Sign in with ORCID (OpenID Connect): off until the client's id and secret are set.
+    orcid_issuer: str = "https://orcid.org"
+    orcid_client_id: str = ""
+    orcid_client_secret: str = ""
+
     # Web front end and JSON API.
     api_rate_limit_per_minute: int = Field(default=120, ge=0)
     api_rate_limit_burst: int = Field(default=30, ge=1)
@@ -178,6 +183,11 @@ class Settings(BaseSettings):
         if not value:
             raise ValueError("at least one arXiv category is required")
         return value
+
+    @property
+    def orcid_sign_in(self) -> bool:
+        """Whether "Sign in with ORCID" is offered: an issuer and a registered client."""
+        return bool(self.orcid_issuer and self.orcid_client_id and self.orcid_client_secret)
 
     @property
     def resolved_database_url(self) -> str:

@@ -49,3 +49,7 @@ class Busy(Refusal):
     def __init__(self, reason: str, retry_after: int | None = None) -> None:
         super().__init__(reason)
         self.retry_after = retry_after
+
+
+class Unavailable(Busy):
+    """A service outside Paperboy that this step needs does not answer; nothing was changed."""

@@ -98,6 +98,17 @@ def preferences_page(
 @dataclass(frozen=True, slots=True)
 class SigninPage:
     csrf: str
+    orcid_sign_in: bool = False  # "Sign in with ORCID" is offered beside the mailed link
+
+
+@dataclass(frozen=True, slots=True)
+class OrcidPage:
+    """How a sign-in with ORCID ended, and where to go next."""
+
+    title: str
+    text: str
+    next_href: str
+    next_label: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,6 +86,8 @@ class ForYouPage:
     under_radar: RadarSlot = field(
         default_factory=lambda: RadarSlot(week=None, picks=[], followed=frozenset())
     )
+    orcid_sign_in: bool = False  # "Sign in with ORCID" is offered
+    orcid: str | None = None  # the reader's linked ORCID iD
 
 
 def in_sections(cards: list[ReaderCard]) -> list[tuple[str | None, list[ReaderCard]]]:
@@ -135,6 +137,8 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
         feed_token=found.feed_token,
         subscribed=found.subscribed,
         claimed_author=found.reader.claimed_author,
+        orcid_sign_in=context.settings.orcid_sign_in,
+        orcid=found.reader.orcid,
         follows=found.follows,
         searches=[_search_view(one) for one in found.searches],
         away_since=found.reader.away_since,

@@ -103,7 +103,7 @@ def signed_in_stances(request: Request, context: WebContext, session: Session) -
 def for_you(request: Request, context: ContextDep, session: SessionDep) -> Response:
     email_key = signed_in_reading(request, context, session)
     if email_key is None:
-        page = reader_views.ForYouPage(None)
+        page = reader_views.ForYouPage(None, orcid_sign_in=context.settings.orcid_sign_in)
         return context.respond(request, "pages/for_you.html", page, headers=PRIVATE)
     page = reader_views.for_you(context, session, email_key)
     nonce = browser_nonce(request)  # the sign-out buttons' CSRF pair

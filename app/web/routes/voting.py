@@ -43,7 +43,7 @@ SESSION_COOKIE = "paperboy_session"
 @router.get("/signin")
 async def signin_form(request: Request, context: ContextDep) -> HTMLResponse:
     nonce = browser_nonce(request)
-    view = SigninPage(csrf_field(context.settings, nonce))
+    view = SigninPage(csrf_field(context.settings, nonce), context.settings.orcid_sign_in)
     return answers.form_page(request, context, "signin", view, nonce)
 
 
