@@ -65,6 +65,7 @@ from app.web.routes import (
     docs,
     feeds,
     library,
+    moderation,
     organizations,
     pages,
     papers,
@@ -104,6 +105,7 @@ ROUTERS = (
     organizations.router,
     accuracy.router,
     radar.router,
+    moderation.router,
 )
 
 
