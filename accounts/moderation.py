@@ -96,7 +96,9 @@ def pending_claims(session: Session) -> list[PendingClaim]:
         .order_by(Subscriber.claimed_person, Subscriber.id)
     )
     return [
-        PendingClaim(row.id, row.email, person, row.author_key)
+        PendingClaim(
+            subscriber_id=row.id, email=row.email, person_id=person, author_key=row.author_key
+        )
         for row in rows
         if (person := row.claimed_person) is not None
     ]
@@ -113,7 +115,12 @@ def pending_corrections(session: Session) -> list[PendingCorrection]:
         ).all()
     )
     found = [
-        PendingCorrection(person, keys[person], arxiv_id, len({one.mailbox for one in said}))
+        PendingCorrection(
+            person_id=person,
+            author_key=keys[person],
+            arxiv_id=arxiv_id,
+            readers=len({one.mailbox for one in said}),
+        )
         for (person, arxiv_id), said in corrections.standing(session, undecided).items()
         if not corrections.settled(said) and person in keys
     ]

@@ -126,7 +126,14 @@ def decisions_about(session: Session, email_key: str) -> list[DecisionRow]:
     if found is None:
         return []
     return [
-        DecisionRow(row.kind, row.person_id, row.arxiv_id, row.decision, row.reason, row.decided_at)
+        DecisionRow(
+            kind=row.kind,
+            person_id=row.person_id,
+            arxiv_id=row.arxiv_id,
+            decision=row.decision,
+            reason=row.reason,
+            decided_at=row.decided_at,
+        )
         for row in moderation.decisions_about(session, found.id)
     ]
 

@@ -59,7 +59,10 @@ def queue(
         return RedirectResponse("/signin", status_code=303)
     found = moderation.queue(session, email_key)
     page = ModerationPage(
-        found.moderator, found.claims, found.corrections, DONE_LINES.get(done or "", "")
+        moderator=found.moderator,
+        claims=found.claims,
+        corrections=found.corrections,
+        done=DONE_LINES.get(done or "", ""),
     )
     return context.respond(request, "pages/moderation.html", page, headers=PRIVATE)
 
