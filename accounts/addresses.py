@@ -14,7 +14,8 @@ The rule (also in ``docs/email.md``):
 
 One mailbox is one key: :attr:`Address.key` lower-cases the whole address, so ``Bob@``,
 ``BOB@`` and ``bob@`` are one subscriber and share one rate limit, while mail goes to the
-address as it was typed (:attr:`Address.delivery`).
+address as it was typed (:attr:`Address.delivery`). Counting people goes further
+(:func:`mailbox`): ``ada+1@`` and ``ada@`` are one mailbox, whatever the keys say.
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ _LOCAL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 _TOP_LABEL = re.compile(r"[a-z]{2,63}|xn--[a-z0-9-]{1,59}")
 EXAMPLE = "like ada@example.org"
+# Addresses that reach one Gmail mailbox: dots in the local part are ignored, and
+# googlemail.com is gmail.com.
+_GMAIL = "gmail.com"
+_GMAIL_ALIASES = frozenset({"gmail.com", "googlemail.com"})
+# Yahoo's disposable addresses are ``base-keyword@yahoo.com``: one base name an account
+# chooses, any number of keywords. Two people merged by this count as one, which errs toward
+# counting less.
+_YAHOO = "yahoo"
 
 
 class BadAddressError(BadInput, ValueError):
@@ -66,6 +75,18 @@ def parse_address(raw: str) -> Address:
     if len(delivery) > MAX_ADDRESS_LENGTH:
         raise BadAddressError(f"an email address has at most {MAX_ADDRESS_LENGTH} characters")
     return Address(delivery)
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, as counting people folds it: ``+tag`` dropped, Gmail's
+    dots, and Yahoo's disposable ``-keyword`` (vote weights and corrections' quorum)."""
+    local, _, domain = address.lower().rpartition("@")
+    local = local.split("+", 1)[0]
+    if domain in _GMAIL_ALIASES:
+        local, domain = local.replace(".", ""), _GMAIL
+    elif domain.split(".", 1)[0] == _YAHOO:
+        local = local.split("-", 1)[0]
+    return f"{local}@{domain}"
 
 
 def _is_control_or_space(character: str) -> bool:

@@ -27,6 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from accounts.addresses import mailbox
+
+__all__ = ["Ballot", "VoteRules", "mailbox", "registrable_domain", "weigh"]
+
 # Large providers whose domain is shared by millions of unrelated people. A provider missing
 # here is only capped like any other domain: the list can be short. Not iCloud (icloud.com,
 # me.com): its Hide My Email gives one account as many addresses there as it asks for.
@@ -43,14 +47,6 @@ PUBLIC_MAIL_DOMAINS = frozenset(
         "163.com",
     }
 )
-# Addresses that reach one Gmail mailbox: dots in the local part are ignored, and
-# googlemail.com is gmail.com.
-_GMAIL = "gmail.com"
-_GMAIL_ALIASES = frozenset({"gmail.com", "googlemail.com"})
-# Yahoo's disposable addresses are ``base-keyword@yahoo.com``: one base name an account
-# chooses, any number of keywords. Two people merged by this count as one, which errs toward
-# counting less, as the domain rule does.
-_YAHOO = "yahoo"
 # Country domains where names are registered one level down (ox.ac.uk, example.co.jp).
 _SECOND_LEVELS = frozenset(
     {"ac", "co", "com", "edu", "gov", "gob", "go", "ltd", "mil", "ne", "net", "or", "org", "plc"}
@@ -90,18 +86,6 @@ def weigh(ballots: Sequence[Ballot], rules: VoteRules = VoteRules()) -> list[flo
         for index, weight in zip(indices, _paper_weights(paper, rules), strict=True):
             weights[index] = weight
     return weights
-
-
-def mailbox(voter: str) -> str:
-    """The mailbox an address reaches: ``+tag`` dropped, Gmail's dots, and Yahoo's disposable
-    ``-keyword``."""
-    local, _, domain = voter.lower().rpartition("@")
-    local = local.split("+", 1)[0]
-    if domain in _GMAIL_ALIASES:
-        local, domain = local.replace(".", ""), _GMAIL
-    elif domain.split(".", 1)[0] == _YAHOO:
-        local = local.split("-", 1)[0]
-    return f"{local}@{domain}"
 
 
 def registrable_domain(voter: str) -> str:

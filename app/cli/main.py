@@ -297,6 +297,13 @@ COMMANDS: tuple[Command, ...] = (
         handler=_handler("app.cli.digest", "run_subscribers"),
         add_arguments=_arguments("app.cli.digest", "add_subscribers_arguments"),
     ),
+    Command(
+        name="moderators",
+        help="add EMAIL | remove EMAIL | list: the readers who decide pending claims and "
+        "corrections on /moderation",
+        handler=_handler("app.cli.moderators", "run_moderators"),
+        add_arguments=_arguments("app.cli.moderators", "add_moderators_arguments"),
+    ),
 )
 
 

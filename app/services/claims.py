@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from accounts import corrections, reader
 from accounts.reader import claimant, hidden_condition
-from app.core.models import Person, Subscriber
+from app.core.models import PaperPerson, Person, Subscriber
 from app.core.refusals import NotFound
 from app.services.people import split_names
 from app.services.readers import as_reader
@@ -48,15 +49,27 @@ class ShownPerson:
 
 
 def find_person(session: Session, person_id: int) -> Found:
-    """The person, or the person its papers moved to (through every later move)."""
+    """The person, or the person its papers moved to (through every later move); a person
+    left holding no papers is missing (its page answers 404, never an empty page)."""
     person = session.get(Person, person_id)
     for _ in range(MOVES_FOLLOWED):
         if person is None or person.moved_to is None:
             break
         person = session.get(Person, person.moved_to)
-    if person is None or person.id == person_id:
+    if person is None or not _holds_papers(session, person.id):
+        return Found(None)
+    if person.id == person_id:
         return Found(person)
     return Found(None, moved_to=person.id)
+
+
+def _holds_papers(session: Session, person_id: int) -> bool:
+    return (
+        session.scalar(
+            select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person_id).limit(1)
+        )
+        is not None
+    )
 
 
 def is_hidden(session: Session, person: Person) -> bool:

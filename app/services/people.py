@@ -18,7 +18,7 @@ import numpy as np
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
-from accounts.corrections import settled
+from accounts import corrections
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
@@ -122,7 +122,7 @@ def _split_batch(
         ).all()
     )
     claimed = frozenset(person for person in claims.values() if person is not None)
-    detached = _detached(session, names, claims)
+    detached = corrections.detached(session, names)
     writes = _Writes()
     for key in names:
         ids = sorted(by_name.get(key, ()), key=lambda paper: papers.order[paper])
@@ -132,9 +132,13 @@ def _split_batch(
 
 
 def _lock_names(session: Session, names: Sequence[str]) -> None:
-    """On PostgreSQL, one split of a name at a time (the daily job and a reader's correction
-    may split the same name at once); SQLite's single writer already serialises them."""
+    """One split of a name at a time (the daily job and readers' corrections may split the
+    same name at once), each reading what the one before it wrote: two splits of stale reads
+    would each make people the other then leaves with no papers. On PostgreSQL each name's
+    advisory lock; on SQLite a write that changes nothing, before anything is read, which
+    takes the database's one write lock to the end of the transaction."""
     if session.get_bind().dialect.name != "postgresql":
+        session.execute(text("UPDATE people SET hidden = hidden WHERE 0 = 1"))
         return
     session.execute(
         text(
@@ -143,32 +147,6 @@ def _lock_names(session: Session, names: Sequence[str]) -> None:
         ),
         {"names": sorted(names)},
     )
-
-
-def _detached(
-    session: Session, names: Sequence[str], claims: dict[int, int | None]
-) -> dict[str, frozenset[str]]:
-    """Per name, the papers readers agreed are not by the person they were under: the
-    person's claimant said so, or ``QUORUM`` readers did."""
-    said: dict[tuple[str, str, int], set[int]] = defaultdict(set)
-    for key, arxiv_id, person, reader in session.execute(
-        select(
-            PersonCorrection.author_key,
-            PersonCorrection.arxiv_id,
-            PersonCorrection.person_id,
-            PersonCorrection.subscriber_id,
-        ).where(PersonCorrection.author_key.in_(names), PersonCorrection.withdrawn_at.is_(None))
-    ):
-        said[(key, arxiv_id, person)].add(reader)
-    claimants: dict[int, set[int]] = defaultdict(set)
-    for subscriber, claimed in claims.items():
-        if claimed is not None:
-            claimants[claimed].add(subscriber)
-    detached: dict[str, set[str]] = defaultdict(set)
-    for (key, arxiv_id, person), readers in said.items():
-        if settled(readers, claimants[person]):
-            detached[key].add(arxiv_id)
-    return {key: frozenset(ids) for key, ids in detached.items()}
 
 
 def _read_papers(session: Session, model: str, ids: set[str]) -> _Papers:

@@ -61,6 +61,7 @@ from app.web.routes import (
     docs,
     feeds,
     library,
+    moderation,
     orcid,
     organizations,
     pages,
@@ -102,6 +103,7 @@ ROUTERS = (
     organizations.router,
     accuracy.router,
     radar.router,
+    moderation.router,
 )
 
 

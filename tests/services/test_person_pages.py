@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from accounts import reader, signin
+from accounts import reader
 from accounts.corrections import PER_DAY
 from accounts.subscriptions import delete_everything, unsubscribe
 from app.core.db import session_scope
@@ -28,10 +28,10 @@ from app.core.models import (
 )
 from app.services.people import split_names
 from app.web.app import create_app
-from app.web.routes.voting import SESSION_COOKIE
 from tests.conftest import Database
 from tests.ranking.axe_check import audited
 from tests.services.people_store import LEARNING, store, store_zhe_qu
+from tests.services.test_moderation import signed_in
 
 LEARNING_PAPERS = ["2501.00001", "2501.00002", "2501.00003"]
 MAGNET_PAPERS = ["2501.00004", "2501.00005"]
@@ -60,9 +60,8 @@ def site(database: Database, people: tuple[int, int]) -> Iterator[TestClient]:
 
 
 def _signed_in(database: Database, address: str) -> dict[str, str]:
-    with session_scope(database.sessions) as session:
-        cookie = signin.session_token(database.settings, session, address, datetime.now(UTC))
-    return {"cookie": f"{SESSION_COOKIE}={cookie}"}
+    """A reader whose mailbox was proven long ago: their corrections count."""
+    return signed_in(database, address)
 
 
 def _row(session: Session, address: str) -> Subscriber:
@@ -328,12 +327,14 @@ def test_not_theirs_changes_one_readers_view_until_three_agree_and_is_kept(
         ]
 
 
-def test_a_claimants_correction_holds_for_everyone_and_one_reader_is_rate_limited(
+def test_a_verified_claimants_correction_holds_for_everyone_and_one_reader_is_rate_limited(
     site: TestClient, database: Database, people: tuple[int, int]
 ) -> None:
     learning = people[0]
     claimant = _signed_in(database, "own@example.org")
     site.post(f"/people/{learning}/claim", headers=claimant)
+    with session_scope(database.sessions) as session:
+        _row(session, "own@example.org").claim_verified_at = datetime.now(UTC)
     assert _not_theirs(site, claimant, learning, LEARNING_PAPERS[0]) == 200
     assert _papers(site.get(f"/people/{learning}").text) == LEARNING_PAPERS[1:]
     assert _not_theirs(site, claimant, learning, MAGNET_PAPERS[0]) == 404

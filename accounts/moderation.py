@@ -1,0 +1,216 @@
+"""Moderators and what they decide: the readers the operator named (by mailbox), the queue of
+claims and corrections waiting for one, and the audit log of every decision.
+
+A moderator approves or refuses, always with a reason. Approving a claim verifies it (one
+verified claimant a person); refusing it takes the reader's claim away. Approving a
+correction makes it hold for everyone; refusing it keeps it the reader's own view
+(:func:`accounts.corrections.settled`). Each decision is a row of ``moderation_decisions``
+for each reader it concerns, who may read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from accounts import corrections, reader
+from app.core.models import (
+    ModerationDecision,
+    Moderator,
+    Person,
+    PersonCorrection,
+    Subscriber,
+)
+from app.core.models.subscriptions import mailbox_key
+from app.core.refusals import BadInput, Conflict, Refused
+
+APPROVED, REFUSED = corrections.APPROVED, corrections.REFUSED
+DECISIONS = (APPROVED, REFUSED)
+MAX_REASON = 2000
+
+
+class NotModeratorError(Refused):
+    """Only a moderator the operator named may see the queue and decide."""
+
+
+class AlreadyVerifiedError(Conflict):
+    """The person has a verified claimant already."""
+
+
+@dataclass(frozen=True)
+class PendingClaim:
+    subscriber_id: int
+    email: str
+    person_id: int
+    author_key: str
+
+
+@dataclass(frozen=True)
+class PendingCorrection:
+    """A paper some readers say is not by a person, not yet holding for everyone."""
+
+    person_id: int
+    author_key: str
+    arxiv_id: str
+    readers: int
+
+
+def is_moderator(session: Session, email_key: str) -> bool:
+    return session.get(Moderator, mailbox_key(email_key)) is not None
+
+
+def require_moderator(session: Session, email_key: str) -> str:
+    """The moderator's mailbox key, or :class:`NotModeratorError`."""
+    if not is_moderator(session, email_key):
+        raise NotModeratorError("only a moderator may see the moderation queue")
+    return mailbox_key(email_key)
+
+
+def add(session: Session, email_key: str, now: datetime) -> bool:
+    """Name a moderator; False when they were one already."""
+    if is_moderator(session, email_key):
+        return False
+    session.add(Moderator(email_key=mailbox_key(email_key), added_at=now))
+    session.flush()
+    return True
+
+
+def remove(session: Session, email_key: str) -> bool:
+    """Take a moderator's role back; False when they were not one."""
+    result = session.execute(delete(Moderator).where(Moderator.email_key == mailbox_key(email_key)))
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def every(session: Session) -> list[Moderator]:
+    return list(session.scalars(select(Moderator).order_by(Moderator.email_key)))
+
+
+def pending_claims(session: Session) -> list[PendingClaim]:
+    rows = session.execute(
+        select(Subscriber.id, Subscriber.email, Subscriber.claimed_person, Person.author_key)
+        .join(Person, Person.id == Subscriber.claimed_person)
+        .where(Subscriber.claim_verified_at.is_(None))
+        .order_by(Subscriber.claimed_person, Subscriber.id)
+    )
+    return [
+        PendingClaim(
+            subscriber_id=row.id, email=row.email, person_id=person, author_key=row.author_key
+        )
+        for row in rows
+        if (person := row.claimed_person) is not None
+    ]
+
+
+def pending_corrections(session: Session) -> list[PendingCorrection]:
+    """Standing corrections no moderator decided that do not hold for everyone yet."""
+    undecided = PersonCorrection.moderation.is_(None)
+    keys = dict(
+        session.execute(
+            select(Person.id, Person.author_key)
+            .join(PersonCorrection, PersonCorrection.person_id == Person.id)
+            .where(undecided)
+        ).all()
+    )
+    found = [
+        PendingCorrection(
+            person_id=person,
+            author_key=keys[person],
+            arxiv_id=arxiv_id,
+            readers=len({one.mailbox for one in said}),
+        )
+        for (person, arxiv_id), said in corrections.standing(session, undecided).items()
+        if not corrections.settled(said) and person in keys
+    ]
+    return sorted(found, key=lambda one: (one.person_id, one.arxiv_id))
+
+
+def decide_claim(
+    session: Session, subscriber_id: int, person_id: int, verdict: Verdict, now: datetime
+) -> None:
+    """Approve (verify) or refuse (take away) a reader's unverified claim of the person."""
+    found = session.get(Subscriber, subscriber_id)
+    if found is None or found.claimed_person != person_id or found.claim_verified_at is not None:
+        raise LookupError(f"unverified claim of person {person_id} by reader {subscriber_id}")
+    if verdict.decision == APPROVED:
+        verified = select(Subscriber.id).where(
+            Subscriber.claimed_person == person_id, Subscriber.claim_verified_at.is_not(None)
+        )
+        if session.scalar(verified) is not None:
+            raise AlreadyVerifiedError(f"person {person_id} has a verified claimant already")
+        found.claim_verified_at = now
+        found.claim_verified_by = f"moderator:{verdict.moderator}"
+    else:
+        reader.unclaim(session, found)
+    _log(session, "claim", [subscriber_id], person_id, None, verdict, now)
+    session.flush()
+
+
+def decide_correction(
+    session: Session, person_id: int, arxiv_id: str, verdict: Verdict, now: datetime
+) -> str:
+    """Approve or refuse every standing correction of the paper of the person; the name to
+    split again."""
+    rows = list(corrections.moderate(session, person_id, arxiv_id, verdict.decision))
+    readers = sorted({row.subscriber_id for row in rows})
+    _log(session, "correction", readers, person_id, arxiv_id, verdict, now)
+    session.flush()
+    return rows[0].author_key
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A moderator's decision and its reason, checked (:func:`verdict`)."""
+
+    moderator: str
+    decision: str
+    reason: str
+
+
+def verdict(moderator: str, decision: str, reason: str) -> Verdict:
+    """The decision as asked, or :class:`BadInput` saying what is missing."""
+    if decision not in DECISIONS:
+        raise BadInput(f"decide one of: {', '.join(DECISIONS)}")
+    reason = reason.strip()
+    if not reason:
+        raise BadInput("give a reason: the reader it concerns reads it")
+    if len(reason) > MAX_REASON:
+        raise BadInput(f"a reason has at most {MAX_REASON} characters")
+    return Verdict(moderator, decision, reason)
+
+
+def decisions_about(session: Session, subscriber_id: int) -> list[ModerationDecision]:
+    """The decisions about a reader, newest first."""
+    return list(
+        session.scalars(
+            select(ModerationDecision)
+            .where(ModerationDecision.subscriber_id == subscriber_id)
+            .order_by(ModerationDecision.decided_at.desc(), ModerationDecision.id.desc())
+        )
+    )
+
+
+def _log(
+    session: Session,
+    kind: str,
+    readers: list[int],
+    person_id: int,
+    arxiv_id: str | None,
+    verdict: Verdict,
+    now: datetime,
+) -> None:
+    session.add_all(
+        ModerationDecision(
+            kind=kind,
+            subscriber_id=subscriber,
+            person_id=person_id,
+            arxiv_id=arxiv_id,
+            decision=verdict.decision,
+            reason=verdict.reason,
+            moderator=verdict.moderator,
+            decided_at=now,
+        )
+        for subscriber in readers
+    )

@@ -1,0 +1,120 @@
+"""The moderation queue, ``/moderation`` (moderators the operator named only; anyone else
+is refused with 403), its decision buttons, and ``/moderation/decisions``: the decisions
+moderators made about the signed-in reader's claims and corrections.
+
+The buttons are plain form POSTs with a required reason, answered 303 back to the queue with
+a line saying what was done; a decision the queue no longer holds answers 404, a claim of a
+person verified since 409, a missing reason 400.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.services import accounts, moderation
+from app.services.moderation import DecisionRow, PendingClaim, PendingCorrection
+from app.web.context import ContextDep, SessionDep, WebContext
+from app.web.forms import MAX_ID, read_form, require_this_site
+from app.web.routes.reader import PRIVATE, signed_in_reading, to_sign_in
+from app.web.routes.voting import SESSION_COOKIE
+
+router = APIRouter(include_in_schema=False)
+Id = Annotated[int, Path(ge=1, le=MAX_ID)]
+Done = Literal["claim-approved", "claim-refused", "correction-approved", "correction-refused"]
+DONE_LINES: dict[str, str] = {
+    "claim-approved": "Claim approved: it is verified now.",
+    "claim-refused": "Claim refused: the reader no longer claims the person.",
+    "correction-approved": "Correction approved: it holds for everyone now.",
+    "correction-refused": "Correction refused: it stays the readers' own view.",
+}
+
+
+@dataclass(frozen=True)
+class ModerationPage:
+    moderator: str
+    claims: tuple[PendingClaim, ...]
+    corrections: tuple[PendingCorrection, ...]
+    done: str = ""
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class DecisionsPage:
+    reader: str | None
+    decisions: list[DecisionRow] = field(default_factory=list)
+
+
+@router.get("/moderation", response_class=HTMLResponse)
+def queue(
+    request: Request, context: ContextDep, session: SessionDep, done: Done | None = None
+) -> Response:
+    email_key = signed_in_reading(request, context, session)
+    if email_key is None:
+        return RedirectResponse("/signin", status_code=303)
+    found = moderation.queue(session, email_key)
+    page = ModerationPage(
+        moderator=found.moderator,
+        claims=found.claims,
+        corrections=found.corrections,
+        done=DONE_LINES.get(done or "", ""),
+    )
+    return context.respond(request, "pages/moderation.html", page, headers=PRIVATE)
+
+
+@router.get("/moderation/decisions", response_class=HTMLResponse)
+def decisions(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    email_key = signed_in_reading(request, context, session)
+    page = DecisionsPage(email_key)
+    if email_key is not None:
+        page = DecisionsPage(email_key, moderation.decisions_about(session, email_key))
+    return context.respond(request, "pages/decisions.html", page, headers=PRIVATE)
+
+
+@router.post("/moderation/claims/{subscriber_id}/{person_id}")
+async def decide_claim(
+    request: Request, context: ContextDep, subscriber_id: Id, person_id: Id
+) -> Response:
+    form = await read_form(request)
+    act = partial(
+        moderation.decide_claim,
+        context,
+        subscriber_id=subscriber_id,
+        person_id=person_id,
+        decision=form.get("decision"),
+        reason=form.get("reason"),
+    )
+    return await _decide(request, context, act, f"claim-{form.get('decision')}")
+
+
+@router.post("/moderation/corrections/{person_id}/{arxiv_id:path}")
+async def decide_correction(
+    request: Request, context: ContextDep, person_id: Id, arxiv_id: str
+) -> Response:
+    form = await read_form(request)
+    act = partial(
+        moderation.decide_correction,
+        context,
+        person_id=person_id,
+        arxiv_id=arxiv_id[:40],
+        decision=form.get("decision"),
+        reason=form.get("reason"),
+    )
+    return await _decide(request, context, act, f"correction-{form.get('decision')}")
+
+
+async def _decide(request: Request, context: WebContext, act: partial[None], done: str) -> Response:
+    """Run a decision as the signed-in moderator, then back to the queue saying what was done
+    (what it refuses answers its own status: a missing reason 400)."""
+    require_this_site(request, context.settings)
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    email_key = await run_in_threadpool(accounts.voter, context, cookie)
+    if email_key is None:
+        return to_sign_in(request)
+    await run_in_threadpool(act, email_key)
+    return RedirectResponse(f"/moderation?done={done}", status_code=303)
