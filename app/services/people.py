@@ -130,8 +130,13 @@ def _split_batch(
     writes = _Writes()
     for key in names:
         ids = sorted(by_name.get(key, ()), key=lambda paper: papers.order[paper])
-        own = (stored.get(key, {}), claimed, detached.get(key, frozenset()), now)
-        context = _Context(*own, listings.get(key))
+        context = _Context(
+            stored=stored.get(key, {}),
+            claimed=claimed,
+            detached=detached.get(key, frozenset()),
+            now=now,
+            listing=listings.get(key),
+        )
         _split_name(session, key, ids, papers, context, writes, report)
     writes.write(session)
 

@@ -74,7 +74,7 @@ def claim_of(corpus: Authored, name: Merged, middle: date) -> Claim | None:
     later = [index for index in own if index not in listed]
     if not listed or not later:
         return None
-    return Claim(verified, truth, listed, later)
+    return Claim(verified=verified, truth=truth, listed=listed, later=later)
 
 
 def score_claim(labels: Sequence[int], claim: Claim) -> dict[str, float]:

@@ -12,7 +12,8 @@ ASIDE = _unit(0.0, 0.0, 0.0, 0.0, 1.0)
 
 
 def _at_cosine(cosine: float) -> np.ndarray:
-    return (cosine * VISION + np.sqrt(1 - cosine**2) * ASIDE).astype(np.float32)
+    vector: np.ndarray = cosine * VISION + np.sqrt(1 - cosine**2) * ASIDE
+    return vector.astype(np.float32)
 
 
 def test_listed_papers_are_one_person_where_the_ordinary_split_sees_two() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import numpy as np
-
 from sqlalchemy import select
 
 from app.core.db import session_scope
