@@ -62,7 +62,7 @@ def split_people(works: Sequence[Work], params: SplitParams | None = None) -> li
         return []
     chosen = params or SplitParams()
     groups = linked_groups(works, chosen.short_list)
-    merged = _merged(groups, works, chosen)
+    merged = merged_clusters(groups, works, chosen)
     return _numbered([merged[group] for group in _group_of(groups, len(works))])
 
 
@@ -105,7 +105,9 @@ def _linked(one: Work, other: Work, short_list: int) -> bool:
     return shared >= 2 or (shared == 1 and short)
 
 
-def _merged(groups: list[list[int]], works: Sequence[Work], params: SplitParams) -> list[int]:
+def merged_clusters(
+    groups: list[list[int]], works: Sequence[Work], params: SplitParams
+) -> list[int]:
     """The merged cluster of each group: average linkage while the best pair is similar enough.
 
     Average linkage (each group one observation) is scipy's; a similarity ``s`` is the
@@ -118,16 +120,16 @@ def _merged(groups: list[list[int]], works: Sequence[Work], params: SplitParams)
     from scipy.cluster.hierarchy import fcluster, linkage  # type: ignore[import-untyped]
     from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
 
-    similarity = _similarity(groups, works, params.category_weight)
+    close = similarity(groups, works, params.category_weight)
     span = 2.0 + abs(params.category_weight)
-    distance = span - similarity
+    distance = span - close
     np.fill_diagonal(distance, 0.0)
     tree = linkage(squareform(distance, checks=False), method="average")
     labels = fcluster(tree, t=span - params.merge_threshold, criterion="distance")
     return [int(label) for label in labels]
 
 
-def _similarity(
+def similarity(
     groups: list[list[int]], works: Sequence[Work], category_weight: float
 ) -> NDArray[np.float64]:
     """Cosine of the groups' centroids plus ``category_weight`` times their categories'

@@ -24,6 +24,8 @@ from app.cli.common import parse_day, print_error, warn_if_trained_on_window
 from app.core.config import Settings
 from app.services.author_eval import (
     MERGE_THRESHOLD,
+    Authored,
+    Merged,
     SplitParams,
     authored,
     draw,
@@ -59,6 +61,14 @@ from app.services.trending import (
     save_model,
     train_ranker,
     trending_replay,
+)
+from app.services.verified_eval import (
+    VERIFIED_THRESHOLD,
+    VerifiedParams,
+    evaluate_verified,
+    midpoint,
+    verified_methods,
+    verified_table,
 )
 
 
@@ -322,6 +332,19 @@ def add_eval_authors_arguments(parser: argparse.ArgumentParser) -> None:
         default=MERGE_THRESHOLD,
         help=f"merge threshold of paperboy's split (default {MERGE_THRESHOLD})",
     )
+    parser.add_argument(
+        "--method",
+        choices=("all", "verified"),
+        default="all",
+        help="all: every split on whole names; verified: the largest author of each name "
+        "verified by its papers before the window's midpoint, scored on the other papers",
+    )
+    parser.add_argument(
+        "--verified-threshold",
+        type=float,
+        default=VERIFIED_THRESHOLD,
+        help=f"the verified person's bar for unlisted papers (default {VERIFIED_THRESHOLD})",
+    )
     parser.add_argument("--out", type=Path, required=True, help="results JSON file")
 
 
@@ -338,14 +361,39 @@ def run_eval_authors(args: argparse.Namespace, settings: Settings) -> int:
     merged = draw(corpus, counts, args.seed)
     if not merged:
         return print_error("eval-authors", f"no two authors with 3 papers in {args.start}…")
-    results = evaluate(corpus, merged, methods(SplitParams(merge_threshold=args.threshold)))
-    results = {
-        "window": {"from": args.start.isoformat(), "to": args.end.isoformat()},
-        "settings": {"seed": args.seed, "threshold": args.threshold, "asked": counts},
-    } | results
+    params = SplitParams(merge_threshold=args.threshold)
+    settings_used = {"seed": args.seed, "threshold": args.threshold, "asked": counts}
+    window = {"from": args.start.isoformat(), "to": args.end.isoformat()}
+    if args.method == "verified":
+        return _eval_verified(args, corpus, merged, params, window, settings_used)
+    results = evaluate(corpus, merged, methods(params))
+    results = {"window": window, "settings": settings_used} | results
     write_results(args.out, results, markdown_table(results))
     print(
         f"{results['names']} merged names, {results['single_authors']} authors alone, "
         f"{time.perf_counter() - started:.0f} s -> {args.out}"
+    )
+    return 0
+
+
+def _eval_verified(
+    args: argparse.Namespace,
+    corpus: Authored,
+    merged: list[Merged],
+    params: SplitParams,
+    window: dict[str, str],
+    settings_used: dict[str, object],
+) -> int:
+    """``--method verified``: the split knowing one author's claim, scored on the papers the
+    claim does not list."""
+    chosen = VerifiedParams(split=params, threshold=args.verified_threshold)
+    middle = midpoint(args.start, args.end)
+    results = evaluate_verified(corpus, merged, middle, verified_methods(chosen))
+    settings_used = settings_used | {"verified_threshold": args.verified_threshold}
+    results = {"window": window, "settings": settings_used} | results
+    write_results(args.out, results, verified_table(results))
+    print(
+        f"{results['names']} merged names scored, {results['skipped']} skipped (their verified "
+        f"author has no paper on one side of {middle}) -> {args.out}"
     )
     return 0

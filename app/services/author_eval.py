@@ -254,18 +254,18 @@ def markdown_table(results: Mapping[str, Any]) -> str:
     lines = ["| method | B-cubed F1 | precision | recall | oversplit |", "|---|---|---|---|---|"]
     for method, summary in results["summary"].items():
         cells = [
-            _cell(summary.get(metric))
+            cell(summary.get(metric))
             for metric in ("bcubed_f1", "bcubed_precision", "bcubed_recall", "oversplit")
         ]
         lines.append(f"| {method} | {' | '.join(cells)} |")
     for group in ("by_kind", "by_field"):
         for value, by_method in results[group].items():
-            cells = [f"{m} {_cell(s.get('bcubed_f1'))}" for m, s in by_method.items()]
+            cells = [f"{m} {cell(s.get('bcubed_f1'))}" for m, s in by_method.items()]
             lines.append(f"{group.removeprefix('by_')} {value}: {', '.join(cells)}")
     return "\n".join(lines)
 
 
-def _cell(value: Mapping[str, Any] | None) -> str:
+def cell(value: Mapping[str, Any] | None) -> str:
     if not value:
         return "-"
     low, high = value["ci95"]

@@ -4,7 +4,8 @@ the daily chain's step after publishing.
 Each name's papers are split afresh (:func:`ranking.people.split_people`) and matched to the
 people already stored (:func:`ranking.people.reconcile`), so a new paper joins its person
 or starts a new one, and an address only moves when a split or merge leaves a person no
-papers (``people.moved_to``). A claimed person chooses first and keeps its address.
+papers (``people.moved_to``). A claimed person chooses first and keeps its address; a
+verified claimant's listed papers are one person (:mod:`ranking.verified_people`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from datetime import date, datetime
 
 import numpy as np
 from sqlalchemy import delete, insert, select, text, update
-from sqlalchemy.orm import Session, aliased, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from accounts import corrections
 from app.core.clock import Clock, utc_now
@@ -29,12 +30,13 @@ from app.core.models import (
     PaperEmbedding,
     PaperPerson,
     Person,
-    PersonCorrection,
     Subscriber,
 )
 from app.core.vectors import Matrix, unpack
+from app.services.people_claims import Listing, follow_moves, verified_listings
 from app.services.reports import Completed
 from ranking.people import Work, claimed_apart, reconcile, split_people
+from ranking.verified_people import pinned, split_verified
 
 # Names split in one unit of work: few enough for the IN lists, many enough to read in bulk.
 NAMES_PER_BATCH = 500
@@ -123,10 +125,17 @@ def _split_batch(
     )
     claimed = frozenset(person for person in claims.values() if person is not None)
     detached = corrections.detached(session, names)
+    listings = verified_listings(session, names)
     writes = _Writes()
     for key in names:
         ids = sorted(by_name.get(key, ()), key=lambda paper: papers.order[paper])
-        context = _Context(stored.get(key, {}), claimed, detached.get(key, frozenset()), now)
+        context = _Context(
+            stored=stored.get(key, {}),
+            claimed=claimed,
+            detached=detached.get(key, frozenset()),
+            now=now,
+            listing=listings.get(key),
+        )
         _split_name(session, key, ids, papers, context, writes, report)
     writes.write(session)
 
@@ -256,53 +265,7 @@ class _Writes:
         for person, to in moved.items():
             session.execute(update(Person).where(Person.id == person).values(moved_to=to))
         if moved:
-            _follow_moves(session, moved)
-
-
-def _follow_moves(session: Session, moved: dict[int, int]) -> None:
-    """Readers who claimed, followed or corrected a person that moved do so where it went."""
-    for person, to in moved.items():
-        _move_claim(session, person, to)
-        _move_corrections(session, person, to)
-    rows = session.execute(select(Subscriber.id, Subscriber.followed_people)).all()
-    for subscriber, followed in rows:
-        if any(person in moved for person in followed or ()):
-            kept = list(dict.fromkeys(moved.get(person, person) for person in followed))
-            session.execute(
-                update(Subscriber).where(Subscriber.id == subscriber).values(followed_people=kept)
-            )
-
-
-def _move_claim(session: Session, person: int, to: int) -> None:
-    """The claimant moves with its hide, unless the person it moves to has a claimant: one
-    reader a person (the split keeps claimed people apart, so this is the rare case of a
-    claimed person left with no papers at all)."""
-    if session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == person)) is None:
-        return
-    taken = session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == to))
-    claim = update(Subscriber).where(Subscriber.claimed_person == person)
-    session.execute(claim.values(claimed_person=None if taken is not None else to))
-    if taken is None and session.scalar(select(Person.hidden).where(Person.id == person)):
-        session.execute(update(Person).where(Person.id == to).values(hidden=True))
-
-
-def _move_corrections(session: Session, person: int, to: int) -> None:
-    """A reader's corrections go with the person, so they can still be taken back; one the
-    reader also made of the person moved to stays there alone."""
-    twin = aliased(PersonCorrection)
-    also_there = (
-        select(twin.id)
-        .where(twin.person_id == to)
-        .where(twin.subscriber_id == PersonCorrection.subscriber_id)
-        .where(twin.arxiv_id == PersonCorrection.arxiv_id)
-        .exists()
-    )
-    session.execute(
-        delete(PersonCorrection).where(PersonCorrection.person_id == person, also_there)
-    )
-    session.execute(
-        update(PersonCorrection).where(PersonCorrection.person_id == person).values(person_id=to)
-    )
+            follow_moves(session, moved)
 
 
 @dataclass(frozen=True)
@@ -314,6 +277,8 @@ class _Context:
     claimed: frozenset[int]
     detached: frozenset[str]
     now: datetime
+    # The verified claimant's person and listed papers, where the name has one.
+    listing: Listing | None = None
 
 
 def _split_name(
@@ -325,14 +290,9 @@ def _split_name(
     writes: _Writes,
     report: PeopleReport,
 ) -> None:
-    kept = [arxiv_id for arxiv_id in ids if arxiv_id not in context.detached]
-    labels = split_people(_works(key, kept, papers))
-    groups: list[list[str]] = [[] for _ in range(max(labels, default=-1) + 1)]
-    for arxiv_id, label in zip(kept, labels, strict=True):
-        groups[label].append(arxiv_id)
-    groups += [[arxiv_id] for arxiv_id in ids if arxiv_id in context.detached]
-    groups = claimed_apart(context.stored, groups, context.claimed)
-    matched = reconcile(context.stored, groups, first_pick=context.claimed)
+    groups, stored = _groups(key, ids, papers, context)
+    groups = claimed_apart(stored, groups, context.claimed)
+    matched = reconcile(stored, groups, first_pick=context.claimed)
     people = [_person(session, key, person, context.now, report) for person in matched.people]
     writes.kept.update(person for person in matched.people if person is not None)
     writes.moves.update({person: people[group] for person, group in matched.moved.items()})
@@ -343,6 +303,27 @@ def _split_name(
     report.names += 1
     report.people += len(groups)
     report.moved += len(matched.moved)
+
+
+def _groups(
+    key: str, ids: list[str], papers: _Papers, context: _Context
+) -> tuple[list[list[str]], dict[str, int]]:
+    """The name's papers in people, and the stored people to match them to. A verified
+    claimant's listed papers are one person, stored as the claimed one, and stay with it even
+    where readers detached them: arXiv lists them for the claimant's iD."""
+    listing = context.listing
+    listed = listing.papers.intersection(ids) if listing is not None else frozenset()
+    kept = [p for p in ids if p not in context.detached or p in listed]
+    works = _works(key, kept, papers)
+    positions = frozenset(n for n, arxiv_id in enumerate(kept) if arxiv_id in listed)
+    labels = split_verified(works, positions) if positions else split_people(works)
+    groups: list[list[str]] = [[] for _ in range(max(labels, default=-1) + 1)]
+    for arxiv_id, label in zip(kept, labels, strict=True):
+        groups[label].append(arxiv_id)
+    groups += [[arxiv_id] for arxiv_id in ids if arxiv_id not in kept]
+    if listing is None or not positions:
+        return groups, context.stored
+    return groups, pinned(context.stored, groups[0], listing.person)
 
 
 def _person(

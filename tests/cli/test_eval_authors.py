@@ -48,3 +48,23 @@ def test_a_window_without_authors_or_backwards_is_refused(
     )
     assert "no two authors with 3 papers" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_verified_method_scores_unlisted_papers_and_counts_skipped_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "verified.json"
+    window = ["--from", "2025-03-01", "--to", "2025-05-31", "--method", "verified"]
+    counts = ["--pairs", "6", "--triples", "2", "--hard", "1"]
+    assert _eval_authors(tmp_path, *window, *counts, "--out", str(out)) == 0
+    results = json.loads(out.read_text())
+    assert results["midpoint"] == "2025-04-15"
+    assert results["names"] + results["skipped"] == 9
+    assert set(results["summary"]) == {"verified", "paperboy", "one_per_name"}
+    for row in results["rows"]:
+        assert 0 < row["listed"] < row["papers"]
+        assert row["methods"]["one_per_name"]["split_off"] == 0.0
+        assert row["methods"]["one_per_name"]["bcubed_recall"] == 1.0
+    printed = capsys.readouterr().out
+    assert "| verified |" in printed
+    assert f"{results['skipped']} skipped" in printed

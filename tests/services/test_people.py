@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 
+import numpy as np
 from sqlalchemy import select
 
 from app.core.db import session_scope
-from app.core.models import PaperPerson, Person, Subscriber
+from app.core.models import OrcidPaper, PaperPerson, Person, Subscriber
 from app.services.people import names_of_day, split_names
 from digest.run_inputs import people_of_papers
 from tests.conftest import Database
 from tests.digest.editions import add_subscriber
-from tests.services.people_store import LEARNING, MAGNETS, store, store_zhe_qu
+from tests.services.people_store import LEARNING, MAGNETS, store, store_zhe_qu, unit
 
 
 def _people(database: Database, key: str) -> dict[int, list[str]]:
@@ -100,3 +101,60 @@ def test_an_editions_papers_know_the_person_behind_each_author(database: Databas
 def test_the_names_of_a_day_are_the_authors_of_its_papers(database: Database) -> None:
     store_zhe_qu(database)
     assert names_of_day(database.sessions, date(2025, 1, 5)) == ["dan-ruiz", "zhe-qu"]
+
+
+def _claim_learning(database: Database, verified: bool) -> int:
+    """A reader claims Zhe Qu's learning person with an iD whose arXiv feed lists its papers."""
+    people = _people(database, "zhe-qu")
+    learning = next(p for p, ids in people.items() if "2501.00001" in ids)
+    at = datetime(2025, 2, 1, tzinfo=UTC)
+    add_subscriber(
+        database.sessions,
+        "zq@example.org",
+        claimed_person=learning,
+        orcid="0000-0002-1825-0097",
+        claim_verified_at=at if verified else None,
+        claim_verified_by="arxiv:0000-0002-1825-0097" if verified else None,
+    )
+    with session_scope(database.sessions) as session:
+        session.add_all(
+            OrcidPaper(orcid="0000-0002-1825-0097", arxiv_id=arxiv_id, fetched_at=at)
+            for arxiv_id in ("2501.00001", "2501.00002", "2501.00003", "2409.99999")
+        )
+    return learning
+
+
+# A paper on a neighbouring subject: the split without a claim puts it with the learning papers.
+NEIGHBOUR = (0.3 * LEARNING + np.sqrt(1 - 0.3**2) * unit(0, 0, 0, 0, 0, 1)).astype(np.float32)
+
+
+def test_a_verified_claim_keeps_a_paper_unlike_its_listing_off_the_claimed_person(
+    database: Database,
+) -> None:
+    store_zhe_qu(database)
+    store(database, "2501.00009", "zhe-qu eve-park", "stat.ML", NEIGHBOUR)
+    split_names(database.settings, database.sessions)
+    learning = _claim_learning(database, verified=True)
+    assert "2501.00009" in _people(database, "zhe-qu")[learning]
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    people = _people(database, "zhe-qu")
+    assert people[learning] == ["2501.00001", "2501.00002", "2501.00003"]
+    assert sorted(people.values()) == [
+        ["2501.00001", "2501.00002", "2501.00003"],
+        ["2501.00004", "2501.00005"],
+        ["2501.00009"],
+    ]
+    # A new paper of the verified person, not yet in the feed, joins them.
+    store(database, "2501.00010", "zhe-qu ana-lima", "cs.LG", LEARNING)
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    assert _people(database, "zhe-qu")[learning][-1] == "2501.00010"
+
+
+def test_an_unverified_claim_leaves_the_split_as_it_was(database: Database) -> None:
+    store_zhe_qu(database)
+    store(database, "2501.00009", "zhe-qu eve-park", "stat.ML", NEIGHBOUR)
+    split_names(database.settings, database.sessions)
+    before = _people(database, "zhe-qu")
+    _claim_learning(database, verified=False)
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    assert _people(database, "zhe-qu") == before and len(before) == 2

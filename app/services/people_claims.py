@@ -1,0 +1,91 @@
+"""What the split of names into people owes readers: per name, the verified claimant's person
+and the papers arXiv's author feed lists for the claimant's ORCID iD; and the claims, follows
+and corrections of a person that moved, which go where it went.
+
+A claim counts here only once verified (``claim_verified_at``) and only through the papers
+read from the feed (``orcid_papers``): a moderator's approval without an iD vouches for the
+claimant, not for a list of papers, so such a name is split as before.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session, aliased
+
+from app.core.models import OrcidPaper, Person, PersonCorrection, Subscriber
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A verified claimant's person and the papers the feed lists for them."""
+
+    person: int
+    papers: frozenset[str]
+
+
+def verified_listings(session: Session, names: Sequence[str]) -> dict[str, Listing]:
+    """Per name, the listing of its verified claimant (one at most: the partial unique index
+    allows one verified claimant per person; of two people of one name both verified, the
+    lower id's)."""
+    found: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for key, person, arxiv_id in session.execute(
+        select(Person.author_key, Person.id, OrcidPaper.arxiv_id)
+        .join(Subscriber, Subscriber.claimed_person == Person.id)
+        .join(OrcidPaper, OrcidPaper.orcid == Subscriber.orcid)
+        .where(Person.author_key.in_(names), Subscriber.claim_verified_at.is_not(None))
+    ):
+        found[(key, person)].add(arxiv_id)
+    listings: dict[str, Listing] = {}
+    for key, person in sorted(found):
+        listings.setdefault(key, Listing(person, frozenset(found[(key, person)])))
+    return listings
+
+
+def follow_moves(session: Session, moved: dict[int, int]) -> None:
+    """Readers who claimed, followed or corrected a person that moved do so where it went."""
+    for person, to in moved.items():
+        _move_claim(session, person, to)
+        _move_corrections(session, person, to)
+    rows = session.execute(select(Subscriber.id, Subscriber.followed_people)).all()
+    for subscriber, followed in rows:
+        if any(person in moved for person in followed or ()):
+            kept = list(dict.fromkeys(moved.get(person, person) for person in followed))
+            session.execute(
+                update(Subscriber).where(Subscriber.id == subscriber).values(followed_people=kept)
+            )
+
+
+def _move_claim(session: Session, person: int, to: int) -> None:
+    """The claimant moves with its hide, unless the person it moves to has a claimant: one
+    reader a person (the split keeps claimed people apart, so this is the rare case of a
+    claimed person left with no papers at all)."""
+    if session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == person)) is None:
+        return
+    taken = session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == to))
+    claim = update(Subscriber).where(Subscriber.claimed_person == person)
+    session.execute(claim.values(claimed_person=None if taken is not None else to))
+    if taken is None and session.scalar(select(Person.hidden).where(Person.id == person)):
+        session.execute(update(Person).where(Person.id == to).values(hidden=True))
+
+
+def _move_corrections(session: Session, person: int, to: int) -> None:
+    """A reader's corrections go with the person, so they can still be taken back; one the
+    reader also made of the person moved to stays there alone."""
+    twin = aliased(PersonCorrection)
+    also_there = (
+        select(twin.id)
+        .where(twin.person_id == to)
+        .where(twin.subscriber_id == PersonCorrection.subscriber_id)
+        .where(twin.arxiv_id == PersonCorrection.arxiv_id)
+        .exists()
+    )
+    session.execute(
+        delete(PersonCorrection).where(PersonCorrection.person_id == person, also_there)
+    )
+    session.execute(
+        update(PersonCorrection).where(PersonCorrection.person_id == person).values(person_id=to)
+    )
