@@ -117,7 +117,8 @@ def read_author_feed(
     except SourceError as error:
         report.escalate(IngestRunStatus.FAILED, str(error))
         save_reports(sessions, [report])
-        return AuthorFeedRead(orcid, AuthorFeedOutcome.FAILED, _stored(sessions, orcid), str(error))
+        stored = _stored(sessions, orcid)
+        return AuthorFeedRead(orcid, AuthorFeedOutcome.FAILED, stored, error=str(error))
     if ids:
         with session_scope(sessions) as session:
             _replace(session, orcid, ids, now)
