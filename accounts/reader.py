@@ -21,7 +21,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
-from sqlalchemy import ColumnElement, Select, delete, select
+from sqlalchemy import Select, delete, select
 from sqlalchemy.orm import Session
 
 from accounts.preferences import Preferences
@@ -40,7 +40,6 @@ from app.core.models import (
     SubscriberStatus,
 )
 from app.core.models.subscriptions import new_link_key
-from app.core.refusals import Conflict, Refused
 
 FEED = "feed"
 T = TypeVar("T")
@@ -241,39 +240,6 @@ def _placed(
     return follows, mutes
 
 
-class NotClaimantError(Refused):
-    """Only the reader who claimed a person may hide or show their page."""
-
-
-class ClaimTakenError(Conflict):
-    """Another reader already said this person is them: one claimant a person."""
-
-
-def claimant(session: Session, person: int) -> int | None:
-    """The subscriber who claimed the person, if any."""
-    found = select(Subscriber.id).where(Subscriber.claimed_person == person).limit(1)
-    return session.scalar(found)
-
-
-def hidden_condition() -> ColumnElement[bool]:
-    """SQL for "the person's page is hidden": hidden by a claimant who still claims it (a
-    claim taken back, or an account deleted, shows the page again)."""
-    claimed = select(Subscriber.id).where(Subscriber.claimed_person == Person.id).exists()
-    return Person.hidden & claimed
-
-
-def claim_person(session: Session, subscriber: Subscriber, person: Person, now: datetime) -> None:
-    """ "This is me" on a person's page: refused when another reader claims them already."""
-    if subscriber.claimed_person == person.id:
-        return
-    holder = claimant(session, person.id)
-    if holder is not None and holder != subscriber.id:
-        raise ClaimTakenError(f"person {person.id} is claimed by another reader")
-    unclaim(session, subscriber)
-    person.hidden = False  # a hide was its earlier claimant's
-    claim(session, subscriber, person.author_key, now, person=person.id)
-
-
 def claim(
     session: Session,
     subscriber: Subscriber,
@@ -297,8 +263,8 @@ def claim(
 
 
 def unclaim(session: Session, subscriber: Subscriber) -> None:
-    """Take the claim back: its likes of the works go; thumbs-downs and topics stay. A page
-    its claimant hid shows again (:func:`hidden_condition`)."""
+    """Take the claim back: its likes of the works go; thumbs-downs and topics stay (a
+    person's claim is let go through :func:`accounts.person_claims.let_go`)."""
     if subscriber.claimed_author is None:
         return
     works = _works(session, subscriber.claimed_author, subscriber.claimed_person)
@@ -311,13 +277,6 @@ def unclaim(session: Session, subscriber: Subscriber) -> None:
     )
     subscriber.claimed_author = None
     subscriber.claimed_person = None
-
-
-def set_hidden(session: Session, subscriber: Subscriber, person: int, *, hidden: bool) -> None:
-    """Hide or show a person's page: its claimant's choice alone."""
-    if subscriber.claimed_person != person:
-        raise NotClaimantError(f"person {person} is not claimed by this reader")
-    session.get_one(Person, person).hidden = hidden
 
 
 def _works(session: Session, author_key: str, person: int | None = None) -> list[str]:

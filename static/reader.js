@@ -107,8 +107,9 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var kind = form.getAttribute && form.getAttribute("data-reader");
-    // Other forms (the feed's, "For you"'s lists) change the page itself: let them load it.
-    if (!kind) { return; }
+    // Other forms (the feed's, "For you"'s lists) change the page itself: let them load it;
+    // so does a person's claim, whose answer page says what arXiv found (data-full).
+    if (!kind || form.hasAttribute("data-full")) { return; }
     event.preventDefault();
     var body = new URLSearchParams(new FormData(form, event.submitter || null));
     fetch(form.action, {

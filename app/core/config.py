@@ -87,6 +87,8 @@ class Settings(BaseSettings):
     arxiv_rss_url: str = "https://rss.arxiv.org"
     arxiv_api_url: str = "https://export.arxiv.org/api/query"
     arxiv_oai_url: str = "https://oaipmh.arxiv.org/oai"
+    # arXiv's author feeds: <url>/<orcid>.atom2 lists the papers of the iD's arXiv account.
+    arxiv_author_feed_url: str = "https://arxiv.org/a"
     hf_api_url: str = "https://huggingface.co/api"
     arxiv_min_interval_seconds: float = Field(default=3.0, ge=0)
     contact_email: str = ""

@@ -1,8 +1,13 @@
-"""A person's page and its buttons as use cases: who may see a person, "This is me", hiding a
-claimed page, following a person, and readers' "not theirs" corrections.
+"""A person's page and its buttons as use cases: who may see a person, "This is me" and its
+check with arXiv, hiding a claimed page, following a person, and readers' "not theirs"
+corrections.
 
-A page its claimant hid is missing (:class:`NotFound`) to everyone else, to its buttons as to
-its page. Corrections readers agree on change everyone's page, so the name is split again at
+A claim is checked with arXiv when it is made and when its claimant asks again: for a reader
+who signed in with ORCID, arXiv's author feed for the iD is read (:mod:`ingest.arxiv_author`,
+through the politeness gate, outside any transaction) and the claim is verified when the feed
+lists one of the person's papers (:mod:`accounts.person_claims`). A page its verified
+claimant (or a moderator) hid is missing (:class:`NotFound`) to everyone else, to its buttons
+as to its page. Corrections readers agree on change everyone's page, so the name is split again at
 once when one does (:func:`app.services.people.split_names`). Each action is one unit of
 work of its own (:func:`app.services.readers.as_reader`).
 """
@@ -15,15 +20,16 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from accounts import corrections, reader
-from accounts.reader import claimant, hidden_condition
+from accounts import corrections, person_claims, reader
+from accounts.person_claims import claimant, hidden_condition
 from app.core.models import PaperPerson, Person, Subscriber
 from app.core.refusals import NotFound
+from app.services.arxiv_checks import ArxivCheck, OwnClaim, check_with_arxiv, own_claim
 from app.services.people import split_names
 from app.services.readers import as_reader
 from app.services.reports import Deployment
 
-__all__ = ["claimant", "hidden_condition"]
+__all__ = ["ArxivCheck", "OwnClaim", "claimant", "hidden_condition"]
 
 # A moved person's chain of moves is followed this far: a longer one is a loop.
 MOVES_FOLLOWED = 20
@@ -39,13 +45,14 @@ class Found:
 
 @dataclass(frozen=True)
 class ShownPerson:
-    """A person's page as one reader may see it: ``own`` when they claim it, ``left_out``
-    the papers they said are not the person's."""
+    """A person's page as one reader may see it: ``own`` when they claim it (``claim`` says
+    how far), ``left_out`` the papers they said are not the person's."""
 
     person: Person
     hidden: bool
     own: bool
     left_out: set[str]
+    claim: OwnClaim | None = None
 
 
 def find_person(session: Session, person_id: int) -> Found:
@@ -73,8 +80,10 @@ def _holds_papers(session: Session, person_id: int) -> bool:
 
 
 def is_hidden(session: Session, person: Person) -> bool:
-    """Whether the person's page is hidden (by a claimant who still claims it)."""
-    return person.hidden and claimant(session, person.id) is not None
+    """Whether the person's page is hidden (by a moderator, or a verified claimant who still
+    claims it)."""
+    hidden = select(Person.id).where(Person.id == person.id, hidden_condition())
+    return person.hidden and session.scalar(hidden) is not None
 
 
 def viewer(session: Session, email_key: str | None) -> Subscriber | None:
@@ -86,34 +95,49 @@ def shown_person(
     session: Session, person_id: int, person: Person | None, seen_by: Subscriber | None
 ) -> ShownPerson:
     """The person (found for ``person_id``) as ``seen_by`` may see them; a hidden page is
-    missing to all but its claimant."""
-    own = person is not None and seen_by is not None and seen_by.claimed_person == person.id
-    hidden = person is not None and is_hidden(session, person)
-    if person is None or (hidden and not own):
+    missing to all but its verified claimant and the moderators."""
+    if person is None or (
+        is_hidden(session, person) and not _sees_hidden(session, seen_by, person)
+    ):
         raise NotFound(f"no person {person_id} is shown here")
+    own = seen_by is not None and seen_by.claimed_person == person.id
     mine = corrections.own(session, seen_by.id, person.id) if seen_by is not None else set()
-    return ShownPerson(person=person, hidden=hidden, own=own, left_out=mine)
+    claim = own_claim(seen_by) if own and seen_by is not None else None
+    hidden = is_hidden(session, person)
+    return ShownPerson(person=person, hidden=hidden, own=own, left_out=mine, claim=claim)
+
+
+def _sees_hidden(session: Session, seen_by: Subscriber | None, person: Person) -> bool:
+    return seen_by is not None and person_claims.sees_hidden(session, seen_by, person.id)
 
 
 def _person(session: Session, person_id: int, found: Subscriber) -> Person:
-    """The person a button acts on; a hidden one is missing to all but its claimant."""
+    """The person a button acts on; a hidden one is missing to all but those who see it."""
     person = session.get(Person, person_id)
     if person is None or person.moved_to is not None:
         raise LookupError(f"person {person_id}")
-    if found.claimed_person != person.id and is_hidden(session, person):
+    if is_hidden(session, person) and not _sees_hidden(session, found, person):
         raise LookupError(f"person {person_id}")
     return person
 
 
-def claim_person(site: Deployment, email_key: str, person_id: int) -> None:
-    """ "This is me": refused when another reader claims the person already."""
-    as_reader(
-        site,
-        email_key,
-        lambda session, found, now: reader.claim_person(
-            session, found, _person(session, person_id, found), now
-        ),
-    )
+def claim_person(site: Deployment, email_key: str, person_id: int) -> ArxivCheck:
+    """ "This is me", unverified (any number of readers may say it), then checked with arXiv
+    unless another reader's claim of the person is verified already."""
+
+    def step(session: Session, found: Subscriber, now: datetime) -> bool:
+        person_claims.claim_person(session, found, _person(session, person_id, found), now)
+        return claimant(session, person_id) not in (None, found.id)
+
+    if as_reader(site, email_key, step):
+        return ArxivCheck.TAKEN
+    return check_claim(site, email_key, person_id)
+
+
+def check_claim(site: Deployment, email_key: str, person_id: int) -> ArxivCheck:
+    """ "Check with arXiv again": read the feed of the claimant's ORCID iD and verify the
+    claim by it; refused (409) when another reader's claim of the person is verified."""
+    return check_with_arxiv(site, email_key, person_id, _person)
 
 
 def unclaim_person(site: Deployment, email_key: str, person_id: int) -> None:
@@ -121,17 +145,17 @@ def unclaim_person(site: Deployment, email_key: str, person_id: int) -> None:
 
     def step(session: Session, found: Subscriber, now: datetime) -> None:
         if found.claimed_person == person_id:
-            reader.unclaim(session, found)
+            person_claims.let_go(session, found)
 
     as_reader(site, email_key, step)
 
 
 def hide_person(site: Deployment, email_key: str, person_id: int, *, hidden: bool) -> None:
-    """Hide or show a person's page: its claimant's choice alone."""
+    """Hide or show a person's page: its verified claimant's choice, or a moderator's."""
 
     def step(session: Session, found: Subscriber, now: datetime) -> None:
         _person(session, person_id, found)
-        reader.set_hidden(session, found, person_id, hidden=hidden)
+        person_claims.set_hidden(session, found, person_id, hidden=hidden)
 
     as_reader(site, email_key, step)
 

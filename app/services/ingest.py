@@ -100,7 +100,7 @@ def _run(
     sessions: sessionmaker[Session],
     read: Callable[[Context], list[RunReport]],
 ) -> IngestReport:
-    context = make_context(settings, _engine(sessions))
+    context = make_context(settings, engine_of(sessions))
     try:
         reports = read(context)
     finally:
@@ -109,7 +109,7 @@ def _run(
     return IngestReport(tuple(reports))
 
 
-def _engine(sessions: sessionmaker[Session]) -> Engine:
+def engine_of(sessions: sessionmaker[Session]) -> Engine:
     # The politeness gate shares its clock between processes through the engine's database.
     bind = sessions.kw.get("bind")
     if not isinstance(bind, Engine):

@@ -116,14 +116,7 @@ def _split_batch(
         by_name[key].add(arxiv_id)
     papers = _read_papers(session, model, {p for ids in by_name.values() for p in ids})
     stored = _stored(session, names)
-    claims = dict(
-        session.execute(
-            select(Subscriber.id, Subscriber.claimed_person).where(
-                Subscriber.claimed_person.is_not(None)
-            )
-        ).all()
-    )
-    claimed = frozenset(person for person in claims.values() if person is not None)
+    claimed = _verified_people(session)
     detached = corrections.detached(session, names)
     listings = verified_listings(session, names)
     writes = _Writes()
@@ -138,6 +131,15 @@ def _split_batch(
         )
         _split_name(session, key, ids, papers, context, writes, report)
     writes.write(session)
+
+
+def _verified_people(session: Session) -> frozenset[int]:
+    """The people whose claim is verified: the split keeps each apart (an unverified claim is
+    its reader's own view, and shapes nobody else's)."""
+    verified = select(Subscriber.claimed_person).where(
+        Subscriber.claimed_person.is_not(None), Subscriber.claim_verified_at.is_not(None)
+    )
+    return frozenset(person for person in session.scalars(verified) if person is not None)
 
 
 def _lock_names(session: Session, names: Sequence[str]) -> None:

@@ -60,16 +60,27 @@ def follow_moves(session: Session, moved: dict[int, int]) -> None:
 
 
 def _move_claim(session: Session, person: int, to: int) -> None:
-    """The claimant moves with its hide, unless the person it moves to has a claimant: one
-    reader a person (the split keeps claimed people apart, so this is the rare case of a
-    claimed person left with no papers at all)."""
+    """Claims move with their person. A verified claim (and its hide) moves too, unless the
+    person it moves to has a verified claimant: one a person (the split keeps verified people
+    apart, so this is the rare case of a verified person left with no papers at all)."""
+    verified = Subscriber.claim_verified_at.is_not(None)
+    mine = update(Subscriber).where(Subscriber.claimed_person == person)
+    session.execute(mine.where(~verified).values(claimed_person=to))
     if session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == person)) is None:
         return
-    taken = session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == to))
-    claim = update(Subscriber).where(Subscriber.claimed_person == person)
-    session.execute(claim.values(claimed_person=None if taken is not None else to))
-    if taken is None and session.scalar(select(Person.hidden).where(Person.id == person)):
-        session.execute(update(Person).where(Person.id == to).values(hidden=True))
+    taken = session.scalar(select(Subscriber.id).where(Subscriber.claimed_person == to, verified))
+    if taken is not None:
+        gone = {"claimed_person": None, "claim_verified_at": None, "claim_verified_by": None}
+        session.execute(mine.values(**gone))
+        return
+    session.execute(mine.values(claimed_person=to))
+    hidden, hidden_by = session.execute(
+        select(Person.hidden, Person.hidden_by).where(Person.id == person)
+    ).one()
+    if hidden:
+        session.execute(
+            update(Person).where(Person.id == to).values(hidden=True, hidden_by=hidden_by)
+        )
 
 
 def _move_corrections(session: Session, person: int, to: int) -> None:

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from sqlalchemy.orm import Session
 
-from accounts import reader, saved_searches, subscriptions
+from accounts import person_claims, reader, saved_searches, subscriptions
 from accounts.reader import Stance
 from app.core.db import unit_of_work
 from app.core.models import Author, Subscriber, Topic
@@ -110,7 +110,7 @@ def claim_author(site: Deployment, email_key: str, key: str) -> None:
 
     def step(session: Session, found: Subscriber, now: datetime) -> None:
         _stored(session, Author, key)
-        reader.unclaim(session, found)
+        person_claims.let_go(session, found)
         reader.claim(session, found, key, now)
 
     as_reader(site, email_key, step)
@@ -121,7 +121,7 @@ def unclaim_author(site: Deployment, email_key: str, key: str) -> None:
 
     def step(session: Session, found: Subscriber, now: datetime) -> None:
         if found.claimed_author == key:
-            reader.unclaim(session, found)
+            person_claims.let_go(session, found)
 
     as_reader(site, email_key, step)
 

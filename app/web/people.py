@@ -25,7 +25,7 @@ from app.core.models import (
     SubscriberStatus,
 )
 from app.core.reads import topic_labels
-from app.services.claims import hidden_condition
+from app.services.claims import claimant, hidden_condition
 from app.web.view_models import key_phrases
 
 COAUTHORS_NAMED = 2
@@ -124,12 +124,9 @@ def person_followers(session: Session, person: int) -> int:
 
 
 def person_claimed(session: Session, person: int) -> bool:
-    """Whether a reader said this person is them: a claim is made signed in, so the address
-    was proven; one who stopped the digest still holds it (and its hide and corrections)."""
-    claims = session.scalar(
-        select(func.count()).select_from(Subscriber).where(Subscriber.claimed_person == person)
-    )
-    return bool(claims)
+    """Whether the person's claim is verified (by arXiv, or a moderator): an unverified claim
+    shows nowhere but to its reader, since anyone signed in may make one."""
+    return claimant(session, person) is not None
 
 
 def topic_followers(session: Session, topic_id: int) -> int:
@@ -149,10 +146,11 @@ def author_followers(session: Session, key: str) -> int:
 
 
 def author_claimed(session: Session, key: str) -> bool:
-    """Whether a confirmed reader said the author page is theirs."""
+    """Whether one of the name's people has a verified claimant (a claim of the name itself
+    is never verified: it is every namesake's)."""
     claims = session.scalar(
         select(func.count())
         .select_from(Subscriber)
-        .where(Subscriber.claimed_author == key, Subscriber.status.in_(FOLLOWING))
+        .where(Subscriber.claimed_author == key, Subscriber.claim_verified_at.is_not(None))
     )
     return bool(claims)

@@ -27,6 +27,7 @@ from app.core.models import (
 )
 from app.core.reads import topic_labels
 from app.core.vectors import unpack
+from app.services.arxiv_checks import OwnClaim
 from app.web import api_models as api
 from app.web import queries
 from app.web.api_shape import paper_model
@@ -108,6 +109,7 @@ class AuthorPage:
     # The papers the signed-in reader said are not this person's: out of their view.
     left_out: list[Card] = field(default_factory=list)
     stance: str = ""  # the signed-in reader's on it: "follow", "mute" or ""
+    own_claim: OwnClaim | None = None  # the signed-in reader's claim of this person
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ def live_settings(database: Database, server: RecordedServer) -> Settings:
         arxiv_rss_url=server.url,
         arxiv_api_url=f"{server.url}/api/query",
         arxiv_oai_url=f"{server.url}/oai",
+        arxiv_author_feed_url=f"{server.url}/a",
         hf_api_url=f"{server.url}/api",
         arxiv_min_interval_seconds=TEST_INTERVAL_SECONDS,
         arxiv_max_retries=2,

@@ -34,6 +34,7 @@ def ops_settings(database: Database, smtp: Smtp, server: RecordedServer) -> Sett
             "arxiv_rss_url": server.url,
             "arxiv_api_url": f"{server.url}/api/query",
             "arxiv_oai_url": f"{server.url}/oai",
+            "arxiv_author_feed_url": f"{server.url}/a",
             "hf_api_url": f"{server.url}/api",
             "arxiv_min_interval_seconds": 0.0,
             "arxiv_max_retries": 0,

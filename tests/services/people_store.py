@@ -33,9 +33,15 @@ ZHE_QU = {
 
 
 def store(
-    database: Database, arxiv_id: str, authors: str, categories: str, vector: np.ndarray
+    database: Database,
+    arxiv_id: str,
+    authors: str,
+    categories: str,
+    vector: np.ndarray,
+    day: int | None = None,
 ) -> None:
-    """One paper with its authors (keys of ``NAMES``), categories and vector."""
+    """One paper with its authors (keys of ``NAMES``), categories and vector, announced on
+    ``day`` of January 2025 (else the day its id ends in)."""
     model = database.settings.embedding_model
     with session_scope(database.sessions) as session:
         for key in authors.split():
@@ -47,7 +53,7 @@ def store(
                 title=f"Paper {arxiv_id}",
                 abstract="An abstract.",
                 content_hash="x",
-                announced_on=date(2025, 1, int(arxiv_id[-2:])),
+                announced_on=date(2025, 1, day or int(arxiv_id[-2:])),
             )
         )
         session.flush()

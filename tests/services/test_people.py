@@ -71,12 +71,13 @@ def test_a_paper_joining_two_people_merges_them_and_the_smaller_moves(database: 
         assert session.get_one(Person, learning).moved_to is None
 
 
-def test_a_claimed_person_keeps_its_address_through_a_merge(database: Database) -> None:
+def test_a_verified_person_keeps_its_address_through_a_merge(database: Database) -> None:
     store_zhe_qu(database)
     split_names(database.settings, database.sessions)
     people = _people(database, "zhe-qu")
     learning, magnets = sorted(people, key=lambda p: -len(people[p]))
-    add_subscriber(database.sessions, "zq@example.org", claimed_person=magnets)
+    verified = {"claim_verified_at": datetime.now(UTC), "claim_verified_by": "moderator:m@x.org"}
+    add_subscriber(database.sessions, "zq@example.org", claimed_person=magnets, **verified)
     store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
     split_names(database.settings, database.sessions, ["zhe-qu"])
     assert list(_people(database, "zhe-qu")) == [magnets]

@@ -4,6 +4,7 @@ tests/web: those share one filled site, and this store is its own.)"""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -45,13 +46,14 @@ def test_a_claimant_claims_their_person_and_takes_a_namesakes_paper_off_it(
             page = visit.go(f"/people/{magnets}")
             claim = page.get_by_role("button", name="This is me")
             claim.click()
-            if script:  # the script marks the claim in place
-                sync_api.expect(claim).to_have_attribute("aria-pressed", "true")
-            else:  # the form answers back to the page
-                page.wait_for_url(f"{url}/people/{magnets}")
+            # With or without the script, the form answers back to the page, which says what
+            # arXiv said (this reader did not sign in with ORCID) and marks the claim.
+            page.wait_for_url(re.compile(rf"/people/{magnets}\?arxiv=no-orcid#claim-heading$"))
+            sync_api.expect(page.get_by_text("Not verified: sign in with ORCID")).to_be_visible()
+            sync_api.expect(claim).to_have_attribute("aria-pressed", "true")
             page.get_by_label("Paper", exact=True).select_option(MAGNET_PAPERS[1])
             page.get_by_role("button", name="Not by this person").click()
-            page.wait_for_url(f"{url}/people/{magnets}")
+            page.wait_for_url(re.compile(rf"/people/{magnets}\?arxiv=no-orcid$"))
             sync_api.expect(page.get_by_role("button", name="Take it back")).to_be_visible()
             assert _cards(page) == [MAGNET_PAPERS[0]]
             assert visit.problems == []

@@ -1,6 +1,6 @@
 """A name's people on the site: the name page lists them, each has a page, a moved person's
-address answers 301, and "This is me" claims one person, who alone may hide the page. (Not
-under tests/web: those share one filled site, and this store is its own.)"""
+address answers 301, and "This is me" claims one person, whose verified claimant alone may
+hide the page. (Not under tests/web: those share one filled site, and this store is its own.)"""
 
 from __future__ import annotations
 
@@ -70,6 +70,15 @@ def _row(session: Session, address: str) -> Subscriber:
     return found
 
 
+def _verified(database: Database, address: str) -> None:
+    """The reader's claim verified, as a moderator's approval stores it (the check with arXiv
+    itself is tested in test_verified_claims)."""
+    with session_scope(database.sessions) as session:
+        row = _row(session, address)
+        row.claim_verified_at = datetime.now(UTC)
+        row.claim_verified_by = "moderator:mod@example.org"
+
+
 def _papers(page: str) -> list[str]:
     return sorted(set(re.findall(r'<li class="paper" id="p-([^"]+)"', page)))
 
@@ -134,6 +143,7 @@ def test_a_hidden_page_shows_again_once_its_claimant_is_gone(
     magnets = people[1]
     zhe = _signed_in(database, "gone@example.org")
     site.post(f"/people/{magnets}/claim", headers=zhe)
+    _verified(database, "gone@example.org")
     site.post(f"/people/{magnets}/hide", headers=zhe)
     assert site.get(f"/people/{magnets}").status_code == 404
     with session_scope(database.sessions) as session:
@@ -165,7 +175,7 @@ def test_a_person_left_without_papers_answers_301_to_the_person_who_has_them(
     assert site.get("/people/0").status_code == 400
 
 
-def test_this_is_me_claims_one_person_whose_claimant_alone_can_hide_the_page(
+def test_this_is_me_claims_one_person_whose_verified_claimant_alone_can_hide_the_page(
     site: TestClient, database: Database, people: tuple[int, int]
 ) -> None:
     magnets = people[1]
@@ -179,8 +189,12 @@ def test_this_is_me_claims_one_person_whose_claimant_alone_can_hide_the_page(
             select(DigestFeedback.arxiv_id).where(DigestFeedback.subscriber_id == claimant.id)
         )
         assert sorted(liked) == MAGNET_PAPERS
+    # Unverified, it hides nothing; another reader may claim the person too.
+    assert site.post(f"/people/{magnets}/hide", headers=zhe).status_code == 403
+    _verified(database, "zq@example.org")
     assert site.post(f"/people/{magnets}/hide", headers=other).status_code == 403
-    assert site.post(f"/people/{magnets}/claim", headers=other).status_code == 409
+    assert site.post(f"/people/{magnets}/claim", headers=other).status_code == 200
+    assert site.post(f"/people/{magnets}/hide", headers=other).status_code == 403
     assert (
         site.post(f"/people/{magnets}/hide", headers=zhe, follow_redirects=False).status_code == 303
     )
@@ -208,6 +222,8 @@ def test_two_claimed_people_stay_apart_when_a_new_paper_links_them(
     first, second = _signed_in(database, "l@example.org"), _signed_in(database, "m@example.org")
     site.post(f"/people/{learning}/claim", headers=first)
     site.post(f"/people/{magnets}/claim", headers=second)
+    _verified(database, "l@example.org")
+    _verified(database, "m@example.org")
     site.post(f"/people/{magnets}/hide", headers=second)
     # Without the claims, this paper's co-authors would merge the two (see the 301 test).
     store(database, "2501.00008", "zhe-qu ana-lima dan-ruiz", "cs.LG", LEARNING)
@@ -242,12 +258,14 @@ def test_a_claimant_who_stops_the_digest_still_holds_the_claim(
     magnets = people[1]
     zhe = _signed_in(database, "zq@example.org")
     site.post(f"/people/{magnets}/claim", headers=zhe)
+    _verified(database, "zq@example.org")
     with session_scope(database.sessions) as session:
         unsubscribe(_row(session, "zq@example.org"), datetime.now(UTC))
     # The page, the claim button and the claimant's corrections say the same: claimed.
     assert "unclaimed" not in site.get(f"/people/{magnets}").text
     other = _signed_in(database, "x@example.org")
-    assert site.post(f"/people/{magnets}/claim", headers=other).status_code == 409
+    assert site.post(f"/people/{magnets}/claim", headers=other).status_code == 200
+    assert site.post(f"/people/{magnets}/verify", headers=other).status_code == 409
 
 
 def test_a_follower_can_leave_a_person_hidden_since(
@@ -257,6 +275,7 @@ def test_a_follower_can_leave_a_person_hidden_since(
     fan, claimant = _signed_in(database, "fan@example.org"), _signed_in(database, "z@example.org")
     site.post(f"/people/{magnets}/follow", headers=fan)
     site.post(f"/people/{magnets}/claim", headers=claimant)
+    _verified(database, "z@example.org")
     site.post(f"/people/{magnets}/hide", headers=claimant)
     assert site.post(f"/people/{magnets}/follow", headers=fan).status_code == 404
     form = {"undo": "1"}

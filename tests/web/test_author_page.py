@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 
 from fastapi.testclient import TestClient
 
@@ -101,8 +102,17 @@ def test_followers_and_the_claim_are_counted_never_named(
         for path in (f"/authors/{FEATURED}/follow", f"/authors/{FEATURED}/claim"):
             answer = client.post(path, headers=ada.headers, follow_redirects=False)
             assert answer.status_code == 303
+        # Unverified, a claim is the reader's own: nothing public says it.
         page = client.get(f"/authors/{FEATURED}").text
-        assert "1 reader follows this name · claimed by a reader" in _flat(page)
+        assert "1 reader follows this name · unclaimed" in _flat(page)
+        assert client.get(f"/api/authors/{FEATURED}").json()["claimed"] is False
+        with _session(site_settings) as session:
+            found = reader.find(session, ada.address)
+            assert found is not None
+            found.claim_verified_at = datetime.now(UTC)
+            found.claim_verified_by = "moderator:mod@example.org"
+        page = client.get(f"/authors/{FEATURED}").text
+        assert "1 reader follows this name · claimed by its researcher (verified)" in _flat(page)
         assert ada.address not in page
         body = client.get(f"/api/authors/{FEATURED}").json()
         assert (body["followers"], body["claimed"]) == (1, True)

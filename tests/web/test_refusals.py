@@ -6,7 +6,7 @@ import pytest
 from accounts.addresses import BadAddressError
 from accounts.corrections import CorrectionRefusedError
 from accounts.library import LibraryRefusedError, UnknownListError
-from accounts.reader import ClaimTakenError, NotClaimantError
+from accounts.person_claims import ClaimTakenError, NotClaimantError
 from accounts.subscriptions import RateLimitedError
 from accounts.votes import UnknownPaperError
 from app.core.arxiv_ids import InvalidArxivIdError

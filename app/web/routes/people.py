@@ -1,23 +1,28 @@
-"""A person's page, ``/people/{id}``, and its buttons: "This is me", and hiding a claimed page.
+"""A person's page, ``/people/{id}``, and its buttons: "This is me" (checked with arXiv),
+"Check with arXiv again", and hiding a page whose claim is verified.
 
 A name can be several people (``paperboy people`` splits it); each person's page is the
 name's page narrowed to their papers. When a new split leaves a person no papers, the address
-answers 301 to the person now holding most of them. A page its claimant hid answers 404 to
-everyone else. The buttons are plain form POSTs, as every reader button is
-(``app.web.routes.reader``).
+answers 301 to the person now holding most of them. A page its verified claimant (or a
+moderator) hid answers 404 to everyone else. The buttons are plain form POSTs, as every reader
+button is (``app.web.routes.reader``); a claim and its check answer 303 to the page with what
+arXiv said (``?arxiv=``), or that in JSON.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import Annotated
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.refusals import NotFound
 from app.services import claims
+from app.services.claims import ArxivCheck
 from app.services.reading import reader_stances
 from app.web import profiles
 from app.web.context import ContextDep, SessionDep
@@ -30,7 +35,11 @@ PersonId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 @router.get("/people/{person_id}", response_class=HTMLResponse)
 def person_page(
-    request: Request, context: ContextDep, session: SessionDep, person_id: PersonId
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    person_id: PersonId,
+    arxiv: Annotated[ArxivCheck | None, Query()] = None,
 ) -> Response:
     found = claims.find_person(session, person_id)
     if found.moved_to is not None:
@@ -43,7 +52,9 @@ def person_page(
     if page is None:
         raise NotFound(f"no person {person_id} is shown here")
     stance = "" if email_key is None else reader_stances(session, email_key).on_person(person.id)
-    page = replace(page, hidden=shown.hidden, stance=stance)
+    said = arxiv.message if arxiv else ""
+    own = replace(shown.claim, said=said) if shown.claim else None
+    page = replace(page, hidden=shown.hidden, stance=stance, own_claim=own)
     private = email_key is not None  # its buttons show what this reader did
     return context.respond(request, "pages/author.html", page, headers=PRIVATE if private else None)
 
@@ -51,8 +62,33 @@ def person_page(
 @router.post("/people/{person_id}/claim")
 async def claim(request: Request, context: ContextDep, person_id: PersonId) -> Response:
     act = partial(claims.claim_person, context, person_id=person_id)
-    done = {"claimedPerson": person_id}
-    return await post_action(request, context, act, done, f"/people/{person_id}")
+    return await _checked(request, context, act, {"claimedPerson": person_id}, person_id)
+
+
+@router.post("/people/{person_id}/verify")
+async def verify(request: Request, context: ContextDep, person_id: PersonId) -> Response:
+    """ "Check with arXiv again": the claimant's ORCID iD's feed read anew."""
+    act = partial(claims.check_claim, context, person_id=person_id)
+    return await _checked(request, context, act, {"person": person_id}, person_id)
+
+
+async def _checked(
+    request: Request,
+    context: ContextDep,
+    act: Callable[[str], ArxivCheck],
+    done: dict[str, object],
+    person_id: int,
+) -> Response:
+    """Run a claim's action; answer with what arXiv said: in JSON, or on the page."""
+
+    def run(email_key: str) -> None:
+        done["arxiv"] = str(act(email_key))
+
+    answer = await post_action(request, context, run, done, f"/people/{person_id}")
+    if "arxiv" in done and isinstance(answer, RedirectResponse):
+        where = f"/people/{person_id}?{urlencode({'arxiv': done['arxiv']})}#claim-heading"
+        return RedirectResponse(where, status_code=303)
+    return answer
 
 
 @router.post("/people/{person_id}/unclaim")

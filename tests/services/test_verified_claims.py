@@ -1,0 +1,222 @@
+"""Claims verified by arXiv, over real servers: the site, and a local server serving arXiv
+author feeds built from recorded entries. A reader's ORCID iD is stored on their row as ORCID
+sign-in stores it. Unverified claims change nothing public; the attacks of an impostor (claim
+and hide, blocking the real person's claim) fail."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from accounts import reader
+from app.core.db import session_scope
+from app.core.models import Moderator, OrcidPaper, PaperPerson, Person
+from app.services.people import split_names
+from app.web.app import create_app
+from tests.conftest import Database
+from tests.ingest.author_feeds import ORCID, OTHER_ORCID, author_feed, feed_path
+from tests.ingest.recorded_server import RecordedServer, Reply
+from tests.services.people_store import MAGNETS, store, store_zhe_qu
+from tests.services.test_person_pages import _signed_in
+
+ATOM = {"Content-Type": "application/atom+xml"}
+# A real paper (its entry recorded from the arXiv API) written by the magnets person.
+THEIRS = "1605.08386"
+MARK = "claimed by its researcher (verified)"
+
+
+@pytest.fixture
+def magnets(database: Database) -> int:
+    store_zhe_qu(database)
+    store(database, THEIRS, "zhe-qu dan-ruiz", "cond-mat.str-el", MAGNETS, day=6)
+    split_names(database.settings, database.sessions)
+    with database.sessions() as session:
+        found = select(PaperPerson.person_id).where(
+            PaperPerson.arxiv_id == THEIRS, PaperPerson.author_key == "zhe-qu"
+        )
+        return int(session.scalars(found).one())
+
+
+@pytest.fixture
+def site(database: Database, server: RecordedServer, magnets: int) -> Iterator[TestClient]:
+    settings = database.settings.model_copy(
+        update={
+            "arxiv_author_feed_url": f"{server.url}/a",
+            "arxiv_min_interval_seconds": 0.0,
+            "arxiv_max_retries": 0,
+            "http_timeout_seconds": 2.0,
+            "contact_email": "ops@paperboy.test",
+        }
+    )
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def _reader(database: Database, address: str, orcid: str | None = None) -> dict[str, str]:
+    """A signed-in reader; with ``orcid``, one who proved that iD (signed in with ORCID)."""
+    headers = _signed_in(database, address)
+    with session_scope(database.sessions) as session:
+        reader.reader_row(session, address, datetime.now(UTC)).orcid = orcid
+    return headers
+
+
+def _verified_by(database: Database, address: str) -> str | None:
+    with database.sessions() as session:
+        found = reader.find(session, address)
+        assert found is not None
+        return found.claim_verified_by
+
+
+def _post(site: TestClient, path: str, who: dict[str, str]) -> tuple[int, str]:
+    answer = site.post(path, headers=who, follow_redirects=False)
+    return answer.status_code, answer.headers.get("location", "")
+
+
+def test_a_claim_is_verified_when_arxiv_lists_the_persons_paper_for_the_orcid(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    server.add(feed_path(ORCID), {}, Reply(200, author_feed(ORCID, THEIRS, "1707.08567"), ATOM))
+    zhe = _reader(database, "zq@example.org", ORCID)
+    assert MARK not in site.get(f"/people/{magnets}").text
+    assert _post(site, f"/people/{magnets}/claim", zhe) == (
+        303,
+        f"/people/{magnets}?arxiv=verified#claim-heading",
+    )
+    assert _verified_by(database, "zq@example.org") == f"arxiv:{ORCID}"
+    assert [one.path for one in server.arrivals] == [feed_path(ORCID)]
+    with database.sessions() as session:
+        listed = session.scalars(select(OrcidPaper.arxiv_id).where(OrcidPaper.orcid == ORCID))
+        assert sorted(listed) == [THEIRS, "1707.08567"]
+    assert MARK in site.get(f"/people/{magnets}").text
+    own = site.get(f"/people/{magnets}?arxiv=verified", headers=zhe).text
+    assert "Verified: arXiv lists papers of this person" in own
+    assert "Your claim is <strong>verified</strong> by arXiv." in own
+    # Asked with a script, the same answer in JSON.
+    again = site.post(
+        f"/people/{magnets}/claim", headers=zhe | {"accept": "application/json"}
+    ).json()
+    assert again == {"claimedPerson": magnets, "arxiv": "verified"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (Reply(200, author_feed(ORCID, "2104.12255"), ATOM), "not-listed"),
+        (Reply(200, author_feed(ORCID), ATOM), "not-listed"),
+        (Reply(404, b"<html>No such author</html>"), "no-account"),
+        (Reply(503, b"down"), "unreachable"),
+        (Reply(200, b"<feed><entry>", ATOM), "unreachable"),
+    ],
+    ids=["other-papers", "empty", "no-account", "down", "malformed"],
+)
+def test_a_claim_arxiv_does_not_confirm_stays_the_readers_own_until_checked_again(
+    site: TestClient,
+    database: Database,
+    server: RecordedServer,
+    magnets: int,
+    reply: Reply,
+    said: str,
+) -> None:
+    server.add(feed_path(ORCID), {}, reply, Reply(200, author_feed(ORCID, THEIRS), ATOM))
+    zhe = _reader(database, "zq@example.org", ORCID)
+    status, where = _post(site, f"/people/{magnets}/claim", zhe)
+    assert (status, where) == (303, f"/people/{magnets}?arxiv={said}#claim-heading")
+    assert _verified_by(database, "zq@example.org") is None
+    assert "unclaimed" in site.get(f"/people/{magnets}").text
+    own = site.get(where.split("#")[0], headers=zhe).text
+    assert "Not verified" in own and "Check with arXiv again" in own
+    assert _post(site, f"/people/{magnets}/hide", zhe)[0] == 403
+    # arXiv lists the paper now: checking again verifies the claim.
+    assert _post(site, f"/people/{magnets}/verify", zhe) == (
+        303,
+        f"/people/{magnets}?arxiv=verified#claim-heading",
+    )
+    assert _verified_by(database, "zq@example.org") == f"arxiv:{ORCID}"
+
+
+def test_a_reader_without_an_orcid_is_told_how_to_verify(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    plain = _reader(database, "plain@example.org")
+    assert _post(site, f"/people/{magnets}/claim", plain)[1].endswith(
+        "?arxiv=no-orcid#claim-heading"
+    )
+    assert server.arrivals == []
+    assert "sign in with ORCID" in site.get(f"/people/{magnets}?arxiv=no-orcid", headers=plain).text
+    assert site.get(f"/people/{magnets}?arxiv=forged").status_code in (400, 422)
+
+
+def test_an_impostors_claim_and_hide_leave_the_page_public(
+    site: TestClient, database: Database, magnets: int
+) -> None:
+    mallory = _reader(database, "mallory@example.org")
+    assert _post(site, f"/people/{magnets}/claim", mallory)[0] == 303
+    assert _post(site, f"/people/{magnets}/hide", mallory)[0] == 403
+    page = site.get(f"/people/{magnets}")
+    assert page.status_code == 200 and "unclaimed" in page.text
+    assert site.get(f"/api/people/{magnets}").json()["claimed"] is False
+    with database.sessions() as session:
+        assert session.get_one(Person, magnets).hidden is False
+
+
+def test_the_real_persons_claim_outranks_an_impostors(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    server.add(feed_path(ORCID), {}, Reply(200, author_feed(ORCID, THEIRS), ATOM))
+    mallory = _reader(database, "mallory@example.org")
+    _post(site, f"/people/{magnets}/claim", mallory)
+    zhe = _reader(database, "zq@example.org", ORCID)
+    assert _post(site, f"/people/{magnets}/claim", zhe)[1].endswith("?arxiv=verified#claim-heading")
+    refused = site.post(f"/people/{magnets}/verify", headers=mallory)
+    assert refused.status_code == 409 and "already has a verified claimant" in refused.text
+    assert _post(site, f"/people/{magnets}/hide", zhe)[0] == 303
+    for who in ({}, mallory):
+        assert site.get(f"/people/{magnets}", headers=who).status_code == 404
+    assert "Hidden:" in site.get(f"/people/{magnets}", headers=zhe).text
+    with database.sessions() as session:
+        assert (session.get_one(Person, magnets).hidden_by or "").startswith("reader:")
+        mallory_row = reader.find(session, "mallory@example.org")
+        assert mallory_row is not None and mallory_row.claimed_person == magnets
+
+
+def test_a_second_reader_whose_feed_lists_the_paper_is_refused_verification(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    for orcid in (ORCID, OTHER_ORCID):
+        server.add(feed_path(orcid), {}, Reply(200, author_feed(orcid, THEIRS), ATOM))
+    first = _reader(database, "first@example.org", ORCID)
+    second = _reader(database, "second@example.org", OTHER_ORCID)
+    _post(site, f"/people/{magnets}/claim", first)
+    # The claim itself is kept, unverified; checking it with arXiv is refused.
+    assert _post(site, f"/people/{magnets}/claim", second)[1].endswith("?arxiv=taken#claim-heading")
+    assert site.post(f"/people/{magnets}/verify", headers=second).status_code == 409
+    assert _verified_by(database, "second@example.org") is None
+    assert [one.path for one in server.arrivals] == [feed_path(ORCID)]
+
+
+def test_a_page_hidden_by_its_verified_claimant_stays_hidden_until_they_or_a_moderator_say(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    server.add(feed_path(ORCID), {}, Reply(200, author_feed(ORCID, THEIRS), ATOM))
+    zhe = _reader(database, "zq@example.org", ORCID)
+    moderator = _reader(database, "mod@example.org")
+    with session_scope(database.sessions) as session:
+        session.add(Moderator(email_key="mod@example.org", added_at=datetime.now(UTC)))
+    _post(site, f"/people/{magnets}/claim", zhe)
+    _post(site, f"/people/{magnets}/hide", zhe)
+    # A later unverified claim changes nothing (an earlier version showed the page again).
+    late = _reader(database, "late@example.org")
+    assert site.post(f"/people/{magnets}/claim", headers=late).status_code == 404
+    assert site.get(f"/people/{magnets}").status_code == 404
+    assert site.get(f"/people/{magnets}", headers=moderator).status_code == 200
+    assert _post(site, f"/people/{magnets}/show", moderator)[0] == 303
+    assert site.get(f"/people/{magnets}").status_code == 200
+    # A moderator's hide is shown again by a moderator only.
+    _post(site, f"/people/{magnets}/hide", moderator)
+    assert _post(site, f"/people/{magnets}/show", zhe)[0] == 403
+    with database.sessions() as session:
+        assert session.get_one(Person, magnets).hidden_by == "moderator:mod@example.org"
