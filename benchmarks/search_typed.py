@@ -170,7 +170,7 @@ def choose(index: Index, scored: list[Scored], nonsense: list[Scored]) -> Fusion
         f"recall@10 {today.recall:.3f}"
     )
     tried = []
-    grid = product((0.0, 1.0, 2.0, 3.0), (0.6, 0.7), (0.3, 0.4))
+    grid = product((0.0, 2.0, 3.0, 4.0, 6.0), (0.6,), (0.25, 0.3, 0.4))
     for weight, share, close in grid:
         fusion = replace(FUSION, coverage_weight=weight, closest_share=share, closest_meaning=close)
         found, wrong = hybrid(index, fusion, scored), answered(index, fusion, nonsense)

@@ -170,10 +170,14 @@ def _free_port() -> int:
 
 @contextmanager
 def serve(
-    data_dir: Path, backend: str, environment: Mapping[str, str] | None = None
+    data_dir: Path,
+    backend: str,
+    environment: Mapping[str, str] | None = None,
+    factory: str = "app.web.app:create_app",
 ) -> Iterator[str]:
-    """uvicorn serving ``create_app`` in its own process, one worker, until the block ends;
-    no rate limit unless ``environment`` (more variables for it) sets one."""
+    """uvicorn serving ``factory`` (``create_app``; the demo's clock with
+    ``app.cli.demo.site:create_demo_app``) in its own process, one worker, until the block
+    ends; no rate limit unless ``environment`` (more variables for it) sets one."""
     port = _free_port()
     env = {
         **os.environ,
@@ -186,7 +190,7 @@ def serve(
         sys.executable,
         "-m",
         "uvicorn",
-        "app.web.app:create_app",
+        factory,
         "--factory",
         "--port",
         str(port),

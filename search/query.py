@@ -111,10 +111,10 @@ class Fusion:
     strong_meaning: float = 0.5
     related_meaning: float = 0.45
     floor: float = 0.8
-    coverage_weight: float = 3.0
+    coverage_weight: float = 4.0
     # Closest matches, when no paper holds every query word (see the module's docstring).
     closest_share: float = 0.6
-    closest_meaning: float = 0.3
+    closest_meaning: float = 0.25
 
 
 # Coverage of "every query word", short of 1.0 for float sums.

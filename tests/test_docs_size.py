@@ -76,3 +76,16 @@ def test_the_changelog_opens_with_unreleased_above_the_latest_release() -> None:
     assert found[0] == ("Unreleased", None)
     assert found[1][1] is not None, "the latest release carries its date"
     assert all(date is not None for _, date in found[1:])
+
+
+MOST_SCREENSHOT_BYTES = 120_000
+
+
+def test_every_screenshot_is_shown_by_a_page_and_stays_small() -> None:
+    shots = sorted((ROOT / "docs").glob("*.png"))
+    assert shots
+    linked = "\n".join(page.read_text(encoding="utf-8") for page in LINKING_PAGES)
+    unshown = [shot.name for shot in shots if f"({shot.name})" not in linked]
+    assert unshown == [], "benchmarks/screenshots.py makes them; docs/readers.md shows them"
+    large = [shot.name for shot in shots if shot.stat().st_size > MOST_SCREENSHOT_BYTES]
+    assert large == []

@@ -71,6 +71,7 @@ class EmergingWeek:
     flags: list[EmergingFlag]
     too_short: str | None  # why there are no flags, when there are none
     params: RadarParams
+    short_history: bool = False  # the store does not reach back over the radar's weeks
 
 
 def flagged_weeks(session: Session) -> list[date]:
@@ -86,26 +87,33 @@ def emerging_week(session: Session, week: date | None, model: str) -> EmergingWe
     weeks = flagged_weeks(session)
     shown = week if week is not None else (weeks[0] if weeks else None)
     rows = [] if shown is None else _flag_rows(session, shown)
-    reason = None if rows else _why_none(session, shown, params, model)
+    short = None if rows else _short_history(session, shown, params, model)
     return EmergingWeek(
         week=shown,
         weeks=weeks,
         flags=_flags(session, rows, params),
-        too_short=reason,
+        too_short=short or (None if rows else _why_none(session, shown)),
         params=params,
+        short_history=short is not None,
     )
 
 
-def _why_none(session: Session, week: date | None, params: RadarParams, model: str) -> str:
+def _short_history(
+    session: Session, week: date | None, params: RadarParams, model: str
+) -> str | None:
+    """Why the store cannot give the radar its baseline for ``week``, or None when it can."""
     latest = session.scalar(select(func.max(Paper.announced_on)))
     if latest is None:
-        return "this site holds no papers yet"
+        return None
     try:
-        short = radar_window.too_short(session, week or latest, params, model)
+        return radar_window.too_short(session, week or latest, params, model)
     except RankingInputError as error:
         raise BadInput(str(error)) from None
-    if short is not None:
-        return short
+
+
+def _why_none(session: Session, week: date | None) -> str:
+    if session.scalar(select(func.max(Paper.announced_on))) is None:
+        return "this site holds no papers yet"
     if week is None:
         return "the radar has flagged no week yet; the daily job runs it with each publication"
     return (
@@ -179,6 +187,7 @@ class UnderRadarWeek:
     judged_until: date | None
     rule: RadarRule
     judged_whole: bool  # Hugging Face's records reach past every day of the week
+    days_before: int = 0  # announcement days stored before the week: its topics' history
 
 
 def under_radar_week(session: Session, week: date | None) -> UnderRadarWeek:
@@ -211,7 +220,26 @@ def under_radar_week(session: Session, week: date | None) -> UnderRadarWeek:
         judged_until=judged,
         rule=rule,
         judged_whole=judged is not None and judged >= found.week + timedelta(days=6),
+        days_before=_days_before(session, found.week),
     )
+
+
+# Far more than any topic window: the count only needs to tell a short history from a long one.
+DAYS_LOOKED_BACK = 28
+
+
+def _days_before(session: Session, monday: date) -> int:
+    """The announcement days stored before ``monday`` (at most :data:`DAYS_LOOKED_BACK`): what
+    a pick's topic momentum (its topic's papers against the days before) can reach back over."""
+    days = (
+        select(Paper.announced_on)
+        .where(Paper.announced_on < monday)
+        .distinct()
+        .order_by(Paper.announced_on.desc())
+        .limit(DAYS_LOOKED_BACK)
+        .subquery()
+    )
+    return session.scalar(select(func.count()).select_from(days)) or 0
 
 
 def _newest_judged(session: Session, rule: RadarRule) -> date | None:

@@ -47,6 +47,16 @@ SCORECARD = RecordedFigure(
     "model's evaluation on those days",
     "docs/benchmarks.md#f-scorecard",
 )
+EMERGING = RecordedFigure(
+    "over 22 weeks of 2026, 38.2% of the radar's ten flags a week were still growing three and "
+    "four weeks on, against 1.8% of the ten fastest-gaining clusters",
+    "docs/benchmarks.md#f-emerging",
+)
+UNDER_RADAR = RecordedFigure(
+    "over September to November 2025, 6.44% of its picks were featured later, 3.8 times the "
+    "1.69% of random missed papers of the same topics and weeks",
+    "docs/benchmarks.md#f-under-radar",
+)
 WEEK_REVIEW = RecordedFigure(
     "over 4 weeks, 63.9% of the featured papers sat in the review's 10 topics, against 10.1% "
     "in the 10 fastest-growing",

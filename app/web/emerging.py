@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.core.tex import readable
 from app.services.radar import EmergingFlag, PaperLink, RadarParams, emerging_week
+from app.web.accuracy import EMERGING, RecordedFigure
 from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 BAR_WIDTH = 12
@@ -59,6 +60,8 @@ class EmergingPage:
     cards: list[EmergingCard]
     too_short: str | None
     params: RadarParams
+    short_history: bool = False  # no baseline: too few weeks stored for the radar to judge
+    recorded: RecordedFigure = EMERGING
     bar_width: int = BAR_WIDTH
     bar_height: int = BAR_HEIGHT
 
@@ -72,6 +75,7 @@ def emerging_page(session: Session, week: date | None, model: str) -> EmergingPa
         cards=[_card(flag) for flag in found.flags],
         too_short=found.too_short,
         params=found.params,
+        short_history=found.short_history,
     )
 
 

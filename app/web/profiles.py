@@ -294,7 +294,8 @@ def _papers_by_day(session: Session, topic_id: int) -> list[DayPapers]:
         .where(PaperTopic.topic_id == topic_id)
         .order_by(PaperTopic.day.desc(), PaperTopic.arxiv_id)
     ).all()
-    cards = {c.paper.arxiv_id: c for c in queries.plain_cards(session, [r.arxiv_id for r in rows])}
+    plain = queries.plain_cards(session, [r.arxiv_id for r in rows])
+    cards = {c.paper.arxiv_id: c for c in queries.with_day_chances(session, plain)}
     grouped: dict[date, list[Card]] = {}
     for row in rows:
         if row.arxiv_id in cards:

@@ -238,12 +238,22 @@ def plain_cards(session: Session, arxiv_ids: Sequence[str]) -> list[Card]:
 
 
 def with_day_chances(session: Session, cards: list[Card]) -> list[Card]:
-    """The cards, each with the chance its announcement day's newest edition gave the paper
-    (an author's works: what Paperboy expected of each at announcement)."""
+    """The cards, each with the chance its announcement day's newest edition gave the paper:
+    what Paperboy expected of each at announcement, the number its day's page shows (an
+    author's works, a topic's papers, search results)."""
+    if not cards:
+        return cards
+    # Read through the day's edition, whose (edition, paper) key finds each row directly.
     rows = session.execute(
         select(DayScore.arxiv_id, DayScore.chance)
-        .join(Edition, Edition.id == DayScore.edition_id)
-        .where(DayScore.arxiv_id.in_([c.paper.arxiv_id for c in cards]))
+        .join(Paper, Paper.arxiv_id == DayScore.arxiv_id)
+        .join(
+            Edition,
+            (Edition.id == DayScore.edition_id)
+            & (Edition.period == "day")
+            & (Edition.edition_date == Paper.announced_on),
+        )
+        .where(Paper.arxiv_id.in_([c.paper.arxiv_id for c in cards]))
         .where(DayScore.chance.is_not(None))
         .order_by(Edition.edition_date.desc(), Edition.version.desc())
     )

@@ -9,7 +9,8 @@ from datetime import date
 from xml.etree import ElementTree as ET  # builds, never parses: no untrusted XML is read here
 
 from app.core.tex import readable
-from app.services.radar import UnderRadarPick, UnderRadarWeek
+from app.services.radar import RadarRule, UnderRadarPick, UnderRadarWeek
+from app.web.accuracy import UNDER_RADAR, RecordedFigure
 from app.web.feeds import ATOM, body, day_stamp, feed_head, link, text
 
 SLOT_SIZE = 3
@@ -23,6 +24,39 @@ class RadarSlot:
     week: date | None = None
     picks: list[UnderRadarPick] = field(default_factory=list)
     followed: frozenset[int] = frozenset()  # the topics among the picks the reader follows
+
+
+@dataclass(frozen=True, slots=True)
+class UnderRadarPage:
+    """A week's picks as ``/under-the-radar`` shows them, saying when the site's history is
+    too short for them to be judged: a pick's chance weighs how fast its topic grows against
+    the announcement days before (the topic window), which a new site does not hold yet."""
+
+    week: date | None
+    picks: list[UnderRadarPick]
+    judged_until: date | None
+    rule: RadarRule
+    judged_whole: bool
+    days_before: int
+    days_needed: int
+    too_short: bool
+    recorded: RecordedFigure = UNDER_RADAR
+
+
+def under_radar_page(found: UnderRadarWeek, topic_window_days: int) -> UnderRadarPage:
+    """``found`` for its page; ``topic_window_days``: the days a topic's growth is read over,
+    the day itself among them."""
+    needed = topic_window_days - 1
+    return UnderRadarPage(
+        week=found.week,
+        picks=found.picks,
+        judged_until=found.judged_until,
+        rule=found.rule,
+        judged_whole=found.judged_whole,
+        days_before=found.days_before,
+        days_needed=needed,
+        too_short=found.week is not None and found.days_before < needed,
+    )
 
 
 def for_reader(

@@ -56,6 +56,17 @@ def test_a_flagged_subject_shows_its_rise_papers_new_phrases_and_topic_to_follow
     assert f'action="/topics/{topic.group(1)}/follow"' in card
     same = planted_site.get(f"/emerging?week={FLAGGED_WEEK.isocalendar()[0]}-W13").text
     assert same == page
+    assert "Too few weeks to judge" not in page  # twelve weeks stored: the baseline is whole
+
+
+def test_a_week_whose_baseline_the_store_does_not_hold_says_so_and_links_the_figure(
+    planted_site: TestClient,
+) -> None:
+    page = planted_site.get("/emerging?week=2026-W05").text
+    assert "<strong>Too few weeks to judge</strong>: the radar compares 4 recent weeks" in page
+    assert "this site holds embedded papers from 2026-01-05" in page
+    assert "<code>docs/benchmarks.md#f-emerging</code>" in page
+    assert '<section class="emerging"' not in page
 
 
 def test_the_feed_has_an_entry_per_flag_linking_to_its_card(planted_site: TestClient) -> None:

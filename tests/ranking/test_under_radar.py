@@ -159,3 +159,17 @@ def test_for_you_with_its_slot_passes_axe_in_both_themes_and_without_scripts(
     cookie = _signed_in(database, reader.Stance.FOLLOW, topic)
     found = audited(database.settings, "/for-you", [(SESSION_COOKIE, cookie)])
     assert found == {"light": [], "dark": [], "no-scripts": []}
+
+
+def test_the_page_says_when_the_history_before_a_week_is_too_short_to_judge(
+    database: Database, two_days: list[UnderRadarPick]
+) -> None:
+    with TestClient(create_app(database.settings)) as site:
+        judged = site.get("/under-the-radar?week=2026-W13").text
+        first_week = " ".join(site.get("/under-the-radar?week=2026-W02").text.split())
+    # Eleven weeks of weekdays before: the picks' chances stand on a whole topic window.
+    assert f'href="/papers/{two_days[0].arxiv_id}"' in judged and 'data-chance="content"' in judged
+    assert "Too few days to judge" not in judged
+    assert "<strong>Too few days to judge</strong>" in first_week
+    assert "this site holds 0 days of papers before this week" in first_week
+    assert "<code>docs/benchmarks.md#f-under-radar</code>" in first_week

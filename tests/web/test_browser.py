@@ -1,14 +1,12 @@
 """The site in a real browser: Debian's chromium driven by Playwright.
 
 Skipped, with the reason, where Playwright or /usr/bin/chromium is missing (`.ci/run` installs
-both: `apt-get install chromium` and `pip install playwright`). With
-``PAPERBOY_SAVE_SCREENSHOTS=1`` the screenshots of the reader's first pages go to ``docs/``.
+both: `apt-get install chromium` and `pip install playwright`). The screenshots in ``docs/``
+come from the demo instead: ``benchmarks/screenshots.py``.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,6 @@ from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.web.page_views import PAPERS_PER_PAGE
 from app.web.routes.voting import SESSION_COOKIE
-from tests.conftest import PROJECT_ROOT
 from tests.web.conftest import CHROMIUM, HOSTILE_ID
 
 sync_api: Any = pytest.importorskip(
@@ -78,7 +75,7 @@ def test_latex_is_rendered_and_broken_latex_stays_readable(base_url: str, browse
     page.close()
 
 
-# The pages a reader sees first, shot at both widths (docs/*.png with the variable set).
+# The pages a reader sees first, at both widths.
 SHOTS = {
     "trending": "/",
     "trending-week": "/?period=week",
@@ -91,15 +88,12 @@ SHOTS = {
 def test_the_reader_s_pages_fit_desktop_and_phone_widths(
     name: str, base_url: str, browser: Any, tmp_path: Path
 ) -> None:
-    save = os.environ.get("PAPERBOY_SAVE_SCREENSHOTS") == "1"
     for width_name, width, height in (("desktop", 1280, 900), ("phone", 390, 844)):
         page, problems = _page(browser, width, height)
         page.goto(f"{base_url}{SHOTS[name]}")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         shot = tmp_path / f"{name}-{width_name}.png"
         page.screenshot(path=str(shot))
-        if save:
-            shutil.copy(shot, PROJECT_ROOT / "docs" / f"{name}-{width_name}.png")
         assert problems == []
         page.close()
 

@@ -11,7 +11,8 @@ def test_the_sample_s_three_days_are_too_short_for_a_baseline_and_the_page_says_
     client: TestClient,
 ) -> None:
     page = client.get("/emerging").text
-    assert "No emerging topics to show: the radar compares 4 recent weeks with the 8" in page
+    assert "<strong>Too few weeks to judge</strong>: the radar compares 4 recent weeks" in page
+    assert "<code>docs/benchmarks.md#f-emerging</code>" in page
     assert "this site holds embedded papers from 2025-12-17 to 2025-12-19" in page
     feed = feedparser.parse(client.get("/feeds/emerging.atom").content)
     assert not feed.bozo and feed.feed.title == "Paperboy: emerging topics" and not feed.entries

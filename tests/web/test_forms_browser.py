@@ -1,14 +1,12 @@
 """The subscribe and preferences forms in a real browser (Debian's chromium, Playwright), at a
 phone's and a desktop's width, with and without JavaScript.
 
-Skipped where Playwright or /usr/bin/chromium is missing, as ``test_browser.py`` is. With
-``PAPERBOY_SAVE_SCREENSHOTS=1`` the screenshots are written to ``docs/``.
+Skipped where Playwright or /usr/bin/chromium is missing, as ``test_browser.py`` is. The
+screenshots in ``docs/`` come from the demo: ``benchmarks/screenshots.py``.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,6 @@ from accounts.preferences import parse_preferences
 from accounts.subscriptions import confirm, request_subscription
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from tests.conftest import PROJECT_ROOT
 from tests.web.conftest import CHROMIUM
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
@@ -58,8 +55,6 @@ def _box(page: Any, selector: str) -> dict[str, float]:
 def _shoot(page: Any, name: str, tmp_path: Path) -> None:
     shot = tmp_path / name
     page.screenshot(path=str(shot), full_page=True)
-    if os.environ.get("PAPERBOY_SAVE_SCREENSHOTS") == "1":
-        shutil.copy(shot, PROJECT_ROOT / "docs" / name)
 
 
 def _assert_laid_out_for_touch(page: Any, width: int) -> None:

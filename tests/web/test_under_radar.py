@@ -20,4 +20,6 @@ def test_a_week_of_the_sample_names_no_paper_and_a_bad_week_is_refused(
     page = client.get("/under-the-radar?week=2025-W51").text
     assert "Under the radar: week of 15 Dec 2025" in page
     assert "Hugging Face's records reach only papers announced by 16 Dec 2025" in page
+    assert "<strong>Too few days to judge</strong>" in page  # the sample starts that week
+    assert "<code>docs/benchmarks.md#f-under-radar</code>" in page
     assert client.get("/under-the-radar?week=x").status_code == 400

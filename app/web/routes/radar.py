@@ -20,7 +20,7 @@ from app.web.context import ContextDep, SessionDep
 from app.web.emerging import EmergingPage, emerging_atom, emerging_page
 from app.web.feeds import MEDIA_TYPES
 from app.web.forms import WeekMonday
-from app.web.under_radar import under_radar_atom
+from app.web.under_radar import under_radar_atom, under_radar_page
 
 router = APIRouter(include_in_schema=False)
 FEED_WEEKS = 8
@@ -68,7 +68,8 @@ def under_the_radar(
     session: SessionDep,
     week: WeekMonday,
 ) -> Response:
-    page = under_radar_week(session, week)
+    found = under_radar_week(session, week)
+    page = under_radar_page(found, context.settings.topic_window_days)
     return context.respond(request, "pages/under_radar.html", page)
 
 

@@ -153,7 +153,8 @@ def search_view(
 ) -> SearchPage:
     """Page ``page`` of the matches, each card with its passage, and links to its neighbours."""
     with context.sessions() as lookup:
-        cards = queries.plain_cards(lookup, found.page(sort, page, PER_PAGE))
+        plain = queries.plain_cards(lookup, found.page(sort, page, PER_PAGE))
+        cards = queries.with_day_chances(lookup, plain)
     words = query_words(asked["q"] or "")
     total = len(found.matches)
     return SearchPage(
