@@ -102,7 +102,10 @@ def forget(session: Session, recipient: str) -> None:
 def outgoing(row: OutboxMail) -> OutgoingMail:
     """The kept mail as it goes out again, with the Message-ID it was built with."""
     headers = BytesHeaderParser().parsebytes(row.message)
-    return OutgoingMail(row.sender, row.recipient, str(headers["Message-ID"] or ""), row.message)
+    message_id = str(headers["Message-ID"] or "")
+    return OutgoingMail(
+        sender=row.sender, recipient=row.recipient, message_id=message_id, raw=row.message
+    )
 
 
 def record(row: OutboxMail, failure: DeliveryError | None, now: datetime) -> None:
@@ -148,7 +151,13 @@ def state_of(row: OutboxMail) -> MailState:
         progress = Progress.SENDING
     else:
         progress = Progress.WAITING
-    return MailState(row.kind, progress, row.attempts, row.next_attempt_at, row.last_error)
+    return MailState(
+        kind=row.kind,
+        progress=progress,
+        attempts=row.attempts,
+        next_attempt_at=row.next_attempt_at,
+        error=row.last_error,
+    )
 
 
 def find(session: Session, ticket: str) -> OutboxMail | None:
