@@ -10,12 +10,10 @@ does not hold raises :class:`app.core.tokens.TokenError`, which the app answers 
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-import anyio
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -25,19 +23,23 @@ from accounts.library import reader_lists
 from accounts.preferences import Preferences, phrases
 from accounts.saved_searches import searches_of
 from app.core.db import session_scope, unit_of_work
-from app.core.models import DigestFeedback, Paper, SignInKey, Subscriber, SubscriberStatus
+from app.core.models import (
+    DigestFeedback,
+    MailKind,
+    Paper,
+    SignInKey,
+    Subscriber,
+    SubscriberStatus,
+)
 from app.services.reports import Deployment
+from digest.mail import outbox
 from digest.mail.confirmation import (
     confirmation_message,
     known_address_message,
     signin_message,
 )
-from digest.mail.mailer import send_one
-from digest.mail.messages import OutgoingMail
 from digest.run_inputs import Encode
 from digest.tastes import embed_phrases
-
-log = logging.getLogger(__name__)
 
 
 class PreferencesAction(StrEnum):
@@ -46,14 +48,6 @@ class PreferencesAction(StrEnum):
     SAVE = "save"
     PAUSE = "pause"
     RESUME = "resume"
-
-
-@dataclass(frozen=True, slots=True)
-class Confirmation:
-    """The mail answering a subscribe request: a confirmation, or the note to a known address."""
-
-    subscriber_id: int
-    mail: OutgoingMail
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,23 +62,27 @@ def request_subscription(
     preferences: Preferences,
     client: str,
     holder: str | None = None,
-) -> Confirmation:
-    """Store the request (``holder``: the mailbox the asker is signed in as); the mail to send.
+) -> str:
+    """Store the request (``holder``: the mailbox the asker is signed in as) and queue its
+    mail in the same unit of work; the ticket of the mail's status page.
 
     A known address is changed only for its holder: anyone else's request leaves it as it is
-    and mails its owner the links that act.
+    and mails its owner the links that act. Either mail is a confirmation to the outbox, so
+    its ticket and status page say nothing of which it was.
     """
     now = site.clock()
 
-    def work(session: Session) -> Confirmation:
+    def work(session: Session) -> str:
         asked = subscriptions.request_subscription(
             session, site.settings, address, preferences, client, now, holder=holder
         )
         if asked is not None:
-            return Confirmation(asked.id, confirmation_message(site.settings, asked, now))
-        known = subscriptions.find_subscriber(session, address.key)
-        assert known is not None  # None means the address is stored
-        return Confirmation(known.id, known_address_message(site.settings, known, now))
+            mail = confirmation_message(site.settings, asked, now)
+        else:
+            known = subscriptions.find_subscriber(session, address.key)
+            assert known is not None  # None means the address is stored
+            mail = known_address_message(site.settings, known, now)
+        return outbox.queue(session, MailKind.CONFIRMATION, mail, now).ticket
 
     return unit_of_work(site.sessions, work)
 
@@ -208,46 +206,22 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
 def delete_everything(site: Deployment, token: str) -> None:
     with session_scope(site.sessions) as session:
         found = _subscriber(session, site, token, links.PREFERENCES, site.clock())
+        outbox.forget(session, found.email)
         subscriptions.delete_everything(session, found)
 
 
-async def send_confirmation(site: Deployment, confirmation: Confirmation) -> None:
-    """Send after the answer; a failure is recorded on the row (asking again resends)."""
-    problem = await send(site, confirmation.mail)
-    if problem is not None:
-        await anyio.to_thread.run_sync(
-            record_send_failure, site, confirmation.subscriber_id, problem
-        )
-
-
-async def send(site: Deployment, mail: OutgoingMail) -> str | None:
-    """Send one mail; what went wrong, in words, or None when it was sent."""
-    try:
-        await send_one(site.settings, mail)
-    except Exception as error:
-        log.warning("mail to a reader not sent: %s: %s", type(error).__name__, error)
-        return f"{type(error).__name__}: {error}"
-    return None
-
-
-def record_send_failure(site: Deployment, subscriber_id: int, problem: str) -> None:
-    """Kept on the row, for the operator (asking again resends)."""
-    with session_scope(site.sessions) as session:
-        found = session.get(Subscriber, subscriber_id)
-        if found is not None:
-            found.last_failure = f"confirmation not sent: {problem}"[:2000]
-
-
-def signin_mail(site: Deployment, address: Address, client: str) -> OutgoingMail:
-    """The sign-in link's mail (raises ``RateLimitedError`` when asked too often)."""
+def request_signin(site: Deployment, address: Address, client: str) -> str:
+    """Queue the sign-in link's mail; the ticket of its status page (raises
+    ``RateLimitedError`` when asked too often)."""
     now = site.clock()
 
     def work(session: Session) -> str:
         subscriptions.check_rate(session, site.settings, f"signin:{address.key}", client, now)
-        return signin.key_for(session, address.key, now)
+        key = signin.key_for(session, address.key, now)
+        mail = signin_message(site.settings, address.delivery, key, now)
+        return outbox.queue(session, MailKind.SIGN_IN, mail, now).ticket
 
-    key = unit_of_work(site.sessions, work)
-    return signin_message(site.settings, address.delivery, key, now)
+    return unit_of_work(site.sessions, work)
 
 
 def check_signin_link(site: Deployment, token: str) -> None:

@@ -2,7 +2,9 @@
 
 Per job: the last run, the last success, the next run; today's edition (the newest
 announcement day and whether its edition is published); each source's latest ingest status;
-counts of papers, subscribers and deliveries; and the open incidents, each a red line.
+counts of papers, subscribers and deliveries; the mails the outbox still keeps (an alert
+among them is a red line: the operator was not told); and the open incidents, each a red
+line.
 
 Two things are also judged against the clock, since a silent failure leaves no incident:
 stale data (the newest stored announcement day is older than the last two listings arXiv's
@@ -38,6 +40,7 @@ from app.core.models import (
 )
 from app.services.jobs.runs import open_incidents
 from app.services.jobs.table import SCHEDULES, Schedule, next_run
+from app.services.mail_outbox import Unsent, unsent
 from ingest.calendar import expected_listing_days, holidays
 from search.database_indexes import SearchPlace, search_place
 
@@ -88,6 +91,14 @@ class Status:
     stale_before: date | None = None
     # Where searches are answered: a PostgreSQL without pgvector falls back to each process.
     search: SearchPlace = SearchPlace.PROCESS
+    # Per kind, the mails the outbox still keeps for the server (alerts among them).
+    unsent_mail: tuple[Unsent, ...] = ()
+
+    @property
+    def unsent_alerts(self) -> Unsent | None:
+        """The alerts the server has not taken yet, if any: the operator has not heard."""
+        alerts = [kept for kept in self.unsent_mail if kept.kind == "alert" and kept.count]
+        return alerts[0] if alerts else None
 
     @property
     def unacknowledged(self) -> list[Incident]:
@@ -111,8 +122,9 @@ class Status:
 
     @property
     def all_well(self) -> bool:
-        """What the page says "All well." for: healthy, and every scheduled job has run."""
-        return self.healthy and not self.never_ran
+        """What the page says "All well." for: healthy, every scheduled job has run, and no
+        alert is waiting for the mail server."""
+        return self.healthy and not self.never_ran and self.unsent_alerts is None
 
     @property
     def healthy(self) -> bool:
@@ -136,6 +148,7 @@ def gather(session: Session, settings: Settings, now: datetime) -> Status:
         offline=settings.offline,
         stale_before=None if settings.offline else stale_before(latest_day, settings, now),
         search=search_place(session.get_bind().engine, session.connection()),
+        unsent_mail=tuple(unsent(session)),
     )
 
 

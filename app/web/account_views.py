@@ -18,8 +18,9 @@ from functools import cache
 from itertools import groupby
 from zoneinfo import available_timezones
 
-from app.core.models import Frequency, Subscriber, SubscriberStatus
+from app.core.models import Frequency, MailKind, Subscriber, SubscriberStatus
 from app.services.form_choices import Suggestions
+from app.services.mail_outbox import MailState
 from app.services.subscriptions import MAX_NAMED, NAMED_LISTS
 
 
@@ -53,7 +54,12 @@ class SubscribePage:
 
 @dataclass(frozen=True, slots=True)
 class CheckInboxPage:
+    """The answer to a subscribe or sign-in request, the same whatever the address's state."""
+
     email: str
+    # Names the mail's status page (``/mail/{ticket}``).
+    ticket: str
+    sign_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,3 +356,31 @@ def _region_order(name: str) -> tuple[bool, bool, str, str]:
     # UTC first, for the many readers who choose it; regions alphabetically, "Other" last.
     region = _region(name)
     return (region != DEFAULT_TIME_ZONE, region == _OTHER_ZONES, region, name)
+
+
+@dataclass(frozen=True, slots=True)
+class MailStatusPage:
+    """Where a confirmation or sign-in mail stands (``/mail/{ticket}``), and where to ask again.
+
+    ``state`` is "sent", "sending", "waiting" or "given up" (``digest.mail.outbox.Progress``);
+    ``retry_at`` (UTC, HH:MM) and ``attempt`` say when a waiting mail is tried next, ``error`` the
+    server's words. Nothing here tells whether the address was subscribed already.
+    """
+
+    state: str
+    attempt: int
+    retry_at: str
+    error: str
+    ask_again: str  # the form that asks for the mail again
+
+
+def mail_status_page(state: MailState) -> MailStatusPage:
+    ask_again = "/signin" if state.kind is MailKind.SIGN_IN else "/subscribe"
+    retry_at = "" if state.next_attempt_at is None else f"{state.next_attempt_at:%H:%M} UTC"
+    return MailStatusPage(
+        state=state.progress.value,
+        attempt=state.attempts + 1,
+        retry_at=retry_at,
+        error=state.error or "",
+        ask_again=ask_again,
+    )

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from app.core.models.base import Base, StoredState, UTCDateTime
 from app.core.models.ingest import AnnouncementEntry, FeedState, HfDailyPaper, RequestGate
-from app.core.models.operations import Incident, JobRun, RunStatus, SchedulerLease, Trigger
+from app.core.models.operations import (
+    Incident,
+    JobRun,
+    MailKind,
+    OutboxMail,
+    RunStatus,
+    SchedulerLease,
+    Trigger,
+)
 from app.core.models.papers import (
     Author,
     IngestRun,
@@ -74,9 +82,11 @@ __all__ = [
     "IngestRun",
     "IngestRunStatus",
     "JobRun",
+    "MailKind",
     "ModerationDecision",
     "Moderator",
     "OrcidPaper",
+    "OutboxMail",
     "Paper",
     "PaperAuthor",
     "PaperCategory",

@@ -1,4 +1,4 @@
-"""What the scheduler stores: job runs, its lease and incidents."""
+"""What the scheduler stores: job runs, its lease and incidents; and the mail outbox."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from datetime import date, datetime
 from enum import StrEnum
 
 from sqlalchemy import (
+    LargeBinary,
     String,
     Text,
 )
@@ -66,7 +67,8 @@ class SchedulerLease(Base):
 class Incident(Base):
     """Something the operator must hear of (a failed job), open until a run of it succeeds.
 
-    ``alerted_at`` is set when the admin was mailed, so an incident is mailed once however
+    ``alerted_at`` is set when the admin's alert was queued in the mail outbox (which keeps it
+    until the server takes it), so an incident is mailed once however
     often the job fails again before it is repaired. ``acknowledged_at`` is set when an
     operator took it on (``paperboy incidents ack JOB``): it stays open until the job
     succeeds, but ``/status`` no longer counts it as unhealthy.
@@ -82,3 +84,36 @@ class Incident(Base):
     acknowledged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     failures: Mapped[int] = mapped_column(default=1)
     last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class MailKind(StrEnum):
+    """What a mail in the outbox is: one answering a reader's request, or an operator's alert."""
+
+    CONFIRMATION = "confirmation"
+    SIGN_IN = "sign-in"
+    ALERT = "alert"
+
+
+class OutboxMail(Base):
+    """A mail kept until the server takes it (``sent_at``) or it is given up (``given_up_at``).
+
+    ``next_attempt_at`` is when it is due: set to now when it is queued, pushed forward while
+    a sender holds it (so two senders never send it twice) and after each temporary failure
+    (the backoff). ``ticket`` names it on the reader's status page (``/mail/{ticket}``): drawn
+    at random, it says nothing of the address. ``last_error`` holds the server's words.
+    """
+
+    __tablename__ = "mail_outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[MailKind] = mapped_column(StoredState(MailKind, 20))
+    sender: Mapped[str] = mapped_column(String(340))
+    recipient: Mapped[str] = mapped_column(String(340))
+    message: Mapped[bytes] = mapped_column(LargeBinary)
+    ticket: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    given_up_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

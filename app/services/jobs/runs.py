@@ -9,16 +9,16 @@ run side by side (the scheduler still runs one at a time, so a day's steps never
 An incident is what alerts the admin: mailed once when a job starts failing, closed when it
 recovers. It is keyed by job name. A failed or warning (partial, stale source) run opens one,
 or counts another failure on the open one; the first ok run closes it. The admin
-(``PAPERBOY_ADMIN_EMAIL``) is mailed once per incident (``templates/email/job_alert/``, sent
-through the digest's SMTP sender like every other mail); if that mail cannot go out, the
-incident stays unalerted and the next failing run tries again. An operator acknowledges an open
+(``PAPERBOY_ADMIN_EMAIL``) is mailed once per incident (``templates/email/job_alert/``): the
+alert is queued in the mail outbox and tried at once; if the server does not take it, it is
+kept there, counted on ``/status`` and ``/metrics``, and the ``mail`` job sends it once the
+server is back. An operator acknowledges an open
 incident (``paperboy incidents ack JOB``): it stays open until the job succeeds, and
 ``/status`` shows it as acknowledged rather than unhealthy.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -31,10 +31,11 @@ from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.db_faults import connection_lost
-from app.core.models import Incident, JobRun, RunStatus, Trigger
+from app.core.models import Incident, JobRun, MailKind, RunStatus, Trigger
 from app.services.jobs.table import Job
+from app.services.mail_outbox import send_alert_now
 from app.services.reports import Failure, Outcome, Report
-from digest.mail.mailer import DeliveryError, send_one
+from digest.mail import outbox
 from digest.mail.messages import Envelope, OutgoingMail, build_message, render_email
 
 logger = logging.getLogger("paperboy.jobs")
@@ -159,9 +160,6 @@ def _log(
     logger.log(level, "job run: %s", text, extra={"fields": fields})
 
 
-alert_logger = logging.getLogger("paperboy.alerts")
-
-
 def note_outcome(
     session: Session, key: str, outcome: Outcome, error: str | None, now: datetime
 ) -> int | None:
@@ -205,17 +203,17 @@ def alert_if_new(
     incident_id: int | None,
     clock: Clock,
 ) -> None:
+    """Queue the incident's alert in the outbox (once: ``alerted_at``) and try it at once; an
+    alert the server does not take stays there for the ``mail`` job, shown on ``/status``."""
     if incident_id is None or not settings.admin_email:
         return
     now = clock()
     with session_scope(sessions) as session:
         incident = session.get_one(Incident, incident_id)
-        try:
-            asyncio.run(send_one(settings, alert_message(settings, incident, now)))
-        except DeliveryError as error:
-            alert_logger.warning("alert for %s not sent: %s", incident.key, error)
-            return
+        mail = alert_message(settings, incident, now)
+        mail_id = outbox.queue(session, MailKind.ALERT, mail, now).id
         incident.alerted_at = now
+    send_alert_now(settings, sessions, mail_id, clock)
 
 
 def alert_message(settings: Settings, incident: Incident, now: datetime) -> OutgoingMail:

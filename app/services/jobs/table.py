@@ -2,7 +2,8 @@
 its trigger) and the use case it runs.
 
 Each job calls the same use case a person runs by hand (``paperboy run-daily``, the signals
-refresh, ``paperboy send-digests``), is idempotent per announcement day and returns that use
+refresh, ``paperboy send-digests``, ``paperboy jobs run mail``), is idempotent per announcement
+day (the mail job: per mail) and returns that use
 case's report. The use cases are imported when a job runs, not when the table is: they load
 the ranking stack (seconds), which a standby scheduler never needs, and the web app's
 ``/status`` page reads the schedules here to show next runs without importing the jobs.
@@ -51,6 +52,11 @@ def hourly_trigger(_settings: Settings) -> BaseTrigger:
     return CronTrigger(minute=5, timezone=UTC)
 
 
+def minutely_trigger(_settings: Settings) -> BaseTrigger:
+    # A mail the server put off is due again after a minute at first (the outbox's backoff).
+    return CronTrigger(minute="*", timezone=UTC)
+
+
 SCHEDULES: tuple[Schedule, ...] = (
     Schedule(
         "daily",
@@ -68,6 +74,11 @@ SCHEDULES: tuple[Schedule, ...] = (
         "digests",
         "send daily and weekly digests to those whose local delivery hour has come",
         hourly_trigger,
+    ),
+    Schedule(
+        "mail",
+        "send the confirmation, sign-in and alert mails the outbox keeps, once they are due",
+        minutely_trigger,
     ),
 )
 
@@ -126,10 +137,19 @@ def send_digests(
     return send_due_digests(settings, sessions, now, day)
 
 
+def send_mail(
+    settings: Settings, sessions: sessionmaker[Session], now: datetime, day: date | None
+) -> Report:
+    from app.services.mail_outbox import send_due
+
+    return send_due(settings, sessions, now, day)
+
+
 _BODIES: dict[str, JobBody] = {
     "daily": run_daily,
     "signals": refresh_signals,
     "digests": send_digests,
+    "mail": send_mail,
 }
 JOBS: tuple[Job, ...] = tuple(Job(schedule, _BODIES[schedule.name]) for schedule in SCHEDULES)
 JOBS_BY_NAME = {job.name: job for job in JOBS}

@@ -143,6 +143,11 @@ def _state_metrics(status: Status) -> list[Metric]:
         ),
         ("healthy", "1 if the status page has no red line.", [("", int(status.healthy))]),
         (
+            "unsent_mail",
+            "Mails the outbox keeps that the mail server has not taken yet, by kind.",
+            [(_label("kind", kept.kind), kept.count) for kept in status.unsent_mail],
+        ),
+        (
             "search_in_database",
             "1 if PostgreSQL answers searches (pgvector).",
             [("", int(status.search is SearchPlace.DATABASE))],
@@ -212,6 +217,10 @@ def _as_json(status: Status) -> dict[str, Any]:
         "sources": [_plain(asdict(s)) | {"troubled": s.troubled} for s in status.sources],
         "counts": status.counts,
         "search": status.search.value,
+        "unsent_mail": {
+            kept.kind.value: {"count": kept.count, "since": kept.since and kept.since.isoformat()}
+            for kept in status.unsent_mail
+        },
         "incidents": [
             {
                 "job": i.key,

@@ -2,14 +2,15 @@
 preferences, one-click unsubscribe (RFC 8058), feedback from digest links, export and delete,
 the privacy page.
 
-Each handler is the edge: its step (:mod:`app.services.accounts`) opens its own session scope and
-commits, and only then is mail sent, after the answer has gone (so the answer's timing does
-not tell a new address from a known one). Refused links (malformed, tampered, expired, used,
-of a deleted subscription: ``TokenError``) and refused forms (``FormRefusedError``) are
-answered once, by the app's handlers, with a page that says so. Opening a mailed link
-never changes anything: it shows a page whose one button POSTs with the CSRF pair (RFC 8058's
-one-click unsubscribe POST excepted). Every form POST is also refused when the browser says
-it comes from another site.
+Each handler is the edge: its step (:mod:`app.services.accounts`) opens its own session scope
+and commits, queuing its mail in the outbox in that same unit of work; the mail is tried after
+the answer has gone (so the answer's timing does not tell a new address from a known one), and
+the answer links its status page (``/mail/{ticket}``). Refused links (malformed, tampered,
+expired, used, of a deleted subscription: ``TokenError``) and refused forms
+(``FormRefusedError``) are answered once, by the app's handlers, with a page that says so.
+Opening a mailed link never changes anything: it shows a page whose one button POSTs with the
+CSRF pair (RFC 8058's one-click unsubscribe POST excepted). Every form POST is also refused
+when the browser says it comes from another site.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from starlette.background import BackgroundTask
 
 from app.core.models import Subscriber
 from app.core.tokens import TokenError
-from app.services import accounts, form_choices
+from app.services import accounts, form_choices, mail_outbox
 from app.services.accounts import PreferencesAction
 from app.services.subscriptions import (
     BadAddressError,
@@ -89,7 +90,7 @@ async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
         accounts.voter, context, request.cookies.get(SESSION_COOKIE, "")
     )
     try:
-        mail = await run_in_threadpool(
+        ticket = await run_in_threadpool(
             accounts.request_subscription,
             context,
             address,
@@ -101,8 +102,9 @@ async def subscribe(request: Request, context: ContextDep) -> HTMLResponse:
         text = "Too many requests just now; please try again in an hour."
         return answers.message(request, context, "Slow down", text, 429)
     # The same answer for a new, pending or active address: no address enumeration.
-    response = answers.page(request, context, "check_inbox", CheckInboxPage(address.delivery))
-    response.background = BackgroundTask(accounts.send_confirmation, context, mail)
+    view = CheckInboxPage(address.delivery, ticket)
+    response = answers.page(request, context, "check_inbox", view)
+    response.background = BackgroundTask(mail_outbox.send_now, context, ticket)
     return response
 
 

@@ -16,7 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.background import BackgroundTask
 
-from app.services import accounts
+from app.services import accounts, mail_outbox
 from app.services.subscriptions import (
     BadAddressError,
     RateLimitedError,
@@ -25,7 +25,7 @@ from app.services.subscriptions import (
     session_seconds,
 )
 from app.web import answers
-from app.web.account_views import SigninPage
+from app.web.account_views import CheckInboxPage, SigninPage
 from app.web.context import ContextDep, WebContext
 from app.web.forms import (
     CSRF_COOKIE,
@@ -52,14 +52,15 @@ async def request_link(request: Request, context: ContextDep) -> HTMLResponse:
     form = await checked_form(request, context.settings)
     try:
         address = parse_address(form.get("email"))
-        mail = await run_in_threadpool(accounts.signin_mail, context, address, client_host(request))
+        client = client_host(request)
+        ticket = await run_in_threadpool(accounts.request_signin, context, address, client)
     except BadAddressError as error:
         return answers.message(request, context, "Please check the form", str(error), 422)
     except RateLimitedError:
         return answers.message(request, context, "Slow down", "Please try again in an hour.", 429)
-    text = f"A sign-in link is on its way to {address.delivery}."
-    response = answers.message(request, context, "Check your inbox", text)
-    response.background = BackgroundTask(accounts.send, context, mail)
+    view = CheckInboxPage(address.delivery, ticket, sign_in=True)
+    response = answers.page(request, context, "check_inbox", view)
+    response.background = BackgroundTask(mail_outbox.send_now, context, ticket)
     return response
 
 
