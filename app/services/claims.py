@@ -103,7 +103,9 @@ def shown_person(
     own = seen_by is not None and seen_by.claimed_person == person.id
     mine = corrections.own(session, seen_by.id, person.id) if seen_by is not None else set()
     claim = own_claim(seen_by) if own and seen_by is not None else None
-    return ShownPerson(person, hidden, own, mine, claim, moderating)
+    return ShownPerson(
+        person=person, hidden=hidden, own=own, left_out=mine, claim=claim, moderating=moderating
+    )
 
 
 def _sees_hidden(session: Session, seen_by: Subscriber | None, person: Person) -> bool:
