@@ -4,12 +4,15 @@ claims and corrections waiting for one, and the audit log of every decision.
 A moderator approves or refuses, always with a reason. Approving a claim verifies it (one
 verified claimant a person); refusing it takes the reader's claim away. Approving a
 correction makes it hold for everyone; refusing it keeps it the reader's own view
-(:func:`accounts.corrections.settled`). Each decision is a row of ``moderation_decisions``
-for each reader it concerns, who may read it.
+(:func:`accounts.corrections.settled`). A person's page is hidden or shown again
+(:func:`accounts.person_claims.moderate_page`). Each decision is a row of
+``moderation_decisions`` for each reader it concerns, who may read it (a page with no
+verified claimant concerns nobody: its row names no reader, and is kept all the same).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -29,6 +32,9 @@ from app.core.refusals import BadInput, Conflict, Refused
 
 APPROVED, REFUSED = corrections.APPROVED, corrections.REFUSED
 DECISIONS = (APPROVED, REFUSED)
+# What a moderator decides of a person's page (the decision's kind is "hide").
+HIDDEN, SHOWN = "hidden", "shown"
+PAGE_DECISIONS = (HIDDEN, SHOWN)
 MAX_REASON = 2000
 
 
@@ -59,6 +65,7 @@ class PendingCorrection:
 
 
 def is_moderator(session: Session, email_key: str) -> bool:
+    """Whether the reader's mailbox is one the operator named (any address of it)."""
     return session.get(Moderator, mailbox_key(email_key)) is not None
 
 
@@ -144,7 +151,7 @@ def decide_claim(
         found.claim_verified_by = f"moderator:{verdict.moderator}"
     else:
         reader.unclaim(session, found)
-    _log(session, "claim", [subscriber_id], person_id, None, verdict, now)
+    log(session, "claim", [subscriber_id], person_id, None, verdict, now)
     session.flush()
 
 
@@ -155,7 +162,7 @@ def decide_correction(
     split again."""
     rows = list(corrections.moderate(session, person_id, arxiv_id, verdict.decision))
     readers = sorted({row.subscriber_id for row in rows})
-    _log(session, "correction", readers, person_id, arxiv_id, verdict, now)
+    log(session, "correction", readers, person_id, arxiv_id, verdict, now)
     session.flush()
     return rows[0].author_key
 
@@ -169,10 +176,13 @@ class Verdict:
     reason: str
 
 
-def verdict(moderator: str, decision: str, reason: str) -> Verdict:
-    """The decision as asked, or :class:`BadInput` saying what is missing."""
-    if decision not in DECISIONS:
-        raise BadInput(f"decide one of: {', '.join(DECISIONS)}")
+def verdict(
+    moderator: str, decision: str, reason: str, choices: tuple[str, ...] = DECISIONS
+) -> Verdict:
+    """The decision as asked (one of ``choices``), or :class:`BadInput` saying what is
+    missing."""
+    if decision not in choices:
+        raise BadInput(f"decide one of: {', '.join(choices)}")
     reason = reason.strip()
     if not reason:
         raise BadInput("give a reason: the reader it concerns reads it")
@@ -192,15 +202,16 @@ def decisions_about(session: Session, subscriber_id: int) -> list[ModerationDeci
     )
 
 
-def _log(
+def log(
     session: Session,
     kind: str,
-    readers: list[int],
+    readers: Sequence[int | None],
     person_id: int,
     arxiv_id: str | None,
     verdict: Verdict,
     now: datetime,
 ) -> None:
+    """Keep the decision in the audit log: a row for each reader it concerns (None: nobody)."""
     session.add_all(
         ModerationDecision(
             kind=kind,

@@ -4,7 +4,8 @@ An iD is linked only once ORCID has signed its holder in (``app.services.orcid_s
 ``Subscriber.orcid`` is proof that the reader holds it. One iD belongs to one reader at most
 (the column is unique): linking an iD another reader holds is refused, never moved. A claim
 that arXiv verified for the iD (``claim_verified_by`` ``arxiv:<iD>``) rests on it, so
-unlinking the iD takes that verification back; the claim itself stays, unverified.
+unlinking the iD takes that verification back, and the hide of the page that verification
+allowed; the claim itself stays, unverified.
 
 An ORCID iD is sixteen characters in four groups, the last a check character (ISO 7064
 MOD 11-2, ``X`` for ten): ``0000-0002-1825-0097``.
@@ -18,12 +19,12 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from accounts.person_claims import BY_ARXIV, unverify
 from accounts.reader import find, reader_row
 from app.core.models import Subscriber
 from app.core.refusals import BadInput, Conflict
 
 ORCID_FORM = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
-ARXIV_VERIFIED = "arxiv:"
 
 
 class OrcidError(BadInput):
@@ -71,7 +72,7 @@ def link(session: Session, email_key: str, orcid: str, now: datetime) -> None:
         )
     row = reader_row(session, email_key, now)
     if row.orcid not in (None, orcid):
-        _forget_verification(row)
+        _forget_verification(session, row)
     row.orcid = orcid
     session.flush()
 
@@ -82,12 +83,11 @@ def unlink(session: Session, email_key: str) -> str | None:
     if row is None or row.orcid is None:
         return None
     orcid, row.orcid = row.orcid, None
-    _forget_verification(row, orcid)
+    _forget_verification(session, row, orcid)
     return orcid
 
 
-def _forget_verification(row: Subscriber, orcid: str | None = None) -> None:
+def _forget_verification(session: Session, row: Subscriber, orcid: str | None = None) -> None:
     """A claim verified by arXiv's listing of the iD stops being verified with the iD."""
-    if row.claim_verified_by == f"{ARXIV_VERIFIED}{orcid or row.orcid}":
-        row.claim_verified_at = None
-        row.claim_verified_by = None
+    if row.claim_verified_by == f"{BY_ARXIV}{orcid or row.orcid}":
+        unverify(session, row)

@@ -7,7 +7,9 @@ proved the iD by signing in with ORCID), or a moderator approved it. One claim o
 be verified (a partial unique index); it outranks every unverified one. Only the verified
 claimant, or a moderator, may hide the person's page; ``people.hidden_by`` names who did, and
 the page stays hidden until they (or a moderator) show it again, or the claimant lets the
-claim go.
+claim go. A moderator decides with a reason, kept in the audit log for the claimant to read
+(:mod:`accounts.moderation`), and what a moderator decided (hidden, or shown again: then
+``hidden_by`` names them on a shown page) only a moderator changes.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from enum import StrEnum
 from sqlalchemy import ColumnElement, String, cast, select
 from sqlalchemy.orm import Session
 
-from accounts import reader
-from app.core.models import Moderator, OrcidPaper, PaperPerson, Person, Subscriber
+from accounts import moderation, reader
+from accounts.moderation import HIDDEN, Verdict, is_moderator
+from app.core.models import OrcidPaper, PaperPerson, Person, Subscriber
 from app.core.refusals import Conflict, Refused
 
 BY_ARXIV = "arxiv:"
@@ -62,10 +65,6 @@ def claimant(session: Session, person: int) -> int | None:
     return session.scalar(found.limit(1))
 
 
-def is_moderator(session: Session, email_key: str) -> bool:
-    return session.get(Moderator, email_key) is not None
-
-
 def hidden_condition() -> ColumnElement[bool]:
     """SQL for "the person's page is hidden": by a moderator, or by a verified claimant who
     still holds the claim (a claim let go, or an account deleted, shows the page again)."""
@@ -94,12 +93,18 @@ def claim_person(session: Session, subscriber: Subscriber, person: Person, now: 
 
 def let_go(session: Session, subscriber: Subscriber) -> None:
     """Take the claim back, its verification and the claimant's hide with it."""
+    unverify(session, subscriber)
+    reader.unclaim(session, subscriber)
+
+
+def unverify(session: Session, subscriber: Subscriber) -> None:
+    """The claim stops being verified; the page its claimant hid shows again (verified anew,
+    the claimant hides it anew if they wish)."""
     if subscriber.claimed_person is not None and subscriber.claim_verified_at is not None:
         person = session.get(Person, subscriber.claimed_person)
         if person is not None and person.hidden_by == f"{BY_READER}{subscriber.id}":
             person.hidden, person.hidden_by = False, None
     subscriber.claim_verified_at = subscriber.claim_verified_by = None
-    reader.unclaim(session, subscriber)
 
 
 def listed_papers(session: Session, orcid: str, person: int) -> tuple[str, ...]:
@@ -144,17 +149,49 @@ def require_verifiable(session: Session, subscriber: Subscriber, person: int) ->
 
 
 def set_hidden(session: Session, subscriber: Subscriber, person: int, *, hidden: bool) -> None:
-    """Hide or show a person's page: its verified claimant's choice, or a moderator's. A
-    page a moderator hid is shown again by a moderator only."""
+    """Hide or show a person's page as its verified claimant. What a moderator decided of the
+    page (hidden, or shown again) is for a moderator to change (:func:`moderate_page`)."""
     row = session.get_one(Person, person)
-    if is_moderator(session, subscriber.email_key):
-        who = f"{BY_MODERATOR}{subscriber.email_key}"
-    elif subscriber.claimed_person == person and subscriber.claim_verified_at is not None:
-        who = f"{BY_READER}{subscriber.id}"
-        if row.hidden and (row.hidden_by or "").startswith(BY_MODERATOR):
-            raise NotClaimantError(f"a moderator hid person {person}'s page; ask a moderator")
-    else:
+    if subscriber.claimed_person != person or subscriber.claim_verified_at is None:
         raise NotClaimantError(
             f"only person {person}'s verified claimant or a moderator may hide or show the page"
         )
-    row.hidden, row.hidden_by = hidden, who if hidden else None
+    if (row.hidden_by or "").startswith(BY_MODERATOR):
+        raise NotClaimantError(
+            f"a moderator decided whether person {person}'s page shows; ask a moderator"
+        )
+    row.hidden, row.hidden_by = hidden, f"{BY_READER}{subscriber.id}" if hidden else None
+
+
+@dataclass(frozen=True)
+class HiddenPage:
+    """A person's page hidden from everyone, for the moderation queue."""
+
+    person_id: int
+    author_key: str
+    by_moderator: bool  # else by its verified claimant
+
+
+def hidden_pages(session: Session) -> list[HiddenPage]:
+    rows = session.execute(
+        select(Person.id, Person.author_key, Person.hidden_by)
+        .where(hidden_condition())
+        .order_by(Person.id)
+    )
+    return [
+        HiddenPage(row.id, row.author_key, (row.hidden_by or "").startswith(BY_MODERATOR))
+        for row in rows
+    ]
+
+
+def moderate_page(session: Session, person: int, verdict: Verdict, now: datetime) -> None:
+    """Hide or show the person's page as a moderator decided; the decision, with its reason,
+    goes to the person's verified claimant (if any) and stands until a moderator decides
+    again."""
+    row = session.get(Person, person)
+    if row is None or row.moved_to is not None:
+        raise LookupError(f"person {person}")
+    row.hidden = verdict.decision == HIDDEN
+    row.hidden_by = f"{BY_MODERATOR}{verdict.moderator}"
+    moderation.log(session, "hide", [claimant(session, person)], person, None, verdict, now)
+    session.flush()

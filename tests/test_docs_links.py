@@ -19,6 +19,8 @@ PAGES = sorted([PROJECT_ROOT / "README.md", *(PROJECT_ROOT / "docs").glob("*.md"
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 # A file of the project named in code spans: `docs/x.md`, `benchmarks/y.py`.
 NAMED_FILE = re.compile(r"`((?:docs|benchmarks|tests|app|deploy)/[\w./-]+\.(?:md|py|png|sh))`")
+# A test named in code spans: `tests/x/test_y.py::test_z`.
+NAMED_TEST = re.compile(r"`(tests/[\w/]+\.py)::(test_\w+)`")
 
 
 def _relative_targets(page: Path) -> list[str]:
@@ -39,6 +41,21 @@ def test_every_project_file_named_in_the_docs_exists(page: Path) -> None:
     named = NAMED_FILE.findall(page.read_text(encoding="utf-8"))
     missing = [path for path in named if "*" not in path and not (PROJECT_ROOT / path).exists()]
     assert missing == [], f"{page.name} names missing {missing}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_every_test_named_in_the_docs_exists(page: Path) -> None:
+    named = NAMED_TEST.findall(page.read_text(encoding="utf-8"))
+    missing = [
+        f"{path}::{name}"
+        for path, name in named
+        if f"def {name}(" not in _text_of(PROJECT_ROOT / path)
+    ]
+    assert missing == [], f"{page.name} names missing tests {missing}"
+
+
+def _text_of(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 def test_the_walkthrough_settings_file_starts_production_without_a_warning() -> None:

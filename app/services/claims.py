@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from accounts import corrections, person_claims, reader
+from accounts.moderation import is_moderator
 from accounts.person_claims import claimant, hidden_condition
 from app.core.models import PaperPerson, Person, Subscriber
 from app.core.refusals import NotFound
@@ -46,13 +47,15 @@ class Found:
 @dataclass(frozen=True)
 class ShownPerson:
     """A person's page as one reader may see it: ``own`` when they claim it (``claim`` says
-    how far), ``left_out`` the papers they said are not the person's."""
+    how far), ``left_out`` the papers they said are not the person's, ``moderating`` when
+    they are a moderator (who hides or shows the page with a reason)."""
 
     person: Person
     hidden: bool
     own: bool
     left_out: set[str]
     claim: OwnClaim | None = None
+    moderating: bool = False
 
 
 def find_person(session: Session, person_id: int) -> Found:
@@ -86,25 +89,23 @@ def is_hidden(session: Session, person: Person) -> bool:
     return person.hidden and session.scalar(hidden) is not None
 
 
-def viewer(session: Session, email_key: str | None) -> Subscriber | None:
-    """The signed-in reader's row: their claim and corrections shape the page they see."""
-    return None if email_key is None else reader.find(session, email_key)
-
-
 def shown_person(
-    session: Session, person_id: int, person: Person | None, seen_by: Subscriber | None
+    session: Session, person_id: int, person: Person | None, email_key: str | None
 ) -> ShownPerson:
-    """The person (found for ``person_id``) as ``seen_by`` may see them; a hidden page is
-    missing to all but its verified claimant and the moderators."""
-    if person is None or (
-        is_hidden(session, person) and not _sees_hidden(session, seen_by, person)
-    ):
+    """The person (found for ``person_id``) as the signed-in reader (``email_key``) may see
+    them; a hidden page is missing to all but its verified claimant and the moderators (a
+    moderator who never pressed a button has no row, and sees it all the same)."""
+    seen_by = None if email_key is None else reader.find(session, email_key)
+    moderating = email_key is not None and is_moderator(session, email_key)
+    hidden = person is not None and is_hidden(session, person)
+    if person is None or (hidden and not moderating and not _sees_hidden(session, seen_by, person)):
         raise NotFound(f"no person {person_id} is shown here")
     own = seen_by is not None and seen_by.claimed_person == person.id
     mine = corrections.own(session, seen_by.id, person.id) if seen_by is not None else set()
     claim = own_claim(seen_by) if own and seen_by is not None else None
-    hidden = is_hidden(session, person)
-    return ShownPerson(person=person, hidden=hidden, own=own, left_out=mine, claim=claim)
+    return ShownPerson(
+        person=person, hidden=hidden, own=own, left_out=mine, claim=claim, moderating=moderating
+    )
 
 
 def _sees_hidden(session: Session, seen_by: Subscriber | None, person: Person) -> bool:

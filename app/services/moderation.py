@@ -1,6 +1,7 @@
 """Moderation as use cases: the operator names moderators (``paperboy moderators``), a
-moderator reads the queue of pending claims and corrections and decides each with a reason,
-and a reader reads the decisions about them.
+moderator reads the queue of pending claims and corrections and the hidden pages, decides each
+with a reason (and hides or shows any person's page with one), and a reader reads the
+decisions about them.
 
 A decided correction that changes what holds for everyone splits its name again at once, as a
 reader's correction does (:func:`app.services.claims.correct_person`).
@@ -13,15 +14,16 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from accounts import corrections, moderation, reader
+from accounts import corrections, moderation, person_claims, reader
 from accounts.addresses import parse_address
 from accounts.moderation import PendingClaim, PendingCorrection
+from accounts.person_claims import HiddenPage
 from app.core.db import session_scope, unit_of_work
 from app.core.refusals import NotFound
 from app.services.people import split_names
 from app.services.reports import Deployment
 
-__all__ = ["PendingClaim", "PendingCorrection"]
+__all__ = ["HiddenPage", "PendingClaim", "PendingCorrection"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class Queue:
     moderator: str
     claims: tuple[PendingClaim, ...]
     corrections: tuple[PendingCorrection, ...]
+    hidden: tuple[HiddenPage, ...]
 
 
 @dataclass(frozen=True)
@@ -69,10 +72,6 @@ def list_moderators(sessions: sessionmaker[Session]) -> list[ModeratorRow]:
         return [ModeratorRow(row.email_key, row.added_at) for row in moderation.every(session)]
 
 
-def is_moderator(session: Session, email_key: str) -> bool:
-    return moderation.is_moderator(session, email_key)
-
-
 def queue(session: Session, email_key: str) -> Queue:
     """The queue, for a moderator only (:class:`moderation.NotModeratorError` otherwise)."""
     moderator = moderation.require_moderator(session, email_key)
@@ -80,6 +79,7 @@ def queue(session: Session, email_key: str) -> Queue:
         moderator=moderator,
         claims=tuple(moderation.pending_claims(session)),
         corrections=tuple(moderation.pending_corrections(session)),
+        hidden=tuple(person_claims.hidden_pages(session)),
     )
 
 
@@ -120,6 +120,24 @@ def decide_correction(
         split_names(site.settings, site.sessions, [changed_name])
 
 
+def decide_page(
+    site: Deployment, email_key: str, person_id: int, decision: str, reason: str
+) -> None:
+    """Hide a person's page from everyone, or show it again, with a reason its verified
+    claimant reads."""
+    now = site.clock()
+
+    def step(session: Session) -> None:
+        choices = moderation.PAGE_DECISIONS
+        verdict = _verdict(session, email_key, decision, reason, choices)
+        person_claims.moderate_page(session, person_id, verdict, now)
+
+    try:
+        unit_of_work(site.sessions, step)
+    except LookupError as missing:
+        raise NotFound(f"no such person here: {missing}") from missing
+
+
 def decisions_about(session: Session, email_key: str) -> list[DecisionRow]:
     """The decisions moderators made about the reader's claims and corrections."""
     found = reader.find(session, email_key)
@@ -138,6 +156,12 @@ def decisions_about(session: Session, email_key: str) -> list[DecisionRow]:
     ]
 
 
-def _verdict(session: Session, email_key: str, decision: str, reason: str) -> moderation.Verdict:
+def _verdict(
+    session: Session,
+    email_key: str,
+    decision: str,
+    reason: str,
+    choices: tuple[str, ...] = moderation.DECISIONS,
+) -> moderation.Verdict:
     moderator = moderation.require_moderator(session, email_key)
-    return moderation.verdict(moderator, decision, reason)
+    return moderation.verdict(moderator, decision, reason, choices)

@@ -110,6 +110,7 @@ class AuthorPage:
     left_out: list[Card] = field(default_factory=list)
     stance: str = ""  # the signed-in reader's on it: "follow", "mute" or ""
     own_claim: OwnClaim | None = None  # the signed-in reader's claim of this person
+    moderating: bool = False  # the signed-in reader is a moderator: hides with a reason
 
 
 @dataclass(frozen=True)

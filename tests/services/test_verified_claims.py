@@ -11,16 +11,18 @@ from datetime import UTC, datetime
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from accounts import reader
 from app.core.db import session_scope
-from app.core.models import Moderator, OrcidPaper, PaperPerson, Person
+from app.core.models import ModerationDecision, OrcidPaper, PaperPerson, Person, Subscriber
 from app.services.people import split_names
 from app.web.app import create_app
 from tests.conftest import Database
 from tests.ingest.author_feeds import ORCID, OTHER_ORCID, author_feed, feed_path
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.services.people_store import MAGNETS, store, store_zhe_qu
+from tests.services.test_moderation import moderator as moderator_of
 from tests.services.test_person_pages import _signed_in
 
 ATOM = {"Content-Type": "application/atom+xml"}
@@ -198,25 +200,113 @@ def test_a_second_reader_whose_feed_lists_the_paper_is_refused_verification(
     assert [one.path for one in server.arrivals] == [feed_path(ORCID)]
 
 
+def _moderate(
+    site: TestClient, who: dict[str, str], person: int, decision: str, reason: str = "a reason"
+) -> tuple[int, str]:
+    """A moderator's decision on a person's page, as the queue's and the page's form send it."""
+    form = {"decision": decision, "reason": reason}
+    answer = site.post(
+        f"/moderation/people/{person}", data=form, headers=who, follow_redirects=False
+    )
+    return answer.status_code, answer.headers.get("location", "")
+
+
+def _hidden_by_zhe(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> dict[str, str]:
+    """Zhe Qu's claim verified by arXiv, and the page hidden by them: their cookie."""
+    server.add(feed_path(ORCID), {}, Reply(200, author_feed(ORCID, THEIRS), ATOM))
+    zhe = _reader(database, "zq@example.org", ORCID)
+    assert _post(site, f"/people/{magnets}/claim", zhe)[1].endswith("?arxiv=verified#claim-heading")
+    assert _post(site, f"/people/{magnets}/hide", zhe)[0] == 303
+    assert site.get(f"/people/{magnets}").status_code == 404
+    return zhe
+
+
 def test_a_page_hidden_by_its_verified_claimant_stays_hidden_until_they_or_a_moderator_say(
     site: TestClient, database: Database, server: RecordedServer, magnets: int
 ) -> None:
-    server.add(feed_path(ORCID), {}, Reply(200, author_feed(ORCID, THEIRS), ATOM))
-    zhe = _reader(database, "zq@example.org", ORCID)
-    moderator = _reader(database, "mod@example.org")
-    with session_scope(database.sessions) as session:
-        session.add(Moderator(email_key="mod@example.org", added_at=datetime.now(UTC)))
-    _post(site, f"/people/{magnets}/claim", zhe)
-    _post(site, f"/people/{magnets}/hide", zhe)
+    zhe = _hidden_by_zhe(site, database, server, magnets)
+    moderator = moderator_of(database)
     # A later unverified claim changes nothing (an earlier version showed the page again).
     late = _reader(database, "late@example.org")
     assert site.post(f"/people/{magnets}/claim", headers=late).status_code == 404
+    page = site.get(f"/people/{magnets}", headers=moderator)
+    assert page.status_code == 200 and "Show this page again (moderator)" in page.text
+    # A moderator decides with a reason, never with the claimant's bare button.
+    assert _post(site, f"/people/{magnets}/show", moderator)[0] == 403
+    assert _moderate(site, moderator, magnets, "shown", "  ")[0] == 400
     assert site.get(f"/people/{magnets}").status_code == 404
-    assert site.get(f"/people/{magnets}", headers=moderator).status_code == 200
-    assert _post(site, f"/people/{magnets}/show", moderator)[0] == 303
+    shown = _moderate(site, moderator, magnets, "shown", "The record is public")
+    assert shown == (303, "/moderation?done=page-shown")
     assert site.get(f"/people/{magnets}").status_code == 200
-    # A moderator's hide is shown again by a moderator only.
-    _post(site, f"/people/{magnets}/hide", moderator)
+    # What a moderator decided only a moderator changes: the claimant cannot hide it again.
+    assert _post(site, f"/people/{magnets}/hide", zhe)[0] == 403
+    assert site.get(f"/people/{magnets}").status_code == 200
+    assert _moderate(site, moderator, magnets, "hidden", "Asked by mail")[0] == 303
+    assert site.get(f"/people/{magnets}").status_code == 404
+    assert site.get(f"/people/{magnets}", headers=zhe).status_code == 200
     assert _post(site, f"/people/{magnets}/show", zhe)[0] == 403
     with database.sessions() as session:
         assert session.get_one(Person, magnets).hidden_by == "moderator:mod@example.org"
+    mine = site.get("/moderation/decisions", headers=zhe).text
+    assert "<strong>shown again</strong> by a moderator" in mine and "The record is public" in mine
+    assert "<strong>hidden</strong> by a moderator" in mine and "Asked by mail" in mine
+
+
+def test_the_queue_lists_hidden_pages_and_keeps_each_page_decision(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    zhe = _hidden_by_zhe(site, database, server, magnets)
+    moderator = moderator_of(database)
+    queue = site.get("/moderation", headers=moderator).text
+    assert "Hidden pages (1)" in queue and "hidden by its verified claimant" in queue
+    assert _moderate(site, zhe, magnets, "shown")[0] == 403
+    assert _moderate(site, moderator, magnets, "maybe")[0] == 400
+    assert _moderate(site, moderator, 999_999, "hidden")[0] == 404
+    with database.sessions() as session:
+        assert session.scalars(select(ModerationDecision)).all() == []
+        assert session.get_one(Person, magnets).hidden_by == f"reader:{_zhe_id(session)}"
+    assert _moderate(site, moderator, magnets, "shown", "Not theirs to hide")[0] == 303
+    queue = site.get("/moderation?done=page-shown", headers=moderator).text
+    assert "Page shown again to everyone." in queue and "No page is hidden." in queue
+    # A page nobody claims: the decision is kept all the same, naming no reader.
+    with database.sessions() as session:
+        other = session.scalars(select(Person.id).where(Person.id != magnets)).first()
+    assert other is not None and _moderate(site, moderator, other, "hidden", "Spam")[0] == 303
+    assert site.get(f"/people/{other}").status_code == 404
+    with database.sessions() as session:
+        kept = session.execute(
+            select(
+                ModerationDecision.kind,
+                ModerationDecision.subscriber_id,
+                ModerationDecision.person_id,
+                ModerationDecision.decision,
+            ).order_by(ModerationDecision.id)
+        ).all()
+        assert [tuple(row) for row in kept] == [
+            ("hide", _zhe_id(session), magnets, "shown"),
+            ("hide", None, other, "hidden"),
+        ]
+
+
+def test_unlinking_the_orcid_unverifies_the_claim_and_shows_the_hidden_page(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    zhe = _hidden_by_zhe(site, database, server, magnets)
+    assert _post(site, "/for-you/orcid/unlink", zhe) == (303, "/for-you#orcid")
+    assert _verified_by(database, "zq@example.org") is None
+    public = site.get(f"/people/{magnets}")
+    assert public.status_code == 200 and "unclaimed" in public.text and MARK not in public.text
+    own = site.get(f"/people/{magnets}", headers=zhe).text
+    assert "Your claim is <strong>unverified</strong>" in own
+    assert site.get(f"/api/people/{magnets}").json()["claimed"] is False
+    with database.sessions() as session:
+        assert session.get_one(Person, magnets).hidden is False
+        zhe_row = reader.find(session, "zq@example.org")
+        assert zhe_row is not None and zhe_row.claimed_person == magnets
+
+
+def _zhe_id(session: Session) -> int:
+    found = session.scalars(select(Subscriber.id).where(Subscriber.email_key == "zq@example.org"))
+    return int(found.one())

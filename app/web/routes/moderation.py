@@ -1,6 +1,7 @@
 """The moderation queue, ``/moderation`` (moderators the operator named only; anyone else
-is refused with 403), its decision buttons, and ``/moderation/decisions``: the decisions
-moderators made about the signed-in reader's claims and corrections.
+is refused with 403), its decision buttons (and a person page's: hide it, or show it again),
+and ``/moderation/decisions``: the decisions moderators made about the signed-in reader's
+claims, corrections and page.
 
 The buttons are plain form POSTs with a required reason, answered 303 back to the queue with
 a line saying what was done; a decision the queue no longer holds answers 404, a claim of a
@@ -18,7 +19,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.services import accounts, moderation
-from app.services.moderation import DecisionRow, PendingClaim, PendingCorrection
+from app.services.moderation import DecisionRow, HiddenPage, PendingClaim, PendingCorrection
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import MAX_ID, read_form, require_this_site
 from app.web.routes.reader import PRIVATE, signed_in_reading, to_sign_in
@@ -26,12 +27,21 @@ from app.web.routes.voting import SESSION_COOKIE
 
 router = APIRouter(include_in_schema=False)
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
-Done = Literal["claim-approved", "claim-refused", "correction-approved", "correction-refused"]
+Done = Literal[
+    "claim-approved",
+    "claim-refused",
+    "correction-approved",
+    "correction-refused",
+    "page-hidden",
+    "page-shown",
+]
 DONE_LINES: dict[str, str] = {
     "claim-approved": "Claim approved: it is verified now.",
     "claim-refused": "Claim refused: the reader no longer claims the person.",
     "correction-approved": "Correction approved: it holds for everyone now.",
     "correction-refused": "Correction refused: it stays the readers' own view.",
+    "page-hidden": "Page hidden: only its verified claimant and the moderators see it now.",
+    "page-shown": "Page shown again to everyone.",
 }
 
 
@@ -40,6 +50,7 @@ class ModerationPage:
     moderator: str
     claims: tuple[PendingClaim, ...]
     corrections: tuple[PendingCorrection, ...]
+    hidden: tuple[HiddenPage, ...] = ()
     done: str = ""
     problem: str = ""
 
@@ -62,6 +73,7 @@ def queue(
         moderator=found.moderator,
         claims=found.claims,
         corrections=found.corrections,
+        hidden=found.hidden,
         done=DONE_LINES.get(done or "", ""),
     )
     return context.respond(request, "pages/moderation.html", page, headers=PRIVATE)
@@ -106,6 +118,20 @@ async def decide_correction(
         reason=form.get("reason"),
     )
     return await _decide(request, context, act, f"correction-{form.get('decision')}")
+
+
+@router.post("/moderation/people/{person_id}")
+async def decide_page(request: Request, context: ContextDep, person_id: Id) -> Response:
+    """Hide a person's page (``decision=hidden``) or show it again (``shown``), with a reason."""
+    form = await read_form(request)
+    act = partial(
+        moderation.decide_page,
+        context,
+        person_id=person_id,
+        decision=form.get("decision"),
+        reason=form.get("reason"),
+    )
+    return await _decide(request, context, act, f"page-{form.get('decision')}")
 
 
 async def _decide(request: Request, context: WebContext, act: partial[None], done: str) -> Response:

@@ -45,8 +45,7 @@ def person_page(
     if found.moved_to is not None:
         return RedirectResponse(f"/people/{found.moved_to}", status_code=301)
     email_key = signed_in_reading(request, context, session)
-    viewer = claims.viewer(session, email_key)
-    shown = claims.shown_person(session, person_id, found.person, viewer)
+    shown = claims.shown_person(session, person_id, found.person, email_key)
     person = shown.person
     page = profiles.author_page(session, person.author_key, person.id, leave_out=shown.left_out)
     if page is None:
@@ -54,7 +53,9 @@ def person_page(
     stance = "" if email_key is None else reader_stances(session, email_key).on_person(person.id)
     said = arxiv.message if arxiv else ""
     own = replace(shown.claim, said=said) if shown.claim else None
-    page = replace(page, hidden=shown.hidden, stance=stance, own_claim=own)
+    page = replace(
+        page, hidden=shown.hidden, stance=stance, own_claim=own, moderating=shown.moderating
+    )
     private = email_key is not None  # its buttons show what this reader did
     return context.respond(request, "pages/author.html", page, headers=PRIVATE if private else None)
 
