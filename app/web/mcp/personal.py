@@ -30,7 +30,7 @@ from app.web.mcp import shapes
 from app.web.mcp.public import ArxivId, Category
 
 ListId = Annotated[int, Field(ge=1, le=MAX_ID, description="A list's id, from `reading_list`")]
-NO_TOKEN = (
+HOW_TO_ACT_AS_A_READER = (
     "this tool acts for a reader: make a personal access token on your For you page "
     "(/for-you#tokens) and send it as `Authorization: Bearer <token>`, or start "
     "`paperboy mcp` with PAPERBOY_MCP_TOKEN set to it"
@@ -183,7 +183,7 @@ class ReaderTools:
             scheme, _, value = headers.get("authorization", "").partition(" ")
             token = value.strip() if scheme.lower() == "bearer" else None
         if not token:
-            raise TokenRefusedError(NO_TOKEN)
+            raise TokenRefusedError(HOW_TO_ACT_AS_A_READER)
         return token
 
 
