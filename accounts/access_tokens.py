@@ -141,4 +141,3 @@ def token_holder(session: Session, token: str, now: datetime) -> tuple[Subscribe
     holder = session.get(Subscriber, row.subscriber_id)
     assert holder is not None  # the foreign key's cascade takes the tokens with the reader
     return holder, row
-

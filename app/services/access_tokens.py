@@ -15,14 +15,14 @@ from functools import partial
 from sqlalchemy.orm import Session
 
 from accounts import access_tokens
-from accounts.access_tokens import TokenRefusedError
+from accounts.access_tokens import LIFETIMES, TokenRefusedError
 from accounts.reader import find
 from app.core.db import session_scope
 from app.core.models import AccessToken, Subscriber, TokenScope
 from app.services.readers import as_reader
 from app.services.reports import Deployment
 
-__all__ = ["TokenRefusedError"]
+__all__ = ["LIFETIMES", "TokenRefusedError"]
 
 
 @dataclass(frozen=True)

@@ -115,9 +115,7 @@ class PublicTools:
         return shapes.SearchAnswer(
             total=len(found.matches),
             page=page,
-            papers=[
-                search_result(c).model_copy(update={"rank": offset + c.rank}) for c in cards
-            ],
+            papers=[search_result(c).model_copy(update={"rank": offset + c.rank}) for c in cards],
         )
 
     def paper(self, arxiv_id: ArxivId) -> shapes.PaperAnswer:
