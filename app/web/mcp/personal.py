@@ -27,7 +27,7 @@ from app.web.api_shape import search_result
 from app.web.context import WebContext
 from app.web.forms import MAX_ID, key_label
 from app.web.mcp import shapes
-from app.web.mcp.public import ArxivId, Category
+from app.web.mcp.public import ArxivId, Category, reading
 
 ListId = Annotated[int, Field(ge=1, le=MAX_ID, description="A list's id, from `reading_list`")]
 HOW_TO_ACT_AS_A_READER = (
@@ -49,7 +49,7 @@ class ReaderTools:
         """The reader's own picks ("For you"): the papers their digest would bring from the
         newest edition, each with why it is picked for them and whether they saved it."""
         email_key = self._reader(ctx, write=False)
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             page = reader_views.for_you(self.context, session, email_key)
         edition = page.edition
         return shapes.ForYouAnswer(
@@ -64,7 +64,7 @@ class ReaderTools:
         """The reader's saved papers, newest first: all of them, or those filed under the
         named list `list_id`; with the reader's lists, each paper's list, read state and note."""
         email_key = self._reader(ctx, write=False)
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             found = reader_views.reading_list(session, email_key, list_id)
         return shapes.ReadingListAnswer(
             shown=found.shown_name,
@@ -83,7 +83,7 @@ class ReaderTools:
     def saved_searches(self, ctx: Context) -> shapes.SavedSearchesAnswer:
         """The searches the reader follows (each a section of their digest), with their ids."""
         email_key = self._reader(ctx, write=False)
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             found = for_you_reader(session, self.context.settings, email_key, self.context.clock())
         return shapes.SavedSearchesAnswer(
             searches=[

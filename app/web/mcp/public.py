@@ -73,7 +73,7 @@ class PublicTools:
         edition holding that day (absent: the newest); `category` (cs.LG) and `topic` (a
         topic's id, from `list_topics`) keep only the papers in them."""
         key = span(period, parse_day(day, "day")).key if day else None
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             edition = self.context.edition(session, period, key)
             if edition is None:
                 raise NotFound(f"no {period} edition" + (f" holds {day}" if day else " yet"))
@@ -109,7 +109,7 @@ class PublicTools:
         `-word` in the query leaves out papers mentioning it. `total` says how many match;
         `page` and `limit` walk through them."""
         found = run_search(self.context, client_of(ctx), query, since, until, category)
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             cards = queries.plain_cards(session, found.page(sort, page, limit))
         offset = (page - 1) * limit
         return shapes.SearchAnswer(
@@ -123,7 +123,7 @@ class PublicTools:
         it ranked in (newest first) with its chance of trending and the reasons, and links to
         arXiv, its PDF, Hugging Face and its code."""
         base = parse_arxiv_id(arxiv_id).base
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             found = queries.papers(session, [base]).get(base)
             if found is None:
                 raise NotFound(f"paper {base} is not stored here")
@@ -149,7 +149,7 @@ class PublicTools:
     ) -> shapes.PapersAnswer:
         """Papers closest in meaning to a stored paper (itself left out), closest first."""
         base = parse_arxiv_id(arxiv_id).base
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             if not queries.papers(session, [base]):
                 raise NotFound(f"paper {base} is not stored here")
             ids = self.context.search.similar(base, limit)
@@ -159,12 +159,12 @@ class PublicTools:
 
     def topics(self) -> shapes.TopicsAnswer:
         """Every topic with its latest label, size, status and momentum (ids for `topic`)."""
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             return shapes.TopicsAnswer(topics=profiles.topics_json(session))
 
     def topic(self, topic_id: Annotated[int, Field(ge=1, le=MAX_ID)]) -> api.TopicProfile:
         """One topic: its label, key phrases, size per day, papers by day, related topics."""
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             found = profiles.topic_json(session, topic_id)
         if found is None:
             raise NotFound(f"topic {topic_id} is not stored here")
@@ -174,14 +174,14 @@ class PublicTools:
         """One person behind an author name (ids appear in an author's `people`): their
         papers, topics, collaborators and organisations. A person whose papers moved to
         another is answered as the one holding them now."""
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             return _person(session, person_id)
 
     def radar(self, week: Week = None) -> shapes.RadarAnswer:
         """The emerging radar: research directions growing faster than their past, flagged
         for a week (absent: the newest), each with its new phrases and founding papers."""
         monday = parse_week(week) if week else None
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             page = emerging_page(session, monday, self.context.settings.embedding_model)
         return shapes.RadarAnswer(
             week=page.week.isoformat() if page.week else None,
@@ -194,7 +194,7 @@ class PublicTools:
         """The week in review: what trended in a week (absent: the newest written up), what
         the ranking expected of it, and how that turned out."""
         monday = parse_week(week) if week else None
-        with self.context.sessions() as session:
+        with reading(self.context) as session:
             page = week_review_page(session, monday)
         return shapes.WeekReviewAnswer(
             week=page.week.isoformat() if page.week else None,
@@ -204,6 +204,12 @@ class PublicTools:
 
     def _site(self, path: str) -> str:
         return self.context.settings.public_base_url.rstrip("/") + path
+
+
+def reading(context: WebContext) -> Session:
+    """A short read-only session for one tool call: a tool runs outside FastAPI's routes, so
+    no request session comes with it (closed by the ``with`` that opens it)."""
+    return context.sessions()
 
 
 def client_of(ctx: Context) -> str:
