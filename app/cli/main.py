@@ -108,6 +108,12 @@ COMMANDS: tuple[Command, ...] = (
         add_arguments=_arguments("app.cli.web", "add_web_arguments"),
     ),
     Command(
+        name="mcp",
+        help="answer an assistant over stdio as an MCP server (the tools /mcp serves); "
+        "PAPERBOY_MCP_TOKEN: a reader's personal access token for their own tools",
+        handler=_handler("app.cli.mcp", "run_mcp"),
+    ),
+    Command(
         name="import",
         help="bulk-import papers from a JSON-lines file (Kaggle arXiv snapshot or daily listings); "
         "exit 0 if every line was taken, 2 if some were rejected, 1 on a fatal error",

@@ -18,11 +18,12 @@ def web_settings(settings: Settings | None = None) -> Settings | None:
     return None if checked is None or refuse_to_serve(checked) else checked
 
 
-def refuse_to_serve(settings: Settings) -> bool:
-    """Print why the site cannot serve with these (checked) settings; True if it cannot."""
+def refuse_to_serve(settings: Settings, program: str = PROGRAM) -> bool:
+    """Print why the site (or ``program``, which serves what it serves) cannot serve with
+    these (checked) settings; True if it cannot."""
     return refuse_broken_artifacts(
-        PROGRAM, settings, web_artifacts(settings)
-    ) or refuse_an_unusable_database(PROGRAM, settings)
+        program, settings, web_artifacts(settings)
+    ) or refuse_an_unusable_database(program, settings)
 
 
 def web_artifacts(settings: Settings) -> list[Artifact]:

@@ -3,7 +3,8 @@
 It builds what requests share (sessions, templates, the search index, the rate limiter),
 adds the middleware (security headers, rate limit, CORS for read-only cross-origin use, in
 production the refusal of any host but the public one, HEAD on every GET route) and includes
-one router per area from ``app/web/routes``. Nothing here loads the embedding model at import:
+one router per area from ``app/web/routes``, and the MCP endpoint ``/mcp``
+(``app.web.mcp``). Nothing here loads the embedding model at import:
 with semantic search, the app's start loads it (and opens the search index) before it reports
 ready, unless ``search_preload`` is off.
 
@@ -49,6 +50,7 @@ from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, refused, server_error, validation_error
 from app.web.forms import FormRefusedError
 from app.web.limits import RateLimiter
+from app.web.mcp.server import build_server, http_routes
 from app.web.middleware.hosts import HostMiddleware
 from app.web.middleware.request_ids import RequestIdMiddleware
 from app.web.middleware.security import SecurityMiddleware
@@ -124,6 +126,8 @@ def create_app(
     app = _fastapi(_lifespan(settings, engine))
     sessions = make_session_factory(engine)
     app.state.web = build_context(settings, sessions, clock, search_limits, drawing_limits)
+    app.state.mcp = build_server(app.state.web)
+    app.router.routes.extend(http_routes(app.state.mcp))
     app.state.database_file = DatabaseFile.of(engine)
     _route_reads(app, app.state.web)
     _add_middleware(app, settings, app.state.web.limiter)
@@ -155,7 +159,8 @@ def _lifespan(
         if replicas is not None:  # checked before the first request can come
             await run_in_threadpool(replicas.start)
         await run_in_threadpool(_warm, settings, app.state.web.search)
-        yield
+        async with app.state.mcp.session_manager.run():
+            yield
         if replicas is not None:
             replicas.stop()
         app.state.web.previews.close()

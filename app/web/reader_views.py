@@ -15,6 +15,8 @@ from sqlalchemy.orm import Session
 
 from app.core.explanations import Explanation
 from app.core.models import EditionKey, Subscriber
+from app.services.access_tokens import LIFETIMES as TOKEN_LIFETIMES
+from app.services.access_tokens import TokenView, reader_tokens
 from app.services.digests import PersonalPicks, picks_for
 from app.services.presenting import EditionView, headings
 from app.services.radar import under_radar_week
@@ -88,6 +90,9 @@ class ForYouPage:
     )
     orcid_sign_in: bool = False  # "Sign in with ORCID" is offered
     orcid: str | None = None  # the reader's linked ORCID iD
+    # Personal access tokens for assistants (the MCP server), never the tokens themselves.
+    tokens: list[TokenView] = field(default_factory=list)
+    token_lifetimes: tuple[int, ...] = TOKEN_LIFETIMES
 
 
 def in_sections(cards: list[ReaderCard]) -> list[tuple[str | None, list[ReaderCard]]]:
@@ -98,6 +103,16 @@ def in_sections(cards: list[ReaderCard]) -> list[tuple[str | None, list[ReaderCa
             parts.append((card.heading, []))
         parts[-1][1].append(card)
     return parts
+
+
+@dataclass(frozen=True)
+class NewTokenPage:
+    """A token just made: the one time it is shown."""
+
+    token: str
+    name: str
+    scope: str
+    site_url: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +157,7 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
         follows=found.follows,
         searches=[_search_view(one) for one in found.searches],
         away_since=found.reader.away_since,
+        tokens=reader_tokens(session, email_key, context.clock()),
         followed_left_out=picked.followed_left_out,
         searched_left_out=picked.searched_left_out,
         under_radar=reader_slot(

@@ -19,8 +19,10 @@ from app.web.context import get_session
 WEB = Path(__file__).resolve().parents[2] / "app" / "web"
 OPENERS = {"session_scope", "unit_of_work"}
 # (module, function): the request's own session, the searches' short lookups, and a link
-# preview's reading, closed before its drawing starts.
+# preview's reading, closed before its drawing starts; an MCP tool's reads, which come with
+# no request session.
 NAMED_EXCEPTIONS = {
+    ("mcp/public.py", "reading"),
     ("context.py", "get_session"),
     ("routes/search.py", "search_page"),
     ("routes/search.py", "search_view"),

@@ -47,6 +47,7 @@ from app.core.models.ranking import (
 )
 from app.core.models.researchers import ModerationDecision, Moderator, OrcidPaper
 from app.core.models.subscriptions import (
+    AccessToken,
     Delivery,
     DeliveryStatus,
     DigestFeedback,
@@ -59,11 +60,13 @@ from app.core.models.subscriptions import (
     SubscribeAttempt,
     Subscriber,
     SubscriberStatus,
+    TokenScope,
     UsedToken,
     Vote,
 )
 
 __all__ = [
+    "AccessToken",
     "AnnouncementEntry",
     "Author",
     "Base",
@@ -108,6 +111,7 @@ __all__ = [
     "SubscribeAttempt",
     "Subscriber",
     "SubscriberStatus",
+    "TokenScope",
     "Topic",
     "TopicDay",
     "TopicStatus",

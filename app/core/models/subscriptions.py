@@ -309,3 +309,33 @@ class PhraseEmbedding(Base):
     model: Mapped[str] = mapped_column(String(200), primary_key=True)
     text_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     vector: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class TokenScope(StrEnum):
+    """What a personal access token may do: read the reader's own data, or change it too."""
+
+    READ = "read"
+    WRITE = "write"
+
+
+class AccessToken(Base):
+    """A personal access token a reader made for an assistant (the MCP server's own tools).
+
+    Only ``digest``, the SHA-256 of the whole token, is stored: the token itself is shown once
+    and cannot be read back. ``hint`` is its first characters, for the reader to recognise it.
+    A revoked token keeps its row (``revoked_at``) so that its use is refused in words; the
+    rows go with the reader."""
+
+    __tablename__ = "access_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(60))
+    scope: Mapped[TokenScope] = mapped_column(StoredState(TokenScope, 8))
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    hint: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

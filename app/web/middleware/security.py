@@ -56,7 +56,8 @@ HSTS = "max-age=31536000; includeSubDomains"
 # Not "no-referrer": with it a browser sends "Origin: null" on the page's forms, which the
 # check of where a form comes from (app.web.forms) refuses.
 TOKENED_REFERRER_POLICY = "strict-origin"
-RATE_LIMITED_PREFIX = "/api/"
+# The JSON API and the MCP endpoint, which answers the same data to assistants.
+RATE_LIMITED_PREFIXES = ("/api/", "/mcp")
 
 
 def security_headers(*, strict_transport: bool = False, tokened: bool = False) -> dict[str, str]:
@@ -78,8 +79,8 @@ def _raw(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
 
 
 class SecurityMiddleware:
-    """Adds the security headers to every response, rate-limits ``/api/`` per client, and
-    compresses what may be compressed (``app.web.middleware.security``).
+    """Adds the security headers to every response, rate-limits ``/api/`` and ``/mcp`` per
+    client, and compresses what may be compressed (``app.web.middleware.security``).
 
     Plain ASGI rather than ``BaseHTTPMiddleware``: it only touches the response's start
     message and, for a compressed answer, its body. One middleware rather than two: every
@@ -113,7 +114,7 @@ class SecurityMiddleware:
         await self.app(scope, receive, answer)
 
     def _wait(self, scope: Scope, path: str) -> int | None:
-        if not path.startswith(RATE_LIMITED_PREFIX) or scope["method"] == "OPTIONS":
+        if not path.startswith(RATE_LIMITED_PREFIXES) or scope["method"] == "OPTIONS":
             return None
         if self.limiter.per_minute <= 0:  # no limit: the client's address need not be read
             return None

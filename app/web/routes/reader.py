@@ -1,7 +1,8 @@
 """A signed-in reader's pages under ``/for-you`` ("For you", its private feed, the data
-export, "away") and saved searches under ``/searches``; and :func:`post_action`, which every
-reader button runs through (a paper's in ``routes.papers``, an author's in ``routes.authors``,
-a topic's in ``routes.topics``, a person's in ``routes.people``).
+export, "away", personal access tokens) and saved searches under ``/searches``; and
+:func:`post_action`, which every reader button runs through (a paper's in ``routes.papers``,
+an author's in ``routes.authors``, a topic's in ``routes.topics``, a person's in
+``routes.people``).
 
 Every button is a plain form POST that works without JavaScript: it acts, then answers 303
 back to the page it came from (or, to a script asking for JSON, the new state). A POST is
@@ -26,7 +27,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from sqlalchemy.orm import Session
 
 from app.core.tokens import TokenError
-from app.services import accounts, readers
+from app.services import access_tokens, accounts, readers
 from app.services.readers import Stance
 from app.services.reading import Stances, reader_stances
 from app.web import answers, reader_views
@@ -194,6 +195,32 @@ async def make_feed(request: Request, context: ContextDep) -> Response:
 async def revoke_feed(request: Request, context: ContextDep) -> Response:
     act = partial(readers.revoke_feed, context)
     return await post_action(request, context, act, {"revoked": True}, "/for-you")
+
+
+@router.post("/for-you/tokens")
+async def make_token(request: Request, context: ContextDep) -> Response:
+    """A new personal access token, shown once on the page this answers (never stored)."""
+    require_this_site(request, context.settings)
+    email_key = await _signed_in(request, context)
+    if email_key is None:
+        return to_sign_in(request)
+    form = await read_form(request)
+    name, scope = form.get("name", ""), form.get("scope", "read")
+    made = partial(access_tokens.make_token, context, name=name, scope=scope)
+    token = await run_in_threadpool(made, email_key, lifetime=form.get("lifetime", "90"))
+    if _wants_json(request):
+        return JSONResponse({"token": token, "name": name, "scope": scope}, headers=PRIVATE)
+    site = context.settings.public_base_url.rstrip("/")
+    page = reader_views.NewTokenPage(token=token, name=name, scope=scope, site_url=site)
+    return context.respond(request, "pages/new_token.html", page, headers=PRIVATE)
+
+
+@router.post("/for-you/tokens/{token_id}/revoke")
+async def revoke_token(
+    request: Request, context: ContextDep, token_id: Annotated[int, Path(ge=1, le=MAX_ID)]
+) -> Response:
+    act = partial(access_tokens.revoke_token, context, token_id=token_id)
+    return await post_action(request, context, act, {"revoked": token_id}, "/for-you#tokens")
 
 
 @router.post("/searches/save")
