@@ -34,6 +34,8 @@ FEEDBACK = "feedback"
 SIGNIN = "signin"
 SESSION = "session"
 SESSION_DAYS = 30
+LIST_INVITE = "list-invite"
+LIST_INVITE_DAYS = 7
 
 
 class UnsubscribeLinks(NamedTuple):
@@ -58,6 +60,8 @@ def max_age(settings: Settings, purpose: str) -> timedelta | None:
         return timedelta(minutes=settings.digest_signin_minutes)
     if purpose == SESSION:
         return timedelta(days=SESSION_DAYS)
+    if purpose == LIST_INVITE:
+        return timedelta(days=LIST_INVITE_DAYS)
     return timedelta(days=settings.digest_link_days)
 
 
@@ -114,6 +118,18 @@ def signin_url(settings: Settings, email: str, key: str, now: datetime) -> str:
     """A sign-in link for ``email`` (as typed), bound to its mailbox's current sign-in key."""
     token = tokens.issue(settings.secret_key, SIGNIN, email, now, key=key)
     return url(settings, "/signin/confirm", token)
+
+
+def list_invitation_url(
+    settings: Settings, email_key: str, invitation: tuple[int, str], now: datetime
+) -> str:
+    """The link inviting ``email_key`` to co-edit a shared list: the list's id and the
+    invitation's key (a new invitation of the address voids it)."""
+    list_id, key = invitation
+    token = tokens.issue(
+        settings.secret_key, LIST_INVITE, email_key, now, list=str(list_id), key=key
+    )
+    return url(settings, "/lists/invitation", token)
 
 
 # Inbound mail is read up to this size: an unsubscribe request is a few hundred bytes.

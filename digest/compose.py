@@ -106,6 +106,8 @@ def section_heading(pick: Pick, period: str) -> str:
     """The words that open the section of a digest or of the "For you" page ``pick`` is in."""
     if pick.section == Section.FOLLOWED:
         return "From authors and topics you follow"
+    if pick.section == Section.LISTED:
+        return f"New on the list “{pick.group}”"
     if pick.section == Section.SEARCH:
         return f"New for “{pick.group}”"
     if pick.section == Section.TRENDING:

@@ -43,6 +43,7 @@ from app.core.models import (
     DeliveryStatus,
     Edition,
     EditionKey,
+    Frequency,
     Subscriber,
     SubscriberStatus,
 )
@@ -79,6 +80,8 @@ class Reader:
     failure_count: int
     away_since: date | None = None
     followed_people: list[int] = field(default_factory=list)
+    # How far back a followed list's new papers are news: a day, or a week.
+    frequency: Frequency = Frequency.DAILY
 
     @classmethod
     def of(cls, subscriber: Subscriber) -> Reader:

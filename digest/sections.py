@@ -3,17 +3,22 @@
 1. **Followed**: every paper of the day by an author the reader follows or in a topic they
    follow, whatever its trending rank and their categories (a follow is asked for by name),
    best ranked first, up to :data:`FOLLOWED_SHOWN`; how many of them no section holds is said.
-2. **Searches**: for each search the reader saved (:mod:`accounts.saved_searches`),
+2. **Lists**: for each published list the reader follows, the papers it gained since their
+   last digest (a day, or a week: :mod:`digest.tastes`), whatever day they were announced,
+   newest first, up to :data:`LIST_SHOWN` each and :data:`LISTS_SHOWN` in all; one section
+   per list, "New on the list …".
+3. **Searches**: for each search the reader saved (:mod:`accounts.saved_searches`),
    oldest first, what it finds among the edition's papers
    (:class:`digest.run_inputs.SearchMatches`), best match first, up to :data:`SEARCH_SHOWN`
    each and :data:`SEARCHES_SHOWN` in all, with its ``-word`` exclusions; one section per
    search, "New for …".
-3. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
+4. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
    first, then every other paper announced that day), up to the reader's number of items.
-4. **Trending**: the edition's best papers the sections above left out, a few, so that a
+5. **Trending**: the edition's best papers the sections above left out, a few, so that a
    reader also sees what the crowd reads.
 
-So a digest holds at most ``FOLLOWED_SHOWN + SEARCHES_SHOWN + max_items + TRENDING_SHOWN``
+So a digest holds at most ``FOLLOWED_SHOWN + LISTS_SHOWN + SEARCHES_SHOWN + max_items +
+TRENDING_SHOWN``
 papers, and says how many followed or searched papers it left out. No paper is in two
 sections; mutes and excluded phrases hold in every section, categories in the last two (a
 follow or a saved search is asked for by name).
@@ -54,6 +59,9 @@ FOLLOWED_SHOWN = 20
 SEARCH_SHOWN = 5
 SEARCHES_SHOWN = 15
 TRENDING_SHOWN = 3
+# Per followed list, and for all of them together.
+LIST_SHOWN = 5
+LISTS_SHOWN = 15
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +87,18 @@ def sectioned_picks(
         Pick(view.papers[i], follow_reason(view.papers[i], taste) or "", Section.FOLLOWED)
         for i in shown
     ]
-    searched = _searched(view, taste, exclusion_cosine, frozenset(shown))
+    listed = _listed(taste, {view.papers[i].arxiv_id for i in shown})
+    on_lists = {pick.paper.arxiv_id for pick in listed}
+    in_view = frozenset(i for i, paper in enumerate(view.papers) if paper.arxiv_id in on_lists)
+    searched = _searched(view, taste, exclusion_cosine, frozenset(shown) | in_view)
     personal = select(
         view,
         taste,
         max_per_topic=max_per_topic,
         exclusion_cosine=exclusion_cosine,
-        skip=frozenset(shown) | searched.shown,
+        skip=frozenset(shown) | searched.shown | in_view,
     )
-    taken = {view.papers[i].arxiv_id for i in [*shown, *searched.shown]}
+    taken = {view.papers[i].arxiv_id for i in [*shown, *searched.shown]} | on_lists
     taken |= {pick.paper.arxiv_id for pick in personal}
     trending = [
         Pick(view.papers[i], trending_reason(view.papers[i], i), Section.TRENDING)
@@ -95,10 +106,23 @@ def sectioned_picks(
     ]
     chosen = [replace(pick, section=Section.FOR_YOU) for pick in personal]
     return Sectioned(
-        followed_picks + searched.picks + chosen + trending,
+        followed_picks + listed + searched.picks + chosen + trending,
         followed_left_out=sum(view.papers[i].arxiv_id not in taken for i in followed),
         searched_left_out=len(searched.found - {view.papers[i].arxiv_id for i in searched.shown}),
     )
+
+
+def _listed(taste: Taste, taken: set[str]) -> list[Pick]:
+    """Each followed list's new papers, one section a list, none twice."""
+    picks: list[Pick] = []
+    seen = set(taken) | taste.hidden
+    for section in taste.listed:
+        room = min(LIST_SHOWN, LISTS_SHOWN - len(picks))
+        fresh = [paper for paper in section.papers if paper.arxiv_id not in seen][: max(room, 0)]
+        seen.update(paper.arxiv_id for paper in fresh)
+        reason = f"added to the list “{section.title}” that you follow"
+        picks += [Pick(paper, reason, Section.LISTED, group=section.title) for paper in fresh]
+    return picks
 
 
 @dataclass(frozen=True, slots=True)

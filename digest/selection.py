@@ -137,12 +137,23 @@ class Taste:
     searches: tuple[SavedQuery, ...] = ()
     # Papers the reader said they are not interested in: in no section.
     hidden: frozenset[str] = frozenset()
+    # What each published list the reader follows gained since their last digest.
+    listed: tuple[ListSection, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ListSection:
+    """A followed list's new papers, newest first (any day's: a list keeps older papers)."""
+
+    title: str
+    papers: tuple[EditionPaper, ...]
 
 
 class Section(StrEnum):
     """The parts of a digest (digest.sections), in the order a digest shows them."""
 
     FOLLOWED = "followed"
+    LISTED = "listed"
     SEARCH = "search"
     FOR_YOU = "for-you"
     TRENDING = "trending"

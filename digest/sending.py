@@ -96,7 +96,7 @@ def send_digests(
     searches)."""
     summary = RunSummary(day)
     views = _plan(settings, sessions, day, now, summary, wall=clock(), search=search)
-    tastes = _tastes(settings, sessions, encode)
+    tastes = _tastes(settings, sessions, encode, now)
     run = _Run.of(settings, sessions, views, tastes, now=now, clock=clock, only=None)
     run = replace(run, search=search)
     return asyncio.run(_deliver(run, summary))
@@ -120,7 +120,7 @@ def resend(
         if target not in views:
             return RunSummary(day, error=f"no {target.period} edition for {day}")
         ledger.reopen(session, subscriber_id, target, now)
-    tastes = _tastes(settings, sessions, encode)
+    tastes = _tastes(settings, sessions, encode, now)
     run = _Run.of(settings, sessions, views, tastes, now=now, clock=clock, only=subscriber_id)
     run = replace(run, search=search)
     return asyncio.run(_deliver(run, RunSummary(day)))
@@ -171,9 +171,11 @@ class _Run:
         return cls(settings, sessions, editions, now, clock, tastes, claimers)
 
 
-def _tastes(settings: Settings, sessions: sessionmaker[Session], encode: Encode | None) -> Tastes:
+def _tastes(
+    settings: Settings, sessions: sessionmaker[Session], encode: Encode | None, now: datetime
+) -> Tastes:
     with session_scope(sessions) as session:
-        return Tastes(session, settings.embedding_model, encode)
+        return Tastes(session, settings.embedding_model, encode, now=now)
 
 
 async def _deliver(run: _Run, summary: RunSummary) -> RunSummary:

@@ -16,20 +16,33 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 from sqlalchemy import Row, Select, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from accounts.list_readers import ListNews, list_news
 from accounts.preferences import phrases
 from accounts.saved_searches import all_searches
-from app.core.models import DigestFeedback, Paper, PaperEmbedding, PhraseEmbedding, SavedPaper
+from app.core.models import (
+    DigestFeedback,
+    Frequency,
+    Paper,
+    PaperEmbedding,
+    PhraseEmbedding,
+    SavedPaper,
+)
+from app.core.names import author_keys
 from app.core.vectors import Matrix, pack, unpack
 from digest.ledger import Reader
 from digest.profile_match import paper_text
 from digest.run_inputs import Encode
-from digest.selection import Liked, Taste
+from digest.selection import EditionPaper, Liked, ListSection, Taste
+
+# A followed list's papers are news for a day's digest a day, for a week's a week.
+NEWS_SPAN = {Frequency.DAILY: timedelta(days=1), Frequency.WEEKLY: timedelta(days=7)}
 
 
 class Tastes:
@@ -39,9 +52,11 @@ class Tastes:
         model: str,
         encode: Encode | None,
         only: int | None = None,
+        now: datetime | None = None,
     ) -> None:
         """``only``: read the feedback of that one subscriber (a page for one reader), not of
-        every subscriber (a digest run)."""
+        every subscriber (a digest run); ``now``: the time of the digest, whose followed
+        lists' new papers are those added in the day or week before (None: none)."""
         self._model, self._encode = model, encode
         self._phrases: dict[str, bytes] = dict(
             session.execute(
@@ -53,6 +68,9 @@ class Tastes:
         self._feedback = _feedback(session, model, only)
         self._searches = all_searches(session, only)
         self._hidden = _hidden(session, only)
+        self._now = now
+        self._news = {} if now is None else list_news(session, now - max(NEWS_SPAN.values()), only)
+        self._listed = _list_papers(session, self._news)
 
     def of(self, session: Session, subscriber: Reader) -> Taste:
         interests = phrases(subscriber.interests)
@@ -74,7 +92,21 @@ class Tastes:
             disliked=_stacked(feedback.disliked),
             searches=tuple(self._searches.get(subscriber.id, ())),
             hidden=frozenset(self._hidden.get(subscriber.id, ())),
+            listed=self._listed_for(subscriber),
         )
+
+    def _listed_for(self, subscriber: Reader) -> tuple[ListSection, ...]:
+        if self._now is None:
+            return ()
+        since = self._now - NEWS_SPAN[subscriber.frequency]
+        sections = (
+            ListSection(
+                news.title,
+                tuple(self._listed[arxiv_id] for arxiv_id, at in news.added if at > since),
+            )
+            for news in self._news.get(subscriber.id, ())
+        )
+        return tuple(section for section in sections if section.papers)
 
     def _vectors(self, session: Session, texts: list[str]) -> Matrix | None:
         keys = [phrase_key(text) for text in texts]
@@ -174,6 +206,29 @@ def _with_paper(
         .where(PaperEmbedding.model == model)
     )
     return query if only is None else query.where(table.subscriber_id == only)
+
+
+def _list_papers(session: Session, news: dict[int, list[ListNews]]) -> dict[str, EditionPaper]:
+    """Each paper the followed lists gained, as a digest shows it (no trending score)."""
+    wanted = {arxiv_id for lists in news.values() for item in lists for arxiv_id, _ in item.added}
+    if not wanted:
+        return {}
+    papers = session.scalars(select(Paper).where(Paper.arxiv_id.in_(wanted)))
+    return {
+        paper.arxiv_id: EditionPaper(
+            arxiv_id=paper.arxiv_id,
+            title=paper.title,
+            authors=paper.author_names,
+            author_keys=list(author_keys(paper.author_names)),
+            categories=paper.category_names,
+            score=0.0,
+            components={},
+            topic_id=None,
+            topic_label=None,
+            abstract=paper.abstract,
+        )
+        for paper in papers
+    }
 
 
 def _stacked(blobs: list[bytes]) -> Matrix | None:

@@ -7,8 +7,13 @@ a list or paper that is not the reader's is :class:`NotFound`.
 
 from __future__ import annotations
 
-from accounts import library
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from accounts import library, shared_lists
 from accounts.library import MAX_LIST_NAME, MAX_NOTE
+from app.core.models import Subscriber
 from app.services.readers import as_reader
 from app.services.reports import Deployment
 
@@ -30,12 +35,14 @@ def delete_list(site: Deployment, email_key: str, list_id: int) -> None:
 
 
 def file_paper(site: Deployment, email_key: str, arxiv_id: str, list_id: int | None) -> None:
-    """File the paper under one of the reader's lists (None: the reading list alone)."""
-    as_reader(
-        site,
-        email_key,
-        lambda session, found, now: library.file_under(session, found, arxiv_id, list_id, now),
-    )
+    """File the paper under one of the reader's lists (None: the reading list alone); a list
+    the reader shares gains the paper too."""
+
+    def step(session: Session, found: Subscriber, now: datetime) -> None:
+        library.file_under(session, found, arxiv_id, list_id, now)
+        shared_lists.mirror_filing(session, found, list_id, arxiv_id, now)
+
+    as_reader(site, email_key, step)
 
 
 def mark_read(site: Deployment, email_key: str, arxiv_id: str, *, read: bool) -> None:

@@ -36,6 +36,7 @@ from app.services.reading import (
     reading_list_rows,
 )
 from app.services.reading import signed_in as session_reader
+from app.services.shared_lists import shared_of
 from app.web import queries
 from app.web.context import WebContext
 from app.web.under_radar import RadarSlot, reader_slot
@@ -133,6 +134,8 @@ class ReadingList:
     shown_name: str = "Reading list"
     max_list_name: int = MAX_LIST_NAME
     max_note: int = MAX_NOTE
+    # The reader's lists they share, by id: the slug of each one's public page.
+    shared: dict[int, str] = field(default_factory=dict)
 
 
 def signed_in(context: WebContext, session: Session, cookie: str) -> str | None:
@@ -199,7 +202,10 @@ def reading_list(session: Session, email_key: str, list_id: int | None = None) -
         )
         for card in queries.plain_cards(session, list(found.papers))
     ]
-    return ReadingList(email_key, cards, found.lists, shown=list_id, shown_name=found.name)
+    shared = shared_of(session, email_key)
+    return ReadingList(
+        email_key, cards, found.lists, shown=list_id, shown_name=found.name, shared=shared
+    )
 
 
 def _filed(paper: FiledPaper, lists: list[tuple[int, str]]) -> Filed:

@@ -1,6 +1,6 @@
 """Mails answering a request from the site: the confirmation of double opt-in (with the note
 to an address already known, the only mails an unconfirmed address ever gets) and the sign-in
-link."""
+link, and an invitation to co-edit a shared list."""
 
 from __future__ import annotations
 
@@ -59,3 +59,17 @@ def signin_message(settings: Settings, email: str, key: str, now: datetime) -> O
         "minutes": settings.digest_signin_minutes,
     }
     return build_message(Envelope(settings.mail_from, email, now), render_email("signin", context))
+
+
+def list_invitation_message(
+    settings: Settings, email: str, invitation: tuple[int, str], title: str, now: datetime
+) -> OutgoingMail:
+    """The invitation to co-edit the list ``title`` (list id, invite key), for ``email``."""
+    context = {
+        "email": email,
+        "title": title,
+        "invitation_url": links.list_invitation_url(settings, email, invitation, now),
+        "days": links.LIST_INVITE_DAYS,
+    }
+    envelope = Envelope(settings.mail_from, email, now)
+    return build_message(envelope, render_email("list_invitation", context))

@@ -11,10 +11,10 @@ import numpy as np
 
 from app.core.config import Settings
 from app.core.models import EditionKey, SubscriberStatus
-from digest.compose import digest_message
+from digest.compose import digest_message, section_heading
 from digest.ledger import Reader
 from digest.sections import FOLLOWED_SHOWN, TRENDING_SHOWN, Sectioned, sectioned_picks
-from digest.selection import EditionPaper, EditionView, Pick, Section, Taste
+from digest.selection import EditionPaper, EditionView, ListSection, Pick, Section, Taste
 from tests.digest.editions import DAY
 from tests.digest.test_selection import paper
 from tests.digest.test_sending import body
@@ -133,3 +133,28 @@ def test_a_mail_heads_each_section_and_says_how_many_followed_papers_it_left_out
     assert isinstance(one, EmailMessage)
     only = body(one, "plain")
     assert "== " not in only and "left out" not in only  # one section: no heading
+
+
+def test_a_followed_lists_new_papers_make_their_own_section_whatever_their_day() -> None:
+    papers = [paper(n) for n in range(1, 11)]
+    view = day(papers, edition_size=10)
+    older = paper(90, category="q-bio.NC")  # on the list, announced long before this day
+    listed = ListSection("Journal club", (older, papers[0], paper(91)))
+    taste = Taste(
+        max_items=2,
+        categories=frozenset({"cs.LG"}),
+        listed=(listed,),
+        hidden=frozenset({"2603.00091"}),
+    )
+    chosen = sectioned_picks(view, taste, max_per_topic=5, exclusion_cosine=0.5)
+    assert [(p.section, p.paper.arxiv_id[-2:]) for p in chosen.picks] == [
+        (Section.LISTED, "90"),
+        (Section.LISTED, "01"),
+        (Section.FOR_YOU, "02"),
+        (Section.FOR_YOU, "03"),
+        (Section.TRENDING, "04"),
+        (Section.TRENDING, "05"),
+        (Section.TRENDING, "06"),
+    ]
+    assert chosen.picks[0].reason == "added to the list “Journal club” that you follow"
+    assert section_heading(chosen.picks[0], "day") == "New on the list “Journal club”"

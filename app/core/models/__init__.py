@@ -1,10 +1,10 @@
 """The ORM models every process shares, one module per part of the service.
 
 ``base`` (the declarative base), ``papers`` (the foundation, and people), ``ingest``,
-``ranking``, ``subscriptions``, ``researchers`` and ``operations``, each with the states
-(``StrEnum``) its rows hold. Import them from here: ``from app.core.models import Paper``.
-The schema only changes through a migration in ``migrations/``; a test checks that these
-models and the migrations agree.
+``ranking``, ``subscriptions``, ``researchers``, ``shared_lists`` and ``operations``, each
+with the states (``StrEnum``) its rows hold. Import them from here:
+``from app.core.models import Paper``. The schema only changes through a migration in
+``migrations/``; a test checks that these models and the migrations agree.
 """
 
 from __future__ import annotations
@@ -46,6 +46,14 @@ from app.core.models.ranking import (
     WeekReview,
 )
 from app.core.models.researchers import ModerationDecision, Moderator, OrcidPaper
+from app.core.models.shared_lists import (
+    ListChange,
+    ListChangeKind,
+    ListEditor,
+    ListFollow,
+    SharedList,
+    SharedListPaper,
+)
 from app.core.models.subscriptions import (
     AccessToken,
     Delivery,
@@ -85,6 +93,10 @@ __all__ = [
     "IngestRun",
     "IngestRunStatus",
     "JobRun",
+    "ListChange",
+    "ListChangeKind",
+    "ListEditor",
+    "ListFollow",
     "MailKind",
     "ModerationDecision",
     "Moderator",
@@ -106,6 +118,8 @@ __all__ = [
     "SavedPaper",
     "SavedSearch",
     "SchedulerLease",
+    "SharedList",
+    "SharedListPaper",
     "SignInKey",
     "StoredState",
     "SubscribeAttempt",

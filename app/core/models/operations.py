@@ -91,6 +91,8 @@ class MailKind(StrEnum):
 
     CONFIRMATION = "confirmation"
     SIGN_IN = "sign-in"
+    # An invitation to co-edit a shared list.
+    LIST_INVITATION = "list-invitation"
     ALERT = "alert"
 
 
