@@ -15,13 +15,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from accounts import corrections, moderation, reader
 from accounts.addresses import parse_address
-from accounts.moderation import PendingClaim, PendingCorrection
+from accounts.moderation import PendingClaim, PendingComment, PendingCorrection
 from app.core.db import session_scope, unit_of_work
 from app.core.refusals import NotFound
 from app.services.people import split_names
 from app.services.reports import Deployment
 
-__all__ = ["PendingClaim", "PendingCorrection"]
+__all__ = ["PendingClaim", "PendingComment", "PendingCorrection"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class Queue:
     moderator: str
     claims: tuple[PendingClaim, ...]
     corrections: tuple[PendingCorrection, ...]
+    comments: tuple[PendingComment, ...]
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,9 @@ class DecisionRow:
     """One decision about a reader, as their page shows it."""
 
     kind: str
-    person_id: int
+    person_id: int | None
     arxiv_id: str | None
+    comment_id: int | None
     decision: str
     reason: str
     decided_at: datetime
@@ -80,6 +82,7 @@ def queue(session: Session, email_key: str) -> Queue:
         moderator=moderator,
         claims=tuple(moderation.pending_claims(session)),
         corrections=tuple(moderation.pending_corrections(session)),
+        comments=tuple(moderation.pending_comments(session)),
     )
 
 
@@ -130,6 +133,7 @@ def decisions_about(session: Session, email_key: str) -> list[DecisionRow]:
             kind=row.kind,
             person_id=row.person_id,
             arxiv_id=row.arxiv_id,
+            comment_id=row.comment_id,
             decision=row.decision,
             reason=row.reason,
             decided_at=row.decided_at,

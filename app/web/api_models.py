@@ -95,6 +95,10 @@ class Paper(ApiModel):
     projectPage: str | None = None
     organization: HfOrganization | None = None
     paperboyVotes: int = Field(description="Votes on this Paperboy instance")
+    siteComments: int = Field(
+        description="Comments in this Paperboy's discussion of the paper, that everyone sees "
+        "(`numComments` counts Hugging Face's)"
+    )
     announcedOn: str | None = Field(description="arXiv's announcement day, YYYY-MM-DD")
     categories: list[str]
     primaryCategory: str | None = Field(

@@ -17,8 +17,8 @@ from fastapi import APIRouter, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.services import accounts, moderation
-from app.services.moderation import DecisionRow, PendingClaim, PendingCorrection
+from app.services import accounts, discussion, moderation
+from app.services.moderation import DecisionRow, PendingClaim, PendingComment, PendingCorrection
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import MAX_ID, read_form, require_this_site
 from app.web.routes.reader import PRIVATE, signed_in_reading, to_sign_in
@@ -26,12 +26,23 @@ from app.web.routes.voting import SESSION_COOKIE
 
 router = APIRouter(include_in_schema=False)
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
-Done = Literal["claim-approved", "claim-refused", "correction-approved", "correction-refused"]
+Done = Literal[
+    "claim-approved",
+    "claim-refused",
+    "correction-approved",
+    "correction-refused",
+    "comment-hidden",
+    "comment-restored",
+    "comment-stopped",
+]
 DONE_LINES: dict[str, str] = {
     "claim-approved": "Claim approved: it is verified now.",
     "claim-refused": "Claim refused: the reader no longer claims the person.",
     "correction-approved": "Correction approved: it holds for everyone now.",
     "correction-refused": "Correction refused: it stays the readers' own view.",
+    "comment-hidden": "Comment hidden: only its author sees it, with your reason.",
+    "comment-restored": "Comment restored: everyone sees it.",
+    "comment-stopped": "The comment's author can no longer post.",
 }
 
 
@@ -40,6 +51,7 @@ class ModerationPage:
     moderator: str
     claims: tuple[PendingClaim, ...]
     corrections: tuple[PendingCorrection, ...]
+    comments: tuple[PendingComment, ...] = ()
     done: str = ""
     problem: str = ""
 
@@ -62,6 +74,7 @@ def queue(
         moderator=found.moderator,
         claims=found.claims,
         corrections=found.corrections,
+        comments=found.comments,
         done=DONE_LINES.get(done or "", ""),
     )
     return context.respond(request, "pages/moderation.html", page, headers=PRIVATE)
@@ -106,6 +119,26 @@ async def decide_correction(
         reason=form.get("reason"),
     )
     return await _decide(request, context, act, f"correction-{form.get('decision')}")
+
+
+@router.post("/moderation/comments/{comment_id}")
+async def decide_comment(request: Request, context: ContextDep, comment_id: Id) -> Response:
+    """Hide or restore a comment (``decision``: hidden, restored) or stop its author posting
+    (``decision``: stopped), with a reason."""
+    form = await read_form(request)
+    decision, reason = form.get("decision"), form.get("reason")
+    act = (
+        partial(discussion.stop_posting, context, comment_id=comment_id, reason=reason)
+        if decision == "stopped"
+        else partial(
+            discussion.decide_comment,
+            context,
+            comment_id=comment_id,
+            decision=decision,
+            reason=reason,
+        )
+    )
+    return await _decide(request, context, act, f"comment-{decision}")
 
 
 async def _decide(request: Request, context: WebContext, act: partial[None], done: str) -> Response:
