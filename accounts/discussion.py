@@ -232,7 +232,7 @@ def delete(session: Session, subscriber: Subscriber, comment_id: int) -> Comment
 
 def report(
     session: Session, subscriber: Subscriber, comment_id: int, typed: str, now: datetime
-) -> None:
+) -> Comment:
     """The reader's report of a comment someone else can see, with a reason (once)."""
     found = session.get(Comment, comment_id)
     if found is None or found.state is not CommentState.SHOWN:
@@ -249,6 +249,7 @@ def report(
                 comment_id=comment_id, subscriber_id=subscriber.id, reason=reason, reported_at=now
             )
         )
+    return found
 
 
 def forget_author(session: Session, subscriber_id: int) -> None:

@@ -32,6 +32,7 @@ class ShownComment:
     name: str
     paper_author: bool
     html: str
+    body: str  # the Markdown as written, for its author's edit form
     state: CommentState
     created_at: datetime
     edited_at: datetime | None
@@ -78,6 +79,7 @@ def _shown(session: Session, where: ColumnElement[bool], viewer: int | None) -> 
             name=row.display_name or DELETED_READER,
             paper_author=row.claimed_person in authors.get(row.Comment.arxiv_id, ()),
             html=row.Comment.html,
+            body=row.Comment.body,
             state=row.Comment.state,
             created_at=row.Comment.created_at,
             edited_at=row.Comment.edited_at,

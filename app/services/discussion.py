@@ -95,11 +95,14 @@ def delete_comment(site: Deployment, email_key: str, comment_id: int) -> Posted:
     )
 
 
-def report_comment(site: Deployment, email_key: str, comment_id: int, reason: str) -> None:
-    as_reader(
+def report_comment(site: Deployment, email_key: str, comment_id: int, reason: str) -> Posted:
+    """Report the comment to the moderators; the comment reported."""
+    return as_reader(
         site,
         email_key,
-        lambda session, found, now: discussion.report(session, found, comment_id, reason, now),
+        lambda session, found, now: _posted(
+            discussion.report(session, found, comment_id, reason, now)
+        ),
     )
 
 
