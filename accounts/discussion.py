@@ -77,7 +77,7 @@ def set_name(session: Session, subscriber: Subscriber, typed: str) -> None:
         raise CommentRefusedError("choose a display name")
     if len(name) > MAX_NAME:
         raise CommentRefusedError(f"a display name has at most {MAX_NAME} characters")
-    if "@" in name or name_key(name) in name_key(subscriber.email_key):
+    if "@" in name or name_key(name) == name_key(subscriber.email_key.split("@")[0]):
         raise CommentRefusedError("a display name may not be an address: choose another")
     taken = session.scalar(select(Commenter).where(Commenter.name_key == name_key(name)))
     if taken is not None and taken.subscriber_id != subscriber.id:

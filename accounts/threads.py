@@ -127,7 +127,8 @@ def thread(session: Session, arxiv_id: str, viewer: int | None, page: int = 1) -
     comments = tuple(
         TopComment(one, tuple(replies[one.id])) for one in shown if one.parent_id is None
     )
-    return Thread(arxiv_id, comments, counts(session, [arxiv_id]).get(arxiv_id, 0), page, pages)
+    total_shown = counts(session, [arxiv_id]).get(arxiv_id, 0)
+    return Thread(arxiv_id, comments, count=total_shown, page=page, pages=pages)
 
 
 def counts(session: Session, arxiv_ids: Sequence[str]) -> dict[str, int]:
@@ -139,7 +140,7 @@ def counts(session: Session, arxiv_ids: Sequence[str]) -> dict[str, int]:
         .where(Comment.arxiv_id.in_(list(arxiv_ids)), Comment.state == CommentState.SHOWN)
         .group_by(Comment.arxiv_id)
     )
-    return {str(arxiv_id): int(number) for arxiv_id, number in rows.tuples()}
+    return {str(row[0]): int(row[1]) for row in rows}
 
 
 def recent(session: Session, arxiv_id: str | None, limit: int) -> list[ShownComment]:

@@ -51,7 +51,8 @@ def thread_part(
         return ThreadPart(thread, viewer, signed_in=False), ""
     nonce = browser_nonce(request)
     csrf = csrf_field(context.settings, nonce)
-    return ThreadPart(thread, viewer, True, csrf, secrets.token_urlsafe(16)), nonce
+    once = secrets.token_urlsafe(16)
+    return ThreadPart(thread, viewer, signed_in=True, csrf=csrf, once=once), nonce
 
 
 async def _act(
@@ -99,7 +100,13 @@ async def post_comment(request: Request, context: ContextDep, arxiv_id: str) -> 
     if asked and parent is None:
         raise BadChoice("reply_to is a comment's id, or empty")
     once = form.get("once").strip()[:64] or secrets.token_urlsafe(16)
-    draft = Draft(parse_arxiv_id(arxiv_id).base, form.get("body"), once, parent, form.get("name"))
+    draft = Draft(
+        arxiv_id=parse_arxiv_id(arxiv_id).base,
+        body=form.get("body"),
+        once=once,
+        parent_id=parent,
+        name=form.get("name"),
+    )
     return await _act(
         request, context, partial(discussion.post_comment, context, draft=draft), form
     )
