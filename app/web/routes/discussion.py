@@ -26,6 +26,7 @@ from app.core.refusals import BadChoice
 from app.services import accounts, discussion
 from app.services.discussion import Draft, Posted, ShownComment
 from app.web import feeds
+from app.web.api_models import SiteThread
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import MAX_ID, PostedForm, browser_nonce, checked_form, csrf_field, stored_id
@@ -135,7 +136,7 @@ async def report_comment(request: Request, context: ContextDep, comment_id: Comm
     return await _act(request, context, act, form)
 
 
-@api_router.get("/papers/{arxiv_id:path}/comments")
+@api_router.get("/papers/{arxiv_id:path}/comments", response_model=SiteThread)
 def comments_json(
     request: Request,
     session: SessionDep,
