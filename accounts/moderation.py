@@ -1,5 +1,5 @@
 """Moderators and what they decide: the readers the operator named (by mailbox), the queue of
-claims and corrections waiting for one, and the audit log of every decision.
+claims, corrections and comments waiting for one, and the audit log of every decision.
 
 A moderator approves or refuses, always with a reason. Approving a claim verifies it (one
 verified claimant a person); refusing it takes the reader's claim away. Approving a
@@ -16,11 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from accounts import corrections, reader
 from app.core.models import (
+    Comment,
+    Commenter,
+    CommentReport,
+    CommentState,
     ModerationDecision,
     Moderator,
     Person,
@@ -225,3 +229,97 @@ def log(
         )
         for subscriber in readers
     )
+
+
+@dataclass(frozen=True)
+class PendingComment:
+    """A comment waiting for a moderator, or one readers reported, with their reasons."""
+
+    comment_id: int
+    arxiv_id: str
+    subscriber_id: int | None
+    name: str
+    body: str
+    state: str
+    reasons: tuple[str, ...]
+
+
+HIDDEN, RESTORED, STOPPED = "hidden", "restored", "stopped"
+
+
+def pending_comments(session: Session) -> list[PendingComment]:
+    """Waiting comments and reported ones no moderator decided about since, oldest first."""
+    reported = select(CommentReport.comment_id).where(CommentReport.settled_at.is_(None))
+    rows = session.execute(
+        select(Comment, Commenter.display_name)
+        .outerjoin(Commenter, Commenter.subscriber_id == Comment.subscriber_id)
+        .where(
+            (Comment.state == CommentState.WAITING)
+            | ((Comment.state == CommentState.SHOWN) & Comment.id.in_(reported))
+        )
+        .order_by(Comment.id)
+    ).all()
+    reasons: dict[int, list[str]] = {}
+    for comment_id, reason in session.execute(
+        select(CommentReport.comment_id, CommentReport.reason)
+        .where(CommentReport.settled_at.is_(None))
+        .order_by(CommentReport.id)
+    ):
+        reasons.setdefault(comment_id, []).append(reason)
+    return [
+        PendingComment(
+            comment_id=row.Comment.id,
+            arxiv_id=row.Comment.arxiv_id,
+            subscriber_id=row.Comment.subscriber_id,
+            name=row.display_name or "deleted reader",
+            body=row.Comment.body,
+            state=row.Comment.state.value,
+            reasons=tuple(reasons.get(row.Comment.id, ())),
+        )
+        for row in rows
+    ]
+
+
+def decide_comment(session: Session, comment_id: int, verdict: Verdict, now: datetime) -> None:
+    """Hide or restore (show) a comment; its open reports are settled; its author is told."""
+    found = session.get(Comment, comment_id)
+    if found is None or found.state is CommentState.DELETED:
+        raise LookupError(f"comment {comment_id}")
+    found.state = CommentState.HIDDEN if verdict.decision == HIDDEN else CommentState.SHOWN
+    session.execute(
+        update(CommentReport)
+        .where(CommentReport.comment_id == comment_id, CommentReport.settled_at.is_(None))
+        .values(settled_at=now)
+    )
+    _log_comment(session, found, "comment", verdict, now)
+
+
+def stop_posting(session: Session, comment_id: int, verdict: Verdict, now: datetime) -> None:
+    """Stop the author of a comment from posting (their comments stay as they are)."""
+    found = session.get(Comment, comment_id)
+    commenter = (
+        session.get(Commenter, found.subscriber_id) if found and found.subscriber_id else None
+    )
+    if found is None or commenter is None:
+        raise LookupError(f"author of comment {comment_id}")
+    commenter.stopped_at, commenter.stopped_reason = now, verdict.reason
+    _log_comment(session, found, "posting", verdict, now)
+
+
+def _log_comment(
+    session: Session, comment: Comment, kind: str, verdict: Verdict, now: datetime
+) -> None:
+    session.add(
+        ModerationDecision(
+            kind=kind,
+            subscriber_id=comment.subscriber_id,
+            person_id=None,
+            arxiv_id=comment.arxiv_id,
+            comment_id=comment.id,
+            decision=verdict.decision,
+            reason=verdict.reason,
+            moderator=verdict.moderator,
+            decided_at=now,
+        )
+    )
+    session.flush()

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from accounts import links
+from accounts import discussion, links
 from accounts.addresses import Address
 from accounts.preferences import Preferences
 from accounts.reader import keeping_follows, put_feedback
@@ -172,9 +172,11 @@ def _bound_to(claims: tokens.Claims, subscriber: Subscriber) -> bool:
 def delete_everything(session: Session, subscriber: Subscriber) -> None:
     """Delete a subscriber and all Paperboy holds about that mailbox (votes, sign-in key).
 
-    Every link mailed to them and every signed-in session of the address stop working.
+    Every link mailed to them and every signed-in session of the address stop working; their
+    comments keep their places as a deleted reader's, without text.
     """
     email_key = subscriber.email_key
+    discussion.forget_author(session, subscriber.id)
     session.execute(delete(Vote).where(Vote.voter == email_key))
     session.execute(delete(SignInKey).where(SignInKey.email_key == email_key))
     session.delete(subscriber)

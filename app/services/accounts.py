@@ -17,7 +17,7 @@ from enum import StrEnum
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from accounts import links, list_readers, reader, signin, subscriptions, votes
+from accounts import discussion, links, list_readers, reader, signin, subscriptions, threads, votes
 from accounts.addresses import Address
 from accounts.library import reader_lists
 from accounts.preferences import Preferences, phrases
@@ -171,8 +171,8 @@ KEY_MATERIAL = frozenset({"link_key", "feed_key"})
 
 def export_of(session: Session, found: Subscriber) -> dict[str, object]:
     """A subscriber's row (less :data:`KEY_MATERIAL`), thumbs, reading list, lists, notes,
-    saved searches, first sign-in, shared lists, followed lists and editor roles, as plain
-    JSON values."""
+    saved searches, first sign-in, shared lists, followed lists and editor roles, display name
+    and comments, as plain JSON values."""
     names = (column.name for column in Subscriber.__table__.columns)
     data = {name: _plain(getattr(found, name)) for name in names if name not in KEY_MATERIAL}
     signed_in = select(SignInKey.signed_in_at).where(SignInKey.email_key == found.email_key)
@@ -201,6 +201,8 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
         {"query": saved.query, "category": saved.category}
         for saved in searches_of(session, found.id)
     ]
+    data["display_name"] = discussion.display_name(session, found)
+    data["comments"] = threads.of_reader(session, found.id)
     return data | list_readers.export_of(session, found)
 
 

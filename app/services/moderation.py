@@ -16,14 +16,14 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from accounts import corrections, moderation, person_claims, reader
 from accounts.addresses import parse_address
-from accounts.moderation import PendingClaim, PendingCorrection
+from accounts.moderation import PendingClaim, PendingComment, PendingCorrection
 from accounts.person_claims import HiddenPage
 from app.core.db import session_scope, unit_of_work
 from app.core.refusals import NotFound
 from app.services.people import split_names
 from app.services.reports import Deployment
 
-__all__ = ["HiddenPage", "PendingClaim", "PendingCorrection"]
+__all__ = ["HiddenPage", "PendingClaim", "PendingComment", "PendingCorrection"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Queue:
     claims: tuple[PendingClaim, ...]
     corrections: tuple[PendingCorrection, ...]
     hidden: tuple[HiddenPage, ...]
+    comments: tuple[PendingComment, ...]
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,9 @@ class DecisionRow:
     """One decision about a reader, as their page shows it."""
 
     kind: str
-    person_id: int
+    person_id: int | None
     arxiv_id: str | None
+    comment_id: int | None
     decision: str
     reason: str
     decided_at: datetime
@@ -80,6 +82,7 @@ def queue(session: Session, email_key: str) -> Queue:
         claims=tuple(moderation.pending_claims(session)),
         corrections=tuple(moderation.pending_corrections(session)),
         hidden=tuple(person_claims.hidden_pages(session)),
+        comments=tuple(moderation.pending_comments(session)),
     )
 
 
@@ -148,6 +151,7 @@ def decisions_about(session: Session, email_key: str) -> list[DecisionRow]:
             kind=row.kind,
             person_id=row.person_id,
             arxiv_id=row.arxiv_id,
+            comment_id=row.comment_id,
             decision=row.decision,
             reason=row.reason,
             decided_at=row.decided_at,

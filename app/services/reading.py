@@ -10,12 +10,13 @@ Reading never writes; the actions are in :mod:`app.services.readers` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from accounts import threads
 from accounts.library import MAX_LIST_NAME, MAX_NOTE, reader_lists
 from accounts.reader import WEB_DEFAULTS, feed_token, feedback_of, on_reading_list, saved_ids
 from accounts.reader import feed_reader as token_reader
@@ -232,10 +233,12 @@ class Community:
 
     daily: HfDailyPaper | None = None
     votes: int = 0
+    comments: int = 0  # in this site's discussion, that everyone sees
 
 
 def community_of(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Community]:
-    """Each paper's community signals, for the papers with any."""
+    """Each paper's community signals (Hugging Face's, votes and comments here), for the
+    papers with any."""
     if not arxiv_ids:
         return {}
     rows = session.scalars(
@@ -246,6 +249,8 @@ def community_of(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Commun
     found = {row.arxiv_id: Community(daily=row) for row in rows}
     for arxiv_id, count in totals(session, list(arxiv_ids)).items():
         found[arxiv_id] = Community(daily=found.get(arxiv_id, Community()).daily, votes=count)
+    for arxiv_id, count in threads.counts(session, arxiv_ids).items():
+        found[arxiv_id] = replace(found.get(arxiv_id, Community()), comments=count)
     return found
 
 

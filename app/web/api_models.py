@@ -95,6 +95,10 @@ class Paper(ApiModel):
     projectPage: str | None = None
     organization: HfOrganization | None = None
     paperboyVotes: int = Field(description="Votes on this Paperboy instance")
+    siteComments: int = Field(
+        description="Comments in this Paperboy's discussion of the paper, that everyone sees "
+        "(`numComments` counts Hugging Face's)"
+    )
     announcedOn: str | None = Field(description="arXiv's announcement day, YYYY-MM-DD")
     categories: list[str]
     primaryCategory: str | None = Field(
@@ -279,3 +283,30 @@ class ErrorBody(ApiModel):
     """Every error of the API and feeds: 400, 404, 429, 503."""
 
     error: ErrorDetail
+
+
+class SiteComment(ApiModel):
+    """A comment in this Paperboy's discussion of a paper, by the name its reader chose."""
+
+    id: int
+    replyTo: int | None = Field(description="The top comment a reply answers")
+    name: str = Field(description="The reader's display name, or `deleted reader`")
+    paperAuthor: bool = Field(description="Written by the paper's verified author")
+    state: Literal["shown", "deleted"]
+    createdAt: str
+    editedAt: str | None
+    html: str = Field(description="The comment's Markdown as sanitized HTML (maths left as TeX)")
+
+
+class SiteThreadComment(SiteComment):
+    replies: list[SiteComment]
+
+
+class SiteThread(ApiModel):
+    """``/api/papers/{id}/comments``: a page of a paper's top comments with their replies."""
+
+    arxivId: str
+    count: int = Field(description="Comments everyone sees, replies included")
+    page: int
+    pages: int
+    comments: list[SiteThreadComment]

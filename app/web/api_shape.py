@@ -80,6 +80,7 @@ def paper_fields(paper: PaperFacts, signals: Signals) -> dict[str, Any]:
         "projectPage": project_page(paper, signals),
         "organization": organization(signals),
         "paperboyVotes": signals.votes,
+        "siteComments": signals.site_comments,
         "announcedOn": None if paper.announced_on is None else paper.announced_on.isoformat(),
         "categories": list(paper.categories),
         "primaryCategory": paper.primary_category,

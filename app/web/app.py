@@ -60,6 +60,7 @@ from app.web.routes import (
     accuracy,
     api,
     authors,
+    discussion,
     docs,
     feeds,
     library,
@@ -86,6 +87,9 @@ from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 
 logger = logging.getLogger(__name__)
 ROUTERS = (
+    # Before the paper page's and the API's catch-all paths, which would take its paths.
+    discussion.router,
+    discussion.api_router,
     pages.router,
     papers.router,
     api.router,

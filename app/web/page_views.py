@@ -24,6 +24,7 @@ from app.core.periods import Period, last_day, span
 from app.core.reads import human_label
 from app.core.refusals import NotFound
 from app.core.wal import StandbyState, described
+from app.services.discussion import MAX_BODY, MAX_NAME, Thread, Viewer
 from app.services.status import JobStatus, SourceStatus, Status
 from app.web.api_shape import page_of as api_page_of
 from app.web.view_models import Appearance, AuthorLink, Card, TopicChip
@@ -181,6 +182,20 @@ class PaperPage:
     authors: list[AuthorLink]  # all of them (a card shows the first few)
     similar: list[Card]
     appearances: list[Appearance]
+    discussion: ThreadPart | None = None
+
+
+@dataclass(frozen=True)
+class ThreadPart:
+    """A paper's thread as its page shows it to this reader (forms when signed in)."""
+
+    thread: Thread
+    viewer: Viewer
+    signed_in: bool
+    csrf: str = ""
+    once: str = ""  # the post form's one-time value: sent twice, it posts once
+    max_body: int = MAX_BODY
+    max_name: int = MAX_NAME
 
 
 @dataclass(frozen=True, slots=True)

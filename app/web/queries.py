@@ -115,10 +115,12 @@ _FACT_COLUMNS = (
 
 def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
     """Community signals per paper: Hugging Face's from the daily page where it had the most
-    upvotes, and its votes on Paperboy."""
+    upvotes, and its votes and comments on Paperboy."""
     return {
         arxiv_id: replace(
-            Signals() if found.daily is None else _hf_signals(found.daily), votes=found.votes
+            Signals() if found.daily is None else _hf_signals(found.daily),
+            votes=found.votes,
+            site_comments=found.comments,
         )
         for arxiv_id, found in community_of(session, arxiv_ids).items()
     }

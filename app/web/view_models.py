@@ -100,7 +100,8 @@ class Signals:
 
     upvotes: int = 0  # on Hugging Face Daily Papers
     votes: int = 0  # on Paperboy
-    num_comments: int = 0
+    num_comments: int = 0  # on Hugging Face
+    site_comments: int = 0  # in this site's discussion
     github_repo: str | None = None
     ai_keywords: tuple[str, ...] = ()
     github_stars: int | None = None

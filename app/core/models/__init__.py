@@ -10,6 +10,7 @@ with the states (``StrEnum``) its rows hold. Import them from here:
 from __future__ import annotations
 
 from app.core.models.base import Base, StoredState, UTCDateTime
+from app.core.models.discussion import Comment, Commenter, CommentReport, CommentState
 from app.core.models.ingest import AnnouncementEntry, FeedState, HfDailyPaper, RequestGate
 from app.core.models.operations import (
     Incident,
@@ -78,6 +79,10 @@ __all__ = [
     "AnnouncementEntry",
     "Author",
     "Base",
+    "Comment",
+    "CommentReport",
+    "CommentState",
+    "Commenter",
     "DayScore",
     "Delivery",
     "DeliveryStatus",

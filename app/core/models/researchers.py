@@ -34,20 +34,24 @@ class Moderator(Base):
 
 
 class ModerationDecision(Base):
-    """A moderator's approval or refusal of a claim, a correction or a hidden page, with its
-    reason: kept for good, readable by the reader it concerns."""
+    """A moderator's approval or refusal of a claim, a correction or a hidden page, or their
+    hiding or restoring of a comment, with its reason: kept for good, readable by the reader it
+    concerns."""
 
     __tablename__ = "moderation_decisions"
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    # "claim", "correction" or "hide".
+    # "claim", "correction", "hide", "comment" or "posting".
     kind: Mapped[str] = mapped_column(String(16))
     subscriber_id: Mapped[int | None] = mapped_column(
         ForeignKey("subscribers.id", ondelete="CASCADE"), index=True
     )
-    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    # None for a decision about a comment or about posting.
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), index=True)
     arxiv_id: Mapped[str | None] = mapped_column(String(32))
-    # "approved" or "refused".
+    # The comment a "comment" decision hid or restored (not a key: the log outlives it).
+    comment_id: Mapped[int | None]
+    # "approved" or "refused"; "hidden" or "restored" (a comment); "stopped" or "allowed".
     decision: Mapped[str] = mapped_column(String(16))
     reason: Mapped[str] = mapped_column(Text)
     moderator: Mapped[str] = mapped_column(String(320))

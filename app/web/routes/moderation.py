@@ -18,8 +18,14 @@ from fastapi import APIRouter, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.services import accounts, moderation
-from app.services.moderation import DecisionRow, HiddenPage, PendingClaim, PendingCorrection
+from app.services import accounts, discussion, moderation
+from app.services.moderation import (
+    DecisionRow,
+    HiddenPage,
+    PendingClaim,
+    PendingComment,
+    PendingCorrection,
+)
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import MAX_ID, read_form, require_this_site
 from app.web.routes.reader import PRIVATE, signed_in_reading, to_sign_in
@@ -34,6 +40,9 @@ Done = Literal[
     "correction-refused",
     "page-hidden",
     "page-shown",
+    "comment-hidden",
+    "comment-restored",
+    "comment-stopped",
 ]
 DONE_LINES: dict[str, str] = {
     "claim-approved": "Claim approved: it is verified now.",
@@ -42,6 +51,9 @@ DONE_LINES: dict[str, str] = {
     "correction-refused": "Correction refused: it stays the readers' own view.",
     "page-hidden": "Page hidden: only its verified claimant and the moderators see it now.",
     "page-shown": "Page shown again to everyone.",
+    "comment-hidden": "Comment hidden: only its author sees it, with your reason.",
+    "comment-restored": "Comment restored: everyone sees it.",
+    "comment-stopped": "The comment's author can no longer post.",
 }
 
 
@@ -51,6 +63,7 @@ class ModerationPage:
     claims: tuple[PendingClaim, ...]
     corrections: tuple[PendingCorrection, ...]
     hidden: tuple[HiddenPage, ...] = ()
+    comments: tuple[PendingComment, ...] = ()
     done: str = ""
     problem: str = ""
 
@@ -74,6 +87,7 @@ def queue(
         claims=found.claims,
         corrections=found.corrections,
         hidden=found.hidden,
+        comments=found.comments,
         done=DONE_LINES.get(done or "", ""),
     )
     return context.respond(request, "pages/moderation.html", page, headers=PRIVATE)
@@ -132,6 +146,26 @@ async def decide_page(request: Request, context: ContextDep, person_id: Id) -> R
         reason=form.get("reason"),
     )
     return await _decide(request, context, act, f"page-{form.get('decision')}")
+
+
+@router.post("/moderation/comments/{comment_id}")
+async def decide_comment(request: Request, context: ContextDep, comment_id: Id) -> Response:
+    """Hide or restore a comment (``decision``: hidden, restored) or stop its author posting
+    (``decision``: stopped), with a reason."""
+    form = await read_form(request)
+    decision, reason = form.get("decision"), form.get("reason")
+    act = (
+        partial(discussion.stop_posting, context, comment_id=comment_id, reason=reason)
+        if decision == "stopped"
+        else partial(
+            discussion.decide_comment,
+            context,
+            comment_id=comment_id,
+            decision=decision,
+            reason=reason,
+        )
+    )
+    return await _decide(request, context, act, f"comment-{decision}")
 
 
 async def _decide(request: Request, context: WebContext, act: partial[None], done: str) -> Response:

@@ -1,4 +1,5 @@
-"""A paper's page (``/papers/{id}``) and its buttons (``/papers/{id}/…``): save, thumbs, file
+"""A paper's page (``/papers/{id}``, its discussion below: :mod:`app.web.routes.discussion`)
+and its buttons (``/papers/{id}/…``): save, thumbs, file
 under a list, read, note and "not interested".
 
 The buttons are plain form POSTs, checked and run as every reader button is
@@ -16,10 +17,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.core.refusals import BadChoice, NotFound
 from app.services import library, readers
 from app.services.radar import outcomes_known_until
-from app.web import queries, reader_views
+from app.web import answers, queries, reader_views
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import paper_path_id, read_form, stored_id
 from app.web.page_views import PaperPage
+from app.web.routes.discussion import thread_part
 from app.web.routes.library import READING_LIST
 from app.web.routes.reader import PRIVATE, post_action
 from app.web.routes.voting import SESSION_COOKIE
@@ -49,13 +51,16 @@ def paper_page(
     email_key = reader_views.signed_in(context, session, request.cookies.get(SESSION_COOKIE, ""))
     if email_key is not None:
         shown, headers = reader_views.marked(session, email_key, shown), PRIVATE
+    part, nonce = thread_part(request, context, session, found.arxiv_id, email_key)
     page = PaperPage(
         card=shown,
         authors=author_links(found.authors),
         similar=queries.plain_cards(session, context.search.similar(found.arxiv_id, SIMILAR)),
         appearances=queries.appearances(session, found.arxiv_id),
+        discussion=part,
     )
-    return context.respond(request, "pages/paper.html", page, headers=headers)
+    response = context.respond(request, "pages/paper.html", page, headers=headers)
+    return answers.with_csrf_cookie(context, response, nonce) if nonce else response
 
 
 def _card(arxiv_id: str) -> str:

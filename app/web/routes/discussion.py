@@ -1,0 +1,217 @@
+"""A paper's discussion: its comment forms' POSTs (post, reply, edit, delete, report, a
+display name), the thread's part of the paper page (:func:`thread_part`), the JSON list
+``/api/papers/{id}/comments`` and the Atom feeds of a thread and of the site's discussion.
+
+Every form carries the CSRF pair (:func:`app.web.forms.checked_form`) and answers 303 back to
+the comment's anchor (``/papers/{id}#comment-{n}``), or JSON to a script (the comment as the
+page shows it, for the page to add without reloading). What a rule refuses answers its own
+status; another reader's comment is 404, as a missing one is.
+"""
+
+from __future__ import annotations
+
+import secrets
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from functools import partial
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
+
+from app.core.arxiv_ids import parse_arxiv_id
+from app.core.refusals import BadChoice
+from app.services import accounts, discussion
+from app.services.discussion import Draft, Posted, ShownComment
+from app.web import feeds
+from app.web.api_models import SiteThread
+from app.web.caching import cached
+from app.web.context import ContextDep, SessionDep, WebContext
+from app.web.forms import MAX_ID, PostedForm, browser_nonce, checked_form, csrf_field, stored_id
+from app.web.page_views import ThreadPart
+from app.web.routes.reader import to_sign_in
+from app.web.routes.voting import SESSION_COOKIE
+
+router = APIRouter(include_in_schema=False)
+api_router = APIRouter(prefix="/api", tags=["api"])
+CommentId = Annotated[int, Path(ge=1, le=MAX_ID)]
+FEED_SIZE = 50
+
+
+def thread_part(
+    request: Request, context: WebContext, session: Session, arxiv_id: str, email_key: str | None
+) -> tuple[ThreadPart, str]:
+    """The paper page's thread (``?comments=``: its page) and the CSRF nonce its forms need
+    (empty: no forms, nobody signed in)."""
+    page = stored_id(request.query_params.get("comments", "1")) or 1
+    viewer = discussion.viewer(session, email_key)
+    thread = discussion.thread_of(session, arxiv_id, viewer.subscriber_id, page)
+    if email_key is None:
+        return ThreadPart(thread, viewer, signed_in=False), ""
+    nonce = browser_nonce(request)
+    csrf = csrf_field(context.settings, nonce)
+    once = secrets.token_urlsafe(16)
+    return ThreadPart(thread, viewer, signed_in=True, csrf=csrf, once=once), nonce
+
+
+async def _act(
+    request: Request, context: WebContext, act: partial[Posted], form: PostedForm
+) -> Response:
+    """Run a comment's action as the signed-in reader; back to the comment's anchor."""
+    cookie = request.cookies.get(SESSION_COOKIE, "")
+    email_key = await run_in_threadpool(accounts.voter, context, cookie)
+    if email_key is None:
+        return to_sign_in(request)
+    done = await run_in_threadpool(act, email_key)
+    anchor = f"/papers/{done.arxiv_id}#comment-{done.id}"
+    if "application/json" in request.headers.get("accept", ""):
+        shown = await run_in_threadpool(_shown, context, done.id, email_key)
+        return JSONResponse({"anchor": anchor, "waiting": done.waiting, "comment": shown})
+    return RedirectResponse(anchor, status_code=303)
+
+
+def _shown(context: WebContext, comment_id: int, email_key: str) -> dict[str, object]:
+    with context.sessions() as session:
+        viewer = discussion.viewer(session, email_key)
+        found = discussion.one_comment(session, comment_id, viewer.subscriber_id)
+    return _plain(found) | {"html": found.html}
+
+
+def _plain(found: ShownComment) -> dict[str, object]:
+    return {
+        "id": found.id,
+        "replyTo": found.parent_id,
+        "name": found.name,
+        "paperAuthor": found.paper_author,
+        "state": found.state.value,
+        "createdAt": found.created_at.isoformat(),
+        "editedAt": found.edited_at.isoformat() if found.edited_at else None,
+    }
+
+
+@router.post("/papers/{arxiv_id:path}/comments")
+async def post_comment(request: Request, context: ContextDep, arxiv_id: str) -> Response:
+    """A comment (``body``), a reply (``reply_to``: a comment's id), with the form's
+    ``once``; a first comment also chooses the reader's display name (``name``)."""
+    form = await checked_form(request, context.settings)
+    asked = form.get("reply_to").strip()
+    parent = stored_id(asked) if asked else None
+    if asked and parent is None:
+        raise BadChoice("reply_to is a comment's id, or empty")
+    once = form.get("once").strip()[:64] or secrets.token_urlsafe(16)
+    draft = Draft(
+        arxiv_id=parse_arxiv_id(arxiv_id).base,
+        body=form.get("body"),
+        once=once,
+        parent_id=parent,
+        name=form.get("name"),
+    )
+    return await _act(
+        request, context, partial(discussion.post_comment, context, draft=draft), form
+    )
+
+
+@router.post("/comments/{comment_id}/edit")
+async def edit_comment(request: Request, context: ContextDep, comment_id: CommentId) -> Response:
+    form = await checked_form(request, context.settings)
+    act = partial(discussion.edit_comment, context, comment_id=comment_id, body=form.get("body"))
+    return await _act(request, context, act, form)
+
+
+@router.post("/comments/{comment_id}/delete")
+async def delete_comment(request: Request, context: ContextDep, comment_id: CommentId) -> Response:
+    form = await checked_form(request, context.settings)
+    act = partial(discussion.delete_comment, context, comment_id=comment_id)
+    return await _act(request, context, act, form)
+
+
+@router.post("/comments/{comment_id}/report")
+async def report_comment(request: Request, context: ContextDep, comment_id: CommentId) -> Response:
+    """Report a comment to the moderators, with a ``reason``."""
+    form = await checked_form(request, context.settings)
+    reason = form.get("reason")
+    act = partial(discussion.report_comment, context, comment_id=comment_id, reason=reason)
+    return await _act(request, context, act, form)
+
+
+@api_router.get("/papers/{arxiv_id:path}/comments", response_model=SiteThread)
+def comments_json(
+    request: Request,
+    session: SessionDep,
+    arxiv_id: str,
+    page: Annotated[int, Query(ge=1, le=100_000, description="Page of top comments")] = 1,
+) -> Response:
+    """A paper's thread: its top comments, oldest first, a page at a time, each with its
+    replies; names are the display names readers chose, never an address."""
+    base = parse_arxiv_id(arxiv_id).base
+    found = discussion.thread_of(session, base, None, page)
+    body = {
+        "arxivId": base,
+        "count": found.count,
+        "page": found.page,
+        "pages": found.pages,
+        "comments": [
+            _plain(top.comment)
+            | {
+                "html": top.comment.html,
+                "replies": [_plain(r) | {"html": r.html} for r in top.replies],
+            }
+            for top in found.comments
+        ],
+    }
+    return JSONResponse(body)
+
+
+def _atom(
+    context: WebContext, title: str, paths: tuple[str, str], shown: list[ShownComment]
+) -> bytes:
+    site = context.settings.public_base_url.rstrip("/")
+    newest = max((one.edited_at or one.created_at for one in shown), default=None)
+    feed = feeds.feed_head(title, site + paths[0], site + paths[1], None)
+    updated = feed.find(f"{{{feeds.ATOM}}}updated")
+    if updated is not None and newest is not None:
+        updated.text = newest.astimezone(UTC).isoformat()
+    for one in shown:
+        entry = ET.SubElement(feed, f"{{{feeds.ATOM}}}entry")
+        url = f"{site}/papers/{one.arxiv_id}#comment-{one.id}"
+        feeds.text(entry, "title", f"{one.name} on {one.arxiv_id}")
+        feeds.text(entry, "id", url)
+        feeds.link(entry, url, "alternate")
+        feeds.text(entry, "updated", (one.edited_at or one.created_at).isoformat())
+        author = ET.SubElement(entry, f"{{{feeds.ATOM}}}author")
+        feeds.text(author, "name", one.name)
+        feeds.text(entry, "content", one.html, kind="html")
+    return feeds.body(feed)
+
+
+@router.get("/papers/{arxiv_id:path}/comments.atom")
+def thread_feed(
+    request: Request, context: ContextDep, session: SessionDep, arxiv_id: str
+) -> Response:
+    base = parse_arxiv_id(arxiv_id).base
+    shown = discussion.recent_comments(session, base, FEED_SIZE)
+    paths = (f"/papers/{base}", f"/papers/{base}/comments.atom")
+    return cached(
+        request,
+        _atom(context, f"Discussion of {base}", paths, shown),
+        feeds.MEDIA_TYPES["atom"],
+        _when(shown),
+    )
+
+
+@router.get("/discussion.atom")
+def site_feed(request: Request, context: ContextDep, session: SessionDep) -> Response:
+    shown = discussion.recent_comments(session, None, FEED_SIZE)
+    paths = ("/", "/discussion.atom")
+    return cached(
+        request,
+        _atom(context, "Paperboy: recent discussion", paths, shown),
+        feeds.MEDIA_TYPES["atom"],
+        _when(shown),
+    )
+
+
+def _when(shown: list[ShownComment]) -> datetime | None:
+    return max((one.edited_at or one.created_at for one in shown), default=None)
