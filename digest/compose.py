@@ -86,6 +86,7 @@ def digest_message(
         "edition_date": edition.edition_date.isoformat(),
         "items": _items(settings, subscriber, edition, picks.picks, now),
         "followed_left_out": picks.followed_left_out,
+        "organizations_left_out": picks.organizations_left_out,
         "searched_left_out": picks.searched_left_out,
         "preferences_url": links.preferences_url(settings, subscriber, now),
         "unsubscribe_url": unsubscribe.https,
@@ -106,6 +107,8 @@ def section_heading(pick: Pick, period: str) -> str:
     """The words that open the section of a digest or of the "For you" page ``pick`` is in."""
     if pick.section == Section.FOLLOWED:
         return "From authors and topics you follow"
+    if pick.section == Section.ORGANIZATIONS:
+        return "From organizations you follow"
     if pick.section == Section.SEARCH:
         return f"New for “{pick.group}”"
     if pick.section == Section.TRENDING:

@@ -79,6 +79,7 @@ class Reader:
     failure_count: int
     away_since: date | None = None
     followed_people: list[int] = field(default_factory=list)
+    followed_organizations: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, subscriber: Subscriber) -> Reader:
