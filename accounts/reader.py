@@ -55,6 +55,7 @@ WEB_DEFAULTS = {
     "followed_authors": [],
     "muted_authors": [],
     "followed_people": [],
+    "followed_organizations": [],
     "frequency": Frequency.DAILY,
     "weekday": 0,
     "delivery_hour": 7,
@@ -229,6 +230,12 @@ def set_person(subscriber: Subscriber, person: int, *, follow: bool) -> None:
     """Follow one person of a name, or stop; a follow of the name itself is left as it is."""
     others = [one for one in subscriber.followed_people if one != person]
     subscriber.followed_people = [*others, person] if follow else others
+
+
+def set_organization(subscriber: Subscriber, slug: str, *, follow: bool) -> None:
+    """Follow a Hugging Face organization by its slug, or stop (again: nothing changes)."""
+    others = [one for one in subscriber.followed_organizations if one != slug]
+    subscriber.followed_organizations = [*others, slug] if follow else others
 
 
 def _placed(

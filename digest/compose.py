@@ -86,6 +86,7 @@ def digest_message(
         "edition_date": edition.edition_date.isoformat(),
         "items": _items(settings, subscriber, edition, picks.picks, now),
         "followed_left_out": picks.followed_left_out,
+        "organizations_left_out": picks.organizations_left_out,
         "searched_left_out": picks.searched_left_out,
         "preferences_url": links.preferences_url(settings, subscriber, now),
         "unsubscribe_url": unsubscribe.https,
@@ -108,6 +109,8 @@ def section_heading(pick: Pick, period: str) -> str:
         return "From authors and topics you follow"
     if pick.section == Section.LISTED:
         return f"New on the list “{pick.group}”"
+    if pick.section == Section.ORGANIZATIONS:
+        return "From organizations you follow"
     if pick.section == Section.SEARCH:
         return f"New for “{pick.group}”"
     if pick.section == Section.TRENDING:

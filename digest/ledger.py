@@ -82,6 +82,7 @@ class Reader:
     followed_people: list[int] = field(default_factory=list)
     # How far back a followed list's new papers are news: a day, or a week.
     frequency: Frequency = Frequency.DAILY
+    followed_organizations: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, subscriber: Subscriber) -> Reader:

@@ -31,6 +31,11 @@ def follow_reason(paper: EditionPaper, taste: Taste) -> str | None:
     return None
 
 
+def organization_reason(paper: EditionPaper) -> str:
+    """ "from ByteDance Seed, which you follow": the organization it was submitted under."""
+    return f"from {paper.organization_name or paper.organization}, which you follow"
+
+
 def trending_reason(paper: EditionPaper, index: int) -> str:
     return f"#{index + 1} trending{_trending_why(paper)}"
 

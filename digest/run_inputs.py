@@ -26,6 +26,7 @@ from app.core.models import (
     DayScore,
     Edition,
     EditionItem,
+    HfDailyPaper,
     Paper,
     PaperEmbedding,
     PaperPerson,
@@ -102,7 +103,11 @@ def _view(
     }
     labels = topic_labels(session, [row.topic_id for row in scored if row.topic_id is not None])
     people = people_of_papers(session, ids)
-    view = [_edition_paper(papers[row.arxiv_id], row, labels, people) for row in scored]
+    organizations = organizations_of_papers(session, ids)
+    view = [
+        _edition_paper(papers[row.arxiv_id], row, labels, people, organizations.get(row.arxiv_id))
+        for row in scored
+    ]
     return EditionView(
         view,
         _vectors(session, ids, model),
@@ -145,11 +150,25 @@ def people_of_papers(session: Session, ids: Sequence[str]) -> dict[tuple[str, st
     }
 
 
+def organizations_of_papers(session: Session, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """The Hugging Face organization each of the papers was submitted under, where one was:
+    its slug and the name it shows (the slug where Hugging Face gave none)."""
+    query = select(
+        HfDailyPaper.arxiv_id, HfDailyPaper.organization_name, HfDailyPaper.organization_fullname
+    ).where(HfDailyPaper.arxiv_id.in_(ids), HfDailyPaper.organization_name.is_not(None))
+    found: dict[str, tuple[str, str]] = {}
+    for arxiv_id, slug, name in session.execute(query.order_by(HfDailyPaper.daily_date)):
+        if slug:  # the newest day's, where they differ
+            found[arxiv_id] = (slug, name or slug)
+    return found
+
+
 def _edition_paper(
     paper: Paper,
     item: EditionItem | DayScore,
     labels: dict[int, str],
     people: dict[tuple[str, str], int],
+    organization: tuple[str, str] | None = None,
 ) -> EditionPaper:
     topic = item.topic_id
     return EditionPaper(
@@ -166,6 +185,8 @@ def _edition_paper(
         chance=item.chance,
         reasons=tuple(reason.text for reason in helped(load_reasons(item.reasons))),
         abstract=paper.abstract,
+        organization=organization[0] if organization else None,
+        organization_name=organization[1] if organization else None,
     )
 
 

@@ -3,25 +3,28 @@
 1. **Followed**: every paper of the day by an author the reader follows or in a topic they
    follow, whatever its trending rank and their categories (a follow is asked for by name),
    best ranked first, up to :data:`FOLLOWED_SHOWN`; how many of them no section holds is said.
-2. **Lists**: for each published list the reader follows, the papers it gained since their
+2. **Organizations**: every paper of the day submitted to Hugging Face's daily page under an
+   organization the reader follows that the first section does not hold, best ranked first,
+   up to :data:`ORGANIZATIONS_SHOWN`; how many more there were is said.
+3. **Lists**: for each published list the reader follows, the papers it gained since their
    last digest (a day, or a week: :mod:`digest.tastes`), whatever day they were announced,
    newest first, up to :data:`LIST_SHOWN` each and :data:`LISTS_SHOWN` in all; one section
    per list, "New on the list …".
-3. **Searches**: for each search the reader saved (:mod:`accounts.saved_searches`),
+4. **Searches**: for each search the reader saved (:mod:`accounts.saved_searches`),
    oldest first, what it finds among the edition's papers
    (:class:`digest.run_inputs.SearchMatches`), best match first, up to :data:`SEARCH_SHOWN`
    each and :data:`SEARCHES_SHOWN` in all, with its ``-word`` exclusions; one section per
    search, "New for …".
-4. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
+5. **For you**: :func:`digest.selection.select` over the rest of the day (the edition's papers
    first, then every other paper announced that day), up to the reader's number of items.
-5. **Trending**: the edition's best papers the sections above left out, a few, so that a
+6. **Trending**: the edition's best papers the sections above left out, a few, so that a
    reader also sees what the crowd reads.
 
-So a digest holds at most ``FOLLOWED_SHOWN + LISTS_SHOWN + SEARCHES_SHOWN + max_items +
-TRENDING_SHOWN``
-papers, and says how many followed or searched papers it left out. No paper is in two
-sections; mutes and excluded phrases hold in every section, categories in the last two (a
-follow or a saved search is asked for by name).
+So a digest holds at most ``FOLLOWED_SHOWN + ORGANIZATIONS_SHOWN + LISTS_SHOWN +
+SEARCHES_SHOWN + max_items + TRENDING_SHOWN`` papers, and says how many followed,
+organizations' or searched papers it left out. No paper is in two sections; mutes and excluded
+phrases hold in every section, categories in the last two (a follow or a saved search is asked
+for by name).
 
 One reader's picks of a day are the one selection the digest and the site's "For you" share:
 the digest run and the web page both call :func:`reader_picks` with the edition as the
@@ -39,7 +42,7 @@ from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from digest.ledger import Reader
-from digest.pick_reasons import follow_reason, trending_reason
+from digest.pick_reasons import follow_reason, organization_reason, trending_reason
 from digest.selection import (
     EditionPaper,
     EditionView,
@@ -55,6 +58,8 @@ from search.excluded_words import mentions, split_query
 
 # Enough for a prolific group's day; past it the mail says how many more there were.
 FOLLOWED_SHOWN = 20
+# An organization's day is a few papers; a reader following many big ones gets the best.
+ORGANIZATIONS_SHOWN = 10
 # Per saved search, and for all of a reader's searches together.
 SEARCH_SHOWN = 5
 SEARCHES_SHOWN = 15
@@ -66,12 +71,14 @@ LISTS_SHOWN = 15
 
 @dataclass(frozen=True, slots=True)
 class Sectioned:
-    """The picks in section order (followed, for you, trending) and how many followed papers
-    past :data:`FOLLOWED_SHOWN` no section holds."""
+    """The picks in section order (followed, organizations, searches, for you, trending) and
+    how many followed papers past :data:`FOLLOWED_SHOWN` (or the organizations' past
+    :data:`ORGANIZATIONS_SHOWN`) no section holds."""
 
     picks: list[Pick]
     followed_left_out: int = 0
     searched_left_out: int = 0
+    organizations_left_out: int = 0
 
     def __len__(self) -> int:
         return len(self.picks)
@@ -86,6 +93,12 @@ def sectioned_picks(
     followed_picks = [
         Pick(view.papers[i], follow_reason(view.papers[i], taste) or "", Section.FOLLOWED)
         for i in shown
+    ]
+    organized = _organizations(view, taste, exclusion_cosine, frozenset(followed))
+    shown += organized[:ORGANIZATIONS_SHOWN]
+    followed_picks += [
+        Pick(view.papers[i], organization_reason(view.papers[i]), Section.ORGANIZATIONS)
+        for i in organized[:ORGANIZATIONS_SHOWN]
     ]
     listed = _listed(taste, {view.papers[i].arxiv_id for i in shown})
     on_lists = {pick.paper.arxiv_id for pick in listed}
@@ -109,6 +122,7 @@ def sectioned_picks(
         followed_picks + listed + searched.picks + chosen + trending,
         followed_left_out=sum(view.papers[i].arxiv_id not in taken for i in followed),
         searched_left_out=len(searched.found - {view.papers[i].arxiv_id for i in searched.shown}),
+        organizations_left_out=sum(view.papers[i].arxiv_id not in taken for i in organized),
     )
 
 
@@ -170,6 +184,20 @@ def _followed(view: EditionView, taste: Taste, exclusion_cosine: float) -> list[
         return []
     allowed = eligible(view, taste, exclusion_cosine, by_category=False)
     return [i for i in np.flatnonzero(allowed).tolist() if follows(view.papers[i], taste)]
+
+
+def _organizations(
+    view: EditionView, taste: Taste, exclusion_cosine: float, followed: frozenset[int]
+) -> list[int]:
+    """The papers of followed organizations the followed section does not hold, best first."""
+    if not taste.followed_organizations:
+        return []
+    allowed = eligible(view, taste, exclusion_cosine, by_category=False)
+    return [
+        i
+        for i in np.flatnonzero(allowed).tolist()
+        if i not in followed and view.papers[i].organization in taste.followed_organizations
+    ]
 
 
 def _trending(

@@ -58,6 +58,9 @@ class EditionPaper:
     abstract: str = ""
     # The person (``people``) behind each author key, row for row (None: not split yet).
     author_people: tuple[int | None, ...] = ()
+    # The Hugging Face organization it was submitted under: its slug and the name it shows.
+    organization: str | None = None
+    organization_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,7 @@ class Taste:
     followed_authors: frozenset[str] = frozenset()
     muted_authors: frozenset[str] = frozenset()
     followed_people: frozenset[int] = frozenset()
+    followed_organizations: frozenset[str] = frozenset()
     liked: Matrix | None = None
     # The title and abstract of each liked paper, row for row with ``liked``.
     liked_texts: tuple[str, ...] = ()
@@ -153,6 +157,7 @@ class Section(StrEnum):
     """The parts of a digest (digest.sections), in the order a digest shows them."""
 
     FOLLOWED = "followed"
+    ORGANIZATIONS = "organizations"
     LISTED = "listed"
     SEARCH = "search"
     FOR_YOU = "for-you"

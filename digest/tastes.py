@@ -86,6 +86,7 @@ class Tastes:
             followed_authors=frozenset(subscriber.followed_authors),
             muted_authors=frozenset(subscriber.muted_authors),
             followed_people=frozenset(subscriber.followed_people),
+            followed_organizations=frozenset(subscriber.followed_organizations),
             liked=_stacked(feedback.liked),
             liked_texts=tuple(feedback.liked_texts),
             liked_papers=tuple(feedback.liked_papers),

@@ -54,10 +54,12 @@
   }
 
   // The page's follower count, moved by the reader's own press (the count is of readers).
+  // A card's organization button is not the page's: it leaves the count alone.
+  var PAGE_FOLLOW = "[data-follow], [data-follow-person], [data-follow-organization]:not([data-card])";
   function countFollow(form) {
-    var box = form.closest("[data-follow], [data-follow-person]");
+    var box = form.closest(PAGE_FOLLOW);
     var count = document.querySelector("[data-followers]");
-    if (!box || !count || document.querySelectorAll("[data-follow], [data-follow-person]").length !== 1) { return; }
+    if (!box || !count || document.querySelectorAll(PAGE_FOLLOW).length !== 1) { return; }
     var now = form.getAttribute("data-reader") === "follow" && !form.querySelector("input[name=undo]");
     var moved = (now ? 1 : 0) - (following(box) ? 1 : 0);
     if (!moved) { return; }
@@ -92,6 +94,10 @@
       var person = Number(box.getAttribute("data-follow-person"));
       markStance(box, (state.followed_people || []).indexOf(person) >= 0 ? "follow" : "");
     });
+    document.querySelectorAll("[data-follow-organization]").forEach(function (box) {
+      var slug = box.getAttribute("data-follow-organization");
+      markStance(box, (state.followed_organizations || []).indexOf(slug) >= 0 ? "follow" : "");
+    });
     document.querySelectorAll("[data-claim-person]").forEach(function (box) {
       markClaim(box, state.claimed_person === Number(box.getAttribute("data-claim-person")));
     });
@@ -125,6 +131,6 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (document.querySelector("[data-paper], [data-follow], [data-claim], [data-follow-person], [data-claim-person]")) { refresh(); }
+    if (document.querySelector("[data-paper], [data-follow], [data-claim], [data-follow-person], [data-claim-person], [data-follow-organization]")) { refresh(); }
   });
 })();

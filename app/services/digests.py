@@ -211,6 +211,7 @@ class PersonalPicks:
     picks: list[Pick]
     followed_left_out: int = 0
     searched_left_out: int = 0
+    organizations_left_out: int = 0
 
 
 def target_edition(session: Session, frequency: Frequency, day: date | None) -> EditionKey | None:
@@ -259,4 +260,5 @@ def picks_for(
         picks=chosen.picks,
         followed_left_out=chosen.followed_left_out,
         searched_left_out=chosen.searched_left_out,
+        organizations_left_out=chosen.organizations_left_out,
     )

@@ -16,12 +16,13 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import TypeVar
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from accounts import person_claims, reader, saved_searches, subscriptions
 from accounts.reader import Stance
 from app.core.db import unit_of_work
-from app.core.models import Author, Subscriber, Topic
+from app.core.models import Author, HfDailyPaper, Paper, Subscriber, Topic
 from app.core.refusals import NotFound
 from app.services.reports import Deployment
 from digest import catch_up
@@ -103,6 +104,29 @@ def set_topic_stance(site: Deployment, email_key: str, topic: int, stance: Stanc
         reader.set_topic(found, topic, stance)
 
     as_reader(site, email_key, step)
+
+
+def follow_organization(site: Deployment, email_key: str, slug: str, *, follow: bool) -> None:
+    """Follow an organization that has a page here, or stop (leaving always works, even an
+    organization whose papers are no longer stored)."""
+
+    def step(session: Session, found: Subscriber, now: datetime) -> None:
+        if follow and not _organization_shown(session, slug):
+            raise LookupError(f"organization {slug}")
+        reader.set_organization(found, slug, follow=follow)
+
+    as_reader(site, email_key, step)
+
+
+def _organization_shown(session: Session, slug: str) -> bool:
+    """Whether the organization has a page: a stored paper was submitted under it."""
+    query = (
+        select(HfDailyPaper.arxiv_id)
+        .join(Paper, Paper.arxiv_id == HfDailyPaper.arxiv_id)
+        .where(HfDailyPaper.organization_name == slug)
+        .limit(1)
+    )
+    return session.scalar(query) is not None
 
 
 def claim_author(site: Deployment, email_key: str, key: str) -> None:

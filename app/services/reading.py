@@ -55,6 +55,8 @@ class Follows:
     followed_authors: list[tuple[str, str]] = field(default_factory=list)
     muted_authors: list[tuple[str, str]] = field(default_factory=list)
     followed_people: list[tuple[int, str]] = field(default_factory=list)
+    # By slug, named as Hugging Face names them (the slug, once no paper of theirs is stored).
+    followed_organizations: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +174,7 @@ def buttons_state(session: Session, email_key: str) -> dict[str, object]:
         "claimed_author": found.claimed_author,
         "claimed_person": found.claimed_person,
         "followed_people": found.followed_people,
+        "followed_organizations": found.followed_organizations,
     }
 
 
@@ -185,6 +188,7 @@ class Stances:
     followed_authors: frozenset[str] = frozenset()
     muted_authors: frozenset[str] = frozenset()
     followed_people: frozenset[int] = frozenset()
+    followed_organizations: frozenset[str] = frozenset()
 
     def on_topic(self, topic: int) -> str:
         return _stance(topic in self.followed_topics, topic in self.muted_topics)
@@ -194,6 +198,9 @@ class Stances:
 
     def on_person(self, person: int) -> str:
         return _stance(person in self.followed_people, muted=False)
+
+    def on_organization(self, slug: str) -> str:
+        return _stance(slug in self.followed_organizations, muted=False)
 
 
 def _stance(followed: bool, muted: bool) -> str:
@@ -211,6 +218,7 @@ def reader_stances(session: Session, email_key: str) -> Stances:
         followed_authors=frozenset(found.followed_authors),
         muted_authors=frozenset(found.muted_authors),
         followed_people=frozenset(found.followed_people),
+        followed_organizations=frozenset(found.followed_organizations),
     )
 
 
@@ -288,7 +296,22 @@ def _follows(session: Session, found: Subscriber) -> Follows:
         followed_authors=[(k, names.get(k) or k) for k in found.followed_authors],
         muted_authors=[(k, names.get(k) or k) for k in found.muted_authors],
         followed_people=_people_named(session, found.followed_people),
+        followed_organizations=organizations_named(session, found.followed_organizations),
     )
+
+
+def organizations_named(session: Session, slugs: Sequence[str]) -> list[tuple[str, str]]:
+    """Each organization as (slug, the name Hugging Face shows), in the order given."""
+    if not slugs:
+        return []
+    rows = session.execute(
+        select(HfDailyPaper.organization_name, HfDailyPaper.organization_fullname).where(
+            HfDailyPaper.organization_name.in_(list(slugs)),
+            HfDailyPaper.organization_fullname.is_not(None),
+        )
+    )
+    names = {slug: name for slug, name in rows if slug and name}
+    return [(slug, names.get(slug, slug)) for slug in slugs]
 
 
 def _author_names(session: Session, keys: list[str]) -> dict[str, str]:

@@ -82,6 +82,7 @@ class ForYouPage:
     away_since: date | None = None  # "I was away since", until the catch-up is sent
     followed_left_out: int = 0
     searched_left_out: int = 0
+    organizations_left_out: int = 0
     max_searches: int = MAX_SAVED
     # The cards in their sections, each with its heading (None: the only section).
     sections: list[tuple[str | None, list[ReaderCard]]] = field(default_factory=list)
@@ -163,6 +164,7 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
         tokens=reader_tokens(session, email_key, context.clock()),
         followed_left_out=picked.followed_left_out,
         searched_left_out=picked.searched_left_out,
+        organizations_left_out=picked.organizations_left_out,
         under_radar=reader_slot(
             # The same for every reader: built once per memo lifetime.
             context.memo.get(("under-radar", None), lambda: under_radar_week(session, None)),

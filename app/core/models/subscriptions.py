@@ -117,6 +117,10 @@ class Subscriber(Base):
     unsubscribed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # People followed by id (``people``): a follow of a name above takes all its people.
     followed_people: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    # Hugging Face organizations followed, by slug ("ByteDance-Seed"): a digest section.
+    followed_organizations: Mapped[list[str]] = mapped_column(
+        JSON, default=list, server_default="[]"
+    )
     # The author page the reader said is theirs ("This is me"), by author key.
     claimed_author: Mapped[str | None] = mapped_column(String(200))
     # The person of that name the reader said they are: pages split a name into people. Any
