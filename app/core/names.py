@@ -1,6 +1,11 @@
 """Names: an author's, and the names a reader gives things.
 
-An author's name gives the key that identifies the author across papers and in URLs.
+An author's name gives the key that identifies the author across papers and in URLs, and the
+parts a reference writes ("Vaswani, Ashish"): arXiv lists a name as its forenames, then its
+keyname, then a suffix, so the keyname is the last word, with the lower-case particles before it
+("van der Waals") and without a suffix ("Jr."). A name that is not a person's (a
+collaboration), is one word, or holds anything but letters, marks, apostrophes, hyphens and
+periods has no parts: a reference writes it whole, as it is stored.
 
 Same name, same key: "José Pérez", "Jose Perez", "JOSÉ PÉREZ" and ``Jos\\'e P\\'erez`` are all
 ``jose-perez``.
@@ -21,6 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from app.core.tex import decode_tex_accents
 
@@ -223,3 +229,47 @@ def _draws_nothing(character: str) -> bool:
         or character in _BLANK
         or any(first <= point <= last for first, last in _IGNORABLE)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class NameParts:
+    """A person's name as references write it: family name first."""
+
+    family: str
+    given: str
+    suffix: str = ""
+
+    @property
+    def inverted(self) -> str:
+        """ "Family, Given" (and ", Suffix"): what arXiv's ``citation_author`` and RIS write."""
+        return ", ".join(part for part in (self.family, self.given, self.suffix) if part)
+
+
+_PARTICLES = frozenset(
+    {"van", "von", "der", "den", "de", "del", "della", "dei", "degli", "di", "da", "das", "dos"}
+    | {"do", "du", "la", "le", "les", "ter", "ten", "zu", "zur", "y"}
+)
+_SUFFIXES = frozenset(["jr", "jr.", "sr", "sr.", "ii", "iii", "iv"])
+_GROUP_WORDS = frozenset(
+    {"collaboration", "collaborations", "consortium", "team", "group", "collective", "project"}
+    | {"others", "al"}
+)
+# A word of a person's name: letters, then letters, combining accents, apostrophes (straight
+# or typographic), periods and hyphens.
+_NAME_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[\u0300-\u036f'\u2019.-])*")
+
+
+def name_parts(name: str) -> NameParts | None:
+    """The family and given names of an author's name, or None when it has none (see above)."""
+    words = collapse_whitespace(name).split()
+    if len(words) < 2 or not all(_NAME_WORD.fullmatch(word) for word in words):
+        return None
+    if _GROUP_WORDS.intersection(word.lower().strip(".") for word in words):
+        return None
+    suffix = ""
+    if len(words) > 2 and words[-1].lower() in _SUFFIXES:
+        suffix, words = words[-1], words[:-1]
+    start = len(words) - 1
+    while start > 1 and words[start - 1] in _PARTICLES:
+        start -= 1
+    return NameParts(" ".join(words[start:]), " ".join(words[:start]), suffix)

@@ -4,11 +4,14 @@
 ``TAG  - value`` line per field, an entry from ``TY`` to ``ER``. A value is one line: line
 breaks and control characters become spaces, so no title can end its line early and smuggle
 in a field or an entry. An arXiv paper is ``TY  - UNPB`` (unpublished work) with its id as
-``ID`` and the repository as ``PB``.
+``ID`` and the repository as ``PB``; an author is "Family, Given" where the name has parts
+(:func:`app.core.names.name_parts`), else written whole.
 
 **CSL-JSON** is the input of citeproc (Zotero, Pandoc): a JSON array of items of the CSL data
-schema, ``type`` ``article`` (a preprint), each author as a ``literal`` name, since splitting a
-name into given and family names would get many wrong; the announcement day is ``issued``.
+schema, ``type`` ``article`` (a preprint), each author split into ``family`` and ``given``
+as arXiv lists them (forenames, then keyname), or a ``literal`` name where it has no such
+parts (a collaboration, one word). The day of the first version is ``issued``: the day it was
+submitted where known, else the day it was announced, as every format here dates a paper.
 
 A reader's note on a paper travels with it (RIS ``N1``, CSL ``note``).
 
@@ -28,7 +31,9 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 
+from app.core.names import name_parts
 from app.web.view_models import PaperFacts
 
 _NOT_ONE_LINE = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]+")
@@ -46,6 +51,27 @@ def one_line(text: str) -> str:
     return " ".join(_NOT_ONE_LINE.sub(" ", text).split())
 
 
+def first_version_day(paper: PaperFacts) -> date | None:
+    """The day a reference dates the paper by: its first version's, as arXiv's own does."""
+    if paper.submitted_at is not None:
+        return paper.submitted_at.date()
+    return paper.announced_on
+
+
+def inverted_name(author: str) -> str:
+    """ "Family, Given" where the name has parts, else the name whole."""
+    parts = name_parts(author)
+    return author if parts is None else parts.inverted
+
+
+def csl_name(author: str) -> dict[str, str]:
+    parts = name_parts(author)
+    if parts is None:
+        return {"literal": author}
+    written = {"family": parts.family, "given": parts.given}
+    return written | {"suffix": parts.suffix} if parts.suffix else written
+
+
 def ris(papers: Iterable[Cited]) -> str:
     """The papers as RIS, one entry each."""
     return "".join(_ris_entry(cited) for cited in papers)
@@ -54,12 +80,9 @@ def ris(papers: Iterable[Cited]) -> str:
 def _ris_entry(cited: Cited) -> str:
     paper = cited.paper
     lines = [("TY", "UNPB"), ("ID", paper.arxiv_id), ("TI", paper.title)]
-    lines += [("AU", author) for author in paper.authors if one_line(author)]
-    if paper.announced_on:
-        lines += [
-            ("PY", str(paper.announced_on.year)),
-            ("DA", paper.announced_on.strftime("%Y/%m/%d")),
-        ]
+    lines += [("AU", inverted_name(author)) for author in paper.authors if one_line(author)]
+    if day := first_version_day(paper):
+        lines += [("PY", str(day.year)), ("DA", day.strftime("%Y/%m/%d"))]
     lines += [
         ("AB", paper.abstract),
         ("PB", "arXiv"),
@@ -76,16 +99,16 @@ def _ris_entry(cited: Cited) -> str:
 
 def csl_json(papers: Iterable[Cited]) -> str:
     """The papers as a CSL-JSON array."""
-    return json.dumps([_csl_item(cited) for cited in papers], ensure_ascii=False, indent=1)
+    return json.dumps([csl_item(cited) for cited in papers], ensure_ascii=False, indent=1)
 
 
-def _csl_item(cited: Cited) -> dict[str, object]:
+def csl_item(cited: Cited) -> dict[str, object]:
     paper = cited.paper
     item: dict[str, object] = {
         "id": paper.arxiv_id,
         "type": "article",
         "title": paper.title,
-        "author": [{"literal": author} for author in paper.authors],
+        "author": [csl_name(author) for author in paper.authors],
         "abstract": paper.abstract,
         "publisher": "arXiv",
         "number": paper.arxiv_id,
@@ -93,8 +116,7 @@ def _csl_item(cited: Cited) -> dict[str, object]:
         "URL": f"https://arxiv.org/abs/{paper.arxiv_id}",
         "categories": list(paper.categories),
     }
-    if paper.announced_on:
-        day = paper.announced_on
+    if day := first_version_day(paper):
         item["issued"] = {"date-parts": [[day.year, day.month, day.day]]}
     if paper.doi:
         item["DOI"] = paper.doi
@@ -137,10 +159,11 @@ def bibtex_name(text: str) -> str:
 
 
 def bibtex_entry(paper: PaperFacts) -> str:
+    day = first_version_day(paper)
     fields = {
         "title": bibtex_value(paper.title),
         "author": " and ".join(filter(None, map(bibtex_name, paper.authors))),
-        "year": str(paper.announced_on.year) if paper.announced_on else None,
+        "year": str(day.year) if day else None,
         "eprint": bibtex_value(paper.arxiv_id),
         "archivePrefix": "arXiv",
         "primaryClass": bibtex_value(paper.primary_category) if paper.primary_category else None,

@@ -27,6 +27,7 @@ from app.core.wal import StandbyState, described
 from app.services.discussion import MAX_BODY, MAX_NAME, Thread, Viewer
 from app.services.status import JobStatus, SourceStatus, Status
 from app.web.api_shape import page_of as api_page_of
+from app.web.citing import PaperCitation
 from app.web.view_models import Appearance, AuthorLink, Card, TopicChip
 
 FAILED_RESULTS = frozenset({RunStatus.FAILED, RunStatus.WARNING})
@@ -182,6 +183,8 @@ class PaperPage:
     authors: list[AuthorLink]  # all of them (a card shows the first few)
     similar: list[Card]
     appearances: list[Appearance]
+    cite: PaperCitation  # the Cite menu's formats
+    citation_tags: list[tuple[str, str]]  # the head's citation_* tags, (name, content)
     discussion: ThreadPart | None = None
 
 

@@ -96,6 +96,7 @@ def _facts(row: Any, authors: dict[str, list[str]], categories: dict[str, list[s
         journal_ref=row.journal_ref,
         doi=row.doi,
         submitted_at=row.submitted_at,
+        updated_at=row.updated_at,
     )
 
 
@@ -110,6 +111,7 @@ _FACT_COLUMNS = (
     Paper.journal_ref,
     Paper.doi,
     Paper.submitted_at,
+    Paper.updated_at,
 )
 
 

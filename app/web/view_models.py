@@ -135,6 +135,7 @@ class PaperFacts:
     journal_ref: str | None = None
     doi: str | None = None
     submitted_at: datetime | None = None  # arXiv's v1 submission, from the API, OAI, a snapshot
+    updated_at: datetime | None = None  # the latest version's submission, where a source says
 
 
 class Explained:

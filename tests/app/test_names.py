@@ -3,7 +3,14 @@ import re
 
 import pytest
 
-from app.core.names import author_key, author_keys, collapse_each, collapse_whitespace
+from app.core.names import (
+    NameParts,
+    author_key,
+    author_keys,
+    collapse_each,
+    collapse_whitespace,
+    name_parts,
+)
 
 
 @pytest.mark.parametrize(
@@ -117,3 +124,34 @@ def test_keys_of_random_ascii_author_lists_are_the_key_of_each_name() -> None:
             for _ in range(chooser.randint(0, 5))
         )
         assert author_keys(names) == tuple(map(author_key, names)), names
+
+
+def test_a_name_splits_where_arxiv_puts_the_keyname_last() -> None:
+    assert name_parts("Ashish Vaswani") == NameParts("Vaswani", "Ashish")
+    assert name_parts("  Johannes  Diderik van der Waals ") == NameParts(
+        "van der Waals", "Johannes Diderik"
+    )
+    assert name_parts("Martin Luther King Jr.") == NameParts("King", "Martin Luther", "Jr.")
+    assert name_parts("A. N. O'Brien-Smith") == NameParts("O'Brien-Smith", "A. N.")
+    assert name_parts("José Pérez") == NameParts("Pérez", "José")
+    # A particle alone before the keyname is a forename: no name is left without one.
+    assert name_parts("van Gogh") == NameParts("Gogh", "van")
+
+
+def test_a_name_that_is_not_a_persons_has_no_parts() -> None:
+    for name in (
+        "Plato",
+        "ATLAS Collaboration",
+        "The LIGO Scientific Collaboration",
+        "Jane Doe et al.",
+        "R2 D2",
+        '"><img src=x onerror=alert(3)>',
+        "Doe, Jane",
+        "",
+    ):
+        assert name_parts(name) is None, name
+
+
+def test_a_split_name_is_written_family_name_first() -> None:
+    assert NameParts("van der Waals", "Johannes").inverted == "van der Waals, Johannes"
+    assert NameParts("King", "Martin Luther", "Jr.").inverted == "King, Martin Luther, Jr."

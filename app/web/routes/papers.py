@@ -1,5 +1,6 @@
-"""A paper's page (``/papers/{id}``, its discussion below: :mod:`app.web.routes.discussion`)
-and its buttons (``/papers/{id}/…``): save, thumbs, file
+"""A paper's page (``/papers/{id}``, its discussion below: :mod:`app.web.routes.discussion`),
+its citation downloads (``/papers/{id}/cite.bib``, ``.ris``, ``.json``,
+``.txt?style=apa|ieee``) and its buttons (``/papers/{id}/…``): save, thumbs, file
 under a list, read, note and "not interested".
 
 The buttons are plain form POSTs, checked and run as every reader button is
@@ -18,6 +19,8 @@ from app.core.refusals import BadChoice, NotFound
 from app.services import library, readers
 from app.services.radar import outcomes_known_until
 from app.web import answers, queries, reader_views
+from app.web.citations import Cited, bibtex_entry, ris
+from app.web.citing import STYLES, citation_tags, cite, csl_json_item, reference
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import paper_path_id, read_form, stored_id
 from app.web.page_views import PaperPage
@@ -25,11 +28,54 @@ from app.web.routes.discussion import thread_part
 from app.web.routes.library import READING_LIST
 from app.web.routes.reader import PRIVATE, post_action
 from app.web.routes.voting import SESSION_COOKIE
-from app.web.view_models import Signals, author_links, card
+from app.web.view_models import PaperFacts, Signals, author_links, card
 
 router = APIRouter(include_in_schema=False)
 SIMILAR = 6
 THUMBS = {"up": 1, "down": -1, "none": 0}
+
+
+# What each download is: its media type, and whether a browser saves it (else shows it).
+CITE_FORMATS = {
+    "bib": ("application/x-bibtex; charset=utf-8", True),
+    "ris": ("application/x-research-info-systems; charset=utf-8", True),
+    "json": ("application/vnd.citationstyles.csl+json", True),
+    "txt": ("text/plain; charset=utf-8", False),
+}
+
+
+# Declared before the page: the page's path would take "…/cite.bib" as part of an identifier.
+@router.get("/papers/{arxiv_id:path}/cite.{suffix}")
+def cite_download(
+    request: Request, arxiv_id: str, suffix: str, session: SessionDep, style: str = "apa"
+) -> Response:
+    """The paper cited in one format; ``style`` picks the formatted reference of ``.txt``."""
+    if suffix not in CITE_FORMATS:
+        raise NotFound(f"no citation format .{suffix[:20]}: one of .bib, .ris, .json, .txt")
+    if style not in STYLES:
+        raise BadChoice(f"style is one of: {', '.join(STYLES)}")
+    parsed = paper_path_id(arxiv_id)
+    if parsed.base != arxiv_id:
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/papers/{parsed.base}/cite.{suffix}{query}", status_code=308)
+    found = queries.papers(session, [parsed.base]).get(parsed.base)
+    if found is None:
+        raise NotFound(f"paper {parsed.base} is not stored here")
+    media_type, saved = CITE_FORMATS[suffix]
+    name = "arXiv-" + found.arxiv_id.replace("/", "-") + f".{suffix}"
+    disposition = f'{"attachment" if saved else "inline"}; filename="{name}"'
+    body = _cited_as(found, suffix, style)
+    return Response(body, media_type=media_type, headers={"Content-Disposition": disposition})
+
+
+def _cited_as(paper: PaperFacts, suffix: str, style: str) -> str:
+    if suffix == "bib":
+        return bibtex_entry(paper) + "\n"
+    if suffix == "ris":
+        return ris([Cited(paper)])
+    if suffix == "json":
+        return csl_json_item(paper)
+    return reference(paper, style) + "\n"
 
 
 @router.get("/papers/{arxiv_id:path}", response_class=HTMLResponse)
@@ -57,6 +103,8 @@ def paper_page(
         authors=author_links(found.authors),
         similar=queries.plain_cards(session, context.search.similar(found.arxiv_id, SIMILAR)),
         appearances=queries.appearances(session, found.arxiv_id),
+        cite=cite(found),
+        citation_tags=citation_tags(found),
         discussion=part,
     )
     response = context.respond(request, "pages/paper.html", page, headers=headers)
