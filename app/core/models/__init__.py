@@ -10,7 +10,13 @@ models and the migrations agree.
 from __future__ import annotations
 
 from app.core.models.base import Base, StoredState, UTCDateTime
-from app.core.models.ingest import AnnouncementEntry, FeedState, HfDailyPaper, RequestGate
+from app.core.models.ingest import (
+    AnnouncementEntry,
+    FeedState,
+    HfDailyPaper,
+    HfThumbnail,
+    RequestGate,
+)
 from app.core.models.operations import (
     Incident,
     JobRun,
@@ -78,6 +84,7 @@ __all__ = [
     "FeedState",
     "Frequency",
     "HfDailyPaper",
+    "HfThumbnail",
     "Incident",
     "IngestRun",
     "IngestRunStatus",
