@@ -76,6 +76,7 @@ from app.web.routes import (
     site,
     status,
     subscriptions,
+    thumbnails,
     topics,
     voting,
 )
@@ -106,6 +107,7 @@ ROUTERS = (
     accuracy.router,
     radar.router,
     moderation.router,
+    thumbnails.router,
 )
 
 
