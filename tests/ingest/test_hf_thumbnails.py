@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from datetime import date
 
 import pytest
+from fastapi.testclient import TestClient
 from PIL import Image
 from sqlalchemy import select
 
 from app.core.config import Settings
 from app.core.models import HfDailyPaper, HfThumbnail
+from app.web.app import create_app
 from ingest.hf_thumbnails import THUMBNAIL_SIZE, ThumbnailError, small_image
 from ingest.live import Context, close, ingest_hf, make_context
 from tests.conftest import Database
@@ -151,3 +154,26 @@ def test_a_picture_of_a_format_not_kept_is_not_an_image() -> None:
 def test_a_truncated_image_is_not_an_image() -> None:
     with pytest.raises(ThumbnailError, match="not an image"):
         small_image(png()[:200], max_pixels=10_000_000)
+
+
+def test_the_recorded_days_summary_and_thumbnail_reach_the_paper_page_and_the_api(
+    context: Context, database: Database, server: RecordedServer
+) -> None:
+    items = recorded_items(NOVEMBER)
+    store_papers_of(database, items)
+    serve_day(server, NOVEMBER, items)
+    ingest_hf(context, NOVEMBER)
+    settings = database.settings.model_copy(update={"public_base_url": "https://papers.test"})
+    with TestClient(create_app(settings)) as client:
+        html = client.get("/papers/2510.24411").text
+        assert "<strong>Summary by Hugging Face:</strong>" in html
+        assert "1 comment on Hugging Face" in html
+        src = re.search(r'<img class="thumb" src="(/thumbnails/[0-9a-f]{64}\.webp)"', html)
+        assert src is not None
+        assert client.get(src.group(1)).headers["Content-Type"] == "image/webp"
+        bare = client.get("/papers/2510.27492").text  # a record with no ai_summary
+        assert "Summary by Hugging Face" not in bare and "4 comments on Hugging Face" in bare
+        detail = client.get("/api/papers/2510.24411").json()
+    assert detail["ai_summary"].startswith("A hybrid safety detection framework")
+    assert detail["discussionId"] == "6901c572646208eac0d1f599"
+    assert detail["thumbnail"] == f"https://papers.test{src.group(1)}"
