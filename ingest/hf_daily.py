@@ -1,8 +1,10 @@
 """Hugging Face Daily Papers (``huggingface.co/api/daily_papers?date=YYYY-MM-DD``).
 
-The community signals of each paper on a day's page — upvotes, comments, GitHub repository
-and stars, project page, ``ai_keywords``, who submitted it to the page, when, and under which
-HF organization — stored per paper and day in ``hf_daily_papers`` for the ranker and the API.
+The community signals of each paper on a day's page — upvotes, comments and the discussion
+they are in, GitHub repository and stars, project page, ``ai_keywords``, ``ai_summary``, who
+submitted it to the page, when, and under which HF organization, and the address of its
+thumbnail (fetched by :mod:`ingest.hf_thumbnails`) — stored per paper and day in
+``hf_daily_papers`` for the ranker, the pages and the API.
 Parsing is pure; the fetch is one GET (not an arXiv request, so not gated, but retried and
 identified the same way). The field rules here (:func:`text`, :func:`web_url`, ...) are shared
 with :mod:`ingest.hf_records`, which reads the same signals from flattened records.
@@ -43,6 +45,10 @@ MAX_NAME = 200
 # "-" nor "." at an end, no ".."): the pages link /organizations/{slug}, where a "/" or a ".."
 # would make a link that leads elsewhere or nowhere.
 SLUG = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?")
+# Hugging Face's summary is one sentence (real ones: under 400 characters).
+MAX_SUMMARY = 2_000
+# A discussion's id as Hugging Face writes it (24 hex digits); another value is dropped.
+DISCUSSION_ID = re.compile(r"[0-9a-f]{24}")
 # More names than any real author list holds: a longer list rejects its record.
 MAX_AUTHORS = 5_000
 # A link is stored only if a browser would open it as a web page: never ``javascript:`` or
@@ -70,6 +76,11 @@ class HfSignal:
     # The paper's authors as Hugging Face lists them: the trending model's author history
     # reads them for featured papers Paperboy never stored from arXiv.
     authors: tuple[str, ...] = ()
+    # Hugging Face's own: its model's one-sentence summary, the comment thread's id and the
+    # address of the paper's social card.
+    ai_summary: str | None = None
+    discussion_id: str | None = None
+    thumbnail_url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +135,15 @@ def parse_item(item: Any, day: date) -> HfSignal:
         authors=author_names(
             [one.get("name") for one in paper.get("authors") or () if isinstance(one, dict)]
         ),
+        ai_summary=text(paper.get("ai_summary"), "ai_summary", MAX_SUMMARY),
+        discussion_id=discussion_id(paper.get("discussionId")),
+        thumbnail_url=web_url(item.get("thumbnail"), "thumbnail"),
     )
+
+
+def discussion_id(value: object) -> str | None:
+    """Hugging Face's id of a paper's comment thread; any other value is dropped."""
+    return value if isinstance(value, str) and DISCUSSION_ID.fullmatch(value) else None
 
 
 def _submitter(item: dict[str, Any], paper: dict[str, Any]) -> object:
@@ -290,6 +309,9 @@ def _values(signal: HfSignal) -> dict[str, Any]:
         "organization_name": signal.organization_name,
         "organization_fullname": signal.organization_fullname,
         "authors": list(signal.authors) or None,
+        "ai_summary": signal.ai_summary,
+        "discussion_id": signal.discussion_id,
+        "thumbnail_url": signal.thumbnail_url,
     }
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from importlib.metadata import version
-from typing import Any, Never
+from typing import Any, NamedTuple, Never
 
 import requests
 from sqlalchemy import Engine, select, text, update
@@ -68,7 +68,10 @@ class PoliteSession(requests.Session):
         check: ResponseCheck | None = None,
         sleep: Callable[[float], None] = time.sleep,
         jitter: Callable[[], float] = random.random,
+        byte_limit: ByteLimit | None = None,
     ) -> None:
+        """``byte_limit``: a tighter cap than ``PAPERBOY_INGEST_MAX_RESPONSE_BYTES`` where the
+        answers are smaller by nature (a thumbnail)."""
         super().__init__()
         self.headers["User-Agent"] = user_agent(settings)
         self._gate, self._check, self._sleep, self._jitter = gate, check, sleep, jitter
@@ -76,7 +79,9 @@ class PoliteSession(requests.Session):
         self._retries = settings.arxiv_max_retries
         self._base_delay = settings.arxiv_min_interval_seconds
         self._max_wait = settings.arxiv_max_wait_seconds
-        self._max_bytes = settings.ingest_max_response_bytes
+        self._limit = byte_limit or ByteLimit(
+            settings.ingest_max_response_bytes, "PAPERBOY_INGEST_MAX_RESPONSE_BYTES"
+        )
 
     def request(
         self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any
@@ -110,7 +115,7 @@ class PoliteSession(requests.Session):
         """
         try:
             response = super().request(method, url, *args, **kwargs)
-            _read_body(response, self._max_bytes)
+            _read_body(response, self._limit)
         except _TRANSIENT as error:
             if last:
                 raise FetchError(f"{_describe(error)} from {_text(url)}") from error
@@ -133,7 +138,14 @@ class PoliteSession(requests.Session):
         return float(min(growing * (0.5 + self._jitter() / 2), self._max_wait))
 
 
-def _read_body(response: requests.Response, limit: int) -> None:
+class ByteLimit(NamedTuple):
+    """The most bytes a response may hold, and the setting that says so (named in the error)."""
+
+    most: int
+    setting: str
+
+
+def _read_body(response: requests.Response, limit: ByteLimit) -> None:
     """Read the body into ``response`` (as requests itself would), or refuse it past ``limit``.
 
     A declared length over the limit is refused before reading; otherwise the body is read a
@@ -141,21 +153,20 @@ def _read_body(response: requests.Response, limit: int) -> None:
     """
     declared = response.headers.get("Content-Length", "")
     # isascii: "²" is a digit to str.isdigit, and not a number to int().
-    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+    if declared.isascii() and declared.isdigit() and int(declared) > limit.most:
         _refuse(response, limit)
     body = bytearray()
     for chunk in response.iter_content(_CHUNK_BYTES):
         body += chunk
-        if len(body) > limit:
+        if len(body) > limit.most:
             _refuse(response, limit)
     response._content = bytes(body)  # what Response.content returns from now on
 
 
-def _refuse(response: requests.Response, limit: int) -> Never:
+def _refuse(response: requests.Response, limit: ByteLimit) -> Never:
     response.close()
     raise ResponseTooLargeError(
-        f"the response from {response.url} is larger than {limit:,} bytes "
-        "(PAPERBOY_INGEST_MAX_RESPONSE_BYTES)"
+        f"the response from {response.url} is larger than {limit.most:,} bytes ({limit.setting})"
     )
 
 

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.core.config import Settings
 from app.core.db import make_session_factory, session_scope
 from app.core.models import IngestRun, IngestRunStatus
-from ingest import arxiv_api, hf_daily, live_writes
+from ingest import arxiv_api, hf_daily, hf_thumbnails, live_writes
 from ingest.errors import SourceError
 from ingest.http import Gate, PoliteSession
 from ingest.rss import REPLACED_TYPES, FeedItem, Listing, feed_url, fetch_feed, parse_listing
@@ -56,6 +56,7 @@ class Context:
     arxiv: PoliteSession  # gated: RSS, OAI-PMH and the API all count against arXiv's limit
     api: PoliteSession  # gated as well, and checks API responses (see ingest.arxiv_api)
     web: PoliteSession  # not arXiv (Hugging Face): no gate, same retries and User-Agent
+    thumbnails: PoliteSession  # Hugging Face's thumbnails: a gate of their own, a small cap
 
 
 def make_context(settings: Settings, engine: Engine) -> Context:
@@ -70,6 +71,7 @@ def make_context(settings: Settings, engine: Engine) -> Context:
         arxiv=PoliteSession(settings, gate),
         api=arxiv_api.api_session(settings, gate),
         web=PoliteSession(settings, None),
+        thumbnails=hf_thumbnails.thumbnail_session(settings, engine),
     )
 
 
@@ -197,7 +199,7 @@ def enrich(context: Context, arxiv_ids: Sequence[str], report: RunReport) -> Non
 
 
 def close(context: Context) -> None:
-    for session in (context.arxiv, context.api, context.web):
+    for session in (context.arxiv, context.api, context.web, context.thumbnails):
         requests.Session.close(session)
 
 
@@ -211,6 +213,7 @@ def ingest_hf(context: Context, day: date) -> list[RunReport]:
         with session_scope(context.sessions) as session:
             hf_daily.store_signals(session, page.signals)
             missing = live_writes.missing_papers(session, [s.arxiv_id for s in page.signals])
+            thumbnails = hf_thumbnails.wanted(session, page.signals)
         report.counts.update(read=len(page.signals), rejected=len(page.rejected))
         if page.rejected:
             report.escalate(
@@ -218,11 +221,24 @@ def ingest_hf(context: Context, day: date) -> list[RunReport]:
             )
         if missing:
             enrich(context, missing, report)
+        store_thumbnails(context, thumbnails, report)
     except FAILURES as error:
         report.escalate(IngestRunStatus.FAILED, str(error))
     if report.counts["read"] == 0 and report.status is IngestRunStatus.OK:
         report.escalate(IngestRunStatus.EMPTY)
     return [report]
+
+
+def store_thumbnails(
+    context: Context, wanted: Sequence[hf_thumbnails.Wanted], report: RunReport
+) -> None:
+    """Fetch the wanted thumbnails (no transaction open meanwhile), then store those made;
+    the report names each that could not be."""
+    fetched = hf_thumbnails.fetch_thumbnails(context.thumbnails, context.settings, wanted)
+    with session_scope(context.sessions) as session:
+        hf_thumbnails.store_thumbnails(session, fetched.thumbnails, _now())
+    if fetched.refused:
+        report.escalate(IngestRunStatus.PARTIAL, "\n".join(fetched.refused[:MAX_LOGGED_REJECTIONS]))
 
 
 COUNTS = ("read", "new", "cross", "replaced", "updated", "enriched", "unchanged", "rejected")

@@ -98,6 +98,12 @@ class Settings(BaseSettings):
     http_timeout_seconds: float = Field(default=30.0, gt=0)
     # Real answers are at most a few MB (a busy day's RSS of many categories, an OAI page).
     ingest_max_response_bytes: int = Field(default=50 * 2**20, ge=1)
+    # Hugging Face's thumbnails, fetched at ingest one at a time through their own gate:
+    # real ones are social cards of about 1200x650 pixels and a few hundred KB.
+    hf_thumbnail_interval_seconds: float = Field(default=1.0, ge=0)
+    hf_thumbnail_timeout_seconds: float = Field(default=10.0, gt=0)
+    hf_thumbnail_max_bytes: int = Field(default=5 * 2**20, ge=1)
+    hf_thumbnail_max_pixels: int = Field(default=25_000_000, ge=1)
 
     smtp_host: str = "localhost"
     smtp_port: int = 1025
@@ -148,6 +154,8 @@ class Settings(BaseSettings):
     # sentence-transformers.
     search_query_backend: Literal["torch", "onnx-int8"] = "onnx-int8"
     web_cache_seconds: float = Field(default=60.0, ge=0)
+    # Show Hugging Face's one-sentence summary of a paper, labelled as Hugging Face's.
+    show_hf_summary: bool = True
 
     # PostgreSQL streaming standbys that pages, the API, feeds and search read from (comma-
     # separated URLs); writes, the scheduler and a reader's pages just after they acted use

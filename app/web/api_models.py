@@ -15,6 +15,10 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 TIMESTAMP = "ISO 8601 in UTC, as Hugging Face writes it: 2025-10-30T17:51:38.000Z"
+THUMBNAIL = (
+    "The paper's Hugging Face thumbnail as Paperboy's own small copy (WebP, 320x168, its address "
+    "names its content and never changes); left out when none was fetched"
+)
 
 
 class ApiModel(BaseModel):
@@ -70,6 +74,8 @@ class Paper(ApiModel):
             "githubStars",
             "projectPage",
             "organization",
+            "ai_summary",
+            "discussionId",
         }
     )
 
@@ -94,6 +100,10 @@ class Paper(ApiModel):
     githubStars: int | None = None
     projectPage: str | None = None
     organization: HfOrganization | None = None
+    ai_summary: str | None = Field(
+        None, description="Hugging Face's one-sentence summary, written by its model"
+    )
+    discussionId: str | None = Field(None, description="Hugging Face's comment thread")
     paperboyVotes: int = Field(description="Votes on this Paperboy instance")
     siteComments: int = Field(
         description="Comments in this Paperboy's discussion of the paper, that everyone sees "
@@ -134,9 +144,14 @@ class ExplanationItem(ApiModel):
 class PaperItem(ApiModel):
     """Hugging Face's item shape (its daily papers and its search answer in this shape)."""
 
-    ABSENT_WHEN_NONE = frozenset({"submittedBy", "organization"})
+    ABSENT_WHEN_NONE = frozenset({"submittedBy", "organization", "thumbnail", "ai_summary"})
 
     paper: Paper
+    thumbnail: str | None = Field(None, description=THUMBNAIL)
+    ai_summary: str | None = Field(
+        None,
+        description="As `paper.ai_summary`, where `huggingface_hub`'s client reads it",
+    )
     publishedAt: str | None = Field(description=f"As `paper.publishedAt`. {TIMESTAMP}")
     title: str
     summary: str
@@ -178,7 +193,10 @@ class Appearance(ApiModel):
 class PaperDetail(Paper):
     """``/api/papers/{id}``: the paper with its topic and its places in editions."""
 
+    ABSENT_WHEN_NONE = Paper.ABSENT_WHEN_NONE | {"thumbnail"}
+
     numComments: int
+    thumbnail: str | None = Field(None, description=THUMBNAIL)
     topic: TopicRef | None
     editions: list[Appearance]
 

@@ -3,7 +3,8 @@ models of ``app.web.api_models``, in Hugging Face's Daily Papers shape.
 
 Where a field comes from (docs/api.md lists them): arXiv's
 metadata from the papers table; Hugging Face's fields from ``hf_daily_papers`` (the daily page
-where the paper had the most upvotes); Paperboy's key phrases, project page and code link from
+where the paper had the most upvotes), its thumbnail as Paperboy's own copy (an absolute URL on
+``site``, the instance's public base URL); Paperboy's key phrases, project page and code link from
 the paper's own text when Hugging Face has none.
 """
 
@@ -79,6 +80,8 @@ def paper_fields(paper: PaperFacts, signals: Signals) -> dict[str, Any]:
         "githubStars": signals.github_stars,
         "projectPage": project_page(paper, signals),
         "organization": organization(signals),
+        "ai_summary": signals.ai_summary,
+        "discussionId": signals.discussion_id,
         "paperboyVotes": signals.votes,
         "siteComments": signals.site_comments,
         "announcedOn": None if paper.announced_on is None else paper.announced_on.isoformat(),
@@ -97,10 +100,18 @@ def paper_model(paper: PaperFacts, signals: Signals) -> api.Paper:
     return api.Paper(**paper_fields(paper, signals))
 
 
-def _item_fields(card: Card) -> dict[str, Any]:
+def thumbnail_url(signals: Signals, site: str) -> str | None:
+    """The absolute address of Paperboy's copy of the paper's thumbnail, if it has one."""
+    path = signals.thumbnail_path
+    return None if path is None else f"{site.rstrip('/')}{path}"
+
+
+def _item_fields(card: Card, site: str) -> dict[str, Any]:
     """The keys of :class:`api_models.PaperItem`: HF's item around the paper."""
     inner = paper_model(card.paper, card.signals)
     return {
+        "thumbnail": thumbnail_url(card.signals, site),
+        "ai_summary": card.signals.ai_summary,
         "paper": inner,
         "publishedAt": inner.publishedAt,
         "title": inner.title,
@@ -112,13 +123,13 @@ def _item_fields(card: Card) -> dict[str, Any]:
     }
 
 
-def search_result(card: Card) -> api.SearchResult:
-    return api.SearchResult(**_item_fields(card))
+def search_result(card: Card, site: str) -> api.SearchResult:
+    return api.SearchResult(**_item_fields(card, site))
 
 
-def daily_item(card: Card) -> api.DailyPaper:
+def daily_item(card: Card, site: str) -> api.DailyPaper:
     return api.DailyPaper(
-        **_item_fields(card),
+        **_item_fields(card, site),
         score=card.score,
         score_components=dict(card.components),
         topic=topic_ref(card.topic),
@@ -146,10 +157,15 @@ def explanation(reasons: Sequence[Explanation]) -> list[api.ExplanationItem]:
 
 
 def paper_detail(
-    paper: PaperFacts, signals: Signals, topic: TopicChip | None, places: Sequence[Appearance]
+    paper: PaperFacts,
+    signals: Signals,
+    topic: TopicChip | None,
+    places: Sequence[Appearance],
+    site: str,
 ) -> api.PaperDetail:
     return api.PaperDetail(
         **paper_fields(paper, signals),
+        thumbnail=thumbnail_url(signals, site),
         numComments=signals.num_comments,
         topic=topic_ref(topic),
         editions=[appearance(place) for place in places],

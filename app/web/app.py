@@ -80,6 +80,7 @@ from app.web.routes import (
     site,
     status,
     subscriptions,
+    thumbnails,
     topics,
     voting,
 )
@@ -114,6 +115,7 @@ ROUTERS = (
     accuracy.router,
     radar.router,
     moderation.router,
+    thumbnails.router,
 )
 
 

@@ -128,7 +128,7 @@ def build_context(
     return WebContext(
         settings=settings,
         sessions=sessions,
-        templates=make_templates(assets, settings.public_base_url),
+        templates=make_templates(assets, settings.public_base_url, settings.show_hf_summary),
         assets=assets,
         search=make_searcher(settings, sessions, served_query_embedder, reading),
         limiter=RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst),
@@ -156,13 +156,15 @@ def _search_rate(settings: Settings) -> RateLimiter:
     return RateLimiter(settings.api_rate_limit_per_minute, settings.api_rate_limit_burst)
 
 
-def make_templates(assets: Assets, site_url: str) -> Jinja2Templates:
-    """The pages' templates; ``site_url`` makes the absolute links a link preview needs."""
+def make_templates(assets: Assets, site_url: str, show_hf_summary: bool = True) -> Jinja2Templates:
+    """The pages' templates; ``site_url`` makes the absolute links a link preview needs;
+    ``show_hf_summary``: whether pages show Hugging Face's summary (labelled as its own)."""
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     # Autoescaping is on for .html; say so for every template, whatever its name.
     templates.env.autoescape = True
     templates.env.globals["static"] = assets.url
     templates.env.globals["site_url"] = site_url.rstrip("/")
+    templates.env.globals["show_hf_summary"] = show_hf_summary
     templates.env.filters["plain"] = readable
     templates.env.filters["tex"] = tex_text
     templates.env.filters["lsn"] = format_position

@@ -21,6 +21,7 @@ from app.core.models import (
     Edition,
     EditionItem,
     HfDailyPaper,
+    HfThumbnail,
     Paper,
     PaperAuthor,
     PaperCategory,
@@ -30,7 +31,7 @@ from app.core.models import (
 from app.core.periods import last_day
 from app.core.reads import human_label, topic_labels
 from app.services.radar import outcomes_known_until
-from app.services.reading import community_of
+from app.services.reading import Community, community_of
 from app.web.forms import parse_period
 from app.web.view_models import (
     Appearance,
@@ -117,15 +118,29 @@ _FACT_COLUMNS = (
 
 def signals(session: Session, arxiv_ids: Sequence[str]) -> dict[str, Signals]:
     """Community signals per paper: Hugging Face's from the daily page where it had the most
-    upvotes, and its votes and comments on Paperboy."""
+    upvotes, its votes and comments on Paperboy, and its thumbnail."""
+    community, thumbnails = community_of(session, arxiv_ids), thumbnail_digests(session, arxiv_ids)
     return {
-        arxiv_id: replace(
-            Signals() if found.daily is None else _hf_signals(found.daily),
-            votes=found.votes,
-            site_comments=found.comments,
-        )
-        for arxiv_id, found in community_of(session, arxiv_ids).items()
+        arxiv_id: _signals(community.get(arxiv_id), thumbnails.get(arxiv_id))
+        for arxiv_id in community.keys() | thumbnails.keys()
     }
+
+
+def _signals(found: Community | None, thumbnail: str | None) -> Signals:
+    if found is None:
+        return Signals(thumbnail=thumbnail)
+    known = Signals() if found.daily is None else _hf_signals(found.daily)
+    return replace(known, votes=found.votes, site_comments=found.comments, thumbnail=thumbnail)
+
+
+def thumbnail_digests(session: Session, arxiv_ids: Sequence[str]) -> dict[str, str]:
+    """The digest of each paper's stored thumbnail, for the papers with one."""
+    if not arxiv_ids:
+        return {}
+    query = select(HfThumbnail.arxiv_id, HfThumbnail.digest).where(
+        HfThumbnail.arxiv_id.in_(list(arxiv_ids))
+    )
+    return {row.arxiv_id: row.digest for row in session.execute(query)}
 
 
 def _hf_signals(row: HfDailyPaper) -> Signals:
@@ -142,6 +157,8 @@ def _hf_signals(row: HfDailyPaper) -> Signals:
         organization_fullname=row.organization_fullname,
         published_at=row.published_at,
         on_hugging_face=True,
+        ai_summary=row.ai_summary,
+        discussion_id=row.discussion_id,
     )
 
 

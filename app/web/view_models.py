@@ -112,6 +112,16 @@ class Signals:
     organization_fullname: str | None = None
     published_at: datetime | None = None  # arXiv's v1 time, as Hugging Face knows it
     on_hugging_face: bool = False  # listed on a Hugging Face daily page, so it has a page there
+    # Hugging Face's one-sentence summary (its model's, never shown as Paperboy's), the id of
+    # its comment thread, and the digest naming Paperboy's copy of its thumbnail.
+    ai_summary: str | None = None
+    discussion_id: str | None = None
+    thumbnail: str | None = None
+
+    @property
+    def thumbnail_path(self) -> str | None:
+        """Where Paperboy serves its copy of the paper's Hugging Face thumbnail."""
+        return None if self.thumbnail is None else f"/thumbnails/{self.thumbnail}.webp"
 
     @property
     def organization(self) -> str | None:

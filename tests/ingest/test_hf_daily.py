@@ -24,10 +24,11 @@ from ingest.live import Context, ingest_hf
 from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
 from tests.conftest import FIXTURES, Database
+from tests.ingest.hf_pages import without_thumbnails
 from tests.ingest.recorded_server import RecordedServer, Reply
 
 DAY = date(2025, 11, 3)
-RESPONSE = (FIXTURES / "hf_daily" / "daily_papers_2025-11-03.json").read_bytes()
+RESPONSE = without_thumbnails((FIXTURES / "hf_daily" / "daily_papers_2025-11-03.json").read_bytes())
 EMPTY_API_RESULT = (FIXTURES / "arxiv_api" / "id_0000.0000_s0_m100_8b51d9633a68.xml").read_bytes()
 JSON = {"Content-Type": "application/json"}
 

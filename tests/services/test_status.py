@@ -24,11 +24,12 @@ from app.services.reports import Outcome
 from app.services.status import Status, gather
 from app.web.app import create_app
 from tests.conftest import FIXTURES, Database
+from tests.ingest.hf_pages import without_thumbnails
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.ingest.test_rss import feed_reply
 
 EMPTY_API = (FIXTURES / "arxiv_api" / "id_0000.0000_s0_m100_8b51d9633a68.xml").read_bytes()
-HF_PAGE = (FIXTURES / "hf_daily" / "daily_papers_2025-11-03.json").read_bytes()
+HF_PAGE = without_thumbnails((FIXTURES / "hf_daily" / "daily_papers_2025-11-03.json").read_bytes())
 FEED_DAY = "2023-10-26"
 FEED_IDS = "2310.05645,2310.05646,2310.05657,2310.16106"
 

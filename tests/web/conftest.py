@@ -8,6 +8,7 @@ tests share a served site and Debian's chromium, one of each per module.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -16,13 +17,15 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine
+from PIL import Image
+from sqlalchemy import Engine, select
 
 from app.cli.main import main
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, session_scope
-from app.core.models import Base, HfDailyPaper
+from app.core.models import Base, Edition, EditionItem, HfDailyPaper
 from app.web.app import create_app
+from ingest.hf_thumbnails import Thumbnail, small_image, store_thumbnails
 from ingest.paper_writer import store_records
 from ingest.records import PaperRecord
 from ranking.embeddings import import_matrix
@@ -42,6 +45,10 @@ HOSTILE_ABSTRACT = (
 HOSTILE_AUTHOR = '"><img src=x onerror=alert(3)>'
 HF_PAPER = "2512.14133"
 HF_SUBMITTER = "taesiri"
+HOSTILE_SUMMARY = "<script>alert(5)</script> A <b>bold</b> claim {{ 7*7 }} about $\\alpha$."
+HF_DISCUSSION = "690813a7812eca10f9cc5e09"
+# Papers of the last day's edition given a thumbnail (generated, stored as ingest stores it).
+THUMBNAILED = 20
 HOSTILE_SUBMITTED_AT = datetime(2025, 12, 17, 15, 30, 5, tzinfo=UTC)
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -96,6 +103,31 @@ def _fill(settings: Settings, engine: Engine) -> None:
         assert main(["rank", "--date", day], settings) == 0
         assert main(["publish", "--date", day], settings) == 0
     assert main(["week-review", "--date", DAYS[-1]], settings) == 0
+    _store_thumbnails(engine)
+
+
+def _store_thumbnails(engine: Engine) -> None:
+    """A thumbnail for the first papers of the last day's edition and for the paper on Hugging
+    Face, each its own colour."""
+    with session_scope(make_session_factory(engine)) as session:
+        ids = session.scalars(
+            select(EditionItem.arxiv_id)
+            .join(Edition, Edition.id == EditionItem.edition_id)
+            .where(Edition.period == "day", Edition.edition_date == LAST_DAY)
+            .order_by(EditionItem.position)
+            .limit(THUMBNAILED)
+        ).all()
+        made = [
+            Thumbnail(arxiv_id, f"https://cdn.example/{arxiv_id}.png", _picture(number))
+            for number, arxiv_id in enumerate([*ids, HF_PAPER])
+        ]
+        store_thumbnails(session, made, datetime(2025, 12, 19, 12, tzinfo=UTC))
+
+
+def _picture(number: int) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (1200, 648), (number * 11 % 256, 120, 200)).save(out, "PNG")
+    return small_image(out.getvalue(), max_pixels=10_000_000)
 
 
 def _hf_signal() -> HfDailyPaper:
@@ -114,6 +146,8 @@ def _hf_signal() -> HfDailyPaper:
         organization_name="ByteDance-Seed",
         organization_fullname="ByteDance Seed",
         fetched_at=datetime(2025, 12, 18, 12, tzinfo=UTC),
+        ai_summary=HOSTILE_SUMMARY,
+        discussion_id=HF_DISCUSSION,
     )
 
 

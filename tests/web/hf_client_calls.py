@@ -37,6 +37,10 @@ def parsed(info: PaperInfo) -> dict[str, Any]:
         "github_repo": info.github_repo,
         "github_stars": info.github_stars,
         "project_page": info.project_page,
+        "ai_summary": info.ai_summary,
+        "discussion_id": info.discussion_id,
+        # Not one of PaperInfo's attributes: the client keeps every other key as one.
+        "thumbnail": getattr(info, "thumbnail", None),
     }
 
 

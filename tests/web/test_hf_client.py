@@ -20,7 +20,7 @@ import pytest
 from app.core.config import Settings
 from app.web.app import create_app
 from tests.servers import served
-from tests.web.conftest import HF_PAPER, HF_SUBMITTER, LAST_DAY
+from tests.web.conftest import HF_DISCUSSION, HF_PAPER, HF_SUBMITTER, HOSTILE_SUMMARY, LAST_DAY
 from tests.web.helpers import edition_ids
 
 CALLS = Path(__file__).with_name("hf_client_calls.py")
@@ -62,6 +62,19 @@ def test_daily_papers_parse_into_paper_info_with_their_fields(
     # The client reads the submission time of a daily item from its top-level publishedAt,
     # as it does against Hugging Face.
     assert hf["submitted_at"] == hf["published_at"]
+
+
+def test_hugging_faces_summary_thumbnail_and_discussion_reach_the_client(
+    answers: dict[str, Any], site_settings: Settings
+) -> None:
+    hf = next(i for i in answers["day"] if i["id"] == HF_PAPER)
+    for info in (hf, answers["paper"]):
+        assert info["ai_summary"] == HOSTILE_SUMMARY
+        assert info["discussion_id"] == HF_DISCUSSION
+        assert info["thumbnail"].startswith(f"{site_settings.public_base_url}/thumbnails/")
+        assert info["thumbnail"].endswith(".webp")
+    others = [i for i in answers["day"] if i["id"] != HF_PAPER]
+    assert {i["ai_summary"] for i in others} == {None}
 
 
 def test_the_default_order_is_hugging_faces_and_sort_trending_is_the_editions(

@@ -362,7 +362,7 @@ def test_a_card_on_hugging_face_links_its_page_discussion_and_names_who_submitte
     card = card_of(html, HF_PAPER)
     assert f'<a href="https://huggingface.co/papers/{HF_PAPER}" rel="noopener">Hugging Face' in card
     assert f'href="https://huggingface.co/papers/{HF_PAPER}#community"' in card
-    assert ">3 comments</a>" in card
+    assert ">3 comments on Hugging Face</a>" in card
     assert '<a href="/organizations/ByteDance-Seed"' in card and ">ByteDance Seed</a>" in card
     assert f"submitted by {HF_SUBMITTER}" in card
     for item in items:
@@ -374,10 +374,8 @@ def test_a_card_on_hugging_face_links_its_page_discussion_and_names_who_submitte
 def test_the_paper_page_links_hugging_face_and_its_discussion(client: TestClient) -> None:
     text = " ".join(unescape(client.get(f"/papers/{HF_PAPER}").text).split())
     assert f'<a href="https://huggingface.co/papers/{HF_PAPER}" rel="noopener">' in text
-    assert (
-        f'<a href="https://huggingface.co/papers/{HF_PAPER}#community" rel="noopener">3 comments'
-        in text
-    )
+    assert f'<a href="https://huggingface.co/papers/{HF_PAPER}#community" rel="noopener"' in text
+    assert ">3 comments on Hugging Face</a>" in text
     assert (
         'submitted under <a href="/organizations/ByteDance-Seed">ByteDance Seed</a>, put on the'
         f" daily page by {HF_SUBMITTER}." in text

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from app.core.models.base import Base, StoredState, UTCDateTime
 from app.core.models.discussion import Comment, Commenter, CommentReport, CommentState
-from app.core.models.ingest import AnnouncementEntry, FeedState, HfDailyPaper, RequestGate
+from app.core.models.ingest import (
+    AnnouncementEntry,
+    FeedState,
+    HfDailyPaper,
+    HfThumbnail,
+    RequestGate,
+)
 from app.core.models.operations import (
     Incident,
     JobRun,
@@ -94,6 +100,7 @@ __all__ = [
     "FeedState",
     "Frequency",
     "HfDailyPaper",
+    "HfThumbnail",
     "Incident",
     "IngestRun",
     "IngestRunStatus",

@@ -6,6 +6,7 @@ from datetime import date, datetime
 
 from sqlalchemy import (
     JSON,
+    LargeBinary,
     String,
     Text,
 )
@@ -47,6 +48,30 @@ class HfDailyPaper(Base):
     # The paper's authors as Hugging Face lists them (a JSON list of names; null on rows stored
     # before they were kept): featured papers outside Paperboy's categories have no other.
     authors: Mapped[list[str] | None] = mapped_column(JSON)
+    # Hugging Face's one-sentence summary written by its model (``paper.ai_summary``): shown
+    # only as Hugging Face's, never as Paperboy's. Its comment thread (``paper.discussionId``)
+    # and its social card's address (``thumbnail``, where Paperboy fetched it from).
+    ai_summary: Mapped[str | None] = mapped_column(Text)
+    discussion_id: Mapped[str | None] = mapped_column(String(40))
+    thumbnail_url: Mapped[str | None] = mapped_column(Text)
+
+
+class HfThumbnail(Base):
+    """A paper's Hugging Face thumbnail, fetched once at ingest, checked and made small.
+
+    Kept in the database, not as a file: every web process on every host reads it where it
+    reads the papers, and a backup of the database holds it. ``digest`` (SHA-256 of ``image``)
+    names its URL, so the URL changes whenever the image does and may be cached for good.
+    """
+
+    __tablename__ = "hf_thumbnails"
+
+    arxiv_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    # The address it was fetched from: the same address is never fetched again.
+    source_url: Mapped[str] = mapped_column(Text)
+    digest: Mapped[str] = mapped_column(String(64), index=True)
+    image: Mapped[bytes] = mapped_column(LargeBinary)  # WebP, THUMBNAIL_SIZE
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class AnnouncementEntry(Base):

@@ -55,7 +55,11 @@ class ReaderTools:
         return shapes.ForYouAnswer(
             edition=key_label(edition.period, edition.edition_date) if edition else None,
             papers=[
-                shapes.ReaderPaper(paper=search_result(card), why=card.why, saved=card.saved)
+                shapes.ReaderPaper(
+                    paper=search_result(card, self.context.settings.public_base_url),
+                    why=card.why,
+                    saved=card.saved,
+                )
                 for card in page.cards
             ],
         )
@@ -71,7 +75,7 @@ class ReaderTools:
             lists=[shapes.NamedList(id=one, name=name) for one, name in found.lists],
             papers=[
                 shapes.ReadingListEntry(
-                    paper=search_result(card),
+                    paper=search_result(card, self.context.settings.public_base_url),
                     list_id=card.library.list_id if card.library else None,
                     read=card.library.read if card.library else False,
                     note=card.library.note if card.library else "",

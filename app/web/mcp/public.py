@@ -83,7 +83,7 @@ class PublicTools:
             period=period,
             edition=_label(edition),
             page_url=self._site(f"/?{_PARAMETER[period]}={_label(edition)}"),
-            papers=[daily_item(card) for card in cards[:limit]],
+            papers=[daily_item(card, self._site("")) for card in cards[:limit]],
         )
 
     def search(
@@ -115,7 +115,10 @@ class PublicTools:
         return shapes.SearchAnswer(
             total=len(found.matches),
             page=page,
-            papers=[search_result(c).model_copy(update={"rank": offset + c.rank}) for c in cards],
+            papers=[
+                search_result(c, self._site("")).model_copy(update={"rank": offset + c.rank})
+                for c in cards
+            ],
         )
 
     def paper(self, arxiv_id: ArxivId) -> shapes.PaperAnswer:
@@ -129,7 +132,8 @@ class PublicTools:
                 raise NotFound(f"paper {base} is not stored here")
             signals = queries.signals(session, [base]).get(base, Signals())
             places = queries.appearances(session, base)
-            detail = paper_detail(found, signals, queries.paper_topic(session, base), places)
+            topic = queries.paper_topic(session, base)
+            detail = paper_detail(found, signals, topic, places, self._site(""))
         kept = links(base)
         return shapes.PaperAnswer(
             paper=detail,
@@ -154,7 +158,10 @@ class PublicTools:
                 raise NotFound(f"paper {base} is not stored here")
             ids = self.context.search.similar(base, limit)
             return shapes.PapersAnswer(
-                papers=[search_result(card) for card in queries.plain_cards(session, ids)]
+                papers=[
+                    search_result(card, self._site(""))
+                    for card in queries.plain_cards(session, ids)
+                ]
             )
 
     def topics(self) -> shapes.TopicsAnswer:

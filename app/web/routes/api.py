@@ -152,7 +152,8 @@ def daily_papers(
         cards = submitted_by(
             context.memo.get(("daily_cards", edition.id, sort), ordered), submitter
         )
-        return rendered(model_bytes([daily_item(c) for c in page_of(cards, p, limit)]))
+        site = context.settings.public_base_url
+        return rendered(model_bytes([daily_item(c, site) for c in page_of(cards, p, limit)]))
 
     # A submitter's page is built each time: caller-chosen names must not fill the memo.
     body = (
@@ -231,7 +232,8 @@ def search_papers(
         with context.sessions() as lookup:  # short: see the search page
             cards = queries.plain_cards(lookup, found.page(sort, page, limit))
         total = len(found.matches)
-    body = [search_result(c).model_copy(update={"rank": offset + c.rank}) for c in cards]
+    site = context.settings.public_base_url
+    body = [search_result(c, site).model_copy(update={"rank": offset + c.rank}) for c in cards]
     links = _page_links(context.settings.public_base_url, request, page, limit, total)
     response = cached_json(request, body)
     response.headers["X-Total-Count"] = str(total)
@@ -273,7 +275,9 @@ def _page_links(site: str, request: Request, page: int, limit: int, total: int) 
 @router.get(
     "/papers/{arxiv_id:path}", response_model=api.PaperDetail, responses=answers(304, 400, 404)
 )
-def paper(request: Request, session: SessionDep, arxiv_id: ArxivIdPath) -> Response:
+def paper(
+    request: Request, context: ContextDep, session: SessionDep, arxiv_id: ArxivIdPath
+) -> Response:
     """One paper, with its topic, community signals and its places in editions."""
     parsed = parse_arxiv_id(arxiv_id)
     found = queries.papers(session, [parsed.base]).get(parsed.base)
@@ -282,7 +286,8 @@ def paper(request: Request, session: SessionDep, arxiv_id: ArxivIdPath) -> Respo
     signals = queries.signals(session, [found.arxiv_id]).get(found.arxiv_id, Signals())
     topic = queries.paper_topic(session, found.arxiv_id)
     places = queries.appearances(session, found.arxiv_id)
-    return cached_json(request, paper_detail(found, signals, topic, places))
+    site = context.settings.public_base_url
+    return cached_json(request, paper_detail(found, signals, topic, places, site))
 
 
 @router.get("/topics", response_model=list[api.TopicSummary], responses=answers(304))

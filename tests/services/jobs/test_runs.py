@@ -31,13 +31,14 @@ from app.web.app import create_app
 from digest.sending import RunSummary
 from tests.conftest import FIXTURES, Database
 from tests.digest.conftest import Smtp
+from tests.ingest.hf_pages import without_thumbnails
 from tests.ingest.recorded_server import RecordedServer, Reply
 from tests.servers import free_port
 from tests.services.conftest import ADMIN
 
 HF_DAY = "2025-11-03"
 EMPTY_API = (FIXTURES / "arxiv_api" / "id_0000.0000_s0_m100_8b51d9633a68.xml").read_bytes()
-HF_PAGE = (FIXTURES / "hf_daily" / f"daily_papers_{HF_DAY}.json").read_bytes()
+HF_PAGE = without_thumbnails((FIXTURES / "hf_daily" / f"daily_papers_{HF_DAY}.json").read_bytes())
 
 
 def runs(database: Database) -> list[JobRun]:
