@@ -142,6 +142,7 @@ def test_each_request_s_lines_carry_its_own_id_and_no_token(
 def test_a_command_s_report_is_a_json_line_with_json_logs(tmp_path: Path) -> None:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
     environment |= {"PAPERBOY_DATA_DIR": str(tmp_path), "PAPERBOY_LOG_JSON": "true"}
+    environment |= {"PAPERBOY_SEARCH_QUERY_BACKEND": "torch"}  # no int8 query model to build
     done = subprocess.run(
         [sys.executable, "-m", "app.cli.main", "migrate"],
         env=environment,

@@ -119,7 +119,10 @@ def test_offline_production_needs_no_contact_address_for_arxiv() -> None:
 
 def clean_environment(tmp_path: Path, **settings: str) -> dict[str, str]:
     kept = {k: v for k, v in os.environ.items() if not k.startswith("PAPERBOY_")}
-    return kept | {"PAPERBOY_DATA_DIR": str(tmp_path)} | settings
+    # Two defaults a process test would otherwise wait on: `migrate` building the int8 query
+    # model in its data folder, and the scheduler waiting for a server that never comes.
+    quick = {"PAPERBOY_SEARCH_QUERY_BACKEND": "torch", "PAPERBOY_SCHEDULER_START_WAIT_SECONDS": "0"}
+    return kept | {"PAPERBOY_DATA_DIR": str(tmp_path)} | quick | settings
 
 
 def run_process(args: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:

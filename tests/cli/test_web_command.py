@@ -8,6 +8,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from app.core.config import get_settings
@@ -58,17 +60,27 @@ def test_a_database_that_turns_it_away_stops_the_command(tmp_path: Path) -> None
 def test_with_good_settings_two_workers_serve(tmp_path: Path) -> None:
     upgrade_to_head(make_engine(get_settings(data_dir=tmp_path)))
     environment, port = _environment(tmp_path), free_port()
-    server = subprocess.Popen(
-        _paperboy_web(environment, port),
-        env=environment,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        assert wait_for(f"http://127.0.0.1:{port}/healthz") == 200
-    finally:
-        server.send_signal(signal.SIGINT)
-        output, _ = server.communicate(timeout=60)
-    assert server.returncode == 0
-    assert output.count("Started server process") == 2
+    log = tmp_path / "web.log"
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            _paperboy_web(environment, port),
+            env=environment,
+            text=True,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            assert wait_for(f"http://127.0.0.1:{port}/healthz") == 200
+            # Each worker says so as it starts; the second may start after the first answers.
+            _wait_until(lambda: log.read_text().count("Started server process") == 2)
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=60)
+    assert server.returncode == 0, log.read_text()
+
+
+def _wait_until(check: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"not so after {seconds} s"
+        time.sleep(0.1)

@@ -28,11 +28,11 @@ from tests.ingest.author_feeds import ORCID, author_feed, feed_path
 from tests.ingest.recorded_server import RecordedServer, Reply, recorded_server
 from tests.oidc_provider import Provider, oidc_provider
 from tests.servers import free_port, served
+from tests.services.test_orcid_browser import _authorize_at_provider, _axe_clean, _browser_page
+from tests.services.test_orcid_signin import orcid_settings
 from tests.services.test_verified_claims import ATOM, MARK, THEIRS, magnets
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.test_accessibility import axe
-from tests.web.test_orcid_browser import _authorize_at_provider, _axe_clean, _browser_page
-from tests.web.test_orcid_signin import orcid_settings
 
 __all__ = ["axe", "magnets"]  # fixtures, used by name below
 sync_api: Any = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")

@@ -18,13 +18,27 @@ from app.web.routes.voting import SESSION_COOKIE
 from tests.conftest import Database
 from tests.oidc_provider import Provider, oidc_provider
 from tests.servers import free_port, served
+from tests.services.test_orcid_signin import JOSIAH, orcid_settings
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.test_accessibility import axe
-from tests.web.test_orcid_signin import JOSIAH, orcid_settings
 from tests.web.test_reader_browser import SAMPLE, sync_api
 
 __all__ = ["axe"]  # a fixture, used by name below
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is missing"),
+]
 PHONE = {"width": 390, "height": 844}
 ADA = "ada@example.org"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium (tests/web's own fixture belongs to that package's shared site)."""
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
 
 
 @pytest.fixture
