@@ -3,7 +3,13 @@ import re
 
 import pytest
 
-from app.core.names import author_key, author_keys, collapse_each, collapse_whitespace
+from app.core.names import (
+    author_key,
+    author_keys,
+    collapse_each,
+    collapse_whitespace,
+    is_group_key,
+)
 
 
 @pytest.mark.parametrize(
@@ -117,3 +123,20 @@ def test_keys_of_random_ascii_author_lists_are_the_key_of_each_name() -> None:
             for _ in range(chooser.randint(0, 5))
         )
         assert author_keys(names) == tuple(map(author_key, names)), names
+
+
+def test_collaborations_teams_and_consortia_are_groups_and_people_are_not() -> None:
+    groups = [
+        "ATLAS Collaboration",
+        "Kling Team",
+        "Team Olmo",
+        "Imagen-Team-Google",
+        "the UUSIC25 Challenge Consortium",
+        "Alzheimer's Disease Neuroimaging Initiative",
+        "CRUK ICGC Prostate Group",
+        "Shanghai AI Lab",
+        "Lanser Contributors",
+    ]
+    people = ["Hans Group", "Mary Lab", "Team", "Zhe Qu", "Teamson Li", "Ana Groupe Lima"]
+    assert [name for name in groups if not is_group_key(author_key(name))] == []
+    assert [name for name in people if is_group_key(author_key(name))] == []

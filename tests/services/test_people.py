@@ -100,3 +100,16 @@ def test_an_editions_papers_know_the_person_behind_each_author(database: Databas
 def test_the_names_of_a_day_are_the_authors_of_its_papers(database: Database) -> None:
     store_zhe_qu(database)
     assert names_of_day(database.sessions, date(2025, 1, 5)) == ["dan-ruiz", "zhe-qu"]
+
+
+def test_a_group_author_is_one_group_holding_all_its_papers_whatever_their_field(
+    database: Database,
+) -> None:
+    store(database, "2501.00001", "kling-team ana-lima bo-chen", "cs.LG", LEARNING)
+    store(database, "2501.00002", "cy-ito kling-team dan-ruiz", "cond-mat.str-el", MAGNETS)
+    store(database, "2501.00003", "zhe-qu ana-lima bo-chen", "cs.LG", LEARNING)
+    store(database, "2501.00004", "zhe-qu cy-ito dan-ruiz", "cond-mat.str-el", MAGNETS)
+    split_names(database.settings, database.sessions)
+    # The same papers split a person's name in two; a group's name stays whole.
+    assert len(_people(database, "zhe-qu")) == 2
+    assert list(_people(database, "kling-team").values()) == [["2501.00001", "2501.00002"]]
