@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.refusals import NotFound
@@ -30,7 +30,11 @@ PersonId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 @router.get("/people/{person_id}", response_class=HTMLResponse)
 def person_page(
-    request: Request, context: ContextDep, session: SessionDep, person_id: PersonId
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    person_id: PersonId,
+    page: Annotated[int, Query(ge=1, le=MAX_ID)] = 1,
 ) -> Response:
     found = claims.find_person(session, person_id)
     if found.moved_to is not None:
@@ -39,13 +43,16 @@ def person_page(
     viewer = claims.viewer(session, email_key)
     shown = claims.shown_person(session, person_id, found.person, viewer)
     person = shown.person
-    page = profiles.author_page(session, person.author_key, person.id, leave_out=shown.left_out)
-    if page is None:
+    shown_page = profiles.author_page(
+        session, person.author_key, person.id, shown.left_out, page=page
+    )
+    if shown_page is None:
         raise NotFound(f"no person {person_id} is shown here")
     stance = "" if email_key is None else reader_stances(session, email_key).on_person(person.id)
-    page = replace(page, hidden=shown.hidden, stance=stance)
+    shown_page = replace(shown_page, hidden=shown.hidden, stance=stance)
     private = email_key is not None  # its buttons show what this reader did
-    return context.respond(request, "pages/author.html", page, headers=PRIVATE if private else None)
+    headers = PRIVATE if private else None
+    return context.respond(request, "pages/author.html", shown_page, headers=headers)
 
 
 @router.post("/people/{person_id}/claim")
