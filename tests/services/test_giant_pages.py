@@ -6,20 +6,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from accounts import signin
 from app.core.db import session_scope
-from app.core.models import Author, Paper, PaperAuthor, PaperPerson
+from app.core.models import Author, Paper, PaperAuthor, PaperPerson, Subscriber
 from app.services.people import split_names
 from app.web.app import create_app
+from app.web.routes.voting import SESSION_COOKIE
 from tests.conftest import Database
 from tests.services.people_store import LEARNING, MAGNETS, store
 
-MANY = 205  # three pages: 100, 100 and 5
+MANY = 205
+
+
+def _signed_in(database: Database, address: str) -> dict[str, str]:
+    with session_scope(database.sessions) as session:
+        cookie = signin.session_token(database.settings, session, address, datetime.now(UTC))
+    return {"cookie": f"{SESSION_COOKIE}={cookie}"}  # three pages: 100, 100 and 5
 
 
 def _person_of(database: Database, key: str) -> int:
@@ -64,6 +72,11 @@ def test_a_group_authors_page_says_it_is_a_group_with_no_split_and_no_claim(
     assert "A group author" in name and "We think" not in name and "This is me" not in name
     body = site.get(f"/api/people/{group}").json()
     assert (body["kind"], body["paperCount"], body["people"]) == ("group", 2, [])
+    # Nobody claims a group, even by sending the form the page leaves out.
+    reader = _signed_in(database, "kling@example.org")
+    assert site.post(f"/people/{group}/claim", headers=reader).status_code == 403
+    with database.sessions() as session:
+        assert session.scalars(select(Subscriber.claimed_person)).all() in ([], [None])
 
 
 def test_a_persons_and_a_names_api_answers_say_which_they_are(

@@ -57,7 +57,7 @@ def person_page(
 
 @router.post("/people/{person_id}/claim")
 async def claim(request: Request, context: ContextDep, person_id: PersonId) -> Response:
-    act = partial(claims.claim_person, context, person_id=person_id)
+    act = partial(claims.claim_unless_group, context, person_id=person_id)
     done = {"claimedPerson": person_id}
     return await post_action(request, context, act, done, f"/people/{person_id}")
 
