@@ -22,7 +22,7 @@ from ranking.people import SHORT_LIST
 # pair costs less than building the matrix.
 LONG_LISTS = 2_000
 # Papers whose shared counts are kept as a dense matrix (4 bytes a pair).
-DENSE_PAPERS = 4_000
+DENSE_PAPERS = 2_000
 
 
 class PaperLinks:
@@ -30,12 +30,12 @@ class PaperLinks:
 
     def __init__(self, authors: Mapping[str, Sequence[str]]) -> None:
         self._row = {arxiv_id: row for row, arxiv_id in enumerate(authors)}
-        columns: dict[str, int] = {}
-        rows = [self._row[arxiv_id] for arxiv_id, keys in authors.items() for _ in keys]
-        cells = [columns.setdefault(key, len(columns)) for keys in authors.values() for key in keys]
+        keys = [key for keys in authors.values() for key in keys]
+        rows = np.repeat(np.arange(len(authors)), [len(keys) for keys in authors.values()])
+        names, cells = np.unique(np.array(keys, dtype=str), return_inverse=True)
         held = csr_matrix(
-            (np.ones(len(rows), dtype=np.int32), (rows, cells)),
-            shape=(len(authors), max(len(columns), 1)),
+            (np.ones(len(rows), dtype=np.int32), (rows, cells.reshape(-1))),
+            shape=(len(authors), max(len(names), 1)),
         )
         held.sum_duplicates()
         held.data[:] = 1  # a name listed twice on a paper is one author
