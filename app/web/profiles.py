@@ -1,8 +1,10 @@
-"""Author and topic profiles: reads that gather a researcher's or a topic's page (no commits).
+"""Author profiles: reads that gather a name's, a person's or a group author's page (no
+commits); a topic's is in :mod:`app.web.topic_profiles`.
 
-Each ``*_page`` returns the view model its template shows; each ``*_json`` the API body built
-from it, so the page and the API always say the same thing. The topics of a set of papers
-month by month (:func:`topic_months`) show on an author's page and an organization's.
+:func:`author_page` returns the view model its template shows, :func:`author_json` the API
+body built from it, so the page and the API always say the same thing; both list the papers
+``WORKS_SHOWN`` a page. The topics of a set of papers month by month (:func:`topic_months`)
+show on an author's page and an organization's.
 """
 
 from __future__ import annotations
