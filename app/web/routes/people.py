@@ -1,10 +1,10 @@
 """A person's page, ``/people/{id}``, and its buttons: "This is me", and hiding a claimed page.
 
 A name can be several people (``paperboy people`` splits it); each person's page is the
-name's page narrowed to their papers (100 a page, ``?page=``). When a new split leaves a person no papers, the address
-answers 301 to the person now holding most of them. A page its claimant hid answers 404 to
-everyone else. The buttons are plain form POSTs, as every reader button is
-(``app.web.routes.reader``).
+name's page narrowed to their papers (100 a page, ``?page=``). When a new split leaves a
+person no papers, the address answers 301 to the person now holding most of them. A page
+its claimant hid answers 404 to everyone else. The buttons are plain form POSTs, as every
+reader button is (``app.web.routes.reader``); a group author's page refuses "This is me".
 """
 
 from __future__ import annotations
