@@ -56,12 +56,19 @@ class SplitParams:
     short_list: int = SHORT_LIST
 
 
-def split_people(works: Sequence[Work], params: SplitParams | None = None) -> list[int]:
-    """The person number of each work: 0, 1, … in the order each person's first work comes."""
+def split_people(
+    works: Sequence[Work],
+    params: SplitParams | None = None,
+    linked: list[list[int]] | None = None,
+) -> list[int]:
+    """The person number of each work: 0, 1, … in the order each person's first work comes.
+
+    ``linked``: the works' linked groups where the caller counted them
+    (:class:`ranking.people_links.PaperLinks`); the works' co-authors are then not read."""
     if not works:
         return []
     chosen = params or SplitParams()
-    groups = linked_groups(works, chosen.short_list)
+    groups = linked if linked is not None else linked_groups(works, chosen.short_list)
     merged = merged_clusters(groups, works, chosen)
     return _numbered([merged[group] for group in _group_of(groups, len(works))])
 

@@ -273,3 +273,25 @@ def name_parts(name: str) -> NameParts | None:
     while start > 1 and words[start - 1] in _PARTICLES:
         start -= 1
     return NameParts(" ".join(words[start:]), " ".join(words[:start]), suffix)
+
+
+# The words that end a group author's name ("ATLAS Collaboration", "Kling Team", "Global
+# Radiology Consortium"), none of them a surname found among the stored authors.
+_GROUP_ENDINGS = frozenset(
+    {"collaboration", "collaborations", "consortium", "team", "initiative", "contributors"}
+)
+# Words that also end a few people's names ("Group", "Lab" are surnames): a group only when
+# two more words come before ("CRUK ICGC Prostate Group", "Shanghai AI Lab").
+_LONG_GROUP_ENDINGS = frozenset({"group", "lab", "labs"})
+
+
+def is_group_key(key: str) -> bool:
+    """Whether an author key (:func:`author_key`) names a group that signs as one author, not
+    a person: "Team" anywhere in it ("Team Olmo", "Imagen-Team-Google"), or one of the
+    endings above. One word alone ("Team") is a name like any other."""
+    words = key.split("-")
+    if len(words) < 2:
+        return False
+    if words[-1] in _GROUP_ENDINGS or "team" in words:
+        return True
+    return len(words) >= 3 and words[-1] in _LONG_GROUP_ENDINGS

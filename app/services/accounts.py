@@ -11,7 +11,7 @@ does not hold raises :class:`app.core.tokens.TokenError`, which the app answers 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 
 from sqlalchemy import select
@@ -26,10 +26,14 @@ from app.core.db import session_scope, unit_of_work
 from app.core.models import (
     DigestFeedback,
     MailKind,
+    ModerationDecision,
     Paper,
+    Person,
+    PersonCorrection,
     SignInKey,
     Subscriber,
     SubscriberStatus,
+    Vote,
 )
 from app.services.reports import Deployment
 from digest.mail import outbox
@@ -170,9 +174,10 @@ KEY_MATERIAL = frozenset({"link_key", "feed_key"})
 
 
 def export_of(session: Session, found: Subscriber) -> dict[str, object]:
-    """A subscriber's row (less :data:`KEY_MATERIAL`), thumbs, reading list, lists, notes,
-    saved searches, first sign-in, shared lists, followed lists and editor roles, display name
-    and comments, as plain JSON values."""
+    """A subscriber's row (less :data:`KEY_MATERIAL`: the claim, its verification and the
+    ORCID iD are columns of it), thumbs, reading list, lists, notes, saved searches, first
+    sign-in, shared lists, followed lists and editor roles, display name and comments, and
+    what they did about people (:func:`_people_data`), as plain JSON values."""
     names = (column.name for column in Subscriber.__table__.columns)
     data = {name: _plain(getattr(found, name)) for name in names if name not in KEY_MATERIAL}
     signed_in = select(SignInKey.signed_in_at).where(SignInKey.email_key == found.email_key)
@@ -203,7 +208,42 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
     ]
     data["display_name"] = discussion.display_name(session, found)
     data["comments"] = threads.of_reader(session, found.id)
-    return data | list_readers.export_of(session, found)
+    return data | list_readers.export_of(session, found) | _people_data(session, found)
+
+
+def _people_data(session: Session, found: Subscriber) -> dict[str, object]:
+    """Their votes, their "not by this person" corrections (taken back ones too), the pages
+    they hid, and the moderators' decisions about their claims and corrections (the
+    moderator's own address is theirs, not the reader's, and stays out)."""
+    votes_cast = session.scalars(select(Vote).where(Vote.voter == found.email_key))
+    corrections = session.scalars(
+        select(PersonCorrection)
+        .where(PersonCorrection.subscriber_id == found.id)
+        .order_by(PersonCorrection.id)
+    )
+    decisions = session.scalars(
+        select(ModerationDecision)
+        .where(ModerationDecision.subscriber_id == found.id)
+        .order_by(ModerationDecision.id)
+    )
+    hidden = select(Person.id).where(Person.hidden_by == f"reader:{found.id}")
+    return {
+        "votes": [
+            {"arxiv_id": v.arxiv_id, "voted_on": _plain(v.voted_on), "at": _plain(v.created_at)}
+            for v in votes_cast
+        ],
+        "corrections": [_columns(row, {"id", "subscriber_id"}) for row in corrections],
+        "hidden_people": list(session.scalars(hidden.order_by(Person.id))),
+        "moderation_decisions": [
+            _columns(row, {"id", "subscriber_id", "moderator"}) for row in decisions
+        ],
+    }
+
+
+def _columns(row: PersonCorrection | ModerationDecision, left_out: set[str]) -> dict[str, object]:
+    """A row's columns as plain JSON values, less ``left_out``."""
+    names = (column.name for column in type(row).__table__.columns)
+    return {name: _plain(getattr(row, name)) for name in names if name not in left_out}
 
 
 def delete_everything(site: Deployment, token: str) -> None:
@@ -276,4 +316,4 @@ def _subscriber(
 
 
 def _plain(value: object) -> object:
-    return value.isoformat() if isinstance(value, datetime) else value
+    return value.isoformat() if isinstance(value, date) else value

@@ -23,8 +23,10 @@ from sqlalchemy.orm import Session
 from accounts import corrections, person_claims, reader
 from accounts.moderation import is_moderator
 from accounts.person_claims import claimant, hidden_condition
+from app.core.db import session_scope
 from app.core.models import PaperPerson, Person, Subscriber
-from app.core.refusals import NotFound
+from app.core.names import is_group_key
+from app.core.refusals import NotFound, Refused
 from app.services.arxiv_checks import ArxivCheck, OwnClaim, check_with_arxiv, own_claim
 from app.services.people import split_names
 from app.services.readers import as_reader
@@ -192,3 +194,12 @@ def correct_person(
     changed_name = as_reader(site, email_key, step)
     if changed_name is not None:
         split_names(site.settings, site.sessions, [changed_name])
+
+
+def claim_unless_group(site: Deployment, email_key: str, person_id: int) -> ArxivCheck:
+    """ "This is me", refused on a group author's page: a collaboration is no one reader."""
+    with session_scope(site.sessions) as session:
+        person = session.get(Person, person_id)
+        if person is not None and is_group_key(person.author_key):
+            raise Refused("a group author's page is claimed by nobody")
+    return claim_person(site, email_key, person_id)

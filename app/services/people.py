@@ -32,10 +32,12 @@ from app.core.models import (
     Person,
     Subscriber,
 )
+from app.core.names import is_group_key
 from app.core.vectors import Matrix, unpack
 from app.services.people_claims import Listing, follow_moves, verified_listings
 from app.services.reports import Completed
 from ranking.people import Work, claimed_apart, reconcile, split_people
+from ranking.people_links import LONG_LISTS, PaperLinks
 from ranking.verified_people import pinned, split_verified
 
 # Names split in one unit of work: few enough for the IN lists, many enough to read in bulk.
@@ -66,6 +68,13 @@ class _Papers:
     categories: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     vectors: dict[str, Matrix] = field(default_factory=dict)
     order: dict[str, tuple[date, str]] = field(default_factory=dict)
+    _links: PaperLinks | None = None
+
+    def links(self) -> PaperLinks:
+        """The co-authors each pair of the papers shares, counted once for the batch."""
+        if self._links is None:
+            self._links = PaperLinks(self.authors)
+        return self._links
 
 
 def split_names(
@@ -165,7 +174,7 @@ def _read_papers(session: Session, model: str, ids: set[str]) -> _Papers:
     chosen = sorted(ids)
     for start in range(0, len(chosen), NAMES_PER_BATCH * 4):
         page = chosen[start : start + NAMES_PER_BATCH * 4]
-        for arxiv_id, key in session.execute(
+        for arxiv_id, key in session.connection().execute(  # plain rows: thousands a paper
             select(PaperAuthor.arxiv_id, PaperAuthor.author_key)
             .where(PaperAuthor.arxiv_id.in_(page))
             .order_by(PaperAuthor.arxiv_id, PaperAuthor.position)
@@ -201,14 +210,25 @@ def _stored(session: Session, names: Sequence[str]) -> dict[str, dict[str, int]]
     return stored
 
 
-def _works(key: str, ids: Sequence[str], papers: _Papers) -> list[Work]:
-    """What the split knows of each paper: its other authors, categories and vector (zeros
-    when the paper has none yet under the configured model)."""
+def _labels(key: str, ids: list[str], papers: _Papers) -> list[int]:
+    """Each paper's person: a group author's papers are one group's; a name on long author
+    lists (a collaboration's) is linked through the batch's shared counts."""
+    if is_group_key(key):
+        return [0] * len(ids)
+    if len(ids) > 1 and sum(len(papers.authors[p]) for p in ids) > LONG_LISTS:
+        linked = papers.links().linked_groups(ids)
+        return split_people(_works(key, ids, papers, coauthors=False), linked=linked)
+    return split_people(_works(key, ids, papers))
+
+
+def _works(key: str, ids: Sequence[str], papers: _Papers, coauthors: bool = True) -> list[Work]:
+    """What the split knows of each paper: its other authors (unless counted elsewhere),
+    categories and vector (zeros when the paper has none yet under the configured model)."""
     width = next((len(papers.vectors[p]) for p in ids if p in papers.vectors), 1)
     blank = np.zeros(width, dtype=np.float32)
     return [
         Work(
-            coauthors=frozenset(other for other in papers.authors[p] if other != key),
+            coauthors=frozenset(papers.authors[p]).difference((key,)) if coauthors else frozenset(),
             categories=frozenset(papers.categories[p]),
             vector=_sized(papers.vectors.get(p), blank),
         )
@@ -256,7 +276,8 @@ class _Writes:
                 {"arxiv_id": arxiv_id, "author_key": key, "person_id": _id(person)}
                 for arxiv_id, key, person in self.rows
             ]
-            session.execute(insert(PaperPerson), rows)
+            # The table's, not the class's: the ORM's bulk insert costs a Python call a row.
+            session.execute(insert(PaperPerson.metadata.tables["paper_people"]), rows)
         if self.kept:
             session.execute(
                 update(Person)
@@ -316,9 +337,11 @@ def _groups(
     listing = context.listing
     listed = listing.papers.intersection(ids) if listing is not None else frozenset()
     kept = [p for p in ids if p not in context.detached or p in listed]
-    works = _works(key, kept, papers)
     positions = frozenset(n for n, arxiv_id in enumerate(kept) if arxiv_id in listed)
-    labels = split_verified(works, positions) if positions else split_people(works)
+    if positions:
+        labels = split_verified(_works(key, kept, papers), positions)
+    else:
+        labels = _labels(key, kept, papers)
     groups: list[list[str]] = [[] for _ in range(max(labels, default=-1) + 1)]
     for arxiv_id, label in zip(kept, labels, strict=True):
         groups[label].append(arxiv_id)

@@ -221,11 +221,17 @@ class AuthorOrganization(ApiModel):
 
 
 class AuthorProfile(ApiModel):
+    kind: str = Field(
+        description='"group" (a group author, never split), "person" (one of a name\'s people) '
+        'or "name" (everyone who publishes under it)'
+    )
     key: str
     name: str
     spellings: list[str]
-    paperCount: int
-    papers: list[Paper] = Field(description="Newest first, at most 100")
+    paperCount: int = Field(description="All of them, on every page")
+    papers: list[Paper] = Field(description="Newest first, 100 a page (?page=)")
+    page: int = Field(description="This page's number, from 1")
+    pages: int = Field(description="How many pages of papers there are")
     topics: list[AuthorTopic]
     collaborators: list[Collaborator]
     followers: int = Field(description="Readers following the name (a count only)")

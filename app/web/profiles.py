@@ -1,8 +1,10 @@
-"""Author and topic profiles: reads that gather a researcher's or a topic's page (no commits).
+"""Author profiles: reads that gather a name's, a person's or a group author's page (no
+commits); a topic's is in :mod:`app.web.topic_profiles`.
 
-Each ``*_page`` returns the view model its template shows; each ``*_json`` the API body built
-from it, so the page and the API always say the same thing. The topics of a set of papers
-month by month (:func:`topic_months`) show on an author's page and an organization's.
+:func:`author_page` returns the view model its template shows, :func:`author_json` the API
+body built from it, so the page and the API always say the same thing; both list the papers
+``WORKS_SHOWN`` a page. The topics of a set of papers month by month (:func:`topic_months`)
+show on an author's page and an organization's.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
-import numpy as np
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session, aliased
 
@@ -23,10 +24,10 @@ from app.core.models import (
     PaperAuthor,
     PaperTopic,
     TopicDay,
-    TopicStatus,
 )
+from app.core.names import is_group_key
 from app.core.reads import topic_labels
-from app.core.vectors import unpack
+from app.core.refusals import NotFound
 from app.services.arxiv_checks import OwnClaim
 from app.web import api_models as api
 from app.web import queries
@@ -39,22 +40,18 @@ from app.web.people import (
     people_of_name,
     person_claimed,
     person_followers,
-    topic_followers,
     within,
 )
 from app.web.view_models import (
     Card,
     Coauthor,
     Collaborator,
-    SizeBar,
     TopicChip,
-    bars,
     collaborators,
     key_phrases,
 )
 
 WORKS_SHOWN = 100
-RELATED = 5
 TOPICS_A_MONTH = 3
 
 
@@ -71,20 +68,6 @@ class AuthorTopic(NamedTuple):
 
     topic: TopicChip
     papers: int
-
-
-class DayPapers(NamedTuple):
-    """A topic's papers of one day."""
-
-    day: date
-    cards: list[Card]
-
-
-class RelatedTopic(NamedTuple):
-    """Another topic of the same day, and how close its centroid is (cosine)."""
-
-    topic: TopicChip
-    cosine: float
 
 
 @dataclass(frozen=True)
@@ -111,40 +94,41 @@ class AuthorPage:
     stance: str = ""  # the signed-in reader's on it: "follow", "mute" or ""
     own_claim: OwnClaim | None = None  # the signed-in reader's claim of this person
     moderating: bool = False  # the signed-in reader is a moderator: hides with a reason
+    # A group author ("ATLAS Collaboration"): one group, never split, claimed by nobody.
+    group: bool = False
+    page: int = 1  # which page of ``WORKS_SHOWN`` works, of ``pages``
+    pages: int = 1
+    first: int = 1  # the number of the page's first work among them all
 
-
-@dataclass(frozen=True)
-class TopicPage:
-    topic: TopicChip
-    phrases: list[str]
-    status: TopicStatus
-    first_seen_on: date
-    sizes: list[SizeBar]
-    days: list[DayPapers]
-    related: list[RelatedTopic]
-    followers: int = 0  # readers following it (a count only: who follows stays private)
-    stance: str = ""  # the signed-in reader's on it: "follow", "mute" or ""
+    @property
+    def kind(self) -> str:
+        """What the page is of: "group", "person" (one of a name's people) or "name"."""
+        return "group" if self.group else "person" if self.person else "name"
 
 
 def author_page(
-    session: Session, key: str, person: int | None = None, leave_out: Set[str] = frozenset()
+    session: Session,
+    key: str,
+    person: int | None = None,
+    leave_out: Set[str] = frozenset(),
+    page: int = 1,
 ) -> AuthorPage | None:
     """The name's page, or one person's page: the name's papers narrowed to theirs, less
-    ``leave_out`` (what the reader said is not theirs)."""
+    ``leave_out`` (what the reader said is not theirs), ``WORKS_SHOWN`` of them on ``page``
+    (the count and the topics are of them all, read in one query)."""
     name = session.scalar(select(Author.name).where(Author.key == key))
     if name is None:
         return None
     mine = (PaperAuthor.author_key == key) & within(PaperAuthor.arxiv_id, person)
     ids = [arxiv_id for arxiv_id in _newest_first(session, mine) if arxiv_id not in leave_out]
-    spellings = sorted(set(session.scalars(select(PaperAuthor.name).where(mine))))
+    shown, pages = _page_of(ids, page, name)
     close = collaborators(_coauthors(session, key, person))
-    shared = _shared_topics(session, key, close, person)
-    people = people_of_name(session, key)
+    shared, group = _shared_topics(session, key, close, person), is_group_key(key)
     return AuthorPage(
         key=key,
         name=name,
-        spellings=spellings,
-        works=queries.with_day_chances(session, queries.plain_cards(session, ids[:WORKS_SHOWN])),
+        spellings=sorted(set(session.scalars(select(PaperAuthor.name).where(mine)))),
+        works=queries.with_day_chances(session, queries.plain_cards(session, shown)),
         paper_count=len(ids),
         topics=_author_topics(session, ids),
         collaborators=close,
@@ -154,10 +138,27 @@ def author_page(
         followers=person_followers(session, person) if person else author_followers(session, key),
         claimed=person_claimed(session, person) if person else author_claimed(session, key),
         graph=collaboration_graph(name, shared),
-        people=people if len(people) > 1 else [],
+        people=[] if group else _told_apart(people_of_name(session, key)),
         person=person,
         left_out=queries.plain_cards(session, sorted(leave_out)),
+        group=group,
+        page=page,
+        pages=pages,
+        first=(page - 1) * WORKS_SHOWN + 1,
     )
+
+
+def _told_apart(people: list[PersonSummary]) -> list[PersonSummary]:
+    """The name's people, listed when there are several to tell apart."""
+    return people if len(people) > 1 else []
+
+
+def _page_of(ids: list[str], page: int, name: str) -> tuple[list[str], int]:
+    """The works on ``page`` and how many pages there are; a page past the last is missing."""
+    pages = max(1, -(-len(ids) // WORKS_SHOWN))
+    if page > pages:
+        raise NotFound(f"page {page} of {name}'s papers: there are {pages}")
+    return ids[(page - 1) * WORKS_SHOWN : page * WORKS_SHOWN], pages
 
 
 def _newest_first(session: Session, mine: ColumnElement[bool]) -> list[str]:
@@ -230,20 +231,25 @@ def _author_topics(session: Session, ids: list[str]) -> list[AuthorTopic]:
     return [AuthorTopic(TopicChip(t, labels[t]), n) for t, n in ranked if t in labels][:10]
 
 
-def author_json(session: Session, key: str, person: int | None = None) -> api.AuthorProfile | None:
-    page = author_page(session, key, person)
+def author_json(
+    session: Session,
+    key: str,
+    person: int | None = None,
+    page_number: int = 1,
+) -> api.AuthorProfile | None:
+    page = author_page(session, key, person, page=page_number)
     if page is None:
         return None
     return api.AuthorProfile(
+        kind=page.kind,
+        page=page.page,
+        pages=page.pages,
         key=page.key,
         name=page.name,
         spellings=page.spellings,
         paperCount=page.paper_count,
         papers=[paper_model(card.paper, card.signals) for card in page.works],
-        topics=[
-            api.AuthorTopic(id=one.topic.id, label=one.topic.label, papers=one.papers)
-            for one in page.topics
-        ],
+        topics=_topics_json(page.topics),
         collaborators=[
             api.Collaborator(
                 key=one.key, name=one.name, sharedPapers=one.shared_papers, topic=one.topic
@@ -267,103 +273,9 @@ def author_json(session: Session, key: str, person: int | None = None) -> api.Au
     )
 
 
-def topic_page(session: Session, topic_id: int) -> TopicPage | None:
-    days = list(
-        session.scalars(
-            select(TopicDay).where(TopicDay.topic_id == topic_id).order_by(TopicDay.day)
-        )
-    )
-    if not days:
-        return None
-    latest = days[-1]
-    chip = TopicChip(topic_id, latest.label)
-    return TopicPage(
-        topic=chip,
-        phrases=key_phrases(latest.label),
-        status=latest.status,
-        first_seen_on=days[0].day,
-        sizes=bars({d.day: d.size for d in days}),
-        days=_papers_by_day(session, topic_id),
-        related=_related(session, latest),
-        followers=topic_followers(session, topic_id),
-    )
-
-
-def _papers_by_day(session: Session, topic_id: int) -> list[DayPapers]:
-    rows = session.execute(
-        select(PaperTopic.day, PaperTopic.arxiv_id)
-        .where(PaperTopic.topic_id == topic_id)
-        .order_by(PaperTopic.day.desc(), PaperTopic.arxiv_id)
-    ).all()
-    plain = queries.plain_cards(session, [r.arxiv_id for r in rows])
-    cards = {c.paper.arxiv_id: c for c in queries.with_day_chances(session, plain)}
-    grouped: dict[date, list[Card]] = {}
-    for row in rows:
-        if row.arxiv_id in cards:
-            grouped.setdefault(row.day, []).append(cards[row.arxiv_id])
-    return [DayPapers(day, cards_of_day) for day, cards_of_day in grouped.items()]
-
-
-def _related(session: Session, latest: TopicDay) -> list[RelatedTopic]:
-    """Other topics of the same day, closest centroids first."""
-    others = list(
-        session.scalars(
-            select(TopicDay).where(TopicDay.day == latest.day, TopicDay.topic_id != latest.topic_id)
-        )
-    )
-    if not others:
-        return []
-    mine = unpack(latest.centroid)
-    similarity = [float(np.dot(mine, unpack(o.centroid))) for o in others]
-    ranked = sorted(zip(similarity, others, strict=True), key=lambda so: -so[0])[:RELATED]
-    return [RelatedTopic(TopicChip(o.topic_id, o.label), s) for s, o in ranked]
-
-
-def topic_json(session: Session, topic_id: int) -> api.TopicProfile | None:
-    page = topic_page(session, topic_id)
-    if page is None:
-        return None
-    return api.TopicProfile(
-        id=page.topic.id,
-        label=page.topic.label,
-        keyPhrases=page.phrases,
-        status=page.status,
-        firstSeenOn=page.first_seen_on.isoformat(),
-        sizes=[api.TopicSize(day=bar.day.isoformat(), size=bar.size) for bar in page.sizes],
-        papersByDay=[
-            api.TopicDayPapers(
-                day=one.day.isoformat(), papers=[c.paper.arxiv_id for c in one.cards]
-            )
-            for one in page.days
-        ],
-        related=[
-            api.RelatedTopic(id=one.topic.id, label=one.topic.label, cosine=round(one.cosine, 4))
-            for one in page.related
-        ],
-    )
-
-
-def topics_json(session: Session) -> list[api.TopicSummary]:
-    latest = (
-        select(TopicDay.topic_id, func.max(TopicDay.day).label("day"))
-        .group_by(TopicDay.topic_id)
-        .subquery()
-    )
-    rows = session.scalars(
-        select(TopicDay)
-        .join(latest, (latest.c.topic_id == TopicDay.topic_id) & (latest.c.day == TopicDay.day))
-        .order_by(TopicDay.day.desc(), TopicDay.size.desc(), TopicDay.topic_id)
-    )
+def _topics_json(topics: list[AuthorTopic]) -> list[api.AuthorTopic]:
     return [
-        api.TopicSummary(
-            id=r.topic_id,
-            label=r.label,
-            day=r.day.isoformat(),
-            size=r.size,
-            status=r.status,
-            momentum=round(r.momentum, 4),
-        )
-        for r in rows
+        api.AuthorTopic(id=one.topic.id, label=one.topic.label, papers=one.papers) for one in topics
     ]
 
 

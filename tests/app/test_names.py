@@ -9,6 +9,7 @@ from app.core.names import (
     author_keys,
     collapse_each,
     collapse_whitespace,
+    is_group_key,
     name_parts,
 )
 
@@ -155,3 +156,20 @@ def test_a_name_that_is_not_a_persons_has_no_parts() -> None:
 def test_a_split_name_is_written_family_name_first() -> None:
     assert NameParts("van der Waals", "Johannes").inverted == "van der Waals, Johannes"
     assert NameParts("King", "Martin Luther", "Jr.").inverted == "King, Martin Luther, Jr."
+
+
+def test_collaborations_teams_and_consortia_are_groups_and_people_are_not() -> None:
+    groups = [
+        "ATLAS Collaboration",
+        "Kling Team",
+        "Team Olmo",
+        "Imagen-Team-Google",
+        "the UUSIC25 Challenge Consortium",
+        "Alzheimer's Disease Neuroimaging Initiative",
+        "CRUK ICGC Prostate Group",
+        "Shanghai AI Lab",
+        "Lanser Contributors",
+    ]
+    people = ["Hans Group", "Mary Lab", "Team", "Zhe Qu", "Teamson Li", "Ana Groupe Lima"]
+    assert [name for name in groups if not is_group_key(author_key(name))] == []
+    assert [name for name in people if is_group_key(author_key(name))] == []

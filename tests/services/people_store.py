@@ -21,7 +21,7 @@ def unit(*values: float) -> np.ndarray:
 STORED_AT = datetime(2025, 1, 31, tzinfo=UTC)
 LEARNING, MAGNETS = unit(1.0, 0.1), unit(0.0, 0.0, 1.0, 0.1)
 NAMES = {"zhe-qu": "Zhe Qu", "ana-lima": "Ana Lima", "bo-chen": "Bo Chen", "cy-ito": "Cy Ito"}
-NAMES |= {"dan-ruiz": "Dan Ruiz", "eve-park": "Eve Park"}
+NAMES |= {"dan-ruiz": "Dan Ruiz", "eve-park": "Eve Park", "kling-team": "Kling Team"}
 # Zhe Qu's federated-learning papers with Ana and Bo, the namesake's magnets with Cy and Dan.
 ZHE_QU = {
     "2501.00001": ("zhe-qu ana-lima bo-chen", "cs.LG", LEARNING),

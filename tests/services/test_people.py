@@ -159,3 +159,16 @@ def test_an_unverified_claim_leaves_the_split_as_it_was(database: Database) -> N
     _claim_learning(database, verified=False)
     split_names(database.settings, database.sessions, ["zhe-qu"])
     assert _people(database, "zhe-qu") == before and len(before) == 2
+
+
+def test_a_group_author_is_one_group_holding_all_its_papers_whatever_their_field(
+    database: Database,
+) -> None:
+    store(database, "2501.00001", "kling-team ana-lima bo-chen", "cs.LG", LEARNING)
+    store(database, "2501.00002", "cy-ito kling-team dan-ruiz", "cond-mat.str-el", MAGNETS)
+    store(database, "2501.00003", "zhe-qu ana-lima bo-chen", "cs.LG", LEARNING)
+    store(database, "2501.00004", "zhe-qu cy-ito dan-ruiz", "cond-mat.str-el", MAGNETS)
+    split_names(database.settings, database.sessions)
+    # The same papers split a person's name in two; a group's name stays whole.
+    assert len(_people(database, "zhe-qu")) == 2
+    assert list(_people(database, "kling-team").values()) == [["2501.00001", "2501.00002"]]

@@ -23,7 +23,7 @@ from app.core.refusals import NotFound
 from app.services.claims import find_person, is_hidden
 from app.services.search import SearchSort
 from app.web import api_models as api
-from app.web import profiles, queries
+from app.web import profiles, queries, topic_profiles
 from app.web.api_shape import daily_item, explanation, paper_detail, search_result
 from app.web.context import WebContext
 from app.web.emerging import EmergingCard, emerging_page
@@ -167,12 +167,12 @@ class PublicTools:
     def topics(self) -> shapes.TopicsAnswer:
         """Every topic with its latest label, size, status and momentum (ids for `topic`)."""
         with reading(self.context) as session:
-            return shapes.TopicsAnswer(topics=profiles.topics_json(session))
+            return shapes.TopicsAnswer(topics=topic_profiles.topics_json(session))
 
     def topic(self, topic_id: Annotated[int, Field(ge=1, le=MAX_ID)]) -> api.TopicProfile:
         """One topic: its label, key phrases, size per day, papers by day, related topics."""
         with reading(self.context) as session:
-            found = profiles.topic_json(session, topic_id)
+            found = topic_profiles.topic_json(session, topic_id)
         if found is None:
             raise NotFound(f"topic {topic_id} is not stored here")
         return found

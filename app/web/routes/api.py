@@ -22,7 +22,7 @@ from app.core.refusals import NotFound
 from app.services.claims import find_person, is_hidden
 from app.services.search import Filters, SearchSort
 from app.web import api_models as api
-from app.web import profiles, queries
+from app.web import profiles, queries, topic_profiles
 from app.web.api_shape import (
     DailySort,
     daily_item,
@@ -193,6 +193,11 @@ TOTAL_HEADERS = {
     "X-Total-Count": _header("How many papers match, on every page (at most 200)"),
     "Link": _header('The previous and next pages, when there are: `<url>; rel="next"`'),
 }
+PapersPage = Annotated[int, Query(ge=1, le=MAX_ID, description="Which 100 of the papers")]
+PAGED_HEADERS = {
+    "X-Total-Count": _header("How many papers they have, on every page"),
+    "Link": TOTAL_HEADERS["Link"],
+}
 
 
 @router.get(
@@ -293,44 +298,72 @@ def paper(
 @router.get("/topics", response_model=list[api.TopicSummary], responses=answers(304))
 def topics(request: Request, session: SessionDep) -> Response:
     """Every topic with its latest label, size and trend."""
-    return cached_json(request, profiles.topics_json(session))
+    return cached_json(request, topic_profiles.topics_json(session))
 
 
 @router.get("/topics/{topic_id}", response_model=api.TopicProfile, responses=answers(304, 400, 404))
 def topic(request: Request, session: SessionDep, topic_id: TopicId) -> Response:
     """One topic: label, key phrases, size per day, papers by day, related topics."""
-    body = profiles.topic_json(session, topic_id)
+    body = topic_profiles.topic_json(session, topic_id)
     if body is None:
         raise NotFound(f"topic {topic_id} is not stored here")
     return cached_json(request, body)
 
 
 @router.get(
-    "/people/{person_id}", response_model=api.AuthorProfile, responses=answers(301, 304, 400, 404)
+    "/people/{person_id}",
+    response_model=api.AuthorProfile,
+    responses=answers(301, 304, 400, 404) | {200: {"headers": PAGED_HEADERS}},
 )
 def person(
-    request: Request, session: SessionDep, person_id: Annotated[int, Path(ge=1, le=MAX_ID)]
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    person_id: Annotated[int, Path(ge=1, le=MAX_ID)],
+    page: PapersPage = 1,
 ) -> Response:
-    """One person of a name: the name's profile narrowed to their papers. A person a later
-    split left without papers answers 301 to the person now holding them; a hidden one, 404."""
+    """One person of a name (or a group author): the name's profile narrowed to their papers,
+    100 a page. A person a later split left without papers answers 301 to the person now
+    holding them; a hidden one, 404."""
     found = find_person(session, person_id)
     if found.moved_to is not None:
         return RedirectResponse(f"/api/people/{found.moved_to}", status_code=301)
     shown = found.person
     body = None
     if shown is not None and not is_hidden(session, shown):
-        body = profiles.author_json(session, shown.author_key, shown.id)
+        body = profiles.author_json(session, shown.author_key, shown.id, page)
     if body is None:
         raise NotFound(f"no person {person_id} is shown here")
-    return cached(request, model_bytes(body), "application/json", cache_control=REVALIDATED)
+    response = cached(request, model_bytes(body), "application/json", cache_control=REVALIDATED)
+    return _paged(request, context, response, page, body.paperCount)
 
 
-@router.get("/authors/{key}", response_model=api.AuthorProfile, responses=answers(304, 400, 404))
-def author(
-    request: Request, session: SessionDep, key: Annotated[str, Path(max_length=200)]
+def _paged(
+    request: Request, context: ContextDep, response: Response, page: int, total: int
 ) -> Response:
-    """An author key's works (newest first), topics and close collaborators."""
-    body = profiles.author_json(session, key)
+    """``response`` with the total of papers and links to the neighbouring pages of them."""
+    site = context.settings.public_base_url
+    links = _page_links(site, request, page, profiles.WORKS_SHOWN, total)
+    response.headers["X-Total-Count"] = str(total)
+    if links:
+        response.headers["Link"] = links
+    return response
+
+
+@router.get(
+    "/authors/{key}",
+    response_model=api.AuthorProfile,
+    responses=answers(304, 400, 404) | {200: {"headers": PAGED_HEADERS}},
+)
+def author(
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    key: Annotated[str, Path(max_length=200)],
+    page: PapersPage = 1,
+) -> Response:
+    """An author key's works (newest first, 100 a page), topics and close collaborators."""
+    body = profiles.author_json(session, key, None, page)
     if body is None:
         raise NotFound(f"no author with key {key[:80]!r} is stored here")
-    return cached_json(request, body)
+    return _paged(request, context, cached_json(request, body), page, body.paperCount)

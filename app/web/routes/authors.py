@@ -12,13 +12,14 @@ from dataclasses import replace
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
 from app.core.refusals import NotFound
 from app.services import readers
 from app.web import profiles
 from app.web.context import ContextDep, SessionDep
+from app.web.forms import MAX_ID
 from app.web.routes.reader import PRIVATE, Verb, asked_stance, post_action, signed_in_stances
 
 router = APIRouter(include_in_schema=False)
@@ -27,9 +28,13 @@ AuthorKey = Annotated[str, Path(max_length=200)]
 
 @router.get("/authors/{key}", response_class=HTMLResponse)
 def author_page(
-    request: Request, context: ContextDep, session: SessionDep, key: AuthorKey
+    request: Request,
+    context: ContextDep,
+    session: SessionDep,
+    key: AuthorKey,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=MAX_ID)] = 1,
 ) -> Response:
-    page = profiles.author_page(session, key)
+    page = profiles.author_page(session, key, page=page_number)
     if page is None:
         raise NotFound("no author with this key is stored here")
     stances = signed_in_stances(request, context, session)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from app.core.models import Edition, PaperCategory
 from app.core.periods import Period
 from app.core.refusals import NotFound
-from app.web import profiles, queries
+from app.web import profiles, queries, topic_profiles
 from app.web.caching import Rendered, cached, rendered
 from app.web.context import ContextDep, SessionDep
 from app.web.feeds import MEDIA_TYPES, RENDERERS, FeedSpec
@@ -169,7 +169,7 @@ def topic(
     """A topic's papers, newest announcement day first."""
 
     def build() -> FeedSpec:
-        page = profiles.topic_page(session, topic_id)
+        page = topic_profiles.topic_page(session, topic_id)
         if page is None:
             raise NotFound(f"topic {topic_id} is not stored here")
         cards = [card for day in page.days for card in day.cards][:TOPIC_ITEMS]

@@ -2,11 +2,12 @@
 "Check with arXiv again", and hiding a page whose claim is verified.
 
 A name can be several people (``paperboy people`` splits it); each person's page is the
-name's page narrowed to their papers. When a new split leaves a person no papers, the address
-answers 301 to the person now holding most of them. A page its verified claimant (or a
-moderator) hid answers 404 to everyone else. The buttons are plain form POSTs, as every reader
-button is (``app.web.routes.reader``); a claim and its check answer 303 to the page with what
-arXiv said (``?arxiv=``), or that in JSON.
+name's page narrowed to their papers (100 a page, ``?page=``). When a new split leaves a
+person no papers, the address answers 301 to the person now holding most of them. A page its
+verified claimant (or a moderator) hid answers 404 to everyone else. The buttons are plain form
+POSTs, as every reader button is (``app.web.routes.reader``); a claim and its check answer 303
+to the page with what arXiv said (``?arxiv=``), or that in JSON; a group author's page refuses
+"This is me".
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def person_page(
     session: SessionDep,
     person_id: PersonId,
     arxiv: Annotated[ArxivCheck | None, Query()] = None,
+    page: Annotated[int, Query(ge=1, le=MAX_ID)] = 1,
 ) -> Response:
     found = claims.find_person(session, person_id)
     if found.moved_to is not None:
@@ -47,22 +49,25 @@ def person_page(
     email_key = signed_in_reading(request, context, session)
     shown = claims.shown_person(session, person_id, found.person, email_key)
     person = shown.person
-    page = profiles.author_page(session, person.author_key, person.id, leave_out=shown.left_out)
-    if page is None:
+    shown_page = profiles.author_page(
+        session, person.author_key, person.id, shown.left_out, page=page
+    )
+    if shown_page is None:
         raise NotFound(f"no person {person_id} is shown here")
     stance = "" if email_key is None else reader_stances(session, email_key).on_person(person.id)
     said = arxiv.message if arxiv else ""
     own = replace(shown.claim, said=said) if shown.claim else None
-    page = replace(
-        page, hidden=shown.hidden, stance=stance, own_claim=own, moderating=shown.moderating
+    shown_page = replace(
+        shown_page, hidden=shown.hidden, stance=stance, own_claim=own, moderating=shown.moderating
     )
     private = email_key is not None  # its buttons show what this reader did
-    return context.respond(request, "pages/author.html", page, headers=PRIVATE if private else None)
+    headers = PRIVATE if private else None
+    return context.respond(request, "pages/author.html", shown_page, headers=headers)
 
 
 @router.post("/people/{person_id}/claim")
 async def claim(request: Request, context: ContextDep, person_id: PersonId) -> Response:
-    act = partial(claims.claim_person, context, person_id=person_id)
+    act = partial(claims.claim_unless_group, context, person_id=person_id)
     return await _checked(request, context, act, {"claimedPerson": person_id}, person_id)
 
 

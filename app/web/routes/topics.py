@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from app.core.models import Edition, TopicDay, TopicStatus
 from app.core.refusals import NotFound
 from app.services import readers
-from app.web import profiles
+from app.web import topic_profiles
 from app.web.context import ContextDep, SessionDep
 from app.web.forms import TopicId
 from app.web.routes.reader import PRIVATE, Verb, asked_stance, post_action, signed_in_stances
@@ -40,7 +40,7 @@ def topics_page(request: Request, context: ContextDep, session: SessionDep) -> R
 def topic_page(
     request: Request, context: ContextDep, session: SessionDep, topic_id: TopicId
 ) -> Response:
-    page = profiles.topic_page(session, topic_id)
+    page = topic_profiles.topic_page(session, topic_id)
     if page is None:
         raise NotFound(f"topic {topic_id} is not stored here")
     stances = signed_in_stances(request, context, session)
