@@ -175,3 +175,9 @@ def _moderate(
         unit_of_work(site.sessions, step)
     except LookupError as missing:
         raise NotFound(f"not here: {missing}") from missing
+
+
+def comment_as_posted(site: Deployment, comment_id: int, email_key: str) -> ShownComment:
+    """A comment just posted, as its author sees it (a script shows it without reloading)."""
+    with site.sessions() as session:
+        return one_comment(session, comment_id, viewer(session, email_key).subscriber_id)

@@ -50,7 +50,7 @@ from app.web.database_file import DatabaseFile, refuse_writes_to_a_lost_file
 from app.web.errors import database_error, http_error, refused, server_error, validation_error
 from app.web.forms import FormRefusedError
 from app.web.limits import RateLimiter
-from app.web.mcp.server import build_server, http_routes
+from app.web.mcp.server import MCP_PATH, build_server, http_routes
 from app.web.middleware.hosts import HostMiddleware
 from app.web.middleware.request_ids import RequestIdMiddleware
 from app.web.middleware.security import SecurityMiddleware
@@ -134,8 +134,7 @@ def create_app(
     app = _fastapi(_lifespan(settings, engine))
     sessions = make_session_factory(engine)
     app.state.web = build_context(settings, sessions, clock, search_limits, drawing_limits)
-    app.state.mcp = build_server(app.state.web)
-    app.router.routes.extend(http_routes(app.state.mcp))
+    _mount_mcp(app)
     app.state.database_file = DatabaseFile.of(engine)
     _route_reads(app, app.state.web)
     _add_middleware(app, settings, app.state.web.limiter)
@@ -167,6 +166,9 @@ def _lifespan(
         if replicas is not None:  # checked before the first request can come
             await run_in_threadpool(replicas.start)
         await run_in_threadpool(_warm, settings, app.state.web.search)
+        if app.state.mcp_ran:  # its session manager runs once: a restarted app needs anew
+            _mount_mcp(app)
+        app.state.mcp_ran = True
         async with app.state.mcp.session_manager.run():
             yield
         if replicas is not None:
@@ -175,6 +177,14 @@ def _lifespan(
         engine.dispose()
 
     return lifespan
+
+
+def _mount_mcp(app: FastAPI) -> None:
+    """The MCP server and its ``/mcp`` routes, in place of any the app held before."""
+    app.state.mcp = build_server(app.state.web)
+    app.state.mcp_ran = False
+    kept = [route for route in app.router.routes if getattr(route, "path", None) != MCP_PATH]
+    app.router.routes[:] = [*kept, *http_routes(app.state.mcp)]
 
 
 def _fastapi(lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]]) -> FastAPI:

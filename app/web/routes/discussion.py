@@ -73,9 +73,7 @@ async def _act(
 
 
 def _shown(context: WebContext, comment_id: int, email_key: str) -> dict[str, object]:
-    with context.sessions() as session:
-        viewer = discussion.viewer(session, email_key)
-        found = discussion.one_comment(session, comment_id, viewer.subscriber_id)
+    found = discussion.comment_as_posted(context, comment_id, email_key)
     return _plain(found) | {"html": found.html}
 
 
