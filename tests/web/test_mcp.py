@@ -102,6 +102,12 @@ def test_every_public_tool_answers_typed_data(mcp_url: str, site_settings: Setti
     assert "emerging" in radar and review["weeks"]
 
 
+def test_a_get_is_told_the_endpoint_keeps_no_stream(client: TestClient) -> None:
+    # A stateless server offers no stream to listen on: 405 at once, never a request held open.
+    answer = client.get("/mcp", headers={"accept": "text/event-stream"})
+    assert (answer.status_code, answer.headers["allow"]) == (405, "POST")
+
+
 def test_a_search_leaves_out_the_papers_a_minus_word_names(mcp_url: str) -> None:
     plain, without = _calls(
         mcp_url,

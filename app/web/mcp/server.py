@@ -23,7 +23,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import ToolAnnotations
-from starlette.routing import BaseRoute
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
@@ -143,7 +145,18 @@ def http_routes(server: MCPServer) -> list[BaseRoute]:
         # cookie, is what reaches a reader's data, so a rebound name finds nothing private.
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    return list(endpoint.routes)
+    # A stateless server keeps no stream for a client to listen on: the protocol's answer to
+    # GET is then 405, where the SDK would hold the request open for good.
+    no_stream = Route(MCP_PATH, _no_stream, methods=["GET"], include_in_schema=False)
+    return [no_stream, *endpoint.routes]
+
+
+async def _no_stream(_request: Request) -> Response:
+    return PlainTextResponse(
+        "this MCP endpoint is stateless: POST each request",
+        status_code=405,
+        headers={"Allow": "POST"},
+    )
 
 
 def serve_stdio(settings: Settings, token: str | None, clock: Clock = utc_now) -> None:
