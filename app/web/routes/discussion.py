@@ -31,6 +31,7 @@ from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import MAX_ID, PostedForm, browser_nonce, checked_form, csrf_field, stored_id
 from app.web.page_views import ThreadPart
+from app.web.routes.api import answers
 from app.web.routes.reader import to_sign_in
 from app.web.routes.voting import SESSION_COOKIE
 
@@ -134,7 +135,9 @@ async def report_comment(request: Request, context: ContextDep, comment_id: Comm
     return await _act(request, context, act, form)
 
 
-@api_router.get("/papers/{arxiv_id:path}/comments", response_model=SiteThread)
+@api_router.get(
+    "/papers/{arxiv_id:path}/comments", response_model=SiteThread, responses=answers(400, 404)
+)
 def comments_json(
     request: Request,
     session: SessionDep,
