@@ -176,9 +176,17 @@ def paper_path_id(text: str) -> ArxivId:
         raise NotFound("not an arXiv identifier") from None
 
 
-async def topic_id(topic_id: Annotated[int, Path(description="A topic's id")]) -> int:
-    if not 1 <= topic_id <= MAX_ID:
-        raise NotFound(f"topic {topic_id} is not stored here")
+def require_plain_id(request: Request, name: str) -> None:
+    """The path's id as it was written: digits alone. An int parameter would also take
+    "\r3" or " 3" (parsing strips them), and answer for an address that names nothing."""
+    if stored_id(str(request.path_params.get(name, ""))) is None:
+        raise NotFound(f"no {name.removesuffix('_id')} is stored at this address")
+
+
+async def topic_id(
+    request: Request, topic_id: Annotated[int, Path(description="A topic's id")]
+) -> int:
+    require_plain_id(request, "topic_id")
     return topic_id
 
 

@@ -229,6 +229,10 @@ def test_topics_and_authors_are_served_as_json(client: TestClient) -> None:
     one = client.get(f"/api/topics/{topics[0]['id']}").json()
     assert one["label"] == topics[0]["label"] and one["sizes"] and one["papersByDay"]
     assert client.get("/api/topics/999999").status_code == 404
+    # An id written with a stray character names nothing, though int() would read it.
+    for stray in ("%0D", "%20", "+"):
+        assert client.get(f"/api/topics/{stray}{topics[0]['id']}").status_code == 404, stray
+        assert client.get(f"/topics/{stray}{topics[0]['id']}").status_code == 404, stray
     author = client.get("/api/authors/jose-perez").json()
     assert author["spellings"] == ["Jose Perez", "José Pérez"]
     assert client.get("/api/authors/nobody-at-all").status_code == 404

@@ -34,7 +34,14 @@ from app.web.api_shape import (
 )
 from app.web.caching import REVALIDATED, Rendered, cached, cached_json, model_bytes, rendered
 from app.web.context import ContextDep, SessionDep
-from app.web.forms import MAX_ID, TopicId, client_host, edition_key, key_label
+from app.web.forms import (
+    MAX_ID,
+    TopicId,
+    client_host,
+    edition_key,
+    key_label,
+    require_plain_id,
+)
 from app.web.routes.search import (
     PageNumber,
     SortOrder,
@@ -325,6 +332,7 @@ def person(
     """One person of a name (or a group author): the name's profile narrowed to their papers,
     100 a page. A person a later split left without papers answers 301 to the person now
     holding them; a hidden one, 404."""
+    require_plain_id(request, "person_id")
     found = find_person(session, person_id)
     if found.moved_to is not None:
         return RedirectResponse(f"/api/people/{found.moved_to}", status_code=301)
