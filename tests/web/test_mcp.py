@@ -117,8 +117,15 @@ def test_a_search_leaves_out_the_papers_a_minus_word_names(mcp_url: str) -> None
         ],
     )
     every, kept = _answer(plain)["papers"], _answer(without)["papers"]
-    assert len(kept) < len(every)
-    assert all("video" not in (p["title"] + p["summary"]).lower() for p in kept)
+
+    def names_video(paper: dict[str, Any]) -> bool:
+        return "video" in (paper["paper"]["title"] + paper["paper"]["summary"]).lower()
+
+    # Both answers may fill the limit; what tells is which papers they hold.
+    assert any(names_video(p) for p in every) and kept
+    assert not any(names_video(p) for p in kept)
+    kept_ids = {p["paper"]["id"] for p in kept}
+    assert all(p["paper"]["id"] in kept_ids for p in every if not names_video(p))
 
 
 def test_the_resources_of_an_edition_and_a_paper_read_as_json(mcp_url: str) -> None:
