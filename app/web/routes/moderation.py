@@ -10,6 +10,7 @@ person verified since 409, a missing reason 400.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Annotated, Literal
@@ -106,75 +107,63 @@ def decisions(request: Request, context: ContextDep, session: SessionDep) -> Res
 async def decide_claim(
     request: Request, context: ContextDep, subscriber_id: Id, person_id: Id
 ) -> Response:
-    form = await read_form(request)
-    act = partial(
-        moderation.decide_claim,
-        context,
-        subscriber_id=subscriber_id,
-        person_id=person_id,
-        decision=form.get("decision"),
-        reason=form.get("reason"),
+    decide = partial(
+        moderation.decide_claim, context, subscriber_id=subscriber_id, person_id=person_id
     )
-    return await _decide(request, context, act, f"claim-{form.get('decision')}")
+    return await _decide(request, context, "claim", decide)
 
 
 @router.post("/moderation/corrections/{person_id}/{arxiv_id:path}")
 async def decide_correction(
     request: Request, context: ContextDep, person_id: Id, arxiv_id: str
 ) -> Response:
-    form = await read_form(request)
-    act = partial(
-        moderation.decide_correction,
-        context,
-        person_id=person_id,
-        arxiv_id=arxiv_id[:40],
-        decision=form.get("decision"),
-        reason=form.get("reason"),
+    decide = partial(
+        moderation.decide_correction, context, person_id=person_id, arxiv_id=arxiv_id[:40]
     )
-    return await _decide(request, context, act, f"correction-{form.get('decision')}")
+    return await _decide(request, context, "correction", decide)
 
 
 @router.post("/moderation/people/{person_id}")
 async def decide_page(request: Request, context: ContextDep, person_id: Id) -> Response:
     """Hide a person's page (``decision=hidden``) or show it again (``shown``), with a reason."""
-    form = await read_form(request)
-    act = partial(
-        moderation.decide_page,
-        context,
-        person_id=person_id,
-        decision=form.get("decision"),
-        reason=form.get("reason"),
-    )
-    return await _decide(request, context, act, f"page-{form.get('decision')}")
+    decide = partial(moderation.decide_page, context, person_id=person_id)
+    return await _decide(request, context, "page", decide)
 
 
 @router.post("/moderation/comments/{comment_id}")
 async def decide_comment(request: Request, context: ContextDep, comment_id: Id) -> Response:
     """Hide or restore a comment (``decision``: hidden, restored) or stop its author posting
     (``decision``: stopped), with a reason."""
-    form = await read_form(request)
-    decision, reason = form.get("decision"), form.get("reason")
-    act = (
-        partial(discussion.stop_posting, context, comment_id=comment_id, reason=reason)
-        if decision == "stopped"
-        else partial(
-            discussion.decide_comment,
-            context,
-            comment_id=comment_id,
-            decision=decision,
-            reason=reason,
+    decide = partial(_moderate_comment, context, comment_id=comment_id)
+    return await _decide(request, context, "comment", decide)
+
+
+def _moderate_comment(
+    context: WebContext, email_key: str, comment_id: int, decision: str, reason: str
+) -> None:
+    """The queue's one comment form sends stopping the author as a decision too; it is its
+    own use case."""
+    if decision == "stopped":
+        discussion.stop_posting(context, email_key, comment_id=comment_id, reason=reason)
+    else:
+        discussion.decide_comment(
+            context, email_key, comment_id=comment_id, decision=decision, reason=reason
         )
-    )
-    return await _decide(request, context, act, f"comment-{decision}")
 
 
-async def _decide(request: Request, context: WebContext, act: partial[None], done: str) -> Response:
-    """Run a decision as the signed-in moderator, then back to the queue saying what was done
-    (what it refuses answers its own status: a missing reason 400)."""
+async def _decide(
+    request: Request, context: WebContext, kind: str, decide: Callable[..., None]
+) -> Response:
+    """Read a decision button's form (``decision`` and its ``reason``), run ``decide`` with them
+    as the signed-in moderator, then back to the queue saying what was done to the ``kind`` of
+    thing (what it refuses answers its own status: a missing reason 400)."""
+    form = await read_form(request)
+    decision = form.get("decision")
     require_this_site(request, context.settings)
     cookie = request.cookies.get(SESSION_COOKIE, "")
     email_key = await run_in_threadpool(accounts.voter, context, cookie)
     if email_key is None:
         return to_sign_in(request)
-    await run_in_threadpool(act, email_key)
-    return RedirectResponse(f"/moderation?done={done}", status_code=303)
+    act = partial(decide, email_key, decision=decision, reason=form.get("reason"))
+    await run_in_threadpool(act)
+    return RedirectResponse(f"/moderation?done={kind}-{decision}", status_code=303)
