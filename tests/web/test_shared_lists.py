@@ -213,7 +213,7 @@ def _invitation_url(settings: Settings, recipient: str) -> str:
     return f"{parts.path}?{parts.query}"
 
 
-def test_an_invited_editor_edits_the_list_and_each_change_says_who_made_it(
+def test_an_invited_editor_edits_the_list_until_removed_and_each_change_says_who(
     client: TestClient, ada: SignedIn, site_settings: Settings
 ) -> None:
     first, second = edition_ids(site_settings, "day", LAST_DAY)[:2]
@@ -256,6 +256,13 @@ def test_an_invited_editor_edits_the_list_and_each_change_says_who_made_it(
     with _session(site_settings) as session:
         kinds = session.scalars(select(ListChange.kind).order_by(ListChange.id)).all()
     assert [k.value for k in kinds][-2:] == ["added", "renamed"]
+    _post(client, bob, f"/lists/{slug}/papers/remove", arxiv_id=second)
+    owners_page = client.get(f"/lists/{slug}", headers=ada.headers).text
+    [bobs_key] = re.findall(r'name="email_key" value="([^"]+)"', owners_page)
+    _post(client, ada, f"/lists/{slug}/editors/remove", email_key=html.unescape(bobs_key))
+    renamed = client.post(f"/lists/{slug}/rename", data={"title": "Bob's"}, headers=bob.headers)
+    assert renamed.status_code == 404
+    assert re.findall(r'<li id="p-([^"]+)"', client.get(f"/lists/{slug}").text) == [first]
 
 
 def test_an_expired_or_forged_invitation_is_refused(

@@ -137,6 +137,23 @@ async def _act(
     return RedirectResponse(_list_path(slug, done), status_code=303)
 
 
+async def _act_on_fields(
+    request: Request,
+    context: WebContext,
+    slug: str,
+    done: str,
+    use_case: Callable[..., object],
+    **fields: str,
+) -> Response:
+    """A button whose form's text fields go to ``use_case`` about the list ``slug``: each
+    keyword names an argument of the use case and, as its value, the form field it is read
+    from."""
+    form = await read_form(request)
+    sent = {argument: form.get(name) for argument, name in fields.items()}
+    act = partial(use_case, context, slug=slug, **sent)
+    return await _act(request, context, act, slug, done)
+
+
 @router.post("/reading-list/lists/{list_id}/share")
 async def share(request: Request, context: ContextDep, list_id: ListId) -> Response:
     form = await read_form(request)
@@ -169,29 +186,23 @@ async def add_paper(request: Request, context: ContextDep, slug: Slug) -> Respon
 
 @router.post("/lists/{slug}/papers/remove")
 async def remove_paper(request: Request, context: ContextDep, slug: Slug) -> Response:
-    arxiv_id = (await read_form(request)).get("arxiv_id")
-    act = partial(shared_lists.remove_paper, context, slug=slug, arxiv_id=arxiv_id)
-    return await _act(request, context, act, slug, "removed")
+    return await _act_on_fields(
+        request, context, slug, "removed", shared_lists.remove_paper, arxiv_id="arxiv_id"
+    )
 
 
 @router.post("/lists/{slug}/papers/note")
 async def note(request: Request, context: ContextDep, slug: Slug) -> Response:
-    form = await read_form(request)
-    act = partial(
-        shared_lists.set_note,
-        context,
-        slug=slug,
-        arxiv_id=form.get("arxiv_id"),
-        text=form.get("note"),
+    return await _act_on_fields(
+        request, context, slug, "noted", shared_lists.set_note, arxiv_id="arxiv_id", text="note"
     )
-    return await _act(request, context, act, slug, "noted")
 
 
 @router.post("/lists/{slug}/rename")
 async def rename(request: Request, context: ContextDep, slug: Slug) -> Response:
-    title = (await read_form(request)).get("title")
-    act = partial(shared_lists.rename, context, slug=slug, title=title)
-    return await _act(request, context, act, slug, "renamed")
+    return await _act_on_fields(
+        request, context, slug, "renamed", shared_lists.rename, title="title"
+    )
 
 
 @router.post("/lists/{slug}/follow")
@@ -229,9 +240,9 @@ async def invite(request: Request, context: ContextDep, slug: Slug) -> Response:
 
 @router.post("/lists/{slug}/editors/remove")
 async def remove_editor(request: Request, context: ContextDep, slug: Slug) -> Response:
-    editor = (await read_form(request)).get("email_key")
-    act = partial(shared_lists.remove_editor, context, slug=slug, editor=editor)
-    return await _act(request, context, act, slug, "uninvited")
+    return await _act_on_fields(
+        request, context, slug, "uninvited", shared_lists.remove_editor, editor="email_key"
+    )
 
 
 @router.post("/lists/invitation")
