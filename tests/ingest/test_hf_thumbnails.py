@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import date
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -34,6 +35,7 @@ JUNE = date(2025, 6, 2)
 NOVEMBER = date(2025, 11, 3)
 # Shorter than the server's wait below: the thumbnail never arrives in time.
 TIMEOUT = 0.3
+Item = dict[str, Any]
 
 
 @pytest.fixture
@@ -61,12 +63,27 @@ def thumbnails(database: Database) -> dict[str, HfThumbnail]:
         return {row.arxiv_id: row for row in session.scalars(select(HfThumbnail))}
 
 
+def stored_and_served(database: Database, server: RecordedServer, day: date) -> list[Item]:
+    """The recorded ``day``'s papers stored and its page served; its items, to change and serve
+    again."""
+    items = recorded_items(day)
+    store_papers_of(database, items)
+    serve_day(server, day, items)
+    return items
+
+
+@pytest.fixture
+def november(context: Context, database: Database, server: RecordedServer) -> list[Item]:
+    """The recorded November day stored, served and read once; its items."""
+    items = stored_and_served(database, server, NOVEMBER)
+    ingest_hf(context, NOVEMBER)
+    return items
+
+
 def test_summaries_discussions_and_thumbnails_are_stored_from_the_recorded_day(
     context: Context, database: Database, server: RecordedServer
 ) -> None:
-    items = recorded_items(JUNE)
-    store_papers_of(database, items)
-    serve_day(server, JUNE, items)
+    items = stored_and_served(database, server, JUNE)
     (report,) = ingest_hf(context, JUNE)
     assert (report.status, report.counts["read"]) == ("ok", 20)
     stored = rows(database)
@@ -82,30 +99,22 @@ def test_summaries_discussions_and_thumbnails_are_stored_from_the_recorded_day(
 
 
 def test_a_thumbnail_is_fetched_once_however_often_the_day_is_read(
-    context: Context, database: Database, server: RecordedServer
+    context: Context, server: RecordedServer, november: list[Item]
 ) -> None:
-    items = recorded_items(NOVEMBER)
-    store_papers_of(database, items)
-    serve_day(server, NOVEMBER, items)
-    ingest_hf(context, NOVEMBER)
     ingest_hf(context, NOVEMBER)
     fetched = [a.path for a in server.arrivals if a.path.startswith("/social-thumbnails/")]
-    assert sorted(fetched) == sorted(thumbnail_path(item["paper"]["id"]) for item in items)
+    assert sorted(fetched) == sorted(thumbnail_path(item["paper"]["id"]) for item in november)
     assert all(a.headers["User-Agent"].startswith("Paperboy/") for a in server.arrivals)
 
 
 def test_a_day_without_summaries_stores_none_and_erases_none_stored_before(
-    context: Context, database: Database, server: RecordedServer
+    context: Context, database: Database, server: RecordedServer, november: list[Item]
 ) -> None:
-    items = recorded_items(NOVEMBER)
-    store_papers_of(database, items)
-    serve_day(server, NOVEMBER, items)
-    ingest_hf(context, NOVEMBER)
     summarised = {arxiv_id for arxiv_id, row in rows(database).items() if row.ai_summary}
     assert summarised == {"2510.24411"}  # the one record of the day that has one
-    for item in items:
+    for item in november:
         item["paper"].pop("ai_summary", None)
-    serve_day(server, NOVEMBER, items)
+    serve_day(server, NOVEMBER, november)
     (again,) = ingest_hf(context, NOVEMBER)
     assert again.status == "ok"
     assert str(rows(database)["2510.24411"].ai_summary).startswith("A hybrid safety detection")
@@ -121,16 +130,19 @@ def test_a_day_without_summaries_stores_none_and_erases_none_stored_before(
     ids=["not-an-image", "huge", "never-arrives"],
 )
 def test_a_thumbnail_that_cannot_be_had_is_named_and_the_paper_kept_with_its_old_one(
-    context: Context, database: Database, server: RecordedServer, reply: Reply, why: str
+    context: Context,
+    database: Database,
+    server: RecordedServer,
+    november: list[Item],
+    reply: Reply,
+    why: str,
 ) -> None:
-    items = recorded_items(NOVEMBER)
-    store_papers_of(database, items)
-    serve_day(server, NOVEMBER, items)
-    ingest_hf(context, NOVEMBER)
     before = thumbnails(database)["2510.27492"].image
-    serve_day(server, NOVEMBER, items, images=False)
-    items[0]["thumbnail"] = f"{server.url}/moved.png"  # a new address: fetched again
-    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, json.dumps(items).encode()))
+    serve_day(server, NOVEMBER, november, images=False)
+    november[0]["thumbnail"] = f"{server.url}/moved.png"  # a new address: fetched again
+    server.add(
+        "/api/daily_papers", {"date": "2025-11-03"}, Reply(200, json.dumps(november).encode())
+    )
     server.add("/moved.png", {}, reply)
     (report,) = ingest_hf(context, NOVEMBER)
     assert report.status == "partial"
@@ -156,13 +168,10 @@ def test_a_truncated_image_is_not_an_image() -> None:
         small_image(png()[:200], max_pixels=10_000_000)
 
 
+@pytest.mark.usefixtures("november")
 def test_the_recorded_days_summary_and_thumbnail_reach_the_paper_page_and_the_api(
-    context: Context, database: Database, server: RecordedServer
+    database: Database,
 ) -> None:
-    items = recorded_items(NOVEMBER)
-    store_papers_of(database, items)
-    serve_day(server, NOVEMBER, items)
-    ingest_hf(context, NOVEMBER)
     settings = database.settings.model_copy(update={"public_base_url": "https://papers.test"})
     with TestClient(create_app(settings)) as client:
         html = client.get("/papers/2510.24411").text
