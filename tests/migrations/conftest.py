@@ -4,12 +4,12 @@ against a server (``PAPERBOY_TEST_DATABASE_URL``), a SQLite file otherwise."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 from app.core.config import get_settings
 from app.core.db import make_engine
@@ -31,6 +31,25 @@ def database_at(revision: str | None, tmp_path: Path) -> Iterator[Engine]:
     else:
         with _engine(f"sqlite:///{tmp_path / 'old.sqlite3'}", tmp_path, revision) as engine:
             yield engine
+
+
+@contextmanager
+def database_holding(
+    revision: str, tmp_path: Path, *inserts: tuple[str, Mapping[str, object]]
+) -> Iterator[Engine]:
+    """A database upgraded to ``revision`` holding what each of ``inserts`` (a statement and
+    its values) stores: what a migration after it must keep."""
+    with database_at(revision, tmp_path) as engine:
+        with engine.begin() as connection:
+            for statement, values in inserts:
+                connection.execute(text(statement), values)
+        yield engine
+
+
+def rows(engine: Engine, query: str) -> list[tuple[object, ...]]:
+    """What ``query`` selects, each row a plain tuple."""
+    with engine.connect() as connection:
+        return [tuple(row) for row in connection.execute(text(query))]
 
 
 @contextmanager

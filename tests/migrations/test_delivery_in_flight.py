@@ -11,7 +11,7 @@ from alembic import command
 from sqlalchemy import Engine, text
 
 from app.core.schema import alembic_config, upgrade_to_head
-from tests.migrations.conftest import database_at
+from tests.migrations.conftest import database_holding
 from tests.migrations.test_sign_in_proof import BEFORE_0015
 
 CREATED = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -24,10 +24,10 @@ A_DELIVERY = (
 
 @pytest.fixture
 def engine_at_0015(tmp_path: Path) -> Iterator[Engine]:
-    with database_at("0015", tmp_path) as engine:
-        with engine.begin() as connection:
-            connection.execute(text(BEFORE_0015[0]), {"created": CREATED})
-            connection.execute(text(A_DELIVERY), {"created": CREATED})
+    values = {"created": CREATED}
+    with database_holding(
+        "0015", tmp_path, (BEFORE_0015[0], values), (A_DELIVERY, values)
+    ) as engine:
         yield engine
 
 

@@ -9,30 +9,27 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from app.core.schema import alembic_config, upgrade_to_head
-from tests.migrations.conftest import database_at
+from tests.migrations.conftest import database_holding, rows
+
+# A day's signals of one paper, as stored before the migrations under test.
+A_SIGNAL = (
+    "INSERT INTO hf_daily_papers (daily_date, arxiv_id, upvotes, ai_keywords, fetched_at) "
+    "VALUES (:day, '2510.25602', 12, '[]', :day)",
+    {"day": date(2025, 11, 3)},
+)
 
 
 @pytest.fixture
 def engine_at_0021(tmp_path: Path) -> Iterator[Engine]:
-    with database_at("0021", tmp_path) as engine:
-        with engine.begin() as connection:
-            connection.execute(
-                text(
-                    "INSERT INTO hf_daily_papers (daily_date, arxiv_id, upvotes, ai_keywords, "
-                    "fetched_at) VALUES (:day, '2510.25602', 12, '[]', :day)"
-                ),
-                {"day": date(2025, 11, 3)},
-            )
+    with database_holding("0021", tmp_path, A_SIGNAL) as engine:
         yield engine
 
 
 def _rows(engine: Engine, columns: str) -> list[tuple[object, ...]]:
-    with engine.connect() as connection:
-        query = text(f"SELECT {columns} FROM hf_daily_papers")
-        return [tuple(row) for row in connection.execute(query)]
+    return rows(engine, f"SELECT {columns} FROM hf_daily_papers")
 
 
 def test_signals_stored_before_keep_their_counts_and_have_no_authors(

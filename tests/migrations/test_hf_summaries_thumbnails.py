@@ -4,7 +4,7 @@ already holds signals: they keep their counts, gain empty fields, and lose nothi
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,28 +12,16 @@ from alembic import command
 from sqlalchemy import Engine, text
 
 from app.core.schema import alembic_config, upgrade_to_head
-from tests.migrations.conftest import database_at
+from tests.migrations.conftest import database_holding, rows
+from tests.migrations.test_hf_authors import A_SIGNAL
 
 BEFORE = "0033"
 
 
 @pytest.fixture
 def engine_before(tmp_path: Path) -> Iterator[Engine]:
-    with database_at(BEFORE, tmp_path) as engine:
-        with engine.begin() as connection:
-            connection.execute(
-                text(
-                    "INSERT INTO hf_daily_papers (daily_date, arxiv_id, upvotes, ai_keywords, "
-                    "fetched_at) VALUES (:day, '2510.25602', 12, '[]', :day)"
-                ),
-                {"day": date(2025, 11, 3)},
-            )
+    with database_holding(BEFORE, tmp_path, A_SIGNAL) as engine:
         yield engine
-
-
-def _select(engine: Engine, query: str) -> list[tuple[object, ...]]:
-    with engine.connect() as connection:
-        return [tuple(row) for row in connection.execute(text(query))]
 
 
 def test_stored_signals_gain_empty_fields_and_a_thumbnail_can_be_kept(
@@ -41,7 +29,7 @@ def test_stored_signals_gain_empty_fields_and_a_thumbnail_can_be_kept(
 ) -> None:
     upgrade_to_head(engine_before)
     columns = "arxiv_id, upvotes, ai_summary, discussion_id, thumbnail_url"
-    assert _select(engine_before, f"SELECT {columns} FROM hf_daily_papers") == [
+    assert rows(engine_before, f"SELECT {columns} FROM hf_daily_papers") == [
         ("2510.25602", 12, None, None, None)
     ]
     with engine_before.begin() as connection:
@@ -53,6 +41,6 @@ def test_stored_signals_gain_empty_fields_and_a_thumbnail_can_be_kept(
             {"digest": "0" * 64, "image": b"RIFF", "now": datetime.now(UTC)},
         )
     command.downgrade(alembic_config(engine_before), BEFORE)
-    assert _select(engine_before, "SELECT arxiv_id, upvotes FROM hf_daily_papers") == [
+    assert rows(engine_before, "SELECT arxiv_id, upvotes FROM hf_daily_papers") == [
         ("2510.25602", 12)
     ]

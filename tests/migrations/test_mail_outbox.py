@@ -13,7 +13,7 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from app.core.schema import alembic_config, upgrade_to_head
-from tests.migrations.conftest import database_at
+from tests.migrations.conftest import database_holding
 from tests.migrations.test_sign_in_proof import BEFORE_0015
 
 CREATED = datetime(2026, 12, 5, 21, 0, tzinfo=UTC)
@@ -26,9 +26,7 @@ A_MAIL = (
 
 @pytest.fixture
 def engine_at_0028(tmp_path: Path) -> Iterator[Engine]:
-    with database_at("0028", tmp_path) as engine:
-        with engine.begin() as connection:
-            connection.execute(text(BEFORE_0015[0]), {"created": CREATED})
+    with database_holding("0028", tmp_path, (BEFORE_0015[0], {"created": CREATED})) as engine:
         yield engine
 
 
