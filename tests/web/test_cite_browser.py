@@ -4,12 +4,12 @@ its links answer the formats. Skipped where Playwright or chromium is missing.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.web.conftest import CHROMIUM, HF_PAPER, HOSTILE_ID
+from tests.web.test_phone_screens_browser import PHONE, phone, scripting
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 axe_playwright: Any = pytest.importorskip(
@@ -18,19 +18,7 @@ axe_playwright: Any = pytest.importorskip(
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian chromium is missing (apt-get install chromium)"
 )
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(params=[True, False], ids=["javascript", "no-javascript"])
-def scripting(request: pytest.FixtureRequest) -> bool:
-    return bool(request.param)
-
-
-@pytest.fixture
-def phone(browser: Any, scripting: bool) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, java_script_enabled=scripting)
-    yield context.new_page()
-    context.close()
+__all__ = ["phone", "scripting"]  # fixtures, used by name below
 
 
 @pytest.mark.parametrize("arxiv_id", [HF_PAPER, HOSTILE_ID])
