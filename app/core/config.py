@@ -173,6 +173,10 @@ class Settings(BaseSettings):
     # How long a starting scheduler waits for a database server that does not answer yet.
     scheduler_start_wait_seconds: float = Field(default=300.0, ge=0)
     announcement_margin_minutes: int = Field(default=30, ge=0, le=600)
+    # The nightly ``prune`` job: how long a mail is kept once sent or given up, and a finished
+    # job run (each job's newest run and newest success are kept whatever their age).
+    outbox_retention_days: int = Field(default=30, ge=1)
+    job_run_retention_days: int = Field(default=30, ge=1)
     arxiv_holidays: Annotated[tuple[date, ...], NoDecode] = ()
     log_json: bool = False
     # No network to arXiv or Hugging Face (an air-gapped deployment): the jobs that need it are

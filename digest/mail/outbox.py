@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from email.parser import BytesHeaderParser
 from enum import StrEnum
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.core.models import MailKind, OutboxMail
@@ -97,6 +97,17 @@ def forget(session: Session, recipient: str) -> None:
         .where(func.lower(OutboxMail.recipient) == recipient.lower())
         .execution_options(synchronize_session=False)
     )
+
+
+def prune(session: Session, before: datetime) -> int:
+    """Drop the mails sent or given up before ``before``; how many. A mail still waiting for
+    the server stays, however old."""
+    pruned = session.execute(
+        delete(OutboxMail)
+        .where(or_(OutboxMail.sent_at < before, OutboxMail.given_up_at < before))
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(pruned, "rowcount", 0) or 0)
 
 
 def outgoing(row: OutboxMail) -> OutgoingMail:

@@ -75,7 +75,13 @@ def test_the_status_page_of_a_failing_job_has_a_red_line_and_answers_503(
     assert "Source hf is failed" in page.text
     report = client.get("/status.json").json()
     assert report["healthy"] is False
-    assert [job["name"] for job in report["jobs"]] == ["daily", "signals", "digests", "mail"]
+    assert [job["name"] for job in report["jobs"]] == [
+        "daily",
+        "signals",
+        "digests",
+        "mail",
+        "prune",
+    ]
     assert report["jobs"][1]["last_result"] == "failed"
     assert report["jobs"][1]["last_success"] is None
     assert report["incidents"][0]["job"] == "signals"
@@ -208,7 +214,12 @@ def test_a_job_that_never_succeeded_since_jobs_began_running_is_flagged(
         store_day(session, TODAY)
         ran_ok(session, "digests", NOW - timedelta(days=2))
     status = status_at(database, database.settings)
-    assert {job.name for job in status.jobs if job.overdue} == {"daily", "signals", "mail"}
+    assert {job.name for job in status.jobs if job.overdue} == {
+        "daily",
+        "signals",
+        "mail",
+        "prune",
+    }
     assert not status.healthy
 
 
@@ -241,14 +252,14 @@ def test_offline_mode_turns_the_network_jobs_off_and_does_not_call_old_data_stal
     offline = database.settings.model_copy(update={"offline": True})
     with session_scope(database.sessions) as session:
         store_day(session, date(2025, 7, 1))
-        for name in ("signals", "digests", "mail"):
+        for name in ("signals", "digests", "mail", "prune"):
             ran_ok(session, name, NOW - timedelta(days=3))
     status = status_at(database, offline)
     daily = status.jobs[0]
     assert (daily.name, daily.off, daily.overdue, daily.next_run) == ("daily", True, False, None)
     assert status.stale_before is None
     assert status.healthy
-    assert [job.name for job in jobs_on(offline)] == ["signals", "digests", "mail"]
+    assert [job.name for job in jobs_on(offline)] == ["signals", "digests", "mail", "prune"]
     assert main(["jobs", "list"], offline) == 0
     assert "off (offline)" in next(
         line for line in capsys.readouterr().out.splitlines() if line.startswith("daily")
@@ -340,11 +351,11 @@ def test_a_job_that_never_ran_keeps_the_page_from_saying_all_well(
     status = status_at(database, database.settings)
     # Not yet due, so not failing (the status code keeps its meaning), but not known well.
     assert status.healthy and not status.all_well
-    assert status.never_ran == ["daily", "signals"]
+    assert status.never_ran == ["daily", "signals", "prune"]
     page = client.get("/status").text
     assert "All well." not in page
-    assert "daily, signals have never run here" in page
-    assert client.get("/status.json").json()["never_ran"] == ["daily", "signals"]
+    assert "daily, signals, prune have never run here" in page
+    assert client.get("/status.json").json()["never_ran"] == ["daily", "signals", "prune"]
 
 
 def test_every_job_run_and_healthy_is_all_well(database: Database) -> None:

@@ -23,7 +23,7 @@ import logging
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select, tuple_
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -141,6 +141,28 @@ def _finish(session: Session, run_id: int, outcome: JobOutcome, now: datetime) -
     row.exit_code = outcome.exit_code
     row.summary = outcome.summary
     row.error = outcome.error
+
+
+def prune(session: Session, before: datetime) -> int:
+    """Drop the runs that finished before ``before``; how many. Each job's newest run and its
+    newest success stay whatever their age: ``/status``, ``/metrics`` and ``paperboy jobs
+    list`` show them, and a job with no success left would read as never having succeeded."""
+    newest = select(func.max(JobRun.id)).group_by(JobRun.job)
+    newest_success = (
+        select(JobRun.job, func.max(JobRun.finished_at))
+        .where(JobRun.status == RunStatus.OK)
+        .group_by(JobRun.job)
+    )
+    pruned = session.execute(
+        delete(JobRun)
+        .where(
+            JobRun.finished_at < before,
+            JobRun.id.not_in(newest),
+            tuple_(JobRun.job, JobRun.finished_at).not_in(newest_success),
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return int(getattr(pruned, "rowcount", 0) or 0)
 
 
 def _log(

@@ -2,11 +2,12 @@
 its trigger) and the use case it runs.
 
 Each job calls the same use case a person runs by hand (``paperboy run-daily``, the signals
-refresh, ``paperboy send-digests``, ``paperboy jobs run mail``), is idempotent per announcement
-day (the mail job: per mail) and returns that use
-case's report. The use cases are imported when a job runs, not when the table is: they load
-the ranking stack (seconds), which a standby scheduler never needs, and the web app's
-``/status`` page reads the schedules here to show next runs without importing the jobs.
+refresh, ``paperboy send-digests``, ``paperboy jobs run mail``, ``paperboy jobs run prune``),
+is idempotent per announcement day (the mail job: per mail; a second prune finds nothing
+more to delete) and returns that use case's report. The use cases are imported when a job
+runs, not when the table is: they load the ranking stack (seconds), which a standby scheduler
+never needs, and the web app's ``/status`` page reads the schedules here to show next runs
+without importing the jobs.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ def minutely_trigger(_settings: Settings) -> BaseTrigger:
     return CronTrigger(minute="*", timezone=UTC)
 
 
+def nightly_trigger(_settings: Settings) -> BaseTrigger:
+    # Between the signals refreshes at 03:15 and 09:15, away from the evening announcement.
+    return CronTrigger(hour=4, minute=45, timezone=UTC)
+
+
 SCHEDULES: tuple[Schedule, ...] = (
     Schedule(
         "daily",
@@ -79,6 +85,12 @@ SCHEDULES: tuple[Schedule, ...] = (
         "mail",
         "send the confirmation, sign-in and alert mails the outbox keeps, once they are due",
         minutely_trigger,
+    ),
+    Schedule(
+        "prune",
+        "delete mails sent or given up and finished job runs older than their retention "
+        "(each job's newest run and newest success stay)",
+        nightly_trigger,
     ),
 )
 
@@ -145,11 +157,20 @@ def send_mail(
     return send_due(settings, sessions, now, day)
 
 
+def prune_old_rows(
+    settings: Settings, sessions: sessionmaker[Session], now: datetime, day: date | None
+) -> Report:
+    from app.services.pruning import prune_old_rows
+
+    return prune_old_rows(settings, sessions, now, day)
+
+
 _BODIES: dict[str, JobBody] = {
     "daily": run_daily,
     "signals": refresh_signals,
     "digests": send_digests,
     "mail": send_mail,
+    "prune": prune_old_rows,
 }
 JOBS: tuple[Job, ...] = tuple(Job(schedule, _BODIES[schedule.name]) for schedule in SCHEDULES)
 JOBS_BY_NAME = {job.name: job for job in JOBS}

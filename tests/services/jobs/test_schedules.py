@@ -47,6 +47,10 @@ def test_every_job_fires_as_scheduled_through_the_dst_week() -> None:
     assert len(fired["digests"]) == 169
     assert all(moment.minute == 5 for moment in fired["digests"])
     assert len(fired["signals"]) == 4 * 7
+    # Once a day at 04:45 UTC: the 169 hours from 04:00 UTC on the Thursday hold eight.
+    assert [m.strftime("%d %H:%M") for m in fired["prune"]] == [
+        f"{day:02d} 04:45" for day in (29, 30, 31, 1, 2, 3, 4, 5)
+    ]
     assert [m.astimezone(EASTERN).strftime("%a %H:%M") for m in fired["daily"]] == [
         "Thu 20:45",
         "Sun 20:45",
