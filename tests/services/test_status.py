@@ -75,7 +75,13 @@ def test_the_status_page_of_a_failing_job_has_a_red_line_and_answers_503(
     assert "Source hf is failed" in page.text
     report = client.get("/status.json").json()
     assert report["healthy"] is False
-    assert [job["name"] for job in report["jobs"]] == ["daily", "signals", "digests", "mail"]
+    assert [job["name"] for job in report["jobs"]] == [
+        "daily",
+        "signals",
+        "digests",
+        "mail",
+        "discussion-mail",
+    ]
     assert report["jobs"][1]["last_result"] == "failed"
     assert report["jobs"][1]["last_success"] is None
     assert report["incidents"][0]["job"] == "signals"
@@ -241,14 +247,19 @@ def test_offline_mode_turns_the_network_jobs_off_and_does_not_call_old_data_stal
     offline = database.settings.model_copy(update={"offline": True})
     with session_scope(database.sessions) as session:
         store_day(session, date(2025, 7, 1))
-        for name in ("signals", "digests", "mail"):
+        for name in ("signals", "digests", "mail", "discussion-mail"):
             ran_ok(session, name, NOW - timedelta(days=3))
     status = status_at(database, offline)
     daily = status.jobs[0]
     assert (daily.name, daily.off, daily.overdue, daily.next_run) == ("daily", True, False, None)
     assert status.stale_before is None
     assert status.healthy
-    assert [job.name for job in jobs_on(offline)] == ["signals", "digests", "mail"]
+    assert [job.name for job in jobs_on(offline)] == [
+        "signals",
+        "digests",
+        "mail",
+        "discussion-mail",
+    ]
     assert main(["jobs", "list"], offline) == 0
     assert "off (offline)" in next(
         line for line in capsys.readouterr().out.splitlines() if line.startswith("daily")
