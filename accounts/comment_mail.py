@@ -45,6 +45,8 @@ LOOK_BACK = timedelta(days=2)
 MOST_LISTED = 20
 EXCERPT_LIMIT = 200
 DELETED_READER = "deleted reader"
+# Where a block or line of the HTML ends, words part; other tags join what they wrap.
+_BREAK = re.compile(r"<(?:br|/p|/li|/h\d|/blockquote|/pre|/td|/th)\b[^>]*>", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -72,7 +74,7 @@ class Batch:
 
 def excerpt(rendered: str, limit: int = EXCERPT_LIMIT) -> str:
     """The text a comment's sanitized HTML shows, on one line, cut at a word beyond ``limit``."""
-    text = " ".join(html.unescape(_TAG.sub(" ", rendered)).split())
+    text = " ".join(html.unescape(_TAG.sub("", _BREAK.sub(" ", rendered))).split())
     if len(text) <= limit:
         return text
     cut = text[:limit].rsplit(" ", 1)[0] or text[:limit]
