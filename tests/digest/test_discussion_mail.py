@@ -81,7 +81,13 @@ def _world(database: Database) -> None:
 
 def _say(site: Site, who: str, body: str, reply_to: int | None = None) -> int:
     site.clock.now += timedelta(minutes=1)
-    draft = Draft(PAPER, body, f"o{next(_once)}", reply_to, name=f"{who.title()} R.")
+    draft = Draft(
+        arxiv_id=PAPER,
+        body=body,
+        once=f"o{next(_once)}",
+        parent_id=reply_to,
+        name=f"{who.title()} R.",
+    )
     return post_comment(site, f"{who}@example.org", draft).id
 
 
@@ -124,7 +130,7 @@ def test_a_reply_and_a_new_comment_on_an_authors_paper_reach_the_smtp_server(
     [to_ada] = smtp.handler.to("ada@example.org")
     assert to_ada["Subject"] == "1 new reply to your comments on Paperboy"
     text = _text(to_ada)
-    assert "Sparse α-attention for long documents" in text
+    assert "Sparse \u03b1-attention for long documents" in text
     assert "Bob R. wrote: Yes, by Lemma 2 & the <usual> argument." in text
     assert f"https://paperboy.test/papers/{PAPER}#comment-{reply}" in text
     assert "bob@example.org" not in to_ada.as_string()

@@ -253,7 +253,8 @@ async def mail_off_page(request: Request, context: ContextDep, token: str = "") 
     kind = await run_in_threadpool(comment_mail.mail_off_kind, context, token)
     other = next(about for one, about in _ABOUT.items() if one is not kind)
     nonce = browser_nonce(request)
-    view = MailOffPage(csrf_field(context.settings, nonce), token, _ABOUT[kind], other)
+    csrf = csrf_field(context.settings, nonce)
+    view = MailOffPage(csrf=csrf, token=token, what=_ABOUT[kind], other=other)
     return page_answers.form_page(request, context, "comment_mail_off", view, nonce)
 
 
