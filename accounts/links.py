@@ -36,6 +36,9 @@ SESSION = "session"
 SESSION_DAYS = 30
 LIST_INVITE = "list-invite"
 LIST_INVITE_DAYS = 7
+# One kind of mail about discussions turned off (``mail``: replies or papers); such a link
+# lives as long as a preferences link, so an old mail's link ends with a clear refusal.
+COMMENT_MAIL_OFF = "comment-mail-off"
 
 
 class UnsubscribeLinks(NamedTuple):
@@ -102,6 +105,16 @@ def unsubscribe_urls(settings: Settings, holder: LinkHolder, now: datetime) -> U
     token = subscriber_token(settings, UNSUBSCRIBE, holder, now)
     mailto = f"mailto:unsubscribe@{sender_domain(settings.mail_from)}?subject=unsubscribe-{token}"
     return UnsubscribeLinks(https=url(settings, "/unsubscribe", token), mailto=mailto)
+
+
+def comment_mail_off_urls(
+    settings: Settings, holder: LinkHolder, kind: str, now: datetime
+) -> UnsubscribeLinks:
+    """The one-click HTTPS link and the mailto alternative that turn off one kind of mail
+    about discussions (the mailto goes where a digest's does, read by the same command)."""
+    token = subscriber_token(settings, COMMENT_MAIL_OFF, holder, now, mail=kind)
+    mailto = f"mailto:unsubscribe@{sender_domain(settings.mail_from)}?subject=unsubscribe-{token}"
+    return UnsubscribeLinks(https=url(settings, "/comments/mail-off", token), mailto=mailto)
 
 
 def feedback_url(settings: Settings, holder: LinkHolder, arxiv_id: str, now: datetime) -> str:

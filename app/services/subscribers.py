@@ -1,7 +1,8 @@
 """The operator's tools on subscribers (``paperboy subscribers``, ``unsubscribe-mail``): who
 is subscribed with how many digests sent, one subscriber's settings and delivery history,
 removing everything stored about one, and unsubscribing the sender of a mail (its link
-read by :func:`unsubscribe_token`, before any database is opened).
+read by :func:`unsubscribe_token`, before any database is opened): from the digest, or from
+the one kind of mail about discussions a comment mail's link names.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import Delivery, DeliveryStatus, Subscriber
 from app.core.periods import Period
+from app.core.tokens import TokenError
+from app.services.comment_mail import turn_off_by_mail
 from app.services.digests import subscriber_by_email
 
 
@@ -137,7 +140,13 @@ def remove_subscriber(sessions: sessionmaker[Session], email: str) -> bool:
 def unsubscribe_by_token(
     settings: Settings, sessions: sessionmaker[Session], token: str, now: datetime
 ) -> None:
-    """Unsubscribe whoever a mail's unsubscribe link (:func:`unsubscribe_token`) was issued to;
-    ``TokenError`` if it is refused or they are gone."""
-    with session_scope(sessions) as session:
-        unsubscribe(subscriber_for(session, settings, token, UNSUBSCRIBE, now), now)
+    """Unsubscribe whoever a mail's unsubscribe link (:func:`unsubscribe_token`) was issued to,
+    from what that mail was (a digest, or one kind of comment mail); ``TokenError`` if it is
+    refused or they are gone."""
+    try:
+        with session_scope(sessions) as session:
+            unsubscribe(subscriber_for(session, settings, token, UNSUBSCRIBE, now), now)
+    except TokenError as refused:
+        if refused.reason != "wrong-purpose":
+            raise
+        turn_off_by_mail(settings, sessions, token, now)

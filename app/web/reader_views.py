@@ -17,6 +17,7 @@ from app.core.explanations import Explanation
 from app.core.models import EditionKey, Subscriber
 from app.services.access_tokens import LIFETIMES as TOKEN_LIFETIMES
 from app.services.access_tokens import TokenView, reader_tokens
+from app.services.comment_mail import MailSwitches, switches_of
 from app.services.digests import PersonalPicks, picks_for
 from app.services.presenting import EditionView, headings
 from app.services.radar import under_radar_week
@@ -80,6 +81,7 @@ class ForYouPage:
     csrf: str = ""  # the sign-out forms' field, for the cookie the page sets
     searches: list[SavedSearchView] = field(default_factory=list)
     away_since: date | None = None  # "I was away since", until the catch-up is sent
+    comment_mail: MailSwitches | None = None  # the reader's mail about discussions
     followed_left_out: int = 0
     searched_left_out: int = 0
     organizations_left_out: int = 0
@@ -161,6 +163,7 @@ def for_you(context: WebContext, session: Session, email_key: str) -> ForYouPage
         follows=found.follows,
         searches=[_search_view(one) for one in found.searches],
         away_since=found.reader.away_since,
+        comment_mail=switches_of(found.reader),
         tokens=reader_tokens(session, email_key, context.clock()),
         followed_left_out=picked.followed_left_out,
         searched_left_out=picked.searched_left_out,

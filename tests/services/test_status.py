@@ -81,6 +81,7 @@ def test_the_status_page_of_a_failing_job_has_a_red_line_and_answers_503(
         "digests",
         "mail",
         "prune",
+        "discussion-mail",
     ]
     assert report["jobs"][1]["last_result"] == "failed"
     assert report["jobs"][1]["last_success"] is None
@@ -214,12 +215,8 @@ def test_a_job_that_never_succeeded_since_jobs_began_running_is_flagged(
         store_day(session, TODAY)
         ran_ok(session, "digests", NOW - timedelta(days=2))
     status = status_at(database, database.settings)
-    assert {job.name for job in status.jobs if job.overdue} == {
-        "daily",
-        "signals",
-        "mail",
-        "prune",
-    }
+    overdue = {"daily", "signals", "mail", "prune", "discussion-mail"}
+    assert {job.name for job in status.jobs if job.overdue} == overdue
     assert not status.healthy
 
 
@@ -252,14 +249,20 @@ def test_offline_mode_turns_the_network_jobs_off_and_does_not_call_old_data_stal
     offline = database.settings.model_copy(update={"offline": True})
     with session_scope(database.sessions) as session:
         store_day(session, date(2025, 7, 1))
-        for name in ("signals", "digests", "mail", "prune"):
+        for name in ("signals", "digests", "mail", "prune", "discussion-mail"):
             ran_ok(session, name, NOW - timedelta(days=3))
     status = status_at(database, offline)
     daily = status.jobs[0]
     assert (daily.name, daily.off, daily.overdue, daily.next_run) == ("daily", True, False, None)
     assert status.stale_before is None
     assert status.healthy
-    assert [job.name for job in jobs_on(offline)] == ["signals", "digests", "mail", "prune"]
+    assert [job.name for job in jobs_on(offline)] == [
+        "signals",
+        "digests",
+        "mail",
+        "prune",
+        "discussion-mail",
+    ]
     assert main(["jobs", "list"], offline) == 0
     assert "off (offline)" in next(
         line for line in capsys.readouterr().out.splitlines() if line.startswith("daily")
@@ -348,6 +351,7 @@ def test_a_job_that_never_ran_keeps_the_page_from_saying_all_well(
         store_day(session, TODAY)
         ran_ok(session, "digests", NOW - timedelta(minutes=10))
         ran_ok(session, "mail", NOW - timedelta(minutes=1))
+        ran_ok(session, "discussion-mail", NOW - timedelta(minutes=1))
     status = status_at(database, database.settings)
     # Not yet due, so not failing (the status code keeps its meaning), but not known well.
     assert status.healthy and not status.all_well

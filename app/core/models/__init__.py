@@ -10,7 +10,14 @@ with the states (``StrEnum``) its rows hold. Import them from here:
 from __future__ import annotations
 
 from app.core.models.base import Base, StoredState, UTCDateTime
-from app.core.models.discussion import Comment, Commenter, CommentReport, CommentState
+from app.core.models.discussion import (
+    Comment,
+    Commenter,
+    CommentMail,
+    CommentNotice,
+    CommentReport,
+    CommentState,
+)
 from app.core.models.ingest import (
     AnnouncementEntry,
     FeedState,
@@ -86,6 +93,8 @@ __all__ = [
     "Author",
     "Base",
     "Comment",
+    "CommentMail",
+    "CommentNotice",
     "CommentReport",
     "CommentState",
     "Commenter",

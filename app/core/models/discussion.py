@@ -86,3 +86,27 @@ class CommentReport(Base):
     reason: Mapped[str] = mapped_column(Text)
     reported_at: Mapped[datetime] = mapped_column(UTCDateTime)
     settled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class CommentMail(StrEnum):
+    """The two kinds of mail about discussions, each turned off on its own: replies to a
+    reader's comments, and new comments on a verified author's papers."""
+
+    REPLIES = "replies"
+    PAPERS = "papers"
+
+
+class CommentNotice(Base):
+    """A comment mailed to a reader, and when: it is never mailed to them again, and the
+    newest ``mailed_at`` of a reader keeps their mails at most one an hour."""
+
+    __tablename__ = "comment_notices"
+
+    subscriber_id: Mapped[int] = mapped_column(
+        ForeignKey("subscribers.id", ondelete="CASCADE"), primary_key=True
+    )
+    comment_id: Mapped[int] = mapped_column(
+        ForeignKey("comments.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    kind: Mapped[CommentMail] = mapped_column(StoredState(CommentMail, 16))
+    mailed_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

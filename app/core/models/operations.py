@@ -93,6 +93,8 @@ class MailKind(StrEnum):
     SIGN_IN = "sign-in"
     # An invitation to co-edit a shared list.
     LIST_INVITATION = "list-invitation"
+    # The hourly mail of new replies to a reader's comments, or comments on their papers.
+    COMMENTS = "comments"
     ALERT = "alert"
 
 

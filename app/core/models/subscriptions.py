@@ -16,6 +16,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     text,
+    true,
 )
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, mapped_column
@@ -136,6 +137,10 @@ class Subscriber(Base):
     claim_verified_by: Mapped[str | None] = mapped_column(String(340))
     # The private feed's token carries it; revoking the feed draws a new one.
     feed_key: Mapped[str | None] = mapped_column(String(32))
+    # Mail when someone replies to the reader's comment (``accounts.comment_mail``).
+    reply_mail: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # A verified author's mail about new comments on their papers, for comments from then on.
+    paper_comment_mail_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class SignInKey(Base):

@@ -63,6 +63,12 @@ def nightly_trigger(_settings: Settings) -> BaseTrigger:
     return CronTrigger(hour=4, minute=45, timezone=UTC)
 
 
+def ten_minutes_trigger(_settings: Settings) -> BaseTrigger:
+    # A reader's first mail about new comments goes out soon after; later ones wait for the
+    # hour since their last (``accounts.comment_mail``), whatever the run.
+    return CronTrigger(minute="*/10", timezone=UTC)
+
+
 SCHEDULES: tuple[Schedule, ...] = (
     Schedule(
         "daily",
@@ -91,6 +97,12 @@ SCHEDULES: tuple[Schedule, ...] = (
         "delete mails sent or given up and finished job runs older than their retention "
         "(each job's newest run and newest success stay)",
         nightly_trigger,
+    ),
+    Schedule(
+        "discussion-mail",
+        "queue each reader's mail of new replies to their comments, or comments on their "
+        "papers, at most one an hour",
+        ten_minutes_trigger,
     ),
 )
 
@@ -165,12 +177,21 @@ def prune_old_rows(
     return prune_old_rows(settings, sessions, now, day)
 
 
+def queue_comment_mail(
+    settings: Settings, sessions: sessionmaker[Session], now: datetime, day: date | None
+) -> Report:
+    from app.services.comment_mail import queue_comment_mail
+
+    return queue_comment_mail(settings, sessions, now, day)
+
+
 _BODIES: dict[str, JobBody] = {
     "daily": run_daily,
     "signals": refresh_signals,
     "digests": send_digests,
     "mail": send_mail,
     "prune": prune_old_rows,
+    "discussion-mail": queue_comment_mail,
 }
 JOBS: tuple[Job, ...] = tuple(Job(schedule, _BODIES[schedule.name]) for schedule in SCHEDULES)
 JOBS_BY_NAME = {job.name: job for job in JOBS}

@@ -1,6 +1,8 @@
 """A paper's discussion: its comment forms' POSTs (post, reply, edit, delete, report, a
 display name), the thread's part of the paper page (:func:`thread_part`), the JSON list
-``/api/papers/{id}/comments`` and the Atom feeds of a thread and of the site's discussion.
+``/api/papers/{id}/comments`` and the Atom feeds of a thread and of the site's discussion;
+and the link in a mail about comments that turns that kind of mail off (``/comments/mail-off``:
+a page with its button, or RFC 8058's one-click POST).
 
 Every form carries the CSRF pair (:func:`app.web.forms.checked_form`) and answers 303 back to
 the comment's anchor (``/papers/{id}#comment-{n}``), or JSON to a script (the comment as the
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Annotated
@@ -23,13 +26,23 @@ from sqlalchemy.orm import Session
 
 from app.core.arxiv_ids import parse_arxiv_id
 from app.core.refusals import BadChoice
-from app.services import accounts, discussion
+from app.services import accounts, comment_mail, discussion
+from app.services.comment_mail import CommentMail
 from app.services.discussion import Draft, Posted, ShownComment
+from app.web import answers as page_answers
 from app.web import feeds
 from app.web.api_models import SiteThread
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
-from app.web.forms import MAX_ID, PostedForm, browser_nonce, checked_form, csrf_field, stored_id
+from app.web.forms import (
+    MAX_ID,
+    PostedForm,
+    browser_nonce,
+    checked_form,
+    csrf_field,
+    read_form,
+    stored_id,
+)
 from app.web.page_views import ThreadPart
 from app.web.routes.api import answers
 from app.web.routes.reader import to_sign_in
@@ -216,3 +229,44 @@ def site_feed(request: Request, context: ContextDep, session: SessionDep) -> Res
 
 def _when(shown: list[ShownComment]) -> datetime | None:
     return max((one.edited_at or one.created_at for one in shown), default=None)
+
+
+# What each kind of mail is about, as its page and answer say it.
+_ABOUT = {
+    CommentMail.REPLIES: "replies to your comments",
+    CommentMail.PAPERS: "new comments on your papers",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MailOffPage:
+    csrf: str
+    token: str
+    what: str
+    other: str
+
+
+@router.get("/comments/mail-off")
+async def mail_off_page(request: Request, context: ContextDep, token: str = "") -> Response:
+    """The page a comment mail's link opens: opening it changes nothing (a mail scanner
+    opens every link); its button turns that kind of mail off."""
+    kind = await run_in_threadpool(comment_mail.mail_off_kind, context, token)
+    other = next(about for one, about in _ABOUT.items() if one is not kind)
+    nonce = browser_nonce(request)
+    csrf = csrf_field(context.settings, nonce)
+    view = MailOffPage(csrf=csrf, token=token, what=_ABOUT[kind], other=other)
+    return page_answers.form_page(request, context, "comment_mail_off", view, nonce)
+
+
+@router.post("/comments/mail-off")
+async def mail_off(request: Request, context: ContextDep, token: str = "") -> Response:
+    """RFC 8058 one-click, or the page's button: turn off the kind of mail the link names.
+
+    No CSRF pair or origin check, as for the digest's unsubscribe: the mail provider posts
+    it, and the link's own token (bound to this reader) is what authorises it.
+    """
+    if not token:
+        token = (await read_form(request)).get("token")
+    kind = await run_in_threadpool(comment_mail.turn_off, context, token)
+    text = f"You will get no more mail about {_ABOUT[kind]}. Your page turns it on again."
+    return page_answers.message(request, context, "Turned off", text)

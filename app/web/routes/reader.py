@@ -1,5 +1,6 @@
 """A signed-in reader's pages under ``/for-you`` ("For you", its private feed, the data
-export, "away", personal access tokens) and saved searches under ``/searches``; and
+export, "away", mail about discussions, personal access tokens) and saved searches under
+``/searches``; and
 :func:`post_action`, which every reader button runs through (a paper's in ``routes.papers``,
 an author's in ``routes.authors``, a topic's in ``routes.topics``, a person's in
 ``routes.people``).
@@ -27,7 +28,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from sqlalchemy.orm import Session
 
 from app.core.tokens import TokenError
-from app.services import access_tokens, accounts, readers
+from app.services import access_tokens, accounts, comment_mail, readers
 from app.services.readers import Stance
 from app.services.reading import Stances, reader_stances
 from app.web import answers, reader_views
@@ -183,6 +184,16 @@ async def away(request: Request, context: ContextDep) -> Response:
     done = {"away_since": since.isoformat() if since else None}
     act = partial(readers.mark_away, context, since=since)
     return await post_action(request, context, act, done, "/for-you#away")
+
+
+@router.post("/for-you/comment-mail")
+async def switch_comment_mail(request: Request, context: ContextDep) -> Response:
+    """The reader's two kinds of mail about discussions, on or off as the form's boxes are."""
+    form = await read_form(request)
+    replies, papers = form.get("replies") == "on", form.get("papers") == "on"
+    act = partial(comment_mail.set_switches, context, replies=replies, papers=papers)
+    done = {"replies": replies, "papers": papers}
+    return await post_action(request, context, act, done, "/for-you#comment-mail")
 
 
 @router.post("/for-you/feed")
