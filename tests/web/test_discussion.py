@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, func, select
 
 from accounts import reader, signin
-from accounts.threads import PAGE
 from accounts.subscriptions import delete_everything
+from accounts.threads import PAGE
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Comment, ModerationDecision, Moderator, SignInKey
