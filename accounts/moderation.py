@@ -40,6 +40,7 @@ DECISIONS = (APPROVED, REFUSED)
 HIDDEN, SHOWN = "hidden", "shown"
 PAGE_DECISIONS = (HIDDEN, SHOWN)
 MAX_REASON = 2000
+RECENTLY_HIDDEN = 20  # hidden comments the queue keeps listing, so that one can be restored
 
 
 class NotModeratorError(Refused):
@@ -248,14 +249,22 @@ HIDDEN, RESTORED, STOPPED = "hidden", "restored", "stopped"
 
 
 def pending_comments(session: Session) -> list[PendingComment]:
-    """Waiting comments and reported ones no moderator decided about since, oldest first."""
+    """Waiting comments, reported ones no moderator decided about since, and the newest
+    ``RECENTLY_HIDDEN`` hidden ones (for a moderator to restore), oldest first."""
     reported = select(CommentReport.comment_id).where(CommentReport.settled_at.is_(None))
+    hidden = (
+        select(Comment.id)
+        .where(Comment.state == CommentState.HIDDEN)
+        .order_by(Comment.id.desc())
+        .limit(RECENTLY_HIDDEN)
+    )
     rows = session.execute(
         select(Comment, Commenter.display_name)
         .outerjoin(Commenter, Commenter.subscriber_id == Comment.subscriber_id)
         .where(
             (Comment.state == CommentState.WAITING)
             | ((Comment.state == CommentState.SHOWN) & Comment.id.in_(reported))
+            | Comment.id.in_(hidden.scalar_subquery())
         )
         .order_by(Comment.id)
     ).all()

@@ -1,11 +1,12 @@
-"""Load-test the web app on the whole corpus: the JSON feed, the trending page and search.
+"""Load-test the web app on the whole corpus: feed, trending page, search, a discussed paper.
 
     .venv/bin/python -m benchmarks.serve [--corpus ...jsonl.gz] [--matrix ...f16.npy]
         [--data-dir DIR] [--days 7] [--seconds 8]
 
 Imports the 74,728-paper corpus and all its precomputed vectors into a SQLite database
 (kept in ``--data-dir`` and reused when it is already there), ranks the corpus's last
-``--days`` announcement days (topics, day editions, week and month editions), then serves
+``--days`` announcement days (topics, day editions, week and month editions), seeds a thread
+of ``THREAD_COMMENTS`` comments under the newest day's first paper, then serves
 ``create_app`` with uvicorn in its own process and drives it with ``wrk`` (Debian's) from
 another. The peer, in the same run and the same server: ``/api/version``, a trivial JSON
 endpoint. Figures: requests/s at 64 connections, p50/p99 latency at 1 and 4 connections.
@@ -28,15 +29,18 @@ import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
+from sqlalchemy.orm import Session, sessionmaker
 
+from accounts.discussion import checked_body, display_name, set_name
+from accounts.reader import reader_row
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.models import Edition, Paper
+from app.core.models import Comment, CommentState, Edition, EditionItem, Paper
 from app.core.schema import upgrade_to_head
 from app.web.queries import plain_cards
 from benchmarks.corpus_data import CORPUS, MATRIX, read_vectors, vectors_of
@@ -65,6 +69,9 @@ QUERIES = (
     "adversarial robustness certification",
     "code generation agents",
 )
+THREAD_COMMENTS = 200
+THREAD_READER = "thread-bench@example.org"
+THREAD_TEXT = "Does it hold for $\\alpha_i = \\sum_j w_{ij}$? See [a proof](https://example.org)."
 CONNECTIONS_LATENCY = (1, 4)
 CONNECTIONS_RATE = 64
 
@@ -94,7 +101,7 @@ def main() -> None:
     parser.add_argument(
         "--only",
         nargs="*",
-        choices=("feed", "trending", "search"),
+        choices=("feed", "trending", "search", "thread"),
         default=None,
         help="measure these beside the trivial peer (default: all)",
     )
@@ -106,11 +113,11 @@ def main() -> None:
         sys.exit("benchmarks/serve.py needs wrk (Debian: apt-get install wrk)")
     with _data_dir(args.data_dir) as data_dir:
         settings = get_settings(data_dir=data_dir, embedding_backend=args.backend)
-        prepare(settings, args.corpus, args.matrix, args.days)
+        discussed = prepare(settings, args.corpus, args.matrix, args.days)
         if args.breakdown:
             breakdown(settings)
         with serve(data_dir, args.backend) as base:
-            measure(base, args.seconds, args.only)
+            measure(base, args.seconds, args.only, discussed)
 
 
 @contextmanager
@@ -123,8 +130,9 @@ def _data_dir(given: Path | None) -> Iterator[Path]:
         yield Path(scratch)
 
 
-def prepare(settings: Settings, corpus: Path, matrix: Path, days: int) -> None:
-    """The whole corpus, every vector, and editions of the last ``days`` days (reused)."""
+def prepare(settings: Settings, corpus: Path, matrix: Path, days: int) -> str:
+    """The whole corpus, every vector, editions of the last ``days`` days (reused) and the
+    seeded thread; the discussed paper's id."""
     with open_engine(settings) as engine:
         upgrade_to_head(engine)
         sessions = make_session_factory(engine)
@@ -133,12 +141,56 @@ def prepare(settings: Settings, corpus: Path, matrix: Path, days: int) -> None:
             editions = session.scalar(select(func.count()).select_from(Edition)) or 0
         if papers and editions:
             print(f"reusing {settings.data_dir}: {papers} papers, {editions} editions")
+        else:
+            started = time.perf_counter()
+            import_file(corpus, sessions)
+            _import_vectors(sessions, settings, matrix)
+            _rank(sessions, settings, days)
+            print(f"prepared in {time.perf_counter() - started:.0f} s")
+        discussed = discussed_paper(sessions)
+        seed_thread(sessions, discussed, THREAD_COMMENTS)
+        return discussed
+
+
+def discussed_paper(sessions: sessionmaker[Session]) -> str:
+    """The newest day edition's first paper: the one the thread is seeded under."""
+    with sessions() as session:
+        found = session.scalar(
+            select(EditionItem.arxiv_id)
+            .join(Edition, Edition.id == EditionItem.edition_id)
+            .where(Edition.period == "day")
+            .order_by(Edition.edition_date.desc(), EditionItem.position)
+            .limit(1)
+        )
+    assert found is not None, "no day edition to discuss"
+    return found
+
+
+def seed_thread(
+    sessions: sessionmaker[Session], arxiv_id: str, comments: int, replies: int = 0
+) -> None:
+    """A thread of ``comments`` top comments under ``arxiv_id`` by one reader, the first
+    ``replies`` of them answered once, the text rendered by the comment rules; one
+    executemany per level. A paper already discussed is left as it is."""
+    body, html = checked_body(THREAD_TEXT)
+    now, on_paper = datetime.now(UTC), Comment.arxiv_id == arxiv_id
+    with session_scope(sessions) as session:
+        if session.scalar(select(func.count()).select_from(Comment).where(on_paper)):
             return
-        started = time.perf_counter()
-        import_file(corpus, sessions)
-        _import_vectors(sessions, settings, matrix)
-        _rank(sessions, settings, days)
-        print(f"prepared in {time.perf_counter() - started:.0f} s")
+        author = reader_row(session, THREAD_READER, now)
+        if display_name(session, author) is None:
+            set_name(session, author, "Benchmark reader")
+        row = {"arxiv_id": arxiv_id, "subscriber_id": author.id, "body": body, "html": html}
+        row |= {"state": CommentState.SHOWN, "created_at": now}
+        session.execute(
+            insert(Comment), [row | {"once": f"{arxiv_id} {n}"} for n in range(comments)]
+        )
+        first = session.scalars(
+            select(Comment.id).where(on_paper).order_by(Comment.id).limit(replies)
+        )
+        answers = [row | {"once": f"{arxiv_id} r{n}", "parent_id": n} for n in first]
+        if answers:
+            session.execute(insert(Comment), answers)
 
 
 def _import_vectors(sessions: object, settings: Settings, matrix: Path) -> None:
@@ -219,22 +271,26 @@ def _wait(base: str) -> None:
     raise RuntimeError("the server did not come up")
 
 
-def targets(only: list[str] | None = None) -> list[Target]:
+def targets(only: list[str] | None = None, discussed: str = "") -> list[Target]:
     """The trivial peer first, then each measured endpoint (those named in ``only``)."""
     searches = tuple(f"/search?q={q.replace(' ', '+')}" for q in QUERIES)
     measured = {
         "feed": Target("JSON feed (/api/daily_papers, 50 items)", ("/api/daily_papers",)),
         "trending": Target("trending page (/)", ("/",)),
         "search": Target("search page (/search?q=..., 16 queries in turn)", searches),
+        "thread": Target(
+            f"paper page with a {THREAD_COMMENTS}-comment thread (/papers/...)",
+            (f"/papers/{discussed}",),
+        ),
     }
     peer = Target("trivial JSON (/api/version), the peer", ("/api/version",))
     return [peer, *(t for name, t in measured.items() if only is None or name in only)]
 
 
-def warm(base: str) -> None:
+def warm(base: str, discussed: str) -> None:
     """First requests build the search index and load the query embedder: not measured."""
     started = time.perf_counter()
-    for target in targets():
+    for target in targets(None, discussed):
         for path in target.paths:
             with urllib.request.urlopen(base + path, timeout=600) as response:
                 response.read()
@@ -289,10 +345,10 @@ def _ms(match: re.Match[str] | None) -> float:
     return float(match.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
 
 
-def measure(base: str, seconds: int, only: list[str] | None = None) -> None:
-    warm(base)
+def measure(base: str, seconds: int, only: list[str] | None, discussed: str) -> None:
+    warm(base, discussed)
     rows = []
-    for target in targets(only):
+    for target in targets(only, discussed):
         latency = {c: wrk(base, target, c, seconds) for c in CONNECTIONS_LATENCY}
         rate = wrk(base, target, CONNECTIONS_RATE, seconds)
         rows.append((target.name, latency, rate))

@@ -3,7 +3,8 @@
 // stylesheet) is fetched from /static only when a .math element holds a delimiter, so pages
 // without maths cost nothing more. Added as elements, never inline code: the strict CSP holds.
 // Text stays as written when KaTeX is unavailable or the LaTeX is broken (throwOnError: false);
-// trust: false keeps \href, \url and friends from making links.
+// trust: false keeps \href, \url and friends from making links. window.paperboyMath(element)
+// renders what a script adds later (a comment posted without reloading).
 (function () {
   "use strict";
   var DELIMITER = /\$|\\\(|\\\[/;
@@ -38,18 +39,31 @@
     document.head.appendChild(link);
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    var elements = Array.prototype.filter.call(document.querySelectorAll(".math"), function (element) {
+  var loaded = null;
+  function katex() {
+    if (!loaded) {
+      stylesheet("/static/katex/katex.min.css");
+      loaded = load("/static/katex/katex.min.js")
+        .then(function () { return load("/static/katex/auto-render.min.js"); });
+    }
+    return loaded;
+  }
+
+  // The .math elements under root (the page, or a comment a script just put in place).
+  function render(root) {
+    var elements = Array.prototype.filter.call(root.querySelectorAll(".math"), function (element) {
       return DELIMITER.test(element.textContent);
     });
+    if (root.matches && root.matches(".math") && DELIMITER.test(root.textContent)) { elements.push(root); }
     if (elements.length === 0) { return; }
-    stylesheet("/static/katex/katex.min.css");
-    load("/static/katex/katex.min.js")
-      .then(function () { return load("/static/katex/auto-render.min.js"); })
+    katex()
       .then(function () {
         elements.forEach(function (element) { renderMathInElement(element, OPTIONS); });
         document.documentElement.dataset.math = "rendered";
       })
       .catch(function () { /* KaTeX missing: the TeX stays readable as text */ });
-  });
+  }
+  window.paperboyMath = render;
+
+  document.addEventListener("DOMContentLoaded", function () { render(document); });
 })();

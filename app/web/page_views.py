@@ -197,6 +197,7 @@ class ThreadPart:
     signed_in: bool
     csrf: str = ""
     once: str = ""  # the post form's one-time value: sent twice, it posts once
+    said: str = ""  # what the reader's last press did, in words (the status line)
     max_body: int = MAX_BODY
     max_name: int = MAX_NAME
 

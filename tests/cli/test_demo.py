@@ -60,6 +60,10 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     links = r"http://127\.0\.0\.1:8123(/subscriptions/(?:feedback|preferences)\?token=\S+)"
     mailed = re.findall(links, body)
 
+    talked = re.search(r"3 comments under (/papers/\S+); a public reading list at (\S+)", out)
+    assert talked is not None
+    discussed, shared = talked.groups()
+
     # The site as the demo serves it on that port (app.cli.demo.steps.serve).
     with TestClient(demo_app(served_at(settings, "127.0.0.1", 8123))) as client:
         assert client.get("/?date=2025-12-19").status_code == 200
@@ -80,6 +84,14 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
         assert "/papers/2512.16561" in tencent and "/papers/2512.16767" in tencent
         kling_page = client.get("/papers/2512.16776").text
         assert "Kling Team" in kling_page and "/organizations/" not in kling_page
+        # Demo readers discuss the newest edition's first paper, by name, maths and a reply.
+        thread = client.get(discussed).text
+        assert "Discussion (3)" in thread and "Ada L." in thread and "Grace H." in thread
+        assert "$\\epsilon \\to 0$" in thread and "<strong>Table 2</strong>" in thread
+        assert "@demo.paperboy.localhost" not in thread
+        listed_page = client.get(shared).text
+        assert "Reading group: this week" in listed_page
+        assert "Start here: the method in section 3." in listed_page
         # A feedback link for each of the 10 picks and the 3 trending ones, then preferences.
         assert len(mailed) == 14
         for link in mailed:
@@ -93,6 +105,7 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
     assert "read 491, new 0, updated 164, unchanged 327" in again
     assert "hf signals: new 0, filled 0, unchanged 43, rejected 0" in again
     assert "is already subscribed and confirmed" in again
+    assert f"3 comments under {discussed}; a public reading list at {shared}" in again
     # Every day ranked again, the same: each edition kept as it was, none republished.
     assert "day edition 2025-12-19 v1 unchanged" in again and " published" not in again
     assert "mail sink: no message this run (2 earlier in" in again

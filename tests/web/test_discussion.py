@@ -1,14 +1,14 @@
 """A paper's discussion over HTTP: post, reply, edit, delete, report and moderate, without
 JavaScript (forms answered 303 to the comment's anchor) and as a script asks (JSON); the
 attacks on it (hostile Markdown, CSRF, another reader's comment, parallel posts, a long
-thread); its counts, API and feeds."""
+thread of 2,000 comments, paged and light); its counts, API and feeds."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from itertools import count
 from typing import Any
 
@@ -20,15 +20,19 @@ from sqlalchemy import delete, func, select
 
 from accounts import reader, signin
 from accounts.subscriptions import delete_everything
+from accounts.threads import PAGE
 from app.core.config import Settings
 from app.core.db import make_session_factory, open_engine, session_scope
 from app.core.models import Comment, ModerationDecision, Moderator, SignInKey
 from app.web.app import create_app
 from app.web.forms import CSRF_COOKIE
 from app.web.routes.voting import SESSION_COOKIE
+from benchmarks.serve import THREAD_READER, seed_thread
 from tests.app.test_comment_text import script_capable
 from tests.servers import served
 from tests.web.conftest import HF_PAPER
+from tests.web.helpers import edition_ids
+from tests.web.test_trending_pages import MAX_ELEMENTS, elements
 
 PAPER = HF_PAPER
 _numbers = count()
@@ -105,7 +109,7 @@ def test_a_comment_posted_without_script_lands_at_its_anchor_with_its_name(
         f"/papers/{PAPER}/comments", body="Nice *result*: $a_b*c_d$", once="x1", name="Ada L"
     )
     assert answer.status_code == 303
-    assert re.fullmatch(rf"/papers/{PAPER}#comment-\d+", answer.headers["location"])
+    assert re.fullmatch(rf"/papers/{PAPER}\?said=posted#comment-\d+", answer.headers["location"])
     page = client.get(f"/papers/{PAPER}").text
     assert "Ada L" in page and "<em>result</em>" in page and "$a_b*c_d$" in page
     assert ada.address not in page
@@ -294,3 +298,60 @@ def test_fifty_parallel_posts_of_one_form_post_once_and_never_fail(
     with open_engine(site_settings) as engine, session_scope(make_session_factory(engine)) as s:
         kept = s.scalar(select(func.count()).select_from(Comment).where(Comment.once == "parallel"))
     assert kept == 1
+
+
+def test_a_script_gets_the_comment_as_the_page_shows_it_and_what_was_done(ada: Reader) -> None:
+    script = {"accept": "application/json"}
+    posted = ada.client.post(
+        f"/papers/{PAPER}/comments",
+        data={"csrf": ada.csrf, "body": "Scripted $x^2$", "once": "js1", "name": "Scripter"},
+        headers=ada.cookies | script,
+    ).json()
+    made = posted["comment"]["id"]
+    assert posted["said"] == "Posted."
+    assert f'id="comment-{made}"' in posted["item"] and "Scripted $x^2$" in posted["item"]
+    assert "Your reply" in posted["item"] and posted["once"] != "js1"
+    edited = ada.client.post(
+        f"/comments/{made}/edit",
+        data={"csrf": ada.csrf, "body": "Rescripted"},
+        headers=ada.cookies | script,
+    ).json()
+    assert edited["said"].startswith("Saved") and "· edited" in edited["item"]
+    assert "Rescripted" in edited["item"] and "Your reply" not in edited["item"]
+
+
+def test_without_script_the_thread_says_what_the_press_did(ada: Reader) -> None:
+    made = ada.comment("said aloud")
+    answer = ada.post(f"/comments/{made}/delete")
+    assert answer.headers["location"] == f"/papers/{PAPER}?said=deleted#comment-{made}"
+    page = ada.client.get(answer.headers["location"], headers=ada.cookies).text
+    assert 'role="status" aria-live="polite" data-thread-said>Deleted: its text is gone' in page
+
+
+@pytest.fixture
+def long_thread(site_settings: Settings) -> Iterator[str]:
+    """A paper discussed by 2,000 comments (1,900 top comments, 100 replies), stored in two
+    inserts as the serving benchmark seeds its thread; removed afterwards."""
+    paper = edition_ids(site_settings, "day", date(2025, 12, 17))[-1]
+    with open_engine(site_settings) as engine:
+        seed_thread(make_session_factory(engine), paper, 1_900, replies=100)
+    yield paper
+    with open_engine(site_settings) as engine, session_scope(make_session_factory(engine)) as s:
+        s.execute(delete(Comment).where(Comment.arxiv_id == paper))
+        found = reader.find(s, THREAD_READER)
+        if found is not None:
+            delete_everything(s, found)
+
+
+def test_a_thread_of_two_thousand_comments_is_paged_and_stays_light(
+    client: TestClient, long_thread: str
+) -> None:
+    first = client.get(f"/papers/{long_thread}").text
+    assert "Discussion (2000)" in first and "Page 1 of 38" in first
+    assert first.count('class="comment"') == PAGE + 50  # its top comments and their replies
+    assert f'href="/papers/{long_thread}?comments=2#discussion" rel="next"' in first
+    assert elements(first) <= MAX_ELEMENTS
+    last = client.get(f"/papers/{long_thread}?comments=38").text
+    assert 'rel="prev"' in last and 'rel="next"' not in last and "Page 38 of 38" in last
+    assert last.count('class="comment"') == 1_900 - 37 * PAGE
+    assert elements(last) <= MAX_ELEMENTS

@@ -5,7 +5,8 @@ papers, their precomputed vectors and their real Hugging Face Daily Papers signa
 comments, code and project links, submitters, organizations), exercises live ingest against a
 local server answering with the sample's own latest day (the replayed day is embedded
 with the real model), ranks and publishes every announcement day stored, subscribes and
-confirms a demo reader, mails the digest to a local mail sink that writes
+confirms a demo reader, has a few demo readers discuss a paper and publish a reading list
+with notes, mails the digest to a local mail sink that writes
 ``DATA_DIR/mail/*.eml``, then serves the site (``--no-serve`` stops before that), the sink
 running beside it until the site stops. Every link it mails or feeds leads to ``--host`` and
 ``--port``. It reaches no network and sends no real mail.
@@ -35,7 +36,15 @@ from app.core.db import make_session_factory, open_engine
 from app.core.schema import migrate as migrate_schema
 from app.services import editions
 from app.services.daily import run_range
-from app.services.demo import first_listed_day, stored_days, subscribe_and_confirm
+from app.services.demo import (
+    DemoSite,
+    discussed_papers,
+    first_listed_day,
+    publish_reading_list,
+    start_discussion,
+    stored_days,
+    subscribe_and_confirm,
+)
 from app.services.digests import send_due_digests
 from app.services.ingest import import_hf_signals
 from app.services.store import import_papers
@@ -180,6 +189,20 @@ def subscribe_reader(demo: Demo) -> int:
     return 0
 
 
+def talk_about_papers(demo: Demo) -> int:
+    """Demo readers discuss the newest edition's first paper and publish a reading list."""
+    with command_sessions(demo.settings) as sessions:
+        papers = discussed_papers(sessions, 3)
+        if not papers:
+            print("no edition to discuss")
+            return 1
+        site = DemoSite(demo.settings, sessions, demo.clock)
+        posted = start_discussion(site, papers[0])
+        slug = publish_reading_list(site, papers)
+    print(f"{posted} comments under /papers/{papers[0]}; a public reading list at /lists/{slug}")
+    return 0
+
+
 def send_digest(demo: Demo) -> int:
     with command_sessions(demo.settings, "worker") as sessions:
         return print_report(send_due_digests(demo.settings, sessions, demo.clock(), demo.day))
@@ -194,6 +217,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("embed the replayed day with the real model", embed_replayed_day),
     ("rank and publish every announcement day stored", rank_and_publish),
     ("subscribe and confirm a demo reader", subscribe_reader),
+    ("demo readers discuss a paper and publish a list", talk_about_papers),
     ("send the digest to the local mail sink", send_digest),
 )
 

@@ -5,9 +5,10 @@ and the link in a mail about comments that turns that kind of mail off (``/comme
 a page with its button, or RFC 8058's one-click POST).
 
 Every form carries the CSRF pair (:func:`app.web.forms.checked_form`) and answers 303 back to
-the comment's anchor (``/papers/{id}#comment-{n}``), or JSON to a script (the comment as the
-page shows it, for the page to add without reloading). What a rule refuses answers its own
-status; another reader's comment is 404, as a missing one is.
+the comment's anchor (``/papers/{id}?said=…#comment-{n}``, the status line saying what was
+done), or JSON to a script (``static/discussion.js``): the comment's data, its HTML as the page
+shows it (``item``, rendered by the thread's own macros) and what was done in words. What a
+rule refuses answers its own status; another reader's comment is 404, as a missing one is.
 """
 
 from __future__ import annotations
@@ -28,15 +29,15 @@ from app.core.arxiv_ids import parse_arxiv_id
 from app.core.refusals import BadChoice
 from app.services import accounts, comment_mail, discussion
 from app.services.comment_mail import CommentMail
-from app.services.discussion import Draft, Posted, ShownComment
+from app.services.discussion import Draft, Posted, ShownComment, Thread
 from app.web import answers as page_answers
 from app.web import feeds
 from app.web.api_models import SiteThread
 from app.web.caching import cached
 from app.web.context import ContextDep, SessionDep, WebContext
 from app.web.forms import (
+    CSRF_COOKIE,
     MAX_ID,
-    PostedForm,
     browser_nonce,
     checked_form,
     csrf_field,
@@ -63,32 +64,71 @@ def thread_part(
     viewer = discussion.viewer(session, email_key)
     thread = discussion.thread_of(session, arxiv_id, viewer.subscriber_id, page)
     if email_key is None:
-        return ThreadPart(thread, viewer, signed_in=False), ""
+        return ThreadPart(thread, viewer, signed_in=False, said=said_line(request)), ""
     nonce = browser_nonce(request)
     csrf = csrf_field(context.settings, nonce)
     once = secrets.token_urlsafe(16)
-    return ThreadPart(thread, viewer, signed_in=True, csrf=csrf, once=once), nonce
+    shown = ThreadPart(
+        thread, viewer, signed_in=True, csrf=csrf, once=once, said=said_line(request)
+    )
+    return shown, nonce
 
 
-async def _act(
-    request: Request, context: WebContext, act: partial[Posted], form: PostedForm
-) -> Response:
-    """Run a comment's action as the signed-in reader; back to the comment's anchor."""
+# What each press did, in words: the thread's status line says it (after the redirect
+# without the script, in its live region with it).
+SAID = {
+    "posted": "Posted.",
+    "replied": "Reply posted.",
+    "waiting": "Posted: it waits for a moderator before others see it.",
+    "edited": "Saved: the comment now says it was edited.",
+    "deleted": "Deleted: its text is gone; replies keep their place.",
+    "reported": "Reported: a moderator will look at it. Thank you.",
+}
+FRAGMENT = "pages/_comment_fragment.html"
+
+
+def said_line(request: Request) -> str:
+    """The status line a redirect back to the thread asks for (``?said=``)."""
+    return SAID.get(request.query_params.get("said", ""), "")
+
+
+async def _act(request: Request, context: WebContext, act: partial[Posted], said: str) -> Response:
+    """Run a comment's action as the signed-in reader; back to the comment's anchor, or to a
+    script the comment as the page shows it (``item``) and what was done in words."""
     cookie = request.cookies.get(SESSION_COOKIE, "")
     email_key = await run_in_threadpool(accounts.voter, context, cookie)
     if email_key is None:
         return to_sign_in(request)
     done = await run_in_threadpool(act, email_key)
+    if done.waiting and said in ("posted", "replied"):
+        said = "waiting"
     anchor = f"/papers/{done.arxiv_id}#comment-{done.id}"
     if "application/json" in request.headers.get("accept", ""):
-        shown = await run_in_threadpool(_shown, context, done.id, email_key)
-        return JSONResponse({"anchor": anchor, "waiting": done.waiting, "comment": shown})
-    return RedirectResponse(anchor, status_code=303)
+        found = await run_in_threadpool(discussion.comment_as_posted, context, done.id, email_key)
+        part = _part_for(request, context, found)
+        body = {"anchor": anchor, "waiting": done.waiting, "comment": _plain(found)}
+        item = context.templates.get_template(FRAGMENT).render(
+            c=found,
+            d=part,
+            p={"arxiv_id": found.arxiv_id},
+            whole=found.parent_id is None and said in ("posted", "waiting"),
+        )
+        return JSONResponse(body | {"said": SAID[said], "item": item.strip(), "once": part.once})
+    return RedirectResponse(f"/papers/{done.arxiv_id}?said={said}#comment-{done.id}", 303)
 
 
-def _shown(context: WebContext, comment_id: int, email_key: str) -> dict[str, object]:
-    found = discussion.comment_as_posted(context, comment_id, email_key)
-    return _plain(found) | {"html": found.html}
+def _part_for(request: Request, context: WebContext, found: ShownComment) -> ThreadPart:
+    """The forms' part of one comment its author just acted on (the CSRF pair the request
+    proved, a fresh one-time value for the next post)."""
+    csrf = csrf_field(context.settings, request.cookies.get(CSRF_COOKIE, ""))
+    empty = Thread(found.arxiv_id, (), count=0, page=1, pages=1)
+    return ThreadPart(
+        empty,
+        discussion.Viewer(None, found.name),
+        signed_in=True,
+        csrf=csrf,
+        once=secrets.token_urlsafe(16),
+    )
 
 
 def _plain(found: ShownComment) -> dict[str, object]:
@@ -100,6 +140,7 @@ def _plain(found: ShownComment) -> dict[str, object]:
         "state": found.state.value,
         "createdAt": found.created_at.isoformat(),
         "editedAt": found.edited_at.isoformat() if found.edited_at else None,
+        "html": found.html,
     }
 
 
@@ -120,8 +161,9 @@ async def post_comment(request: Request, context: ContextDep, arxiv_id: str) -> 
         parent_id=parent,
         name=form.get("name"),
     )
+    said = "replied" if parent else "posted"
     return await _act(
-        request, context, partial(discussion.post_comment, context, draft=draft), form
+        request, context, partial(discussion.post_comment, context, draft=draft), said
     )
 
 
@@ -129,14 +171,14 @@ async def post_comment(request: Request, context: ContextDep, arxiv_id: str) -> 
 async def edit_comment(request: Request, context: ContextDep, comment_id: CommentId) -> Response:
     form = await checked_form(request, context.settings)
     act = partial(discussion.edit_comment, context, comment_id=comment_id, body=form.get("body"))
-    return await _act(request, context, act, form)
+    return await _act(request, context, act, "edited")
 
 
 @router.post("/comments/{comment_id}/delete")
 async def delete_comment(request: Request, context: ContextDep, comment_id: CommentId) -> Response:
-    form = await checked_form(request, context.settings)
+    await checked_form(request, context.settings)
     act = partial(discussion.delete_comment, context, comment_id=comment_id)
-    return await _act(request, context, act, form)
+    return await _act(request, context, act, "deleted")
 
 
 @router.post("/comments/{comment_id}/report")
@@ -145,7 +187,7 @@ async def report_comment(request: Request, context: ContextDep, comment_id: Comm
     form = await checked_form(request, context.settings)
     reason = form.get("reason")
     act = partial(discussion.report_comment, context, comment_id=comment_id, reason=reason)
-    return await _act(request, context, act, form)
+    return await _act(request, context, act, "reported")
 
 
 @api_router.get(
@@ -167,11 +209,7 @@ def comments_json(
         "page": found.page,
         "pages": found.pages,
         "comments": [
-            _plain(top.comment)
-            | {
-                "html": top.comment.html,
-                "replies": [_plain(r) | {"html": r.html} for r in top.replies],
-            }
+            _plain(top.comment) | {"replies": [_plain(r) for r in top.replies]}
             for top in found.comments
         ],
     }
