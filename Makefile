@@ -26,7 +26,14 @@ $(STAMP): pyproject.toml $(LOCK)
 	$(VENV)/bin/pip install --progress-bar off -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The MCP Inspector's CLI (tests/web/test_mcp_inspector.py), at tools/mcp-inspector's locked
+# versions, wherever npm is installed; without npm that test skips (CI installs npm first).
+INSPECTOR := tools/mcp-inspector/node_modules/.package-lock.json
+$(INSPECTOR): tools/mcp-inspector/package-lock.json
+	@echo "== the MCP Inspector's CLI (npm ci in tools/mcp-inspector)"
+	cd tools/mcp-inspector && npm ci --no-audit --no-fund --loglevel=error
+
+setup: $(STAMP) $(if $(shell command -v npm),$(INSPECTOR))
 
 # The newest releases pyproject.toml allows, resolved as a fresh install would take them (pip's
 # dry run, nothing installed); then run make test and commit the lock with what it needed.

@@ -33,6 +33,8 @@ MAX_TOKENS = 20
 MAX_NAME = 60
 # Days a token may live; 0 is "until revoked".
 LIFETIMES = (30, 90, 365, 0)
+# How stale a token's last use may be before a use writes it again.
+LAST_USE_GRAIN = timedelta(minutes=1)
 
 
 class TokenRefusedError(Refused):
@@ -140,4 +142,17 @@ def token_holder(session: Session, token: str, now: datetime) -> tuple[Subscribe
         raise TokenRefusedError(f"the access token {row.name!r} expired; make a new one")
     holder = session.get(Subscriber, row.subscriber_id)
     assert holder is not None  # the foreign key's cascade takes the tokens with the reader
+    if row.last_used_at is None or now - row.last_used_at >= LAST_USE_GRAIN:
+        row.last_used_at = now
     return holder, row
+
+
+def every_token(session: Session, subscriber_id: int) -> list[AccessToken]:
+    """All the reader's tokens, revoked and expired ones too, oldest first."""
+    return list(
+        session.scalars(
+            select(AccessToken)
+            .where(AccessToken.subscriber_id == subscriber_id)
+            .order_by(AccessToken.created_at, AccessToken.id)
+        )
+    )

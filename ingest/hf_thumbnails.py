@@ -8,18 +8,23 @@ checks it is a real image of a common format, refuses one over ``PAPERBOY_HF_THU
 PIXELS`` before decoding it, and makes it a small WebP of :data:`THUMBNAIL_SIZE`. The pages serve
 that copy from Paperboy itself, so a reader's browser never asks Hugging Face for anything.
 
-A thumbnail that cannot be had (not an image, too large, never arriving) is named in the run's
-report; the paper and its signals are stored all the same, and a thumbnail stored before stays.
+Only addresses on ``PAPERBOY_HF_THUMBNAIL_HOSTS`` (Hugging Face's CDN) are fetched, and a
+redirect is not followed: the day's page names the address, and ingest must not be sent
+anywhere else by it. A thumbnail that cannot be had (another host, not an image, too large,
+never arriving) is named in the run's report and logged; the paper and its signals are stored
+all the same, and a thumbnail stored before stays.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from urllib.parse import urlsplit
 
 import requests
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -40,6 +45,8 @@ FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
 GATE = "hf-thumbnails"
 _WEBP_QUALITY = 70
 _LEASE_TIMEOUTS = 4
+
+logger = logging.getLogger(__name__)
 
 
 class ThumbnailError(SourceError):
@@ -104,13 +111,29 @@ def fetch_thumbnails(
     fetched = Fetched()
     for one in wanted:
         try:
-            body = get(session, one.url, timeout=settings.hf_thumbnail_timeout_seconds).content
-            image = small_image(body, settings.hf_thumbnail_max_pixels)
+            image = small_image(_body(session, settings, one.url), settings.hf_thumbnail_max_pixels)
         except SourceError as error:
-            fetched.refused.append(f"thumbnail of {one.arxiv_id}: {error}")
+            reason = f"thumbnail of {one.arxiv_id}: {error}"
+            logger.warning("%s", reason)
+            fetched.refused.append(reason)
             continue
         fetched.thumbnails.append(Thumbnail(one.arxiv_id, one.url, image))
     return fetched
+
+
+def _body(session: requests.Session, settings: Settings, url: str) -> bytes:
+    """The answer at ``url``, if its host is one thumbnails come from and it answers itself."""
+    host = (urlsplit(url).hostname or "").lower()
+    if urlsplit(url).scheme not in ("http", "https") or host not in settings.hf_thumbnail_hosts:
+        raise ThumbnailError(
+            f"{(host or url)[:100]!r} is not a host thumbnails are fetched from "
+            "(PAPERBOY_HF_THUMBNAIL_HOSTS); not fetched"
+        )
+    timeout = settings.hf_thumbnail_timeout_seconds
+    response = get(session, url, timeout=timeout, allow_redirects=False)
+    if response.is_redirect:
+        raise ThumbnailError(f"HTTP {response.status_code}, a redirect: not followed")
+    return response.content
 
 
 def small_image(body: bytes, max_pixels: int) -> bytes:

@@ -104,6 +104,9 @@ class Settings(BaseSettings):
     hf_thumbnail_timeout_seconds: float = Field(default=10.0, gt=0)
     hf_thumbnail_max_bytes: int = Field(default=5 * 2**20, ge=1)
     hf_thumbnail_max_pixels: int = Field(default=25_000_000, ge=1)
+    # The hosts a thumbnail is fetched from: Hugging Face's CDN. The day's page names the
+    # address, so without this a page could send ingest anywhere (an address inside the network).
+    hf_thumbnail_hosts: Annotated[tuple[str, ...], NoDecode] = ("cdn-thumbnails.huggingface.co",)
 
     smtp_host: str = "localhost"
     smtp_port: int = 1025
@@ -183,7 +186,9 @@ class Settings(BaseSettings):
     # off, and nothing is stale or failing for want of them.
     offline: bool = False
 
-    @field_validator("arxiv_holidays", "categories", "database_replica_urls", mode="before")
+    @field_validator(
+        "arxiv_holidays", "categories", "database_replica_urls", "hf_thumbnail_hosts", mode="before"
+    )
     @classmethod
     def _split_commas(cls, value: object) -> object:
         """A list given as one comma-separated environment variable."""

@@ -35,6 +35,7 @@ class TokenView:
     hint: str
     created_at: datetime
     expires_at: datetime | None
+    last_used_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ def _view(row: AccessToken) -> TokenView:
         hint=row.hint,
         created_at=row.created_at,
         expires_at=row.expires_at,
+        last_used_at=row.last_used_at,
     )
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from accounts import discussion, links, list_readers, reader, signin, subscriptions, threads, votes
+from accounts.access_tokens import every_token
 from accounts.addresses import Address
 from accounts.library import reader_lists
 from accounts.preferences import Preferences, phrases
@@ -208,7 +209,25 @@ def export_of(session: Session, found: Subscriber) -> dict[str, object]:
     ]
     data["display_name"] = discussion.display_name(session, found)
     data["comments"] = threads.of_reader(session, found.id)
+    data["access_tokens"] = _tokens_data(session, found)
     return data | list_readers.export_of(session, found) | _people_data(session, found)
+
+
+def _tokens_data(session: Session, found: Subscriber) -> list[dict[str, object]]:
+    """Every token the reader made, revoked and expired ones too: what it is called, what it
+    may do and when it was made, last used, revoked and expires; never the token's digest or
+    its first characters, which are key material as the row's keys are."""
+    return [
+        {
+            "name": row.name,
+            "scope": str(row.scope),
+            "created_at": _plain(row.created_at),
+            "last_used_at": _plain(row.last_used_at),
+            "revoked_at": _plain(row.revoked_at),
+            "expires_at": _plain(row.expires_at),
+        }
+        for row in every_token(session, found.id)
+    ]
 
 
 def _people_data(session: Session, found: Subscriber) -> dict[str, object]:

@@ -66,7 +66,10 @@ def test_the_demo_runs_the_daily_job_end_to_end_and_mails_the_digest_to_files(
 
     # The site as the demo serves it on that port (app.cli.demo.steps.serve).
     with TestClient(demo_app(served_at(settings, "127.0.0.1", 8123))) as client:
-        assert client.get("/?date=2025-12-19").status_code == 200
+        day = client.get("/?date=2025-12-19")
+        # The replayed day's Hugging Face papers carry the cards the replay drew, stored as
+        # live ingest stores thumbnails, served by the site itself.
+        assert day.status_code == 200 and '<img class="thumb" src="/thumbnails/' in day.text
         feed = client.get("/feeds/daily.atom").text
         assert "http://127.0.0.1:8123/" in feed and "localhost:8000" not in feed
         assert client.get("/readyz").status_code == 200

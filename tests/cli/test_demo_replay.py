@@ -3,6 +3,7 @@ clock makes that day today, so ``/status`` is green by the same rules as in prod
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from app.cli.demo.replay import (
     MARK_FILE,
     SAMPLE,
     SAMPLE_SIGNALS,
+    Route,
     daily_papers,
     demo_clock,
     listing_feed,
@@ -24,7 +26,7 @@ from app.cli.demo.replay import (
 )
 from app.cli.demo.steps import _replay_settings
 from app.core.config import get_settings
-from app.core.models import Paper
+from app.core.models import HfThumbnail, Paper
 from app.services.status import stale_before
 from app.web.app import create_app
 from ingest import hf_daily
@@ -151,9 +153,11 @@ def test_the_replayed_ingest_stores_the_day_and_the_site_reports_it_healthy(
     database: Database,
 ) -> None:
     import_file(SAMPLE, database.sessions, show_progress=False)  # as the demo does first
-    day, routes = sample_routes(("cs",))
-    clock = demo_clock(day)
+    routes: dict[Route, tuple[bytes, str]] = {}
     with replay_server(routes) as url:
+        day, answers = sample_routes(("cs",), url)
+        routes.update(answers)
+        clock = demo_clock(day)
         replay = _replay_settings(database.settings, url)
         report = replayed_ingest(replay, database.sessions, clock(), ("cs",))
     assert [(run.source, run.status) for run in report.sources] == [("rss", "ok"), ("hf", "ok")]
@@ -161,7 +165,15 @@ def test_the_replayed_ingest_stores_the_day_and_the_site_reports_it_healthy(
         assert session.scalar(select(func.count()).select_from(Paper)) == 491
         days = select(func.min(Paper.announced_on), func.max(Paper.announced_on))
         assert tuple(session.execute(days).one()) == (date(2025, 12, 17), day)
+    with database.sessions() as session:  # the drawn cards, stored as live ingest stores them
+        stored = session.scalars(select(HfThumbnail.arxiv_id)).all()
+    assert len(stored) == 10 and "2512.16776" in stored
     with TestClient(create_app(database.settings, clock)) as client:
         status = client.get("/status")
+        card = client.get("/papers/2512.16776").text
+        thumbnail = re.search(r'<img class="thumb" src="(/thumbnails/[0-9a-f]{64}\.webp)"', card)
+        assert thumbnail is not None
+        image = client.get(thumbnail[1])
+    assert (image.status_code, image.headers["content-type"]) == (200, "image/webp")
     # No edition is published in this test: that is the one red line, and no source is.
     assert "is partial" not in status.text and "Stale data" not in status.text

@@ -32,6 +32,7 @@ def live_settings(database: Database, server: RecordedServer) -> Settings:
         arxiv_oai_url=f"{server.url}/oai",
         arxiv_author_feed_url=f"{server.url}/a",
         hf_api_url=f"{server.url}/api",
+        hf_thumbnail_hosts=("127.0.0.1",),
         arxiv_min_interval_seconds=TEST_INTERVAL_SECONDS,
         arxiv_max_retries=2,
         arxiv_max_wait_seconds=0.2,

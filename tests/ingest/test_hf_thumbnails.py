@@ -151,6 +151,36 @@ def test_a_thumbnail_that_cannot_be_had_is_named_and_the_paper_kept_with_its_old
     assert rows(database)["2510.27492"].upvotes == 37  # the paper's signals are stored
 
 
+def test_a_thumbnail_off_the_allowed_hosts_is_never_fetched_and_the_old_one_stays(
+    context: Context,
+    database: Database,
+    server: RecordedServer,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    items = recorded_items(NOVEMBER)
+    store_papers_of(database, items)
+    serve_day(server, NOVEMBER, items)
+    ingest_hf(context, NOVEMBER)
+    before = {one: row.image for one, row in thumbnails(database).items()}
+    serve_day(server, NOVEMBER, items)
+    # The same server under a name not allowed, and an allowed address redirecting to it.
+    items[0]["thumbnail"] = server.url.replace("127.0.0.1", "localhost") + "/elsewhere.png"
+    items[1]["thumbnail"] = f"{server.url}/moved.png"
+    server.add("/api/daily_papers", {"date": "2025-11-03"}, Reply(200, json.dumps(items).encode()))
+    server.add("/elsewhere.png", {}, Reply(200, png(colour=(1, 2, 3)), PNG))
+    server.add("/moved.png", {}, Reply(302, b"", {"Location": items[0]["thumbnail"]}))
+    (report,) = ingest_hf(context, NOVEMBER)
+    first, second = items[0]["paper"]["id"], items[1]["paper"]["id"]
+    said = str(report.error)
+    assert report.status == "partial"
+    assert f"thumbnail of {first}: 'localhost' is not a host thumbnails are fetched from" in said
+    assert f"thumbnail of {second}: HTTP 302, a redirect: not followed" in said
+    assert said.splitlines()[0] in caplog.text
+    assert not [a for a in server.arrivals if a.path == "/elsewhere.png"]
+    assert {one: row.image for one, row in thumbnails(database).items()} == before
+    assert rows(database)[first].upvotes == 37  # the paper's signals are stored
+
+
 def test_an_image_claiming_more_pixels_than_allowed_is_refused_before_it_is_decoded() -> None:
     with pytest.raises(ThumbnailError, match="4000x4000 pixels, over the limit"):
         small_image(png((4000, 4000)), max_pixels=1_000_000)

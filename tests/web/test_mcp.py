@@ -312,3 +312,27 @@ def test_paperboy_mcp_answers_over_stdio_with_the_readers_token(
     trending, saved, searches = anyio.run(run)
     assert len(_answer(trending)["papers"]) == 1 and not saved.is_error
     assert [s["query"] for s in _answer(searches)["searches"]] == ["diffusion"]
+
+
+def test_the_data_export_lists_every_token_but_never_its_secret(
+    mcp_url: str, client: TestClient, readers: tuple[Reader, Reader]
+) -> None:
+    ada, _ = readers
+    used, unused = ada.make_token(client), ada.make_token(client, scope="read")
+    assert not _calls(mcp_url, [("reading_list", {})], used)[0].is_error
+    page = client.get("/for-you", headers=ada.headers).text
+    assert "last used" in page and "never used" in page
+    unused_id = page.split('action="/for-you/tokens/')[1].split("/")[0]  # newest first
+    client.post(f"/for-you/tokens/{unused_id}/revoke", headers=ada.headers)
+    exported = client.get("/for-you/data.json", headers=ada.headers)
+    assert exported.status_code == 200
+    first, second = exported.json()["access_tokens"]
+    assert (first["name"], first["scope"], second["scope"]) == ("My assistant", "write", "read")
+    assert first["last_used_at"] and first["revoked_at"] is None
+    assert second["last_used_at"] is None and second["revoked_at"]
+    assert datetime.fromisoformat(first["created_at"]) <= datetime.fromisoformat(
+        first["last_used_at"]
+    )
+    for token in (used, unused):
+        for secret in (token, access_tokens.digest_of(token), token[4:12]):
+            assert secret not in exported.text

@@ -19,7 +19,10 @@ hold only what the sample holds, for its latest announcement day:
   category is in one of the feed's archives, else ``cross``;
 * the Daily Papers page of the day (the layout of ``huggingface.co/api/daily_papers``, recorded
   in ``tests/fixtures/hf_daily``): the sample's signals of that day whose paper the sample
-  holds, so the page asks arXiv for no paper the replay could not answer.
+  holds, so the page asks arXiv for no paper the replay could not answer;
+* a thumbnail for each of those papers, which the page names as Hugging Face's names its
+  social cards: not Hugging Face's (the sample holds none), but a card Pillow draws here in a
+  colour of the paper's own, fetched and stored by live ingest as a real one is.
 
 The arXiv API is not replayed: the sample has no versions or submission times for it to
 answer with, and made-up ones would be stored as the papers' metadata.
@@ -37,6 +40,8 @@ a new clock starts past the last mark by more than that.
 from __future__ import annotations
 
 import gzip
+import hashlib
+import io
 import json
 import os
 import tempfile
@@ -52,6 +57,7 @@ from urllib.parse import parse_qsl, urlsplit
 from xml.etree import ElementTree
 from zoneinfo import ZoneInfo
 
+from PIL import Image, ImageDraw
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core.clock import Clock, utc_now
@@ -146,15 +152,37 @@ def _texts(parent: ElementTree.Element, children: Iterable[tuple[str, str]]) -> 
         ElementTree.SubElement(parent, tag).text = text
 
 
-def daily_papers(signals: Iterable[Paper], day: date, known: Iterable[str]) -> bytes:
-    """The Daily Papers page of ``day``: the signals of that day whose paper is ``known``."""
+def daily_papers(
+    signals: Iterable[Paper], day: date, known: Iterable[str], base_url: str = ""
+) -> bytes:
+    """The Daily Papers page of ``day``: the signals of that day whose paper is ``known``,
+    each naming its thumbnail on ``base_url`` (none without one)."""
     stored = set(known)
     items = [
         _daily_item(signal)
         for signal in signals
         if signal["daily_date"] == day.isoformat() and signal["arxiv_id"] in stored
     ]
+    for item in items if base_url else []:
+        item["thumbnail"] = base_url + thumbnail_path(item["paper"]["id"])
     return json.dumps(items, indent=2).encode()
+
+
+def thumbnail_path(arxiv_id: str) -> str:
+    return f"/social-thumbnails/papers/{arxiv_id}.png"
+
+
+def drawn_card(arxiv_id: str) -> bytes:
+    """A social card's shape in the paper's own colour (from its id), as a PNG."""
+    red, green, blue = hashlib.sha256(arxiv_id.encode()).digest()[:3]
+    card = Image.new("RGB", (600, 315), (red // 2 + 64, green // 2 + 64, blue // 2 + 64))
+    drawing = ImageDraw.Draw(card)
+    drawing.rectangle((40, 60, 560, 90), fill=(250, 250, 245))
+    for line in range(4):
+        drawing.rectangle((40, 130 + 35 * line, 520 - 60 * line, 145 + 35 * line), fill="white")
+    out = io.BytesIO()
+    card.save(out, "PNG")
+    return out.getvalue()
 
 
 def _daily_item(signal: Paper) -> dict[str, Any]:
@@ -198,17 +226,29 @@ SAMPLE_SIGNALS = SAMPLE_DIR / "hf_daily_sample.jsonl"
 Route = tuple[str, frozenset[tuple[str, str]]]
 
 
-def sample_routes(archives: Sequence[str]) -> tuple[date, dict[Route, tuple[bytes, str]]]:
+def sample_routes(
+    archives: Sequence[str], base_url: str = ""
+) -> tuple[date, dict[Route, tuple[bytes, str]]]:
     """The sample's latest announcement day, and the responses of that day by path and query:
-    the RSS feed of ``archives`` and the Hugging Face Daily Papers page."""
+    the RSS feed of ``archives``, the Hugging Face Daily Papers page and, served at
+    ``base_url``, its papers' thumbnails."""
     papers = read_jsonl(SAMPLE)
     day = latest_day(papers)
     feed = listing_feed(papers, day, archives)
     signals = read_jsonl(SAMPLE_SIGNALS)
-    page = daily_papers(signals, day, (paper["id"] for paper in papers))
+    page = daily_papers(signals, day, (paper["id"] for paper in papers), base_url)
+    cards: dict[Route, tuple[bytes, str]] = {
+        (thumbnail_path(item["paper"]["id"]), frozenset()): (
+            drawn_card(item["paper"]["id"]),
+            "image/png",
+        )
+        for item in json.loads(page)
+        if "thumbnail" in item
+    }
     return day, {
         (f"/rss/{'+'.join(archives)}", frozenset()): (feed, "application/rss+xml"),
         ("/api/daily_papers", frozenset({("date", day.isoformat())})): (page, "application/json"),
+        **cards,
     }
 
 
@@ -232,7 +272,8 @@ def _handler(routes: dict[Route, tuple[bytes, str]]) -> type[BaseHTTPRequestHand
 
 @contextmanager
 def replay_server(routes: dict[Route, tuple[bytes, str]]) -> Iterator[str]:
-    """Serve ``routes`` on a free port; yields the base URL."""
+    """Serve ``routes`` on a free port; yields the base URL (``routes`` may be filled then:
+    the answers name the server's own address)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(routes))
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()

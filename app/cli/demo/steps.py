@@ -25,9 +25,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from app.cli.common import command_sessions, print_report
-from app.cli.demo.replay import demo_clock, replay_server, replayed_ingest, sample_routes
+from app.cli.demo.replay import (
+    Route,
+    demo_clock,
+    replay_server,
+    replayed_ingest,
+    sample_routes,
+)
 from app.cli.demo.site import mail_sink, served_at
 from app.cli.ranking import import_embeddings, print_daily
 from app.core.clock import Clock, utc_now
@@ -84,8 +91,10 @@ def run_demo(args: argparse.Namespace, settings: Settings) -> int:
     # Every link mailed or fed, from the first step on, leads to where the site will serve.
     settings = served_at(settings, args.host, args.port)
     mail_dir = settings.data_dir / "mail"
-    replayed_day, routes = sample_routes(REPLAY_CATEGORIES)
+    routes: dict[Route, tuple[bytes, str]] = {}
     with replay_server(routes) as source_url, mail_sink(mail_dir) as (smtp_port, sink):
+        replayed_day, answers = sample_routes(REPLAY_CATEGORIES, source_url)
+        routes.update(answers)
         local = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": smtp_port})
         clock = demo_clock(replayed_day, local.data_dir)
         demo = Demo(local, _replay_settings(local, source_url), clock)
@@ -103,8 +112,11 @@ def _replay_settings(settings: Settings, url: str) -> Settings:
             "arxiv_rss_url": url,
             "arxiv_api_url": f"{url}/api/query",
             "hf_api_url": f"{url}/api",
-            # The politeness interval is for arXiv's servers; this one is ours.
+            # The politeness intervals are for arXiv's and Hugging Face's servers; this one is
+            # ours, and so are the thumbnails it draws.
             "arxiv_min_interval_seconds": 0.0,
+            "hf_thumbnail_interval_seconds": 0.0,
+            "hf_thumbnail_hosts": (urlsplit(url).hostname or "",),
             "contact_email": settings.contact_email or "demo@paperboy.localhost",
         }
     )

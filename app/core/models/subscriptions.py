@@ -348,3 +348,6 @@ class AccessToken(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # When it last acted for the reader, to a minute (a token used each second is not
+    # written each second).
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
