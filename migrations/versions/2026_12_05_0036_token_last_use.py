@@ -4,8 +4,8 @@
 minute), shown on the For you page and in the reader's data export. Tokens made before stay
 null ("never used") until their next use. Going back drops the column.
 
-Revision ID: 0035
-Revises: 0034
+Revision ID: 0036
+Revises: 0035
 Create Date: 2026-12-05 23:00:00
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0035"
-down_revision: str | None = "0034"
+revision: str = "0036"
+down_revision: str | None = "0035"
 branch_labels: str | None = None
 depends_on: str | None = None
 
