@@ -37,9 +37,12 @@ def _cuda_seen() -> bool:
 
 
 def _store_some(database: Database, count: int) -> None:
+    """The vectors of the ``count`` papers a backfill reaches first (it goes in id order)."""
     vectors, ids = check_matrix(np.load(SAMPLE_MATRIX), json.loads(SAMPLE_IDS.read_text()))
+    first = sorted(range(len(ids)), key=ids.__getitem__)[:count]
     with session_scope(database.sessions) as session:
-        import_matrix(session, vectors[:count], ids[:count], database.settings.embedding_model)
+        chosen = [ids[row] for row in first]
+        import_matrix(session, vectors[first], chosen, database.settings.embedding_model)
 
 
 def test_a_gpu_that_is_not_there_is_named_before_any_work_and_nothing_stored_is_lost(
@@ -70,6 +73,10 @@ def test_the_int8_backend_on_a_gpu_setting_is_refused_with_the_setting_to_change
 def test_a_backfill_killed_mid_run_keeps_its_whole_chunks_and_the_rerun_finishes(
     sample_db: Database, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Most vectors stored already: the run has four chunks left to embed, enough to be
+    # killed between two of them without embedding the whole sample twice.
+    before = SAMPLE_PAPERS - 3 * CHUNK - SAMPLE_PAPERS % CHUNK
+    _store_some(sample_db, before)
     settings = sample_db.settings
     environment = {
         **os.environ,
@@ -82,11 +89,16 @@ def test_a_backfill_killed_mid_run_keeps_its_whole_chunks_and_the_rerun_finishes
     command = [sys.executable, "-m", "app.cli.main", "embed", "--all", "--quiet"]
     with subprocess.Popen(command, cwd=settings.data_dir, env=environment) as run:
         deadline = time.monotonic() + 240
-        while _stored(sample_db) < CHUNK and run.poll() is None and time.monotonic() < deadline:
+        while (
+            _stored(sample_db) < before + CHUNK
+            and run.poll() is None
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.05)
         run.send_signal(signal.SIGKILL)
     kept = _stored(sample_db)
-    assert 0 < kept < SAMPLE_PAPERS and kept % CHUNK == 0  # whole chunks, none half-stored
+    # Whole chunks, none half-stored.
+    assert before < kept < SAMPLE_PAPERS and (kept - before) % CHUNK == 0
     chunked = settings.model_copy(update={"embedding_chunk_size": CHUNK})
     assert main(["embed", "--all", "--quiet"], chunked) == 0
     report = capsys.readouterr().out
