@@ -44,6 +44,7 @@ def test_a_range_ranks_each_announcement_day_oldest_first_then_its_week_and_mont
     assert len(written) == 1 and written[0].startswith("week in review for the week of 2025-12-15")
     assert sum(line.startswith("emerging topics for the week of 2025-12-15") for line in lines) == 1
     assert published(embedded_db, "day") == DAYS
+    week_is_its_own_ranking_with_topics_clustered_over_its_days(embedded_db)
 
 
 @pytest.mark.parametrize(
@@ -87,12 +88,9 @@ def test_before_anything_is_ranked_the_daily_job_ranks_only_its_day(
     assert published(embedded_db, "day") == [DAYS[-1]]
 
 
-def test_a_week_edition_is_its_own_ranking_with_topics_clustered_over_its_days(
-    embedded_db: Database,
-) -> None:
-    args = ["rank", "--from", "2025-12-17", "--to", "2025-12-19", "--quiet"]
-    assert main(args, embedded_db.settings) == 0
-    with embedded_db.sessions() as session:
+def week_is_its_own_ranking_with_topics_clustered_over_its_days(database: Database) -> None:
+    """Checked after each way of ranking a range (one ranking a test: they take a while)."""
+    with database.sessions() as session:
         week = latest_edition(session, "week", WEEK)
         last_day = latest_edition(session, "day", DAYS[-1])
         assert week is not None and last_day is not None
