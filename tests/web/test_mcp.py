@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -62,10 +63,16 @@ def _answer(result: CallToolResult) -> dict[str, Any]:
     return answer
 
 
-def _person_id(settings: Settings) -> int | None:
-    """A person the names were split into, if the store holds any."""
+def person_of(settings: Settings, arxiv_id: str, author_key: str) -> int:
+    """The person the site's split of the names made of ``author_key`` on ``arxiv_id``."""
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
-        return session.scalar(select(PaperPerson.person_id).limit(1))
+        found = session.scalar(
+            select(PaperPerson.person_id).where(
+                PaperPerson.arxiv_id == arxiv_id, PaperPerson.author_key == author_key
+            )
+        )
+    assert found is not None, (arxiv_id, author_key)
+    return found
 
 
 def test_every_public_tool_answers_typed_data(mcp_url: str, site_settings: Settings) -> None:
@@ -74,6 +81,8 @@ def test_every_public_tool_answers_typed_data(mcp_url: str, site_settings: Setti
     assert len(papers) == 3 and [p["rank"] for p in papers] == [1, 2, 3]
     assert all("chance" in p and "explanation" in p for p in papers)
     paper_id, topic_id = papers[0]["paper"]["id"], topics[0]["id"]
+    author = papers[0]["paper"]["authors"][0]
+    person_id = person_of(site_settings, paper_id, author["key"])
     answers = _calls(
         mcp_url,
         [
@@ -82,17 +91,18 @@ def test_every_public_tool_answers_typed_data(mcp_url: str, site_settings: Setti
             ("paper", {"arxiv_id": HF_PAPER}),
             ("similar_papers", {"arxiv_id": paper_id, "limit": 3}),
             ("topic", {"topic_id": topic_id}),
-            ("person", {"person_id": _person_id(site_settings) or 1}),
+            ("person", {"person_id": person_id}),
             ("emerging_radar", {}),
             ("week_in_review", {}),
         ],
     )
-    person = answers.pop(5)
-    if _person_id(site_settings) is None:  # no names split into people: refused in words
-        assert person.is_error and "no person 1 is shown here" in _text(person)
-    else:
-        assert _answer(person)["papers"]
-    week, found, paper, similar, topic, radar, review = map(_answer, answers)
+    week, found, paper, similar, topic, person, radar, review = map(_answer, answers)
+    assert (person["kind"], person["person"], person["name"]) == (
+        "person",
+        person_id,
+        author["name"],
+    )
+    assert paper_id in [p["id"] for p in person["papers"]]
     assert week["period"] == "week" and all(p["topic"]["id"] == topic_id for p in week["papers"])
     assert found["total"] >= len(found["papers"]) > 0
     assert paper["paper"]["id"] == HF_PAPER and paper["links"]["pdf"].endswith(HF_PAPER)
@@ -214,8 +224,13 @@ class Reader:
 
 
 @pytest.fixture
-def readers(site_settings: Settings) -> Iterator[tuple[Reader, Reader]]:
-    ada, bob = Reader(site_settings, "ada@example.org"), Reader(site_settings, "bob@example.org")
+def readers(
+    site_settings: Settings, request: pytest.FixtureRequest
+) -> Iterator[tuple[Reader, Reader]]:
+    # Each test its own readers: xdist may run this module's tests side by side on one store.
+    tag = f"{zlib.crc32(request.node.name.encode()):08x}"
+    ada = Reader(site_settings, f"ada-{tag}@example.org")
+    bob = Reader(site_settings, f"bob-{tag}@example.org")
     yield ada, bob
     ada.forget()
     bob.forget()
@@ -229,22 +244,33 @@ def test_a_token_reaches_its_readers_own_data_until_it_is_revoked(
     assert (
         token.startswith("pbt_") and token not in client.get("/for-you", headers=ada.headers).text
     )
+    picked = _saved_marks(_calls(mcp_url, [("for_you", {})], token)[0])
+    first = next(iter(picked))
+    assert picked[first] is False
     saved, listed, mine = _calls(
         mcp_url,
-        [("save_paper", {"arxiv_id": HF_PAPER}), ("reading_list", {}), ("for_you", {})],
+        [("save_paper", {"arxiv_id": first}), ("reading_list", {}), ("for_you", {})],
         token,
     )
     assert "saved" in _answer(saved)["done"]
-    assert [p["paper"]["paper"]["id"] for p in _answer(listed)["papers"]] == [HF_PAPER]
-    assert _answer(mine)["papers"]
-    others = _calls(mcp_url, [("reading_list", {})], bob.make_token(client))[0]
-    assert _answer(others)["papers"] == []  # Bob's token reaches Bob's list, not Ada's
+    assert [p["paper"]["paper"]["id"] for p in _answer(listed)["papers"]] == [first]
+    assert _saved_marks(mine)[first] is True  # Ada's For you shows what Ada saved
+    bobs_list, bobs_picks = _calls(
+        mcp_url, [("reading_list", {}), ("for_you", {})], bob.make_token(client)
+    )
+    # Bob's token reaches Bob's own list and For you, not Ada's
+    assert _answer(bobs_list)["papers"] == [] and _saved_marks(bobs_picks)[first] is False
     page = client.get("/for-you", headers=ada.headers).text
     token_id = page.split('action="/for-you/tokens/')[1].split("/")[0]
     revoked = client.post(f"/for-you/tokens/{token_id}/revoke", headers=ada.headers)
     assert revoked.status_code == 200
-    after = _calls(mcp_url, [("reading_list", {})], token)[0]
-    assert after.is_error and "revoked" in _text(after)
+    for after in _calls(mcp_url, [("for_you", {}), ("reading_list", {})], token):
+        assert after.is_error and "revoked" in _text(after)
+
+
+def _saved_marks(for_you: CallToolResult) -> dict[str, bool]:
+    """Each paper of a For you answer, in order, and whether the reader saved it."""
+    return {p["paper"]["paper"]["id"]: p["saved"] for p in _answer(for_you)["papers"]}
 
 
 def test_a_read_only_malformed_unknown_or_expired_token_is_refused(

@@ -22,7 +22,7 @@ from app.core.config import Settings
 from app.web.app import create_app
 from tests.servers import served
 from tests.web.conftest import HF_PAPER
-from tests.web.test_mcp import Reader, _person_id
+from tests.web.test_mcp import Reader, person_of
 
 pytestmark = pytest.mark.inspector
 
@@ -121,11 +121,16 @@ def test_the_inspector_calls_every_public_tool(
     assert 0 < len(similar) <= 3 and HF_PAPER not in [p["paper"]["id"] for p in similar]
     radar, review = cli.call("emerging_radar"), cli.call("week_in_review")
     assert isinstance(radar["emerging"], list) and review["weeks"]
-    person_id = _person_id(site_settings)
-    if person_id is None:  # no names split into people: a person is refused in words
-        assert "no person 1 is shown here" in cli.refusal("person", person_id=1)
-    else:
-        assert cli.call("person", person_id=person_id)["papers"]
+    author = paper["paper"]["authors"][-1]
+    person_id = person_of(site_settings, HF_PAPER, author["key"])
+    person = cli.call("person", person_id=person_id)
+    assert (person["kind"], person["person"], person["name"]) == (
+        "person",
+        person_id,
+        author["name"],
+    )
+    assert HF_PAPER in [p["id"] for p in person["papers"]]
+    assert "no person 99999999 is shown here" in cli.refusal("person", person_id=99_999_999)
 
 
 def test_the_inspector_acts_for_a_reader_with_their_token(
