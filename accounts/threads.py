@@ -175,3 +175,16 @@ def of_reader(session: Session, subscriber_id: int) -> list[dict[str, object]]:
         }
         for row in rows
     ]
+
+
+def comment_times(session: Session, since: datetime, until: datetime) -> list[tuple[str, datetime]]:
+    """Each comment everyone sees posted after ``since`` up to ``until``: its paper and when
+    (the papers a digest says were discussed)."""
+    rows = session.execute(
+        select(Comment.arxiv_id, Comment.created_at).where(
+            Comment.state == CommentState.SHOWN,
+            Comment.created_at > since,
+            Comment.created_at <= until,
+        )
+    )
+    return [(str(arxiv_id), created_at) for arxiv_id, created_at in rows]

@@ -111,6 +111,8 @@ def section_heading(pick: Pick, period: str) -> str:
         return f"New on the list “{pick.group}”"
     if pick.section == Section.ORGANIZATIONS:
         return "From organizations you follow"
+    if pick.section == Section.DISCUSSED:
+        return f"Discussed this {period}" if period != "day" else "Discussed today"
     if pick.section == Section.SEARCH:
         return f"New for “{pick.group}”"
     if pick.section == Section.TRENDING:

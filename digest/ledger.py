@@ -83,6 +83,8 @@ class Reader:
     # How far back a followed list's new papers are news: a day, or a week.
     frequency: Frequency = Frequency.DAILY
     followed_organizations: list[str] = field(default_factory=list)
+    # Whether the digest lists the papers discussed in its day or week.
+    discussed_in_digest: bool = False
 
     @classmethod
     def of(cls, subscriber: Subscriber) -> Reader:

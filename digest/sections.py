@@ -9,7 +9,9 @@
 3. **Lists**: for each published list the reader follows, the papers it gained since their
    last digest (a day, or a week: :mod:`digest.tastes`), whatever day they were announced,
    newest first, up to :data:`LIST_SHOWN` each and :data:`LISTS_SHOWN` in all; one section
-   per list, "New on the list …".
+   per list, "New on the list …"; then, for a reader who asked, the papers most commented on
+   in that day or week that no section above holds, up to :data:`DISCUSSED_SHOWN` ("Discussed
+   today").
 4. **Searches**: for each search the reader saved (:mod:`accounts.saved_searches`),
    oldest first, what it finds among the edition's papers
    (:class:`digest.run_inputs.SearchMatches`), best match first, up to :data:`SEARCH_SHOWN`
@@ -44,6 +46,7 @@ from app.core.config import Settings
 from digest.ledger import Reader
 from digest.pick_reasons import follow_reason, organization_reason, trending_reason
 from digest.selection import (
+    Discussed,
     EditionPaper,
     EditionView,
     Pick,
@@ -67,6 +70,8 @@ TRENDING_SHOWN = 3
 # Per followed list, and for all of them together.
 LIST_SHOWN = 5
 LISTS_SHOWN = 15
+# The papers most talked about, for a reader who asked for them.
+DISCUSSED_SHOWN = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +132,8 @@ def sectioned_picks(
 
 
 def _listed(taste: Taste, taken: set[str]) -> list[Pick]:
-    """Each followed list's new papers, one section a list, none twice."""
+    """Each followed list's new papers, one section a list, then the papers discussed; none
+    twice."""
     picks: list[Pick] = []
     seen = set(taken) | taste.hidden
     for section in taste.listed:
@@ -136,7 +142,16 @@ def _listed(taste: Taste, taken: set[str]) -> list[Pick]:
         seen.update(paper.arxiv_id for paper in fresh)
         reason = f"added to the list “{section.title}” that you follow"
         picks += [Pick(paper, reason, Section.LISTED, group=section.title) for paper in fresh]
-    return picks
+    return picks + _discussed(taste.discussed, seen)
+
+
+def _discussed(discussed: tuple[Discussed, ...], seen: set[str]) -> list[Pick]:
+    fresh = [one for one in discussed if one.paper.arxiv_id not in seen][:DISCUSSED_SHOWN]
+    said = "{} new comment{} in its discussion"
+    return [
+        Pick(one.paper, said.format(one.comments, "s" * (one.comments != 1)), Section.DISCUSSED)
+        for one in fresh
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,6 +143,8 @@ class Taste:
     hidden: frozenset[str] = frozenset()
     # What each published list the reader follows gained since their last digest.
     listed: tuple[ListSection, ...] = ()
+    # The papers that got new comments since their last digest, if the reader asked for them.
+    discussed: tuple[Discussed, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,12 +155,21 @@ class ListSection:
     papers: tuple[EditionPaper, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Discussed:
+    """A paper readers commented on since the reader's last digest, and how many times."""
+
+    paper: EditionPaper
+    comments: int
+
+
 class Section(StrEnum):
     """The parts of a digest (digest.sections), in the order a digest shows them."""
 
     FOLLOWED = "followed"
     ORGANIZATIONS = "organizations"
     LISTED = "listed"
+    DISCUSSED = "discussed"
     SEARCH = "search"
     FOR_YOU = "for-you"
     TRENDING = "trending"

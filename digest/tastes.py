@@ -13,7 +13,7 @@ like this" as arxiv-sanity-lite's tags do, and a thumbs down on it still wins.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -26,6 +26,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 from accounts.list_readers import ListNews, list_news
 from accounts.preferences import phrases
 from accounts.saved_searches import all_searches
+from accounts.threads import comment_times
 from app.core.models import (
     DigestFeedback,
     Frequency,
@@ -39,10 +40,13 @@ from app.core.vectors import Matrix, pack, unpack
 from digest.ledger import Reader
 from digest.profile_match import paper_text
 from digest.run_inputs import Encode
-from digest.selection import EditionPaper, Liked, ListSection, Taste
+from digest.selection import Discussed, EditionPaper, Liked, ListSection, Taste
 
 # A followed list's papers are news for a day's digest a day, for a week's a week.
 NEWS_SPAN = {Frequency.DAILY: timedelta(days=1), Frequency.WEEKLY: timedelta(days=7)}
+# The most discussed papers of that span a digest may name, the most commented first (its
+# section leaves out those another section holds).
+DISCUSSED_READ = 10
 
 
 class Tastes:
@@ -71,6 +75,9 @@ class Tastes:
         self._now = now
         self._news = {} if now is None else list_news(session, now - max(NEWS_SPAN.values()), only)
         self._listed = _list_papers(session, self._news)
+        week = max(NEWS_SPAN.values())
+        self._talk = [] if now is None else comment_times(session, now - week, now)
+        self._talked: dict[str, EditionPaper] = {}
 
     def of(self, session: Session, subscriber: Reader) -> Taste:
         interests = phrases(subscriber.interests)
@@ -94,6 +101,7 @@ class Tastes:
             searches=tuple(self._searches.get(subscriber.id, ())),
             hidden=frozenset(self._hidden.get(subscriber.id, ())),
             listed=self._listed_for(subscriber),
+            discussed=self._discussed_for(session, subscriber),
         )
 
     def _listed_for(self, subscriber: Reader) -> tuple[ListSection, ...]:
@@ -108,6 +116,17 @@ class Tastes:
             for news in self._news.get(subscriber.id, ())
         )
         return tuple(section for section in sections if section.papers)
+
+    def _discussed_for(self, session: Session, subscriber: Reader) -> tuple[Discussed, ...]:
+        """The papers most commented on in the reader's day or week, if they asked for them."""
+        if self._now is None or not subscriber.discussed_in_digest:
+            return ()
+        since = self._now - NEWS_SPAN[subscriber.frequency]
+        counted = Counter(arxiv_id for arxiv_id, at in self._talk if at > since)
+        most = sorted(counted, key=lambda arxiv_id: (-counted[arxiv_id], arxiv_id))
+        most = most[:DISCUSSED_READ]
+        self._talked |= _edition_papers(session, set(most) - set(self._talked))
+        return tuple(Discussed(self._talked[a], counted[a]) for a in most if a in self._talked)
 
     def _vectors(self, session: Session, texts: list[str]) -> Matrix | None:
         keys = [phrase_key(text) for text in texts]
@@ -212,6 +231,11 @@ def _with_paper(
 def _list_papers(session: Session, news: dict[int, list[ListNews]]) -> dict[str, EditionPaper]:
     """Each paper the followed lists gained, as a digest shows it (no trending score)."""
     wanted = {arxiv_id for lists in news.values() for item in lists for arxiv_id, _ in item.added}
+    return _edition_papers(session, wanted)
+
+
+def _edition_papers(session: Session, wanted: set[str]) -> dict[str, EditionPaper]:
+    """Each of the papers, as a digest shows one from outside the edition (no trending score)."""
     if not wanted:
         return {}
     papers = session.scalars(select(Paper).where(Paper.arxiv_id.in_(wanted)))

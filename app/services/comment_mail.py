@@ -77,28 +77,32 @@ def _queue(session: Session, settings: Settings, batch: Batch, now: datetime) ->
 
 @dataclass(frozen=True, slots=True)
 class MailSwitches:
-    """A reader's two kinds of mail about discussions, and whether the second is theirs to
-    have (a verified author's)."""
+    """A reader's two kinds of mail about discussions, whether the second is theirs to have (a
+    verified author's), and whether their digest lists the papers discussed."""
 
     replies: bool
     papers: bool
-    author: bool
+    discussed: bool
+    author: bool = False
 
 
 def switches_of(subscriber: Subscriber) -> MailSwitches:
     return MailSwitches(
         replies=comment_mail.is_on(subscriber, CommentMail.REPLIES),
         papers=comment_mail.is_on(subscriber, CommentMail.PAPERS),
+        discussed=subscriber.discussed_in_digest,
         author=subscriber.claim_verified_at is not None,
     )
 
 
-def set_switches(site: Deployment, email_key: str, replies: bool, papers: bool) -> MailSwitches:
-    """Turn the signed-in reader's two kinds of mail on or off, as their form says."""
+def set_switches(site: Deployment, email_key: str, asked: MailSwitches) -> MailSwitches:
+    """Turn the signed-in reader's two kinds of mail, and their digest's papers discussed, on
+    or off as their form says."""
 
     def step(session: Session, found: Subscriber, now: datetime) -> MailSwitches:
-        comment_mail.switch(found, CommentMail.REPLIES, replies, now)
-        comment_mail.switch(found, CommentMail.PAPERS, papers, now)
+        comment_mail.switch(found, CommentMail.REPLIES, asked.replies, now)
+        comment_mail.switch(found, CommentMail.PAPERS, asked.papers, now)
+        found.discussed_in_digest = asked.discussed
         return switches_of(found)
 
     return as_reader(site, email_key, step)

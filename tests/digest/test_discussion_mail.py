@@ -241,7 +241,7 @@ def test_a_mail_the_server_cannot_take_stays_queued(
         assert [(row.sent_at, row.given_up_at) for row in rows] == [(None, None)] * 2
 
 
-def test_a_reader_switches_both_kinds_on_their_page(
+def test_a_reader_switches_both_kinds_and_the_digests_discussed_papers_on_their_page(
     database: Database, mail_settings: Settings, clock: Clock, client: TestClient
 ) -> None:
     _world(database)
@@ -252,17 +252,27 @@ def test_a_reader_switches_both_kinds_on_their_page(
     assert page.count(" checked> Mail me") == 2
     origin = {"origin": "https://paperboy.test"}
     answer = client.post(
-        "/for-you/comment-mail", data={"papers": "on"}, headers=origin, follow_redirects=False
+        "/for-you/comment-mail",
+        data={"papers": "on", "discussed": "on"},
+        headers=origin,
+        follow_redirects=False,
     )
     assert answer.status_code == 303
+    elsewhere = {"origin": "https://evil.example", "sec-fetch-site": "cross-site"}
+    forged = client.post("/for-you/comment-mail", data={"replies": "on"}, headers=elsewhere)
+    assert forged.status_code == 403
     with session_scope(database.sessions) as session:
         carol = reader.find(session, "carol@example.org")
         assert carol is not None
-        assert (carol.reply_mail, carol.paper_comment_mail_since) == (
+        assert (carol.reply_mail, carol.paper_comment_mail_since, carol.discussed_in_digest) == (
             False,
             NOW - timedelta(days=1),
+            True,
         )
-    assert client.get("/for-you").text.count(" checked> Mail me") == 1
+    page = client.get("/for-you").text
+    assert page.count(" checked> Mail me") == 1 and " checked> In my digest, list" in page
+    exported = client.get("/for-you/data.json").json()
+    assert (exported["reply_mail"], exported["discussed_in_digest"]) == (False, True)
 
 
 def test_an_excerpt_is_the_comments_plain_text_cut_at_a_word() -> None:

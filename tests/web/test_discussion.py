@@ -16,9 +16,10 @@ import feedparser
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from jsonschema import Draft202012Validator
 from sqlalchemy import delete, func, select
 
-from accounts import reader, signin
+from accounts import reader, signin, threads
 from accounts.subscriptions import delete_everything
 from accounts.threads import PAGE
 from app.core.config import Settings
@@ -32,6 +33,7 @@ from tests.app.test_comment_text import script_capable
 from tests.servers import served
 from tests.web.conftest import HF_PAPER
 from tests.web.helpers import edition_ids
+from tests.web.test_api_contract import _schema_of
 from tests.web.test_trending_pages import MAX_ELEMENTS, elements
 
 PAPER = HF_PAPER
@@ -262,15 +264,27 @@ def test_a_deleted_account_leaves_a_deleted_reader_without_text(
     made = gone.comment("soon gone")
     export = client.get("/for-you/data.json", headers=gone.cookies).json()
     assert [c["markdown"] for c in export["comments"]] == ["soon gone"]
+    assert (export["display_name"], export["reply_mail"]) == (f"Reader {gone.address[6:-12]}", True)
     gone.forget()
     found = _stored(site_settings, made)
     assert found is not None and found.body == "" and found.subscriber_id is None
+    with open_engine(site_settings) as engine, session_scope(make_session_factory(engine)) as s:
+        shown = threads.one(s, made, None)
+    assert shown is not None and (shown.name, shown.html) == ("deleted reader", "")
 
 
 def test_the_api_and_feeds_carry_the_thread_by_display_name(
     client: TestClient, ada: Reader
 ) -> None:
-    ada.comment("feed me", name="Feeder")
+    top = ada.comment("feed me", name="Feeder")
+    ada.comment("and a reply", reply_to=str(top))
+    document = client.get("/api/openapi.json").json()
+    template = "/api/papers/{arxiv_id}/comments"
+    for path, status in ((PAPER, 200), ("not-an-id", 400)):
+        answer = client.get(f"/api/papers/{path}/comments")
+        schema = _schema_of(document, template, status, "application/json")
+        assert answer.status_code == status
+        assert list(Draft202012Validator(schema).iter_errors(answer.json())) == []
     listed = client.get(f"/api/papers/{PAPER}/comments").json()
     assert listed["count"] >= 1 and any(c["name"] == "Feeder" for c in listed["comments"])
     assert ada.address not in str(listed)
@@ -280,7 +294,7 @@ def test_the_api_and_feeds_carry_the_thread_by_display_name(
         assert not parsed.bozo and any(e.author == "Feeder" for e in parsed.entries)
 
 
-def test_fifty_parallel_posts_of_one_form_post_once_and_never_fail(
+def test_fifty_parallel_posts_and_edits_of_one_form_post_once_and_never_fail(
     site_settings: Settings, ada: Reader
 ) -> None:
     with served(create_app(site_settings)) as url, httpx.Client(base_url=url) as http:
@@ -292,12 +306,23 @@ def test_fifty_parallel_posts_of_one_form_post_once_and_never_fail(
                 headers=ada.cookies | {"origin": url},
             ).status_code
 
+        def edit(n: int) -> int:
+            return http.post(
+                f"/comments/{made}/edit",
+                data={"csrf": ada.csrf, "body": f"edit {n}"},
+                headers=ada.cookies | {"origin": url},
+            ).status_code
+
         with ThreadPoolExecutor(max_workers=10) as pool:
             codes = list(pool.map(send, range(50)))
+            made = ada.comment("to be edited at once")
+            codes += list(pool.map(edit, range(50)))
     assert all(code < 500 for code in codes), codes
     with open_engine(site_settings) as engine, session_scope(make_session_factory(engine)) as s:
         kept = s.scalar(select(func.count()).select_from(Comment).where(Comment.once == "parallel"))
-    assert kept == 1
+        edited = s.get_one(Comment, made)
+        assert (kept, edited.edited_at is not None) == (1, True)
+        assert re.fullmatch(r"edit \d+", edited.body)
 
 
 def test_a_script_gets_the_comment_as_the_page_shows_it_and_what_was_done(ada: Reader) -> None:

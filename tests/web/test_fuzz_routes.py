@@ -76,6 +76,19 @@ FIELDS = (
     "list",
     "note",
     "name",
+    # The discussion's, its mail switches' and the shared lists' forms.
+    "body",
+    "reply_to",
+    "once",
+    "reason",
+    "decision",
+    "replies",
+    "papers",
+    "discussed",
+    "arxiv_id",
+    "title",
+    "description",
+    "shown",
 )
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Their 503 is their answer ("something needs the operator"), which uptime checkers watch for.
@@ -135,6 +148,9 @@ def _mailed_tokens(settings: Settings, reader: links.LinkHolder, now: datetime) 
         "/subscriptions/delete": preferences,
         "/unsubscribe": _token(links.unsubscribe_urls(settings, reader, now)[0]),
         "/subscriptions/feedback": _token(links.feedback_url(settings, reader, HF_PAPER, now)),
+        "/comments/mail-off": _token(
+            links.comment_mail_off_urls(settings, reader, "replies", now).https
+        ),
     }
 
 

@@ -143,6 +143,29 @@ def test_another_readers_list_cannot_be_edited_or_deleted(
     )
 
 
+def test_every_list_form_sent_from_another_site_is_refused_and_changes_nothing(
+    client: TestClient, ada: SignedIn, site_settings: Settings
+) -> None:
+    first, second = edition_ids(site_settings, "day", LAST_DAY)[:2]
+    slug = _shared(client, ada, "Guarded", [first])
+    elsewhere = ada.headers | {"origin": "https://evil.example", "sec-fetch-site": "cross-site"}
+    attempts = {
+        f"/lists/{slug}/papers": {"arxiv_id": second},
+        f"/lists/{slug}/papers/remove": {"arxiv_id": first},
+        f"/lists/{slug}/rename": {"title": "Taken"},
+        f"/lists/{slug}/publish": {"shown": ""},
+        f"/lists/{slug}/editors": {"email": "eve@example.org"},
+        f"/lists/{slug}/follow": {},
+        f"/lists/{slug}/copy": {},
+    }
+    for path, form in attempts.items():
+        answer = client.post(path, data=form, headers=elsewhere, follow_redirects=False)
+        assert answer.status_code == 403, path
+    page = client.get(f"/lists/{slug}", headers=ada.headers).text
+    assert re.findall(r'<li id="p-([^"]+)"', page) == [first] and ">Guarded</h1>" in page
+    assert "0 followers" in page and "eve@example.org" not in page
+
+
 def test_hostile_names_descriptions_and_notes_show_as_text(
     client: TestClient, ada: SignedIn, site_settings: Settings
 ) -> None:

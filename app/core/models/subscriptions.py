@@ -141,6 +141,8 @@ class Subscriber(Base):
     reply_mail: Mapped[bool] = mapped_column(default=True, server_default=true())
     # A verified author's mail about new comments on their papers, for comments from then on.
     paper_comment_mail_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The digest lists the papers that got new comments in its day or week (``digest.tastes``).
+    discussed_in_digest: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class SignInKey(Base):

@@ -188,11 +188,16 @@ async def away(request: Request, context: ContextDep) -> Response:
 
 @router.post("/for-you/comment-mail")
 async def switch_comment_mail(request: Request, context: ContextDep) -> Response:
-    """The reader's two kinds of mail about discussions, on or off as the form's boxes are."""
+    """The reader's two kinds of mail about discussions, and the digest's papers discussed,
+    on or off as the form's boxes are."""
     form = await read_form(request)
-    replies, papers = form.get("replies") == "on", form.get("papers") == "on"
-    act = partial(comment_mail.set_switches, context, replies=replies, papers=papers)
-    done = {"replies": replies, "papers": papers}
+    asked = comment_mail.MailSwitches(
+        replies=form.get("replies") == "on",
+        papers=form.get("papers") == "on",
+        discussed=form.get("discussed") == "on",
+    )
+    act = partial(comment_mail.set_switches, context, asked=asked)
+    done = {"replies": asked.replies, "papers": asked.papers, "discussed": asked.discussed}
     return await post_action(request, context, act, done, "/for-you#comment-mail")
 
 
