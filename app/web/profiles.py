@@ -125,27 +125,21 @@ def author_page(
     if name is None:
         return None
     mine = (PaperAuthor.author_key == key) & within(PaperAuthor.arxiv_id, person)
-    theirs = Paper.arxiv_id.in_(select(PaperAuthor.arxiv_id).where(mine))
-    kept = theirs & Paper.arxiv_id.not_in(sorted(leave_out))
-    total = _total(session, theirs, person, leave_out)
-    pages = _pages(total, page, name)
-    ids = select(Paper.arxiv_id).where(kept)
-    shown = _newest_first(session, kept, page)
-    coauthors, coauthor_count = _coauthors(session, key, person)
-    close = collaborators(coauthors)
+    works = _works(session, mine, person, leave_out, page, name)
+    close, coauthor_count = _collaborators(session, key, person)
     shared, group = _shared_topics(session, key, close, person), is_group_key(key)
     return AuthorPage(
         key=key,
         name=name,
         spellings=sorted(set(session.scalars(select(PaperAuthor.name).where(mine)))),
-        works=queries.with_day_chances(session, queries.plain_cards(session, shown)),
-        paper_count=total,
+        works=queries.with_day_chances(session, queries.plain_cards(session, works.shown)),
+        paper_count=works.total,
         collaborator_count=coauthor_count,
-        topics=_author_topics(session, ids),
+        topics=_author_topics(session, works.every),
         collaborators=close,
         shared=shared,
         facts=author_facts(session, key, close, within(PaperAuthor.arxiv_id, person)),
-        months=topic_months(session, ids),
+        months=topic_months(session, works.every),
         followers=person_followers(session, person) if person else author_followers(session, key),
         claimed=person_claimed(session, person) if person else author_claimed(session, key),
         graph=collaboration_graph(name, shared),
@@ -154,7 +148,7 @@ def author_page(
         left_out=queries.plain_cards(session, sorted(leave_out)),
         group=group,
         page=page,
-        pages=pages,
+        pages=works.pages,
         first=(page - 1) * WORKS_SHOWN + 1,
     )
 
@@ -162,6 +156,31 @@ def author_page(
 def _told_apart(people: list[PersonSummary]) -> list[PersonSummary]:
     """The name's people, listed when there are several to tell apart."""
     return people if len(people) > 1 else []
+
+
+class _Works(NamedTuple):
+    """A page's works: those shown on it, all of them (a query), how many, on how many pages."""
+
+    shown: list[str]
+    every: Select[str]
+    total: int
+    pages: int
+
+
+def _works(
+    session: Session,
+    mine: ColumnElement[bool],
+    person: int | None,
+    leave_out: Set[str],
+    page: int,
+    name: str,
+) -> _Works:
+    theirs = Paper.arxiv_id.in_(select(PaperAuthor.arxiv_id).where(mine))
+    kept = theirs & Paper.arxiv_id.not_in(sorted(leave_out))
+    total = _total(session, theirs, person, leave_out)
+    pages = _pages(total, page, name)
+    every = select(Paper.arxiv_id).where(kept)
+    return _Works(_newest_first(session, kept, page), every, total, pages)
 
 
 def _total(
@@ -235,9 +254,11 @@ def _shared_topics(
     return shared
 
 
-def _coauthors(session: Session, key: str, person: int | None) -> tuple[list[Coauthor], int]:
-    """The co-authors sharing most papers (``COAUTHORS_READ`` of them) and how many there
-    are in all: a collaboration's thousands are counted, never listed."""
+def _collaborators(
+    session: Session, key: str, person: int | None
+) -> tuple[list[Collaborator], int]:
+    """The closest co-authors (of the ``COAUTHORS_READ`` sharing most papers) and how many
+    there are in all: a collaboration's thousands are counted, never listed."""
     mine, theirs = aliased(PaperAuthor), aliased(PaperAuthor)
     shared = func.count(func.distinct(theirs.arxiv_id))
     rows = session.execute(
@@ -249,7 +270,7 @@ def _coauthors(session: Session, key: str, person: int | None) -> tuple[list[Coa
         .limit(COAUTHORS_READ)
     ).all()
     total = rows[0][3] if rows else 0
-    return [Coauthor(key, name, count) for key, name, count, _ in rows], total
+    return collaborators([Coauthor(key, name, count) for key, name, count, _ in rows]), total
 
 
 def _author_topics(session: Session, ids: Select[str]) -> list[AuthorTopic]:
@@ -283,12 +304,7 @@ def author_json(
         papers=[_listed_authors(paper_model(card.paper, card.signals)) for card in page.works],
         topics=_topics_json(page.topics),
         collaboratorCount=page.collaborator_count,
-        collaborators=[
-            api.Collaborator(
-                key=one.key, name=one.name, sharedPapers=one.shared_papers, topic=one.topic
-            )
-            for one in page.shared
-        ],
+        collaborators=_collaborators_json(page.shared),
         followers=page.followers,
         claimed=page.claimed,
         facts=page.facts.sentences(page.name),
@@ -313,6 +329,15 @@ def _listed_authors(paper: api.Paper) -> api.Paper:
         return paper
     cut = {"authors": paper.authors[:AUTHORS_LISTED], "authorCount": len(paper.authors)}
     return paper.model_copy(update=cut)
+
+
+def _collaborators_json(shared: list[SharedWork]) -> list[api.Collaborator]:
+    return [
+        api.Collaborator(
+            key=one.key, name=one.name, sharedPapers=one.shared_papers, topic=one.topic
+        )
+        for one in shared
+    ]
 
 
 def _topics_json(topics: list[AuthorTopic]) -> list[api.AuthorTopic]:

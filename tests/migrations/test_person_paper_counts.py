@@ -6,7 +6,7 @@ from the migration itself, which is renumbered when branches merge."""
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -33,7 +33,7 @@ def _migration() -> ModuleType:
 BEFORE = str(_migration().down_revision)
 PAPERS = ("2501.00001", "2501.00002", "2501.00003")
 # Person 7 holds all three papers, but the third no longer lists the name; person 8 moved.
-STORED = [
+STORED: list[tuple[str, Mapping[str, object]]] = [
     ("INSERT INTO authors (key, name) VALUES ('zhe-qu', 'Zhe Qu')", {}),
     *(
         (
