@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from accounts import signin
 from app.core.db import session_scope
@@ -31,7 +31,8 @@ def _store_collaboration(database: Database) -> int:
     """Three papers by the same 3,000 members and the group; the group's person id."""
     members = [(f"member-{n:04d}", f"Member {n:04d}") for n in range(ROSTER)]
     with session_scope(database.sessions) as session:
-        session.add_all(Author(key=key, name=name) for key, name in [*members, GROUP])
+        names = [{"key": key, "name": name} for key, name in [*members, GROUP]]
+        session.execute(insert(Author), names)
         session.add_all(
             Paper(
                 arxiv_id=arxiv_id,
@@ -43,11 +44,12 @@ def _store_collaboration(database: Database) -> int:
             for day, arxiv_id in enumerate(PAPERS, start=1)
         )
         session.flush()
-        session.add_all(
-            PaperAuthor(arxiv_id=arxiv_id, position=n, author_key=key, name=name)
+        signed = [
+            {"arxiv_id": arxiv_id, "position": n, "author_key": key, "name": name}
             for arxiv_id in PAPERS
             for n, (key, name) in enumerate([*members, GROUP])
-        )
+        ]
+        session.execute(insert(PaperAuthor), signed)  # many rows a statement
     split_names(database.settings, database.sessions, [GROUP[0], members[0][0]])
     with database.sessions() as session:
         [person] = set(
