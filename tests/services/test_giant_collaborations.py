@@ -32,7 +32,7 @@ def _store_collaboration(database: Database) -> int:
     members = [(f"member-{n:04d}", f"Member {n:04d}") for n in range(ROSTER)]
     with session_scope(database.sessions) as session:
         names = [{"key": key, "name": name} for key, name in [*members, GROUP]]
-        session.execute(insert(Author), names)
+        session.execute(insert(Author).values(names))
         session.add_all(
             Paper(
                 arxiv_id=arxiv_id,
@@ -44,12 +44,13 @@ def _store_collaboration(database: Database) -> int:
             for day, arxiv_id in enumerate(PAPERS, start=1)
         )
         session.flush()
-        signed = [
-            {"arxiv_id": arxiv_id, "position": n, "author_key": key, "name": name}
-            for arxiv_id in PAPERS
-            for n, (key, name) in enumerate([*members, GROUP])
-        ]
-        session.execute(insert(PaperAuthor), signed)  # many rows a statement
+        # A statement a paper: PostgreSQL's search trigger then reads it once, not per row.
+        for arxiv_id in PAPERS:
+            signed = [
+                {"arxiv_id": arxiv_id, "position": n, "author_key": key, "name": name}
+                for n, (key, name) in enumerate([*members, GROUP])
+            ]
+            session.execute(insert(PaperAuthor).values(signed))
     split_names(database.settings, database.sessions, [GROUP[0], members[0][0]])
     with database.sessions() as session:
         [person] = set(
