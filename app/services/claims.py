@@ -34,6 +34,10 @@ from app.services.reports import Deployment
 
 __all__ = ["ArxivCheck", "OwnClaim", "claimant", "hidden_condition"]
 
+GROUP_PAPERS = (
+    "a group author's papers are all the group's: Paperboy does not split a collaboration, "
+    "so a paper listing it stays on its page (ask arXiv to correct a wrong author list)"
+)
 # A moved person's chain of moves is followed this far: a longer one is a loop.
 MOVES_FOLLOWED = 20
 
@@ -179,10 +183,14 @@ def correct_person(
     site: Deployment, email_key: str, person_id: int, arxiv_id: str, *, undo: bool
 ) -> None:
     """Say (or take back) "this paper is not by this person"; when what readers agree on
-    changes, the name is split again, so everyone's page shows it."""
+    changes, the name is split again, so everyone's page shows it. Refused on a group
+    author's page: every paper that lists the group is the group's (a wrong author list is
+    arXiv's to correct), and nothing splits a group."""
 
     def step(session: Session, found: Subscriber, now: datetime) -> str | None:
         person = _person(session, person_id, found)
+        if is_group_key(person.author_key) and not undo:
+            raise Refused(GROUP_PAPERS)
         before = corrections.agreed(session, person.id, arxiv_id)
         if undo:
             corrections.withdraw(session, found, person.id, arxiv_id, now)

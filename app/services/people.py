@@ -10,7 +10,7 @@ verified claimant's listed papers are one person (:mod:`ranking.verified_people`
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -128,7 +128,7 @@ def _split_batch(
     claimed = _verified_people(session)
     detached = corrections.detached(session, names)
     listings = verified_listings(session, names)
-    writes = _Writes()
+    writes = _Writes(counted=_paper_counts(session, names))
     for key in names:
         ids = sorted(by_name.get(key, ()), key=lambda paper: papers.order[paper])
         context = _Context(
@@ -149,6 +149,12 @@ def _verified_people(session: Session) -> frozenset[int]:
         Subscriber.claimed_person.is_not(None), Subscriber.claim_verified_at.is_not(None)
     )
     return frozenset(person for person in session.scalars(verified) if person is not None)
+
+
+def _paper_counts(session: Session, names: Sequence[str]) -> dict[int, int]:
+    """How many papers each of the names' people held after their last split."""
+    rows = select(Person.id, Person.paper_count).where(Person.author_key.in_(names))
+    return dict(session.execute(rows).all())
 
 
 def _lock_names(session: Session, names: Sequence[str]) -> None:
@@ -257,6 +263,9 @@ class _Writes:
     rewritten: list[str] = field(default_factory=list)
     kept: set[int] = field(default_factory=set)
     moves: dict[int, _PersonRef] = field(default_factory=dict)
+    # Each person's papers after the split (the total their page shows), and before it.
+    counts: dict[_PersonRef, int] = field(default_factory=dict)
+    counted: dict[int, int] = field(default_factory=dict)
 
     def place(self, key: str, placed: dict[str, _PersonRef], stored: dict[str, int]) -> None:
         """The name's rows: all of them when a stored paper changed person, else the new."""
@@ -289,6 +298,17 @@ class _Writes:
             session.execute(update(Person).where(Person.id == person).values(moved_to=to))
         if moved:
             follow_moves(session, moved)
+        self._write_counts(session)
+
+    def _write_counts(self, session: Session) -> None:
+        counts = {_id(person): papers for person, papers in self.counts.items()}
+        changed = [
+            {"id": person, "paper_count": papers}
+            for person, papers in counts.items()
+            if self.counted.get(person) != papers
+        ]
+        if changed:
+            session.execute(update(Person), changed)  # by primary key, many at once
 
 
 @dataclass(frozen=True)
@@ -323,6 +343,8 @@ def _split_name(
         arxiv_id: person for person, group in zip(people, groups, strict=True) for arxiv_id in group
     }
     writes.place(key, placed, context.stored)
+    held: Counter[_PersonRef] = Counter(placed.values())
+    writes.counts.update({person: held[person] for person in [*context.stored.values(), *held]})
     report.names += 1
     report.people += len(groups)
     report.moved += len(matched.moved)

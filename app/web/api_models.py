@@ -76,6 +76,7 @@ class Paper(ApiModel):
             "organization",
             "ai_summary",
             "discussionId",
+            "authorCount",
         }
     )
 
@@ -83,6 +84,11 @@ class Paper(ApiModel):
     title: str
     summary: str = Field(description="The abstract")
     authors: list[Author]
+    authorCount: int | None = Field(
+        None,
+        description="In a person's or name's answer, where `authors` lists only the first 100 "
+        "of a collaboration's: how many authors the paper has (`/api/papers/{id}` lists all)",
+    )
     publishedAt: str | None = Field(
         description="arXiv's submission time of version 1 when known; otherwise the "
         f"announcement, 20:00 US/Eastern the evening before `announcedOn`; null when neither "
@@ -233,7 +239,11 @@ class AuthorProfile(ApiModel):
     page: int = Field(description="This page's number, from 1")
     pages: int = Field(description="How many pages of papers there are")
     topics: list[AuthorTopic]
-    collaborators: list[Collaborator]
+    collaborators: list[Collaborator] = Field(description="The closest ten, most shared first")
+    collaboratorCount: int = Field(
+        description="Every co-author of these papers (a collaboration's thousands are counted "
+        "here, never listed)"
+    )
     followers: int = Field(description="Readers following the name (a count only)")
     claimed: bool = Field(description="Whether a reader said this page is theirs")
     facts: list[str] = Field(description="What the ranking knows of them, in words")

@@ -10,12 +10,12 @@ show on an author's page and an organization's.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import Session, aliased
 
 from app.core.models import (
@@ -23,6 +23,7 @@ from app.core.models import (
     Paper,
     PaperAuthor,
     PaperTopic,
+    Person,
     TopicDay,
 )
 from app.core.names import is_group_key
@@ -52,6 +53,9 @@ from app.web.view_models import (
 )
 
 WORKS_SHOWN = 100
+# A paper in a profile's API answer lists this many of its authors, and says how many there are.
+AUTHORS_LISTED = 100
+COAUTHORS_READ = 50
 TOPICS_A_MONTH = 3
 
 
@@ -79,6 +83,7 @@ class AuthorPage:
     paper_count: int
     topics: list[AuthorTopic]
     collaborators: list[Collaborator]
+    collaborator_count: int  # every co-author of the papers: only the closest are listed
     shared: list[SharedWork]  # the collaborators again, each with the topic most shared
     facts: AuthorFacts
     months: list[OrganizationMonth]  # topics over time, newest month first
@@ -120,21 +125,21 @@ def author_page(
     if name is None:
         return None
     mine = (PaperAuthor.author_key == key) & within(PaperAuthor.arxiv_id, person)
-    ids = [arxiv_id for arxiv_id in _newest_first(session, mine) if arxiv_id not in leave_out]
-    shown, pages = _page_of(ids, page, name)
-    close = collaborators(_coauthors(session, key, person))
+    works = _works(session, mine, person, leave_out, page, name)
+    close, coauthor_count = _collaborators(session, key, person)
     shared, group = _shared_topics(session, key, close, person), is_group_key(key)
     return AuthorPage(
         key=key,
         name=name,
         spellings=sorted(set(session.scalars(select(PaperAuthor.name).where(mine)))),
-        works=queries.with_day_chances(session, queries.plain_cards(session, shown)),
-        paper_count=len(ids),
-        topics=_author_topics(session, ids),
+        works=queries.with_day_chances(session, queries.plain_cards(session, works.shown)),
+        paper_count=works.total,
+        collaborator_count=coauthor_count,
+        topics=_author_topics(session, works.every),
         collaborators=close,
         shared=shared,
         facts=author_facts(session, key, close, within(PaperAuthor.arxiv_id, person)),
-        months=topic_months(session, ids),
+        months=topic_months(session, works.every),
         followers=person_followers(session, person) if person else author_followers(session, key),
         claimed=person_claimed(session, person) if person else author_claimed(session, key),
         graph=collaboration_graph(name, shared),
@@ -143,7 +148,7 @@ def author_page(
         left_out=queries.plain_cards(session, sorted(leave_out)),
         group=group,
         page=page,
-        pages=pages,
+        pages=works.pages,
         first=(page - 1) * WORKS_SHOWN + 1,
     )
 
@@ -153,22 +158,66 @@ def _told_apart(people: list[PersonSummary]) -> list[PersonSummary]:
     return people if len(people) > 1 else []
 
 
-def _page_of(ids: list[str], page: int, name: str) -> tuple[list[str], int]:
-    """The works on ``page`` and how many pages there are; a page past the last is missing."""
-    pages = max(1, -(-len(ids) // WORKS_SHOWN))
+class _Works(NamedTuple):
+    """A page's works: those shown on it, all of them (a query), how many, on how many pages."""
+
+    shown: list[str]
+    every: Select[str]
+    total: int
+    pages: int
+
+
+def _works(
+    session: Session,
+    mine: ColumnElement[bool],
+    person: int | None,
+    leave_out: Set[str],
+    page: int,
+    name: str,
+) -> _Works:
+    theirs = Paper.arxiv_id.in_(select(PaperAuthor.arxiv_id).where(mine))
+    kept = theirs & Paper.arxiv_id.not_in(sorted(leave_out))
+    total = _total(session, theirs, person, leave_out)
+    pages = _pages(total, page, name)
+    every = select(Paper.arxiv_id).where(kept)
+    return _Works(_newest_first(session, kept, page), every, total, pages)
+
+
+def _total(
+    session: Session, theirs: ColumnElement[bool], person: int | None, leave_out: Set[str]
+) -> int:
+    """How many papers the page lists in all: a person's as their last split counted them
+    (``people.paper_count``), less those the reader left out; a name's counted here."""
+    if person is None:
+        return _count(session, theirs)
+    held = session.scalar(select(Person.paper_count).where(Person.id == person)) or 0
+    if not leave_out:
+        return held
+    return max(0, held - _count(session, theirs & Paper.arxiv_id.in_(sorted(leave_out))))
+
+
+def _count(session: Session, papers: ColumnElement[bool]) -> int:
+    return session.scalar(select(func.count()).select_from(Paper).where(papers)) or 0
+
+
+def _pages(total: int, page: int, name: str) -> int:
+    """How many pages of ``WORKS_SHOWN`` works there are; a page past the last is missing."""
+    pages = max(1, -(-total // WORKS_SHOWN))
     if page > pages:
         raise NotFound(f"page {page} of {name}'s papers: there are {pages}")
-    return ids[(page - 1) * WORKS_SHOWN : page * WORKS_SHOWN], pages
+    return pages
 
 
-def _newest_first(session: Session, mine: ColumnElement[bool]) -> list[str]:
+def _newest_first(session: Session, kept: ColumnElement[bool], page: int) -> list[str]:
+    """The works on ``page``, newest first."""
     return list(
         session.scalars(
-            select(PaperAuthor.arxiv_id)
-            .join(Paper, Paper.arxiv_id == PaperAuthor.arxiv_id)
-            .where(mine)
+            select(Paper.arxiv_id)
+            .where(kept)
             .order_by(Paper.announced_on.desc().nulls_last(), Paper.arxiv_id.desc())
-        ).unique()
+            .limit(WORKS_SHOWN)
+            .offset((page - 1) * WORKS_SHOWN)
+        )
     )
 
 
@@ -205,22 +254,26 @@ def _shared_topics(
     return shared
 
 
-def _coauthors(session: Session, key: str, person: int | None) -> list[Coauthor]:
+def _collaborators(
+    session: Session, key: str, person: int | None
+) -> tuple[list[Collaborator], int]:
+    """The closest co-authors (of the ``COAUTHORS_READ`` sharing most papers) and how many
+    there are in all: a collaboration's thousands are counted, never listed."""
     mine, theirs = aliased(PaperAuthor), aliased(PaperAuthor)
+    shared = func.count(func.distinct(theirs.arxiv_id))
     rows = session.execute(
-        select(theirs.author_key, func.min(theirs.name), func.count(func.distinct(theirs.arxiv_id)))
+        select(theirs.author_key, func.min(theirs.name), shared, func.count().over())
         .join(mine, mine.arxiv_id == theirs.arxiv_id)
         .where(mine.author_key == key, theirs.author_key != key, within(mine.arxiv_id, person))
         .group_by(theirs.author_key)
-        .order_by(func.count(func.distinct(theirs.arxiv_id)).desc())
-        .limit(50)
-    )
-    return [Coauthor(key, name, count) for key, name, count in rows]
+        .order_by(shared.desc())
+        .limit(COAUTHORS_READ)
+    ).all()
+    total = rows[0][3] if rows else 0
+    return collaborators([Coauthor(key, name, count) for key, name, count, _ in rows]), total
 
 
-def _author_topics(session: Session, ids: list[str]) -> list[AuthorTopic]:
-    if not ids:
-        return []
+def _author_topics(session: Session, ids: Select[str]) -> list[AuthorTopic]:
     counts: dict[int, int] = {}
     for topic_id in session.scalars(
         select(PaperTopic.topic_id).where(PaperTopic.arxiv_id.in_(ids))
@@ -248,14 +301,10 @@ def author_json(
         name=page.name,
         spellings=page.spellings,
         paperCount=page.paper_count,
-        papers=[paper_model(card.paper, card.signals) for card in page.works],
+        papers=[_listed_authors(paper_model(card.paper, card.signals)) for card in page.works],
         topics=_topics_json(page.topics),
-        collaborators=[
-            api.Collaborator(
-                key=one.key, name=one.name, sharedPapers=one.shared_papers, topic=one.topic
-            )
-            for one in page.shared
-        ],
+        collaboratorCount=page.collaborator_count,
+        collaborators=_collaborators_json(page.shared),
         followers=page.followers,
         claimed=page.claimed,
         facts=page.facts.sentences(page.name),
@@ -273,13 +322,33 @@ def author_json(
     )
 
 
+def _listed_authors(paper: api.Paper) -> api.Paper:
+    """The paper with the first ``AUTHORS_LISTED`` of its authors and, where that cuts a
+    collaboration's list, how many there are (``/api/papers/{id}`` lists them all)."""
+    if len(paper.authors) <= AUTHORS_LISTED:
+        return paper
+    cut = {"authors": paper.authors[:AUTHORS_LISTED], "authorCount": len(paper.authors)}
+    return paper.model_copy(update=cut)
+
+
+def _collaborators_json(shared: list[SharedWork]) -> list[api.Collaborator]:
+    return [
+        api.Collaborator(
+            key=one.key, name=one.name, sharedPapers=one.shared_papers, topic=one.topic
+        )
+        for one in shared
+    ]
+
+
 def _topics_json(topics: list[AuthorTopic]) -> list[api.AuthorTopic]:
     return [
         api.AuthorTopic(id=one.topic.id, label=one.topic.label, papers=one.papers) for one in topics
     ]
 
 
-def topic_months(session: Session, arxiv_ids: list[str]) -> list[OrganizationMonth]:
+def topic_months(
+    session: Session, arxiv_ids: Sequence[str] | Select[str]
+) -> list[OrganizationMonth]:
     """Each month's papers among ``arxiv_ids`` (by the day their topic was assigned) and their
     most common topics, named by each topic's label of that day."""
     rows = session.execute(

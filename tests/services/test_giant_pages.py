@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from accounts import signin
 from app.core.db import session_scope
-from app.core.models import Author, Paper, PaperAuthor, PaperPerson, Subscriber
+from app.core.models import Author, Paper, PaperAuthor, PaperPerson, Person, Subscriber
 from app.services.people import split_names
 from app.web.app import create_app
 from app.web.routes.voting import SESSION_COOKIE
@@ -160,3 +160,50 @@ def test_a_persons_api_answer_comes_100_papers_a_page_with_the_total_and_links(
     name = site.get("/api/authors/ana-lima", params={"page": 2})
     assert [one["id"] for one in name.json()["papers"]] == ids[::-1][100:200]
     assert name.headers["X-Total-Count"] == str(MANY) and name.json()["kind"] == "name"
+
+
+def _verified_claimant(database: Database, site: TestClient, person: int) -> dict[str, str]:
+    """A reader whose claim of ``person`` is verified, as a moderator's approval stores it."""
+    reader = _signed_in(database, "ana@example.org")
+    site.post(f"/people/{person}/claim", headers=reader)
+    with session_scope(database.sessions) as session:
+        row = session.scalars(select(Subscriber).where(Subscriber.claimed_person == person)).one()
+        row.claim_verified_at = datetime.now(UTC)
+        row.claim_verified_by = "moderator:mod@example.org"
+    return reader
+
+
+def _held(database: Database, person: int) -> int:
+    with database.sessions() as session:
+        count = session.scalar(select(Person.paper_count).where(Person.id == person))
+    assert count is not None
+    return count
+
+
+def test_a_persons_total_is_kept_by_the_split_and_follows_a_correction(
+    database: Database, site: TestClient
+) -> None:
+    ids = _store_many(database, 250)
+    person = _person_of(database, "ana-lima")
+    newest_first = ids[::-1]
+    assert _held(database, person) == 250
+    second = site.get(f"/api/people/{person}", params={"page": 2}).json()
+    assert [one["id"] for one in second["papers"]] == newest_first[100:200]
+    assert (second["paperCount"], second["pages"]) == (250, 3)
+    assert _papers(site.get(f"/people/{person}?page=2").text) == newest_first[100:200]
+    # The verified claimant says the newest is not theirs: the name is split again at once.
+    claimant = _verified_claimant(database, site, person)
+    answer = site.post(f"/people/{person}/not-theirs", data={"arxiv_id": ids[-1]}, headers=claimant)
+    assert answer.status_code == 200
+    assert _held(database, person) == 249
+    moved = site.get(f"/api/people/{person}", params={"page": 2})
+    assert moved.headers["X-Total-Count"] == "249"
+    assert [one["id"] for one in moved.json()["papers"]] == newest_first[101:201]
+    with database.sessions() as session:
+        apart = session.scalar(
+            select(PaperPerson.person_id).where(
+                PaperPerson.arxiv_id == ids[-1], PaperPerson.author_key == "ana-lima"
+            )
+        )
+    assert apart is not None and apart != person and _held(database, apart) == 1
+    assert site.get(f"/api/people/{apart}").json()["paperCount"] == 1

@@ -168,6 +168,9 @@ class Person(Base):
     hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
     hidden_by: Mapped[str | None] = mapped_column(String(340))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # How many papers the person holds, as the last split of the name left them (the split
+    # writes it, so a page of a person with thousands of papers counts none of them).
+    paper_count: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class PaperPerson(Base):
