@@ -41,8 +41,8 @@ from accounts.subscriptions import find_subscriber
 from app.cli.demo.steps import DEMO_READER
 from app.core.config import Settings, get_settings
 from app.core.db import make_session_factory, open_engine, session_scope
-from app.core.models import HfDailyPaper
-from benchmarks.pages import PAGES
+from app.core.models import HfDailyPaper, SharedList
+from benchmarks.pages import PAGES as SITE_PAGES
 from benchmarks.serve import serve
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -59,6 +59,10 @@ TRIES = 3  # Lighthouse now and then loses its browser mid-run (exit 1): made ag
 class Scores:
     by_category: dict[str, int]  # 0-100, by Lighthouse's category id
     lost: tuple[str, ...]  # "category: audit-id" for each audit that cost points
+
+
+# Beside every kind of page axe checks: a list a reader published (the demo's reading group).
+PAGES = {**SITE_PAGES, "published-list": "/lists/{list}"}
 
 
 def main() -> None:
@@ -125,8 +129,21 @@ def page_fill(base: str, settings: Settings) -> dict[str, str]:
     topic = re.search(r'href="/topics/(\d+)"', html)
     assert author is not None and topic is not None, "the paper page links no author or topic"
     fill = {"paper": paper, "author": author[1], "topic": topic[1], "token": token(settings)}
+    published = published_list(settings)
+    fill |= {} if published is None else {"list": published}
     slug = organization(settings)
     return fill if slug is None else {**fill, "organization": slug}
+
+
+def published_list(settings: Settings) -> str | None:
+    """The slug of a list a demo reader published (None: the demo published none)."""
+    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
+        return session.scalar(
+            select(SharedList.slug)
+            .where(SharedList.published_at.is_not(None))
+            .order_by(SharedList.list_id)
+            .limit(1)
+        )
 
 
 def organization(settings: Settings) -> str | None:
