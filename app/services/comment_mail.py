@@ -1,4 +1,4 @@
-"""Mail about discussions as use cases: the ``comment-mail`` job that queues each reader's
+"""Mail about discussions as use cases: the ``discussion-mail`` job that queues each reader's
 mail of new comments in the outbox, a reader's two switches (their For you page), and the
 one-click link in such a mail that turns one kind off (:mod:`accounts.comment_mail` has the
 rules, :mod:`digest.mail.comment_notices` the mail).
@@ -24,7 +24,7 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import CommentMail, MailKind, Subscriber
 from app.services.readers import as_reader
-from app.services.reports import Deployment, Failure, Outcome
+from app.services.reports import Completed, Deployment
 from digest.mail import outbox
 from digest.mail.comment_notices import comments_message
 
@@ -33,19 +33,11 @@ log = logging.getLogger("paperboy.mail")
 
 
 @dataclass(frozen=True)
-class CommentMailReport:
-    """What one run of the ``comment-mail`` job did."""
+class CommentMailReport(Completed):
+    """What one run of the ``discussion-mail`` job did."""
 
     queued: int
     comments: int
-
-    @property
-    def outcome(self) -> Outcome:
-        return Outcome.OK
-
-    @property
-    def failure(self) -> Failure | None:
-        return None
 
     def lines(self) -> list[str]:
         if not self.queued:
@@ -56,7 +48,7 @@ class CommentMailReport:
 def queue_comment_mail(
     settings: Settings, sessions: sessionmaker[Session], now: datetime, _day: date | None = None
 ) -> CommentMailReport:
-    """The ``comment-mail`` job: one mail a reader due one, of the comments they wait for."""
+    """The ``discussion-mail`` job: one mail a reader due one, of the comments they wait for."""
     with session_scope(sessions) as session:
         comment_mail.prune(session, now)
         waiting = comment_mail.pending(session, now)

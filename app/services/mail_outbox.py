@@ -23,7 +23,7 @@ from app.core.config import Settings
 from app.core.db import session_scope
 from app.core.models import OutboxMail
 from app.core.refusals import NotFound
-from app.services.reports import Deployment, Failure, Outcome
+from app.services.reports import Completed, Deployment
 from digest.mail import outbox
 from digest.mail.mailer import DeliveryError, Mailer, SmtpStep
 from digest.mail.outbox import MailState, Progress, Unsent
@@ -110,20 +110,12 @@ def _mail_id(sessions: sessionmaker[Session], ticket: str) -> int:
 
 
 @dataclass(frozen=True)
-class MailReport:
+class MailReport(Completed):
     """What one run of the mail job did."""
 
     sent: int
     waiting: int
     given_up: int
-
-    @property
-    def outcome(self) -> Outcome:
-        return Outcome.OK
-
-    @property
-    def failure(self) -> Failure | None:
-        return None
 
     def lines(self) -> list[str]:
         if not (self.sent or self.waiting or self.given_up):
