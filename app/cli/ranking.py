@@ -7,15 +7,13 @@ and exit 1. Every step is one unit of work, so a crash leaves the database as it
 Ranking a day makes a great many short-lived objects after importing modules that hold a
 great many more. Python collects its youngest objects often, and now and then walks all of
 them; for a job of seconds that walking is a large share of its time. So a ranking command
-collects less often (:func:`collected_rarely`), and what is alive when it starts (its modules)
-is frozen, so that collections no longer walk it. Long-running commands (the scheduler, the
-demo's server) keep Python's defaults.
+collects less often, and what is alive when it starts (its modules) is frozen, so that
+collections no longer walk it (:func:`app.core.heap.collected_rarely`).
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +26,7 @@ from tqdm import tqdm
 from app.cli.common import command_sessions, parse_day, print_error, print_report
 from app.core.clock import utc_now
 from app.core.config import Settings
+from app.core.heap import collected_rarely
 from app.core.vectors import BadVectorsError
 from app.services import editions
 from app.services.daily import DailyReport, flag_week, review_week, run_range
@@ -268,25 +267,3 @@ def print_daily(report: DailyReport, command: str = "run-daily") -> int:
     if not report.days:
         print("no announcement day stored there; nothing ranked")
     return report.outcome.exit_code
-
-
-# New objects between collections of the youngest generation, far above Python's default.
-YOUNG_OBJECTS = 20_000
-
-
-@contextmanager
-def collected_rarely() -> Iterator[None]:
-    """Within the block, collect every ``YOUNG_OBJECTS`` new objects and leave what is alive
-    at its start out of collections (unless something froze objects before: that is left as
-    it was); the process's settings are restored after (tests run commands in one process)."""
-    thresholds = gc.get_threshold()
-    freezing = gc.get_freeze_count() == 0
-    gc.set_threshold(YOUNG_OBJECTS, *thresholds[1:])
-    if freezing:
-        gc.freeze()
-    try:
-        yield
-    finally:
-        if freezing:
-            gc.unfreeze()
-        gc.set_threshold(*thresholds)

@@ -35,6 +35,7 @@ from starlette.middleware.base import BaseHTTPMiddleware
 from app.core.clock import Clock, utc_now
 from app.core.config import Settings
 from app.core.db import make_engine, make_session_factory
+from app.core.heap import alive_objects_frozen
 from app.core.logs import configure_logging
 from app.core.refusals import Refusal
 from app.core.schema import current_revision, head_revision
@@ -88,12 +89,14 @@ from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 
 logger = logging.getLogger(__name__)
 ROUTERS = (
-    # Before the paper page's and the API's catch-all paths, which would take its paths.
-    discussion.router,
+    # The JSON API first: a request tries each route in this order until one matches, and
+    # programs ask often. The discussion's routers go before the API's and the paper page's
+    # catch-all paths, which would take their paths.
     discussion.api_router,
+    api.router,
+    discussion.router,
     pages.router,
     papers.router,
-    api.router,
     feeds.router,
     search_feeds.router,
     search.router,
@@ -169,8 +172,10 @@ def _lifespan(
         if app.state.mcp_ran:  # its session manager runs once: a restarted app needs anew
             _mount_mcp(app)
         app.state.mcp_ran = True
-        async with app.state.mcp.session_manager.run():
-            yield
+        # Served from here on, what is loaded stays: collections need not walk it again.
+        with alive_objects_frozen():
+            async with app.state.mcp.session_manager.run():
+                yield
         if replicas is not None:
             replicas.stop()
         app.state.web.previews.close()
