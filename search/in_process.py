@@ -167,14 +167,25 @@ class SearchService:
         self.search("warm", Filters())
 
     def index(self) -> Index:
-        with self._lock:
-            if self._index is None:
-                self._index = self._load(self._store_state())
-                self._checked_at = self._clock()
-            elif self._clock() - self._checked_at >= REFRESH_SECONDS:
-                self._index = self._refreshed(self._index)
-                self._checked_at = self._clock()
+        loaded = self._index
+        if loaded is None:
+            with self._lock:
+                if self._index is None:
+                    self._index = self._load(self._store_state())
+                    self._checked_at = self._clock()
+                return self._index
+        if self._clock() - self._checked_at < REFRESH_SECONDS:
+            return loaded
+        # While another thread checks the store, serve what is loaded rather than wait: a
+        # waiting request may hold the database connection the check needs.
+        if not self._lock.acquire(blocking=False):
+            return loaded
+        try:
+            self._index = self._refreshed(loaded)
+            self._checked_at = self._clock()
             return self._index
+        finally:
+            self._lock.release()
 
     def _refreshed(self, index: Index) -> Index:
         """The same index while the store and the files are unchanged, else the newer one."""

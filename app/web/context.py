@@ -15,8 +15,9 @@ from datetime import date
 from functools import partial
 from typing import Annotated, Any
 
+from anyio import CapacityLimiter, to_thread
+from anyio.lowlevel import RunVar
 from fastapi import Depends, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, sessionmaker
@@ -192,12 +193,28 @@ async def get_session(
         yield session
     except BaseException as error:
         lost_standby(context.replicas, session, error)
-        await run_in_threadpool(_end, session, False)
+        await to_thread.run_sync(_end, session, False, limiter=_session_ends())
         raise
     if session.in_transaction():
-        await run_in_threadpool(_end, session, True)
+        await to_thread.run_sync(_end, session, True, limiter=_session_ends())
     else:
         session.close()
+
+
+# Threads of their own for ending the requests' sessions (one set per event loop). An end
+# holds a connection it is about to give back; waiting for one of the pages' threads, all of
+# which may be held by requests waiting for a connection, it would wait for itself.
+_SESSION_ENDS: RunVar[CapacityLimiter] = RunVar("paperboy_session_ends")
+SESSION_END_THREADS = 8
+
+
+def _session_ends() -> CapacityLimiter:
+    try:
+        return _SESSION_ENDS.get()
+    except LookupError:
+        limiter = CapacityLimiter(SESSION_END_THREADS)
+        _SESSION_ENDS.set(limiter)
+        return limiter
 
 
 def _end(session: Session, commit: bool) -> None:

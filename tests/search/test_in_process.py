@@ -6,10 +6,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+from sqlalchemy.orm import sessionmaker
 
 from app.core.config import Settings
 from app.web.app import create_app
@@ -99,6 +102,27 @@ def test_a_running_process_opens_the_embed_steps_new_generation_after_refresh_se
     clock.now += 1
     assert "2501.00007" in found(service)
     assert service.index().generation == written.generation  # opened, not built again
+
+
+def test_while_one_request_checks_the_store_the_others_search_what_is_loaded(
+    database: Database,
+) -> None:
+    # The check needs a connection; under load every one may be held by requests that would
+    # wait for the check. Here the only connection is held: one caller waits, the other not.
+    fill(database, records())
+    settings, clock = keyword_settings(database), Clock()
+    engine = create_engine(database.engine.url, pool_size=1, max_overflow=0, pool_timeout=120)
+    service = SearchService(settings, sessionmaker(engine), query_embedder, clock=clock)
+    loaded = service.index()
+    clock.now += REFRESH_SECONDS
+    with engine.connect() as held, ThreadPoolExecutor(2) as callers:
+        asked = [callers.submit(service.index) for _ in range(2)]
+        # A guard against a hang, not a timing: one caller must not wait for the check.
+        answered, _ = wait(asked, timeout=60, return_when=FIRST_COMPLETED)
+        assert [future.result() for future in answered] == [loaded]
+        held.close()  # the check gets its connection and ends
+        assert all(future.result(timeout=120) is not None for future in asked)
+    engine.dispose()
 
 
 def _truncate_vectors(generation: Path) -> None:

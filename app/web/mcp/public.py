@@ -153,10 +153,10 @@ class PublicTools:
     ) -> shapes.PapersAnswer:
         """Papers closest in meaning to a stored paper (itself left out), closest first."""
         base = parse_arxiv_id(arxiv_id).base
+        ids = self.context.search.similar(base, limit)  # its connection given back first
         with reading(self.context) as session:
             if not queries.papers(session, [base]):
                 raise NotFound(f"paper {base} is not stored here")
-            ids = self.context.search.similar(base, limit)
             return shapes.PapersAnswer(
                 papers=[
                     search_result(card, self._site(""))

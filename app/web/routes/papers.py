@@ -86,6 +86,9 @@ def paper_page(
     if parsed.base != arxiv_id:
         # A versioned or prefixed spelling: one canonical page (a path on this site only).
         return RedirectResponse(f"/papers/{parsed.base}", status_code=308)
+    # Before the request's session takes a connection: a search may need one of its own, and
+    # a request holding one while it waits for another can starve the pool under load.
+    similar = context.search.similar(parsed.base, SIMILAR)
     found = queries.papers(session, [parsed.base]).get(parsed.base)
     if found is None:
         raise NotFound(f"paper {parsed.base} is not stored here")
@@ -101,7 +104,7 @@ def paper_page(
     page = PaperPage(
         card=shown,
         authors=author_links(found.authors),
-        similar=queries.plain_cards(session, context.search.similar(found.arxiv_id, SIMILAR)),
+        similar=queries.plain_cards(session, similar),
         appearances=queries.appearances(session, found.arxiv_id),
         cite=cite(found),
         citation_tags=citation_tags(found),
