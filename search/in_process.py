@@ -128,6 +128,7 @@ class SearchService:
         self._directory = index_directory(settings.data_dir)
         self._clock = clock  # seconds, for REFRESH_SECONDS (tests move it on)
         self._lock = threading.Lock()
+        self._model_lock = threading.Lock()
         self._index: Index | None = None
         self._checked_at = 0.0
         self._embedder: QueryEncoder | None = None
@@ -181,9 +182,11 @@ class SearchService:
         if not self._lock.acquire(blocking=False):
             return loaded
         try:
-            self._index = self._refreshed(loaded)
-            self._checked_at = self._clock()
-            return self._index
+            current = self._index or loaded  # set once loaded, never unset
+            if self._clock() - self._checked_at >= REFRESH_SECONDS:  # not just checked
+                current = self._refreshed(current)
+                self._index, self._checked_at = current, self._clock()
+            return current
         finally:
             self._lock.release()
 
@@ -243,7 +246,7 @@ class SearchService:
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         """``texts`` as the query model reads them, one row each (it loads on first use)."""
-        with self._lock:
+        with self._model_lock:  # not the index's: a query waits for no store check
             if self._embedder is None:
                 self._embedder = self._query_model(self._settings)
             return np.asarray(self._embedder.encode(list(texts)), dtype=np.float32)

@@ -90,8 +90,8 @@ from app.web.search_turns import SEARCH_LIMITS, SearchLimits
 logger = logging.getLogger(__name__)
 ROUTERS = (
     # The JSON API first: a request tries each route in this order until one matches, and
-    # programs ask often. The discussion's routers go before the API's and the paper page's
-    # catch-all paths, which would take their paths.
+    # programs ask often. Each discussion router goes before the router whose catch-all path
+    # would take its paths (the API's, the paper page's).
     discussion.api_router,
     api.router,
     discussion.router,
