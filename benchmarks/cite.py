@@ -20,6 +20,7 @@ import json
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import fields
 from itertools import islice
 from pathlib import Path
 
@@ -36,24 +37,8 @@ def sample_papers(count: int) -> list[PaperFacts]:
     """The sample's first ``count`` papers as the web reads a stored paper."""
     with gzip.open(SAMPLE, "rt", encoding="utf-8") as lines:
         records = [parse_snapshot_record(json.loads(line)) for line in islice(lines, count)]
-    return [
-        PaperFacts(
-            arxiv_id=r.arxiv_id,
-            title=r.title,
-            abstract=r.abstract,
-            authors=r.authors,
-            categories=r.categories,
-            primary_category=r.primary_category,
-            comment=r.comment,
-            announced_on=r.announced_on,
-            version=r.version,
-            journal_ref=r.journal_ref,
-            doi=r.doi,
-            submitted_at=r.submitted_at,
-            updated_at=r.updated_at,
-        )
-        for r in records
-    ]
+    names = [field.name for field in fields(PaperFacts)]
+    return [PaperFacts(**{name: getattr(r, name) for name in names}) for r in records]
 
 
 def afresh(style: str) -> Format:

@@ -129,33 +129,28 @@ def page_fill(base: str, settings: Settings) -> dict[str, str]:
     topic = re.search(r'href="/topics/(\d+)"', html)
     assert author is not None and topic is not None, "the paper page links no author or topic"
     fill = {"paper": paper, "author": author[1], "topic": topic[1], "token": token(settings)}
-    published = published_list(settings)
-    fill |= {} if published is None else {"list": published}
-    slug = organization(settings)
-    return fill if slug is None else {**fill, "organization": slug}
+    return fill | demo_slugs(settings)
 
 
-def published_list(settings: Settings) -> str | None:
-    """The slug of a list a demo reader published (None: the demo published none)."""
+def demo_slugs(settings: Settings) -> dict[str, str]:
+    """A list a demo reader published and the organization with the most papers on Hugging
+    Face's daily page, each left out where the demo holds none."""
     with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
-        return session.scalar(
+        published = session.scalar(
             select(SharedList.slug)
             .where(SharedList.published_at.is_not(None))
             .order_by(SharedList.list_id)
             .limit(1)
         )
-
-
-def organization(settings: Settings) -> str | None:
-    """The slug of the organization with the most papers on Hugging Face's daily page."""
-    with open_engine(settings) as engine, session_scope(make_session_factory(engine)) as session:
-        return session.scalar(
+        organization = session.scalar(
             select(HfDailyPaper.organization_name)
             .where(HfDailyPaper.organization_name.is_not(None))
             .group_by(HfDailyPaper.organization_name)
             .order_by(func.count().desc(), HfDailyPaper.organization_name)
             .limit(1)
         )
+    found = {"list": published, "organization": organization}
+    return {name: slug for name, slug in found.items() if slug is not None}
 
 
 def token(settings: Settings) -> str:
