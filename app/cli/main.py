@@ -241,8 +241,8 @@ COMMANDS: tuple[Command, ...] = (
         name="eval-authors",
         help="give distinct authors of the corpus --from..--to one name (pairs, triples, hard "
         "pairs) and score how each method splits them into people (B-cubed F1); table, JSON",
-        handler=_handler("app.cli.offline", "run_eval_authors"),
-        add_arguments=_arguments("app.cli.offline", "add_eval_authors_arguments"),
+        handler=_handler("app.cli.people_eval", "run_eval_authors"),
+        add_arguments=_arguments("app.cli.people_eval", "add_eval_authors_arguments"),
     ),
     Command(
         name="train-taste-space",

@@ -355,13 +355,18 @@ def _groups(
 ) -> tuple[list[list[str]], dict[str, int]]:
     """The name's papers in people, and the stored people to match them to. A verified
     claimant's listed papers are one person, stored as the claimed one, and stay with it even
-    where readers detached them: arXiv lists them for the claimant's iD."""
+    where readers detached them: arXiv lists them for the claimant's iD. The papers from
+    before the feed was read are marked: one the feed leaves out is someone else's unless it
+    shares co-authors with the listed ones."""
     listing = context.listing
     listed = listing.papers.intersection(ids) if listing is not None else frozenset()
     kept = [p for p in ids if p not in context.detached or p in listed]
     positions = frozenset(n for n, arxiv_id in enumerate(kept) if arxiv_id in listed)
-    if positions:
-        labels = split_verified(_works(key, kept, papers), positions)
+    if listing is not None and positions:
+        before = listing.complete_before
+        # A paper of no known day (``date.min``) is not known to be older.
+        older = [n for n, paper in enumerate(kept) if date.min < papers.order[paper][0] < before]
+        labels = split_verified(_works(key, kept, papers), positions, older=older)
     else:
         labels = _labels(key, kept, papers)
     groups: list[list[str]] = [[] for _ in range(max(labels, default=-1) + 1)]

@@ -12,19 +12,25 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, aliased
 
 from app.core.models import OrcidPaper, Person, PersonCorrection, Subscriber
 
+# arXiv's author feed may not list a paper announced the day it was read, or the day before.
+FEED_LAG = timedelta(days=1)
+
 
 @dataclass(frozen=True, slots=True)
 class Listing:
-    """A verified claimant's person and the papers the feed lists for them."""
+    """A verified claimant's person, the papers the feed lists for them, and the day before
+    which the feed lists every paper that is theirs (as far as arXiv knows)."""
 
     person: int
     papers: frozenset[str]
+    complete_before: date
 
 
 def verified_listings(session: Session, names: Sequence[str]) -> dict[str, Listing]:
@@ -32,16 +38,19 @@ def verified_listings(session: Session, names: Sequence[str]) -> dict[str, Listi
     allows one verified claimant per person; of two people of one name both verified, the
     lower id's)."""
     found: dict[tuple[str, int], set[str]] = defaultdict(set)
-    for key, person, arxiv_id in session.execute(
-        select(Person.author_key, Person.id, OrcidPaper.arxiv_id)
+    read: dict[tuple[str, int], datetime] = {}
+    for key, person, arxiv_id, fetched_at in session.execute(
+        select(Person.author_key, Person.id, OrcidPaper.arxiv_id, OrcidPaper.fetched_at)
         .join(Subscriber, Subscriber.claimed_person == Person.id)
         .join(OrcidPaper, OrcidPaper.orcid == Subscriber.orcid)
         .where(Person.author_key.in_(names), Subscriber.claim_verified_at.is_not(None))
     ):
         found[(key, person)].add(arxiv_id)
+        read[(key, person)] = max(fetched_at, read.get((key, person), fetched_at))
     listings: dict[str, Listing] = {}
     for key, person in sorted(found):
-        listings.setdefault(key, Listing(person, frozenset(found[(key, person)])))
+        before = read[(key, person)].date() - FEED_LAG
+        listings.setdefault(key, Listing(person, frozenset(found[(key, person)]), before))
     return listings
 
 

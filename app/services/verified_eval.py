@@ -10,10 +10,16 @@ them, for ``verified`` (:func:`ranking.verified_people.split_verified`) beside `
 (the split knowing no claim) and ``one_per_name``, each splitting all the name's papers.
 A name's verified author is *split off* when one of its later papers is outside the cluster
 holding most of its listed papers.
+
+The feed counts as read at the midpoint: the split knows which papers came before it. The
+feed lists every earlier paper, as the goal's measure asks; ``--feed-share`` measures a feed
+that leaves some out, as a real one may (a paper a co-author submitted is listed only once
+the claimant links it to their arXiv account).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,17 +41,17 @@ from ranking.verified_people import VERIFIED_THRESHOLD as VERIFIED_THRESHOLD
 from ranking.verified_people import VerifiedParams as VerifiedParams
 from ranking.verified_people import split_verified
 
-# A split of a name's works knowing the positions of the listed ones.
-VerifiedMethod = Callable[[Sequence[Work], frozenset[int]], list[int]]
+# A split of a name's works knowing the positions of the listed ones and of the older ones.
+VerifiedMethod = Callable[[Sequence[Work], frozenset[int], frozenset[int]], list[int]]
 
 
 def verified_methods(params: VerifiedParams | None = None) -> dict[str, VerifiedMethod]:
     """The split knowing the claim, the split as shipped, and every name one person."""
     chosen = params or VerifiedParams()
     return {
-        "verified": lambda works, listed: split_verified(works, listed, chosen),
-        "paperboy": lambda works, listed: split_people(works, chosen.split),
-        "one_per_name": lambda works, listed: [0] * len(works),
+        "verified": lambda works, listed, older: split_verified(works, listed, chosen, older),
+        "paperboy": lambda works, listed, older: split_people(works, chosen.split),
+        "one_per_name": lambda works, listed, older: [0] * len(works),
     }
 
 
@@ -56,25 +62,39 @@ def midpoint(start: date, end: date) -> date:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """A merged name with its verified author: who wrote each paper, which are listed."""
+    """A merged name with its verified author: who wrote each paper, which are listed, and
+    which of all the name's papers came before the feed was read (the midpoint)."""
 
     verified: int
     truth: list[int]
     listed: frozenset[int]
     later: list[int]
+    older: frozenset[int]
 
 
-def claim_of(corpus: Authored, name: Merged, middle: date) -> Claim | None:
+def claim_of(corpus: Authored, name: Merged, middle: date, feed_share: float = 1.0) -> Claim | None:
     """The claim of the name's author with the most papers (the first of them on a tie), or
-    None where that author has no paper before ``middle`` or none from it on."""
+    None where its feed lists no paper before ``middle`` or the author has none from it on.
+    The feed lists ``feed_share`` of the earlier papers (each picked by its id's hash)."""
     papers, truth = works_of(corpus, name.authors)
     verified = max(range(len(name.authors)), key=lambda n: len(corpus.papers[name.authors[n]]))
     own = [index for index, author in enumerate(truth) if author == verified]
-    listed = frozenset(index for index in own if papers[index].announced_on < middle)
-    later = [index for index in own if index not in listed]
+    later = [index for index in own if papers[index].announced_on >= middle]
+    listed = frozenset(
+        index
+        for index in own
+        if papers[index].announced_on < middle and _in_feed(papers[index].arxiv_id, feed_share)
+    )
     if not listed or not later:
         return None
-    return Claim(verified=verified, truth=truth, listed=listed, later=later)
+    older = frozenset(index for index, paper in enumerate(papers) if paper.announced_on < middle)
+    return Claim(verified=verified, truth=truth, listed=listed, later=later, older=older)
+
+
+def _in_feed(arxiv_id: str, share: float) -> bool:
+    """Whether a feed listing ``share`` of an author's papers lists this one: the same answer
+    in every run."""
+    return zlib.crc32(arxiv_id.encode()) < share * 2**32
 
 
 def score_claim(labels: Sequence[int], claim: Claim) -> dict[str, float]:
@@ -86,22 +106,30 @@ def score_claim(labels: Sequence[int], claim: Claim) -> dict[str, float]:
 
 
 def evaluate_verified(
-    corpus: Authored, merged: Sequence[Merged], middle: date, split: Mapping[str, VerifiedMethod]
+    corpus: Authored,
+    merged: Sequence[Merged],
+    middle: date,
+    split: Mapping[str, VerifiedMethod],
+    feed_share: float = 1.0,
 ) -> Any:
     """The results document: the skipped names, per scored name and per method the scores,
     and per method (overall and per kind) the mean with a 95% bootstrap interval."""
     rows: list[dict[str, Any]] = []
     for name in merged:
-        claim = claim_of(corpus, name, middle)
+        claim = claim_of(corpus, name, middle, feed_share)
         if claim is None:
             continue
         papers, _ = works_of(corpus, name.authors)
         works = as_works(corpus, papers, name.authors)
-        scored = {m: score_claim(run(works, claim.listed), claim) for m, run in split.items()}
+        scored = {
+            method: score_claim(run(works, claim.listed, claim.older), claim)
+            for method, run in split.items()
+        }
         row = {"kind": name.kind, "authors": list(name.authors), "papers": len(papers)}
         rows.append(row | {"listed": len(claim.listed), "methods": scored})
     return {
         "midpoint": middle.isoformat(),
+        "feed_share": feed_share,
         "names": len(rows),
         "skipped": len(merged) - len(rows),
         "kinds": dict(Counter(row["kind"] for row in rows)),

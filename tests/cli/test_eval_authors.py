@@ -68,3 +68,14 @@ def test_the_verified_method_scores_unlisted_papers_and_counts_skipped_names(
     printed = capsys.readouterr().out
     assert "| verified |" in printed
     assert f"{results['skipped']} skipped" in printed
+
+
+def test_a_feed_share_outside_zero_to_one_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "verified.json"
+    window = ["--from", "2025-03-01", "--to", "2025-05-31", "--method", "verified"]
+    with pytest.raises(SystemExit):
+        _eval_authors(tmp_path, *window, "--feed-share", "1.5", "--out", str(out))
+    assert "1.5 is not a share in (0, 1]" in capsys.readouterr().err
+    assert not out.exists()

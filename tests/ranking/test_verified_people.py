@@ -1,5 +1,6 @@
-"""A name split when one of its people is verified: the listed papers are one person, others
-join only where the ordinary split would merge them and they are like the listing."""
+"""A name split when one of its people is verified: the listed papers are one person, an older
+paper the feed leaves out is someone else's unless it shares co-authors with them, and a newer
+one joins where it is as close to them as the ordinary split's bar."""
 
 import numpy as np
 
@@ -22,21 +23,29 @@ def test_listed_papers_are_one_person_where_the_ordinary_split_sees_two() -> Non
     assert split_verified(works, frozenset({0, 1})) == [0, 0]
 
 
-def test_an_unlisted_paper_unlike_the_listing_is_split_off_though_the_split_would_merge() -> None:
+def test_an_older_paper_the_feed_leaves_out_is_someone_elses_even_on_the_same_subject() -> None:
+    works = [_work("ana bo", "cs.CV", VISION), _work("gil", "cs.CV", VISION)]
+    assert split_verified(works, frozenset({0}), older=frozenset({0, 1})) == [0, 1]
+    # Announced after the feed was read, the same paper joins.
+    assert split_verified(works, frozenset({0}), older=frozenset({0})) == [0, 0]
+
+
+def test_an_older_paper_sharing_coauthors_with_the_listing_joins_whatever_its_subject() -> None:
+    # The feed may leave out a paper a co-author submitted: the co-authors tie it to the person.
+    works = [_work("ana bo", "cs.CV", VISION), _work("ana bo", "cond-mat.str-el", MAGNETS)]
+    assert split_verified(works, frozenset({0}), older=frozenset({0, 1})) == [0, 0]
+
+
+def test_a_newer_paper_joins_where_it_is_as_close_as_the_ordinary_split_merges() -> None:
     works = [
         _work("ana bo", "cs.CV", VISION),
         _work("gil", "cs.LG", _at_cosine(0.3)),
-        _work("hal", "cs.LG", _at_cosine(0.9)),
+        _work("hal", "q-bio.NC", ASIDE),
     ]
-    assert split_people(works) == [0, 0, 0]
-    assert split_verified(works, frozenset({0})) == [0, 1, 0]
-    # Below the bar, the verified person takes whatever the ordinary split merges.
-    assert split_verified(works, frozenset({0}), VerifiedParams(threshold=0.2)) == [0, 0, 0]
-
-
-def test_no_bar_joins_a_paper_the_ordinary_split_keeps_apart() -> None:
-    works = [_work("ana bo", "cs.CV", VISION), _work("ed fay", "cond-mat.str-el", MAGNETS)]
-    assert split_verified(works, frozenset({0}), VerifiedParams(threshold=-10.0)) == [0, 1]
+    assert split_verified(works, frozenset({0})) == [0, 0, 1]
+    # The bar is a setting: above the neighbour's closeness it stays apart too.
+    assert split_verified(works, frozenset({0}), VerifiedParams(threshold=0.5)) == [0, 1, 1]
+    assert split_verified(works, frozenset({0}), VerifiedParams(threshold=-10.0)) == [0, 0, 0]
 
 
 def test_a_new_paper_with_the_verified_persons_coauthors_joins_them_whatever_its_subject() -> None:

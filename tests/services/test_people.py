@@ -104,11 +104,14 @@ def test_the_names_of_a_day_are_the_authors_of_its_papers(database: Database) ->
     assert names_of_day(database.sessions, date(2025, 1, 5)) == ["dan-ruiz", "zhe-qu"]
 
 
-def _claim_learning(database: Database, verified: bool) -> int:
-    """A reader claims Zhe Qu's learning person with an iD whose arXiv feed lists its papers."""
+def _claim_learning(
+    database: Database, verified: bool, read_at: datetime = datetime(2025, 2, 1, tzinfo=UTC)
+) -> int:
+    """A reader claims Zhe Qu's learning person with an iD whose arXiv feed, read at
+    ``read_at``, lists its papers."""
     people = _people(database, "zhe-qu")
     learning = next(p for p, ids in people.items() if "2501.00001" in ids)
-    at = datetime(2025, 2, 1, tzinfo=UTC)
+    at = read_at
     add_subscriber(
         database.sessions,
         "zq@example.org",
@@ -129,7 +132,7 @@ def _claim_learning(database: Database, verified: bool) -> int:
 NEIGHBOUR = (0.3 * LEARNING + np.sqrt(1 - 0.3**2) * unit(0, 0, 0, 0, 0, 1)).astype(np.float32)
 
 
-def test_a_verified_claim_keeps_a_paper_unlike_its_listing_off_the_claimed_person(
+def test_a_verified_claim_keeps_an_older_paper_its_feed_leaves_out_off_the_claimed_person(
     database: Database,
 ) -> None:
     store_zhe_qu(database)
@@ -149,6 +152,28 @@ def test_a_verified_claim_keeps_a_paper_unlike_its_listing_off_the_claimed_perso
     store(database, "2501.00010", "zhe-qu ana-lima", "cs.LG", LEARNING)
     split_names(database.settings, database.sessions, ["zhe-qu"])
     assert _people(database, "zhe-qu")[learning][-1] == "2501.00010"
+
+
+def test_after_the_feed_was_read_a_paper_joins_the_verified_person_if_like_their_papers(
+    database: Database,
+) -> None:
+    store_zhe_qu(database)
+    # Before the read (the 9th of January): the learning subject, but no shared co-author.
+    store(database, "2501.00007", "zhe-qu eve-park", "cs.LG", LEARNING)
+    split_names(database.settings, database.sessions)
+    learning = _claim_learning(database, verified=True, read_at=datetime(2025, 1, 9, tzinfo=UTC))
+    # After it: alone on the learning subject, alone on another.
+    store(database, "2501.00012", "zhe-qu", "cs.LG", LEARNING)
+    store(database, "2501.00013", "zhe-qu", "q-bio.NC", unit(0, 0, 0, 0, 0, 0, 1))
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    people = _people(database, "zhe-qu")
+    assert people[learning] == ["2501.00001", "2501.00002", "2501.00003", "2501.00012"]
+    assert sorted(people.values()) == [
+        ["2501.00001", "2501.00002", "2501.00003", "2501.00012"],
+        ["2501.00004", "2501.00005"],
+        ["2501.00007"],
+        ["2501.00013"],
+    ]
 
 
 def test_an_unverified_claim_leaves_the_split_as_it_was(database: Database) -> None:

@@ -86,3 +86,25 @@ def test_names_without_papers_on_both_sides_are_skipped_and_counted(corpus: Auth
     assert set(results["summary"]) == {"verified", "paperboy", "one_per_name"}
     lumped = results["rows"][0]["methods"]["one_per_name"]
     assert lumped["bcubed_f1"] == pytest.approx(2 / 3) and lumped["split_off"] == 0.0
+
+
+def test_the_split_knows_which_papers_came_before_the_feed_was_read(corpus: Authored) -> None:
+    claim = claim_of(corpus, Merged("pair", ("ana", "bo")), MIDDLE)
+    assert claim is not None
+    papers, _ = works_of(corpus, ("ana", "bo"))
+    assert [papers[i].arxiv_id for i in sorted(claim.older)] == ["ana.0", "ana.1", "bo.0"]
+
+
+def test_a_feed_listing_a_share_of_the_papers_leaves_the_rest_to_be_scored() -> None:
+    days = [BEFORE] * 40 + [AFTER] * 2
+    ana = [_paper(f"ana.{n}", "ana", day) for n, day in enumerate(days)]
+    bo = [_paper("bo.0", "bo", BEFORE), _paper("bo.1", "bo", AFTER)]
+    vectors = {p.arxiv_id: np.ones(4, dtype=np.float32) for p in [*ana, *bo]}
+    corpus = Authored({"ana": ana, "bo": bo}, vectors)
+    whole = claim_of(corpus, Merged("pair", ("ana", "bo")), MIDDLE)
+    part = claim_of(corpus, Merged("pair", ("ana", "bo")), MIDDLE, feed_share=0.5)
+    assert whole is not None and part is not None
+    assert len(whole.listed) == 40 and 5 < len(part.listed) < 35
+    assert part.listed < whole.listed and part.later == whole.later
+    # The same papers in every run.
+    assert claim_of(corpus, Merged("pair", ("ana", "bo")), MIDDLE, feed_share=0.5) == part
