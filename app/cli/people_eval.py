@@ -59,7 +59,7 @@ def add_eval_authors_arguments(parser: argparse.ArgumentParser) -> None:
         "--verified-threshold",
         type=float,
         default=VERIFIED_THRESHOLD,
-        help=f"the verified person's bar for unlisted papers (default {VERIFIED_THRESHOLD})",
+        help=f"the verified person's bar for newer unlisted papers (default {VERIFIED_THRESHOLD})",
     )
     parser.add_argument(
         "--feed-share",
