@@ -143,8 +143,17 @@ def claim_person(site: Deployment, email_key: str, person_id: int) -> ArxivCheck
 
 def check_claim(site: Deployment, email_key: str, person_id: int) -> ArxivCheck:
     """ "Check with arXiv again": read the feed of the claimant's ORCID iD and verify the
-    claim by it; refused (409) when another reader's claim of the person is verified."""
-    return check_with_arxiv(site, email_key, person_id, _person)
+    claim by it; refused (409) when another reader's claim of the person is verified. A
+    verified claim's name is split again at once: the papers just read are what the split
+    knows the person by, and the claimant should see them on the page now."""
+    checked = check_with_arxiv(site, email_key, person_id, _person)
+    if checked is ArxivCheck.VERIFIED:
+        with session_scope(site.sessions) as session:
+            person = session.get(Person, person_id)
+            name = person.author_key if person is not None else None
+        if name is not None:
+            split_names(site.settings, site.sessions, [name])
+    return checked
 
 
 def unclaim_person(site: Deployment, email_key: str, person_id: int) -> None:

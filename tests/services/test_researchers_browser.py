@@ -142,6 +142,12 @@ def test_a_researcher_is_verified_an_impostor_refused_and_a_moderator_decides(
     sync_api.expect(zhe.page.get_by_text("Verified: arXiv lists papers")).to_be_visible()
     sync_api.expect(zhe.page.get_by_text("Your claim is verified by arXiv.")).to_be_visible()
     sync_api.expect(zhe.page.get_by_text(MARK)).to_be_visible()
+    sync_api.expect(zhe.page.get_by_text("Missing one? Link it to your arXiv")).to_be_visible()
+    # A verified claimant checks again (after linking a paper on arXiv): read anew, said so.
+    with zhe.page.expect_navigation():
+        zhe.page.get_by_role("button", name="Check with arXiv again").click()
+    sync_api.expect(zhe.page.get_by_text("Verified: arXiv lists papers")).to_be_visible()
+    zhe.checked()
 
     mallory = Phone(browser, axe, base_url, script=script).signed_in(database, MALLORY)
     mallory.go(f"/people/{magnets}")

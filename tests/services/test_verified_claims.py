@@ -29,6 +29,8 @@ ATOM = {"Content-Type": "application/atom+xml"}
 # A real paper (its entry recorded from the arXiv API) written by the magnets person.
 THEIRS = "1605.08386"
 MARK = "claimed by its researcher (verified)"
+# Another real paper, stored as the person's, that their feed leaves out until they link it.
+LEFT_OUT = "1707.08567"
 
 
 @pytest.fixture
@@ -76,6 +78,34 @@ def _verified_by(database: Database, address: str) -> str | None:
 def _post(site: TestClient, path: str, who: dict[str, str]) -> tuple[int, str]:
     answer = site.post(path, headers=who, follow_redirects=False)
     return answer.status_code, answer.headers.get("location", "")
+
+
+def _papers_of(database: Database, person: int) -> list[str]:
+    with database.sessions() as session:
+        found = select(PaperPerson.arxiv_id).where(PaperPerson.person_id == person)
+        return sorted(session.scalars(found))
+
+
+def test_a_verified_claimant_gets_a_paper_arxiv_left_out_by_linking_it_and_checking_again(
+    site: TestClient, database: Database, server: RecordedServer, magnets: int
+) -> None:
+    # A paper on the person's subject, none of their co-authors, long before the feed is read.
+    store(database, LEFT_OUT, "zhe-qu eve-park", "cond-mat.str-el", MAGNETS, day=3)
+    split_names(database.settings, database.sessions, ["zhe-qu"])
+    assert LEFT_OUT in _papers_of(database, magnets)
+    first = Reply(200, author_feed(ORCID, THEIRS), ATOM)
+    server.add(feed_path(ORCID), {}, first, Reply(200, author_feed(ORCID, THEIRS, LEFT_OUT), ATOM))
+    zhe = _reader(database, "zq@example.org", ORCID)
+    verified = (303, f"/people/{magnets}?arxiv=verified#claim-heading")
+    assert _post(site, f"/people/{magnets}/claim", zhe) == verified
+    # Verified, the name is split at once: the feed would list the paper if it were theirs.
+    assert _papers_of(database, magnets) == [THEIRS, "2501.00004", "2501.00005"]
+    own = site.get(f"/people/{magnets}", headers=zhe).text
+    assert "Missing one? Link it to your arXiv account" in own
+    assert "Check with arXiv again" in own
+    # The claimant links it on arXiv and checks again: it is theirs.
+    assert _post(site, f"/people/{magnets}/verify", zhe) == verified
+    assert _papers_of(database, magnets) == [THEIRS, LEFT_OUT, "2501.00004", "2501.00005"]
 
 
 def test_a_claim_is_verified_when_arxiv_lists_the_persons_paper_for_the_orcid(
